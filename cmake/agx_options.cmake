@@ -1,0 +1,37 @@
+# Warnings and sanitizer flags shared by every target of the project.
+add_library(agx_options INTERFACE)
+target_compile_options(agx_options INTERFACE -Wall -Wextra -Wno-unused-parameter)
+target_include_directories(agx_options INTERFACE ${CMAKE_SOURCE_DIR}/src ${CMAKE_SOURCE_DIR}/include)
+
+if(AGX_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# agx_unit(NAME SOURCES... DEPS ...): the static library agx_<NAME>.
+function(agx_unit name)
+  cmake_parse_arguments(U "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(agx_${name} STATIC ${U_SOURCES})
+  target_link_libraries(agx_${name} PUBLIC agx_options ${U_DEPS})
+endfunction()
+
+# agx_unit_tests(NAME SOURCES... DEPS ...): GoogleTest binary agx_<NAME>_tests,
+# registered with CTest. Tests run with the unit folder as working directory
+# so that test data is found as tests/data/... .
+function(agx_unit_tests name)
+  cmake_parse_arguments(T "" "" "SOURCES;DEPS" ${ARGN})
+  add_executable(agx_${name}_tests ${T_SOURCES})
+  target_link_libraries(agx_${name}_tests PRIVATE agx_${name} ${T_DEPS} GTest::gtest GTest::gtest_main GTest::gmock)
+  gtest_discover_tests(agx_${name}_tests WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+                       DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${name})
+endfunction()
+
+# agx_unit_bench(NAME SOURCES... DEPS ...): Google Benchmark binary agx_<NAME>_bench.
+function(agx_unit_bench name)
+  if(NOT AGX_BENCH)
+    return()
+  endif()
+  cmake_parse_arguments(B "" "" "SOURCES;DEPS" ${ARGN})
+  add_executable(agx_${name}_bench ${B_SOURCES})
+  target_link_libraries(agx_${name}_bench PRIVATE agx_${name} ${B_DEPS} benchmark::benchmark benchmark::benchmark_main)
+endfunction()

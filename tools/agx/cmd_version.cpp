@@ -1,0 +1,14 @@
+// `agx version`: what this build is.
+#include <fmt/format.h>
+
+#include "command.h"
+
+namespace {
+
+void setup_version(CLI::App& sub) {
+  sub.callback([] { fmt::print("agx 0.1 (G13 / M1 profile)\n"); });
+}
+
+agx::cli::Command kVersion{"version", "Print the tool's version and GPU profile", setup_version};
+
+}  // namespace

@@ -1,0 +1,60 @@
+// Subcommand registry of the `agx` tool. Each subcommand lives in its own
+// cmd_<name>.cpp in this folder and registers itself at static-init time:
+//
+//   static agx::cli::Command kLayout{"layout", "Print an image layout", setup_layout};
+//
+// `setup` adds options to the given CLI11 subcommand and sets its callback.
+// A callback reports failure by throwing agx::cli::Exit{code} after printing
+// a message to stderr (see fail()).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "util/result.h"
+
+namespace agx::cli {
+
+struct Command {
+  using Setup = std::function<void(CLI::App& sub)>;
+  Command(std::string name, std::string description, Setup setup);
+};
+
+// `agx bench <unit> [--json]`: a benchmark registers a function that runs
+// the measurement and prints it (one JSON object with --json).
+struct Bench {
+  using Run = std::function<int(bool json)>;
+  Bench(std::string unit, std::string description, Run run);
+};
+
+// Thrown from a callback to end the program with `code` (the message was
+// already printed).
+struct Exit {
+  int code;
+};
+
+// Prints "agx <what>: <message>" to stderr and throws Exit{code}.
+[[noreturn]] void fail(const Error& error, int code = 1);
+[[noreturn]] void fail(const std::string& message, int code = 1);
+
+// Reads a whole file (or standard input for "-"); errors name the path.
+Result<std::string> read_file(const std::string& path);
+Result<std::vector<uint8_t>> read_binary(const std::string& path);
+Status write_binary(const std::string& path, const std::vector<uint8_t>& bytes);
+
+// Used by main.cpp.
+struct Registered {
+  std::string name, description;
+  Command::Setup setup;
+};
+struct RegisteredBench {
+  std::string unit, description;
+  Bench::Run run;
+};
+std::vector<Registered>& commands();
+std::vector<RegisteredBench>& benches();
+
+}  // namespace agx::cli

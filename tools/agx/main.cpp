@@ -1,0 +1,49 @@
+// The `agx` command-line tool: one subcommand per cmd_*.cpp in this folder.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "command.h"
+
+namespace {
+
+void setup_bench(CLI::App& app) {
+  auto* bench = app.add_subcommand("bench", "Run a unit's benchmark; figures are printed beside a "
+                                            "reference measured in the same run");
+  bench->require_subcommand(1);
+  auto& list = agx::cli::benches();
+  std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.unit < b.unit; });
+  for (auto& b : list) {
+    auto* sub = bench->add_subcommand(b.unit, b.description);
+    auto json = std::make_shared<bool>(false);
+    sub->add_flag("--json", *json, "Print one JSON object of the measured figures");
+    auto run = b.run;
+    sub->callback([run, json] {
+      int rc = run(*json);
+      if (rc != 0) throw agx::cli::Exit{rc};
+    });
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"agx: an Apple AGX (G13) GPU stack in software: layouts, ISA, emulator, UAPI"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Print help for every subcommand");
+  auto& list = agx::cli::commands();
+  std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.name < b.name; });
+  for (auto& c : list) c.setup(*app.add_subcommand(c.name, c.description));
+  if (!agx::cli::benches().empty()) setup_bench(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const agx::cli::Exit& e) {
+    return e.code;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "agx: internal error: {}\n", e.what());
+    return 70;
+  }
+  return 0;
+}
