@@ -7,6 +7,12 @@ if(AGX_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()
+if(AGX_FUZZ AND AGX_SANITIZE AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  # Coverage instrumentation for every library the fuzzers link; the fuzz
+  # targets themselves add -fsanitize=fuzzer (the libFuzzer driver), and the
+  # sanitizer runtime provides the coverage callbacks to the other binaries.
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
 
 # agx_unit(NAME SOURCES... DEPS ...): the static library agx_<NAME>.
 function(agx_unit name)
