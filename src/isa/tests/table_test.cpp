@@ -1,0 +1,73 @@
+// The table itself: every applegpu descriptor is a row, each row's constant
+// bits decode as that row (or a row before it: first match wins), float
+// immediates and special registers print as applegpu prints them.
+#include <gtest/gtest.h>
+
+#include "isa/disasm.h"
+#include "isa/isa.h"
+#include "isa/tests/data_file.h"
+
+namespace agx::isa {
+namespace {
+
+TEST(Table, HasEveryApplegpuDescriptor) {
+  // applegpu-descriptors.json: "descriptors": 161.
+  EXPECT_EQ(kOpcodeCount, 161u);
+  EXPECT_EQ(op_info(Opcode::mov_imm16).mnemonic, "mov_imm");
+  EXPECT_EQ(op_info(Opcode::mov_imm32).long_B, 8);
+  EXPECT_EQ(op_info(Opcode::device_load).length_bit, 47);
+  EXPECT_TRUE(op_info(Opcode::iadd).executes);
+  EXPECT_FALSE(op_info(Opcode::convert).executes);
+}
+
+TEST(Table, FieldLookupByName) {
+  EXPECT_GE(field_index(Opcode::iadd, "N"), 0);
+  EXPECT_EQ(field_index(Opcode::iadd, "nope"), -1);
+  EXPECT_EQ(field_width(Opcode::iadd, static_cast<size_t>(field_index(Opcode::iadd, "s"))), 3u);
+  EXPECT_EQ(field_width(Opcode::iadd, 99), 0u);
+}
+
+TEST(Table, ConstantBitsDecodeAsTheRowOrAnEarlierOne) {
+  int own = 0;
+  for (size_t i = 0; i < kOpcodeCount; ++i) {
+    auto op = static_cast<Opcode>(i);
+    std::vector<std::pair<std::string_view, uint32_t>> none;
+    auto enc = encode_fields(op, none);
+    if (!enc) {
+      // The all-zero fields form is taken by an earlier row.
+      EXPECT_NE(enc.error().message().find("encode as"), std::string::npos) << op_info(op).id;
+      continue;
+    }
+    auto found = identify(enc->span());
+    ASSERT_TRUE(found.ok()) << op_info(op).id;
+    EXPECT_EQ(*found, op);
+    ++own;
+  }
+  EXPECT_GT(own, 120);
+}
+
+TEST(Table, FloatImmediatesPrintLikePythonRepr) {
+  auto rows = testing::read_rows("tests/data/float_immediates.txt");
+  ASSERT_EQ(rows.size(), 256u);
+  for (unsigned code = 0; code < 256; ++code) {
+    auto enc = encode_fields(Opcode::fadd32, std::vector<std::pair<std::string_view, uint32_t>>{
+                                                 {"A", code}, {"B", 1}, {"Bt", 1}});
+    ASSERT_TRUE(enc.ok());
+    auto in = decode(enc->span());
+    ASSERT_TRUE(in.ok());
+    EXPECT_EQ(in->operands[1].kind, OperandKind::kFloatImm);
+    EXPECT_EQ(in->operands[1].value, code);
+    EXPECT_EQ(operand_text(*in, 1), rows[code][0]) << code;
+  }
+}
+
+TEST(Table, SpecialRegisterNames) {
+  // applegpu SR_NAMES; 124 has two entries and the later one wins.
+  EXPECT_EQ(detail::special_register_name(80), "thread_position_in_grid.x");
+  EXPECT_EQ(detail::special_register_name(124), "input_sample_mask");
+  EXPECT_EQ(detail::special_register_name(20), "core_index");
+  EXPECT_EQ(detail::special_register_name(3), "");
+}
+
+}  // namespace
+}  // namespace agx::isa
