@@ -16,14 +16,19 @@ uint64_t tiled_offset_el(const Layout& l, uint32_t level, uint32_t x_el, uint32_
   return (tile_index << (lw + lh)) + inside;
 }
 
-Result<uint64_t> element_address_B(const Layout& l, uint32_t x_px, uint32_t y_px, uint32_t layer,
-                                   uint32_t level, uint32_t sample) {
+Status internal::check_level_layer(const Layout& l, uint32_t level, uint32_t layer) {
   if (level >= l.levels)
     return Error::invalid_argument("level {} out of range: the image has {} levels", level,
                                    l.levels);
   if (layer >= l.request.depth_px)
     return Error::invalid_argument("layer {} out of range: the image has {} layers", layer,
                                    l.request.depth_px);
+  return {};
+}
+
+Result<uint64_t> element_address_B(const Layout& l, uint32_t x_px, uint32_t y_px, uint32_t layer,
+                                   uint32_t level, uint32_t sample) {
+  AGX_CHECK(internal::check_level_layer(l, level, layer));
   if (sample >= l.request.sample_count_sa)
     return Error::invalid_argument("sample {} out of range: the image has {} samples", sample,
                                    l.request.sample_count_sa);

@@ -16,6 +16,9 @@ void lay_out_twiddled(Layout& l);
 // Metadata levels, offsets and layer stride (compression.cpp).
 void lay_out_metadata(Layout& l);
 
+// An error if `level` or `layer` is outside the image (address.cpp).
+Status check_level_layer(const Layout& l, uint32_t level, uint32_t layer);
+
 // Effective sample-grid size: 2x MSAA stores samples 1x2, 4x MSAA 2x2.
 inline uint32_t effective_width_sa(uint32_t width_px, uint32_t samples) {
   return width_px * (samples == 4 ? 2 : 1);

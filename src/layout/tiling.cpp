@@ -224,12 +224,7 @@ void dispatch(const Plan& p, uint8_t* level, uint8_t* linear) {
 
 Result<Plan> plan(const Layout& l, uint32_t level, uint32_t layer, size_t image_size_B,
                   size_t linear_size_B, uint64_t pitch_B, Rect r) {
-  if (level >= l.levels)
-    return Error::invalid_argument("level {} out of range: the image has {} levels", level,
-                                   l.levels);
-  if (layer >= l.request.depth_px)
-    return Error::invalid_argument("layer {} out of range: the image has {} layers", layer,
-                                   l.request.depth_px);
+  AGX_CHECK(internal::check_level_layer(l, level, layer));
   if (l.level_logically_compressed(level))
     return Error::unsupported("level {} is compressed by the GPU; the CPU cannot tile it", level);
   const auto& f = l.format();
