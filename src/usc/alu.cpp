@@ -1,0 +1,370 @@
+// Integer, bit and select instructions. Semantics: the `exec` methods of
+// dougallj/applegpu applegpu.py (MovImm*, MovFromSr, IAdd, IMAdd, the
+// bitfield family, Bitop, BitReverse, PopCount, FindFirstSet, ICmpsel,
+// FCmpsel); `convert` is derived (see docs/usc.md).
+#include <bit>
+#include <cmath>
+
+#include "usc/internal.h"
+#include "util/bits.h"
+#include "util/half.h"
+
+namespace agx::usc::detail {
+
+namespace {
+
+using isa::Opcode;
+
+inline uint64_t shl64(uint64_t v, unsigned sh) { return sh >= 64 ? 0 : v << sh; }
+inline uint64_t shr64(uint64_t v, unsigned sh) { return sh >= 64 ? 0 : v >> sh; }
+
+Status exec_mov_imm(const Step& s, Core& c, Ctx&) {
+  uint32_t v[kLanes];
+  for (unsigned l = 0; l < kLanes; ++l) v[l] = s.k[0];
+  write_u32(s.d, c, v);
+  return {};
+}
+
+Status exec_get_sr(const Step& s, Core& c, Ctx&) {
+  unsigned n = s.k[0];
+  uint32_t v[kLanes];
+  if (n == 56 || n == 58 || n == 63) {
+    // Dynamic: index among active lanes (of the quad / of the group), or
+    // whether the lane is active.
+    for (unsigned l = 0; l < kLanes; ++l) {
+      uint32_t below = c.exec & ((1u << l) - 1);
+      if (n == 63) v[l] = lane_on(c.exec, l);
+      else if (n == 58) v[l] = std::popcount(below);
+      else v[l] = std::popcount(below & ~((1u << (l & ~3u)) - 1));
+    }
+  } else if (!c.sr_known[n]) {
+    return Error::unsupported("not supported by the emulator: get_sr sr{} (unknown special register)", n);
+  } else {
+    for (unsigned l = 0; l < kLanes; ++l) v[l] = c.sr[n][l];
+  }
+  write_u32(s.d, c, v);
+  return {};
+}
+
+// Clamp for .sat (ISaturatableInstructionDesc.saturate).
+inline uint64_t saturate_int(__int128 r, unsigned bits, bool is_signed) {
+  __int128 lo = is_signed ? -(__int128{1} << (bits - 1)) : 0;
+  __int128 hi = is_signed ? (__int128{1} << (bits - 1)) - 1 : (__int128{1} << bits) - 1;
+  if (r < lo) r = lo;
+  if (r > hi) r = hi;
+  return static_cast<uint64_t>(r);
+}
+
+// iadd/isub and imadd/imsub: D = [A*B] + ((N ? -C : C) << shift); shift >= 5
+// drops the addend. k[0] = N, k[1] = shift, k[2] = saturate, k[3] = signed.
+// 32-bit fast path (k[4]): destination and sources of at most 32 bits and
+// no saturation, so wrapping 32-bit arithmetic gives the truncated result.
+const uint32_t* read_sx32(const Operand& o, const Core& c, uint32_t tmp[kLanes]) {
+  const uint32_t* v = read_u32_ref(o, c, tmp);
+  if (!(o.sx && o.kind != Kind::imm && o.bits() == 16)) return v;
+  for (unsigned l = 0; l < kLanes; ++l) tmp[l] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(v[l])));
+  return tmp;
+}
+
+template <bool kMul>
+Status exec_iadd32(const Step& s, Core& c, Ctx&) {
+  uint32_t ta[kLanes], tb[kLanes], tm[kLanes], r[kLanes];
+  const uint32_t* a = read_sx32(s.a, c, ta);
+  const uint32_t* b = read_sx32(s.b, c, tb);
+  const uint32_t* m = kMul ? read_sx32(s.c, c, tm) : tb;
+  const uint32_t* add = kMul ? m : b;
+  unsigned sh = s.k[1];
+  uint32_t keep = sh < 5 ? 0xFFFFFFFFu : 0;
+  sh = sh < 5 ? sh : 0;
+  for (unsigned l = 0; l < kLanes; ++l) {
+    uint32_t addend = ((s.k[0] ? 0u - add[l] : add[l]) << sh) & keep;
+    r[l] = (kMul ? a[l] * b[l] : a[l]) + addend;
+  }
+  write_u32(s.d, c, r);
+  return {};
+}
+
+template <bool kMul>
+Status exec_iadd(const Step& s, Core& c, Ctx&) {
+  uint64_t a[kLanes], b[kLanes], r[kLanes];
+  read_u64(s.a, c, a);
+  read_u64(s.b, c, b);
+  uint64_t m[kLanes];
+  if constexpr (kMul) read_u64(s.c, c, m);
+  const uint64_t* add = kMul ? m : b;
+  unsigned sh = s.k[1];
+  if (!s.k[2]) {
+    for (unsigned l = 0; l < kLanes; ++l) {
+      uint64_t addend = s.k[0] ? 0 - add[l] : add[l];
+      addend = sh < 5 ? addend << sh : 0;
+      r[l] = (kMul ? a[l] * b[l] : a[l]) + addend;
+    }
+  } else {
+    // Saturating: exact arithmetic on the (sign- or zero-extended) values.
+    unsigned bits = s.d.bits();
+    auto wide = [&](const Operand& o, uint64_t v) -> __int128 {
+      return o.sx && o.kind != Kind::imm ? __int128{static_cast<int64_t>(v)} : __int128{v};
+    };
+    const Operand& addop = kMul ? s.c : s.b;
+    for (unsigned l = 0; l < kLanes; ++l) {
+      __int128 x = wide(s.a, a[l]);
+      if constexpr (kMul) x *= wide(s.b, b[l]);
+      __int128 y = wide(addop, add[l]);
+      r[l] = saturate_int(x + (s.k[0] ? -y : y), bits, s.k[3]);
+    }
+  }
+  write_u64(s.d, c, r);
+  return {};
+}
+
+// The bitfield family (BaseBitfieldInstructionDesc): shift = C & 0x7F,
+// mask = m ? (1 << m) - 1 : 0xFFFFFFFF.
+template <Opcode kOp>
+Status exec_bitfield(const Step& s, Core& c, Ctx&) {
+  uint32_t a[kLanes], b[kLanes], sa[kLanes], r[kLanes];
+  read_u32(s.a, c, a);
+  read_u32(s.b, c, b);
+  read_u32(s.c, c, sa);
+  uint64_t mask = s.n ? (uint64_t{1} << s.n) - 1 : 0xFFFFFFFFull;
+  for (unsigned l = 0; l < kLanes; ++l) {
+    unsigned sh = sa[l] & 0x7F;
+    uint64_t A = a[l], B = b[l], v;
+    if constexpr (kOp == Opcode::bfi) {
+      v = (A & ~shl64(mask, sh)) | shl64(B & mask, sh);
+    } else if constexpr (kOp == Opcode::bfeil) {
+      v = (A & ~mask) | (shr64(B, sh) & mask);
+    } else if constexpr (kOp == Opcode::extr) {
+      v = shr64(B << 32 | A, sh) & mask;
+    } else if constexpr (kOp == Opcode::shlhi) {
+      uint64_t smask = shl64(mask, sh > 32 ? sh - 32 : 0);
+      unsigned __int128 wide = static_cast<unsigned __int128>(B) << sh;  // sh < 128
+      v = (static_cast<uint64_t>(wide >> 32) & smask) | (A & ~smask);
+    } else {  // shrhi
+      uint64_t smask = (mask << 32) >> (sh < 32 ? sh : 32);
+      v = (shr64(B << 32, sh) & smask) | (A & ~smask);
+    }
+    r[l] = static_cast<uint32_t>(v);
+  }
+  write_u32(s.d, c, r);
+  return {};
+}
+
+template <bool kHigh>
+Status exec_asr(const Step& s, Core& c, Ctx&) {
+  uint32_t a[kLanes], b[kLanes], r[kLanes];
+  read_u32(s.a, c, a);
+  read_u32(s.b, c, b);
+  unsigned bits = s.a.bits();
+  for (unsigned l = 0; l < kLanes; ++l) {
+    int64_t v = sign_extend(a[l], bits);
+    if constexpr (kHigh) v = static_cast<int64_t>(static_cast<uint64_t>(v) << 32);
+    unsigned sh = b[l] & 0x7F;
+    r[l] = static_cast<uint32_t>(v >> (sh > 63 ? 63 : sh));
+  }
+  write_u32(s.d, c, r);
+  return {};
+}
+
+Status exec_bitop(const Step& s, Core& c, Ctx&) {
+  uint32_t a[kLanes], b[kLanes], r[kLanes];
+  read_u32(s.a, c, a);
+  read_u32(s.b, c, b);
+  uint32_t tt = s.k[0];  // bit i = tt_i
+  bool pass_a = tt == 0b1100 || tt == 0b0011;  // tt 0011 / 1100: result = A
+  uint32_t t0 = (tt & 1) ? ~0u : 0, t1 = (tt & 2) ? ~0u : 0;
+  uint32_t t2 = (tt & 4) ? ~0u : 0, t3 = (tt & 8) ? ~0u : 0;
+  for (unsigned l = 0; l < kLanes; ++l) {
+    uint32_t x = a[l], y = b[l];
+    uint32_t v = (t0 & ~x & ~y) | (t1 & x & ~y) | (t2 & ~x & y) | (t3 & x & y);
+    r[l] = pass_a ? x : v;
+  }
+  write_u32(s.d, c, r);
+  return {};
+}
+
+template <Opcode kOp>
+Status exec_unary_int(const Step& s, Core& c, Ctx&) {
+  uint32_t a[kLanes], r[kLanes];
+  read_u32(s.a, c, a);
+  for (unsigned l = 0; l < kLanes; ++l) {
+    uint32_t x = a[l];
+    if constexpr (kOp == Opcode::bitrev) {
+      uint32_t v = 0;
+      for (unsigned i = 0; i < 32; ++i) v |= ((x >> i) & 1) << (31 - i);
+      r[l] = v;
+    } else if constexpr (kOp == Opcode::popcount) {
+      r[l] = std::popcount(x);
+    } else {  // ffs: index of the highest set bit, or -1
+      r[l] = x ? 31 - std::countl_zero(x) : 0xFFFFFFFFu;
+    }
+  }
+  write_u32(s.d, c, r);
+  return {};
+}
+
+template <bool kFloat>
+Status exec_cmpsel(const Step& s, Core& c, Ctx&) {
+  bool cond[kLanes];
+  if constexpr (kFloat) fcompare(s.cc, s.a, s.b, c, cond);
+  else icompare(s.cc, s.a, s.b, c, cond);
+  uint32_t tx[kLanes], ty[kLanes], r[kLanes];
+  const uint32_t* x = read_u32_ref(s.x, c, tx);
+  const uint32_t* y = read_u32_ref(s.y, c, ty);
+  for (unsigned l = 0; l < kLanes; ++l) r[l] = cond[l] ? x[l] : y[l];
+  write_u32(s.d, c, r);
+  return {};
+}
+
+// convert (derived: applegpu decodes it but has no exec). k[0] = mode,
+// k[1] = rounding (0 rtz, 1 rte). Integer -> float rounds to the
+// destination's size; float -> integer rounds and saturates, NaN gives 0.
+Status exec_convert(const Step& s, Core& c, Ctx&) {
+  uint32_t mode = s.k[0];
+  Rounding rnd = s.k[1] ? Rounding::nearest_even : Rounding::toward_zero;
+  uint32_t raw[kLanes], r[kLanes];
+  read_u32(s.a, c, raw);
+  bool to_float = mode <= 1 || mode == 6 || mode == 7 || mode == 10 || mode == 11;
+  if (to_float) {
+    for (unsigned l = 0; l < kLanes; ++l) {
+      uint32_t x = raw[l];
+      double v = mode == 0 ? (x & 0xFF) : mode == 1 ? sign_extend(x, 8)
+               : mode == 6 ? (x & 0xFFFF) : mode == 7 ? sign_extend(x, 16)
+               : mode == 10 ? double(x) : double(static_cast<int32_t>(x));
+      r[l] = s.d.bits() == 16 ? double_to_half(v, rnd)
+                              : std::bit_cast<uint32_t>(double_to_float(v, rnd));
+    }
+  } else {
+    double f[kLanes];
+    Operand src = s.a;
+    read_f64(src, c, f);
+    bool is_signed = mode & 1;
+    unsigned bits = mode <= 5 ? 16 : 32;
+    double lo = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
+    double hi = is_signed ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
+    for (unsigned l = 0; l < kLanes; ++l) {
+      double v = f[l];
+      if (std::isnan(v)) v = 0;
+      v = s.k[1] ? std::nearbyint(v) : std::trunc(v);
+      v = v < lo ? lo : v > hi ? hi : v;
+      r[l] = static_cast<uint32_t>(static_cast<int64_t>(v));
+    }
+  }
+  write_u32(s.d, c, r);
+  return {};
+}
+
+Result<Operand> dst(const isa::Instr& in, bool allow64 = false) {
+  return alu_dst(field(in, "D"), field(in, "Dt"), true, allow64);
+}
+Result<Operand> src(const isa::Instr& in, const char* name, const char* type, bool allow32 = true,
+                    bool allow64 = false) {
+  return alu_src(field(in, name), field(in, type), allow32, allow64);
+}
+
+}  // namespace
+
+Result<bool> compile_alu(const isa::Instr& in, Step& s) {
+  switch (in.op) {
+    case Opcode::mov_imm16:
+    case Opcode::mov_imm32: {
+      AGX_TRY(s.d, dst(in));
+      s.k[0] = in.op == Opcode::mov_imm16 ? field(in, "imm16") : field(in, "imm32");
+      s.run = exec_mov_imm;
+      return true;
+    }
+    case Opcode::get_sr: {
+      AGX_TRY(s.d, dst(in));
+      s.k[0] = field(in, "SR") & 0xFF;
+      s.run = exec_get_sr;
+      return true;
+    }
+    case Opcode::iadd:
+    case Opcode::imadd: {
+      bool mul = in.op == Opcode::imadd;
+      AGX_TRY(s.d, dst(in, true));
+      AGX_TRY(s.a, src(in, "A", "At", true, !mul));
+      AGX_TRY(s.b, src(in, "B", "Bt", true, !mul));
+      s.a.sx = field(in, "As");
+      s.b.sx = field(in, "Bs");
+      if (mul) {
+        AGX_TRY(s.c, src(in, "C", "Ct", true, true));
+        s.c.sx = field(in, "Cs");
+      }
+      s.k[0] = field(in, "N");
+      s.k[1] = field(in, "s");
+      bool sizes_ok = s.d.bits() <= 32 && (mul ? s.c.bits() <= 32
+                                               : s.a.bits() <= 32 && s.b.bits() <= 32);
+      s.k[2] = field(in, "S") && s.k[1] == 0 && sizes_ok;
+      s.k[3] = field(in, "As") || field(in, "Bs") || (mul && field(in, "Cs"));
+      bool narrow = s.d.bits() <= 32 && s.a.bits() <= 32 && s.b.bits() <= 32 && (!mul || s.c.bits() <= 32);
+      if (narrow && !s.k[2]) s.run = mul ? exec_iadd32<true> : exec_iadd32<false>;
+      else s.run = mul ? exec_iadd<true> : exec_iadd<false>;
+      return true;
+    }
+    case Opcode::bfi: case Opcode::bfeil: case Opcode::extr:
+    case Opcode::shlhi: case Opcode::shrhi: {
+      AGX_TRY(s.d, dst(in));
+      AGX_TRY(s.a, src(in, "A", "At"));
+      AGX_TRY(s.b, src(in, "B", "Bt"));
+      AGX_TRY(s.c, src(in, "C", "Ct"));
+      s.n = field(in, "m");
+      s.run = in.op == Opcode::bfi     ? exec_bitfield<Opcode::bfi>
+            : in.op == Opcode::bfeil   ? exec_bitfield<Opcode::bfeil>
+            : in.op == Opcode::extr    ? exec_bitfield<Opcode::extr>
+            : in.op == Opcode::shlhi   ? exec_bitfield<Opcode::shlhi>
+                                       : exec_bitfield<Opcode::shrhi>;
+      return true;
+    }
+    case Opcode::asr: case Opcode::asrh: {
+      AGX_TRY(s.d, dst(in));
+      AGX_TRY(s.a, src(in, "A", "At"));
+      AGX_TRY(s.b, src(in, "B", "Bt"));
+      s.run = in.op == Opcode::asr ? exec_asr<false> : exec_asr<true>;
+      return true;
+    }
+    case Opcode::bitop: {
+      AGX_TRY(s.d, dst(in));
+      AGX_TRY(s.a, src(in, "A", "At"));
+      AGX_TRY(s.b, src(in, "B", "Bt"));
+      s.k[0] = field(in, "tt0") | field(in, "tt1") << 1 | field(in, "tt2") << 2 | field(in, "tt3") << 3;
+      s.run = exec_bitop;
+      return true;
+    }
+    case Opcode::bitrev: case Opcode::popcount: case Opcode::ffs: {
+      AGX_TRY(s.d, dst(in));
+      AGX_TRY(s.a, src(in, "A", "At"));
+      s.run = in.op == Opcode::bitrev   ? exec_unary_int<Opcode::bitrev>
+            : in.op == Opcode::popcount ? exec_unary_int<Opcode::popcount>
+                                        : exec_unary_int<Opcode::ffs>;
+      return true;
+    }
+    case Opcode::icmpsel:
+    case Opcode::fcmpsel: {
+      bool fl = in.op == Opcode::fcmpsel;
+      AGX_TRY(s.d, dst(in));
+      AGX_TRY(s.a, src(in, "A", "At"));
+      AGX_TRY(s.b, src(in, "B", "Bt"));
+      bool is32 = field(in, "Dt") & 2;
+      AGX_TRY(s.x, cmpsel_src(field(in, "X"), field(in, "Xt"), is32));
+      AGX_TRY(s.y, cmpsel_src(field(in, "Y"), field(in, "Yt"), is32));
+      AGX_CHECK(compare_fields(in, s, fl));
+      s.run = fl ? exec_cmpsel<true> : exec_cmpsel<false>;
+      return true;
+    }
+    case Opcode::convert: {
+      s.k[0] = field(in, "mode");
+      s.k[1] = field(in, "round");
+      uint32_t m = s.k[0];
+      if (!(m <= 1 || (m >= 4 && m <= 11)) || s.k[1] > 1)
+        return Error::unsupported("not supported by the emulator: convert mode {} round {}", m, s.k[1]);
+      AGX_TRY(s.d, dst(in));
+      AGX_TRY(s.a, src(in, "src", "srct"));
+      s.run = exec_convert;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace agx::usc::detail

@@ -1,0 +1,170 @@
+// Control flow and the execution-mask stack. The stack lives in r0l, the
+// per-thread nesting counter: a thread runs when its r0l is 0 (applegpu
+// PopExec/IfICmp/IfFCmp/WhileICmp/WhileFCmp/ElseICmp/ElseFCmp exec, which
+// update every thread, active or not). Branches, call and ret follow
+// applegpu's pseudocode (JmpAny, JmpNone, Call) and Mesa's use of r1 as the
+// link register; they are derived, see docs/usc.md.
+#include <bit>
+
+#include "usc/internal.h"
+#include "util/bits.h"
+
+namespace agx::usc::detail {
+
+namespace {
+
+using isa::Opcode;
+
+void set_r0l(Core& c, const uint32_t v[kLanes]) {
+  uint32_t* r0 = c.r[0].data();
+  uint32_t exec = 0;
+  for (unsigned l = 0; l < kLanes; ++l) {
+    r0[l] = (r0[l] & 0xFFFF0000u) | (v[l] & 0xFFFF);
+    exec |= uint32_t{(v[l] & 0xFFFF) == 0} << l;
+  }
+  c.exec = exec;
+  c.written[0] = true;
+}
+
+Status exec_pop(const Step& s, Core& c, Ctx&) {
+  uint32_t v[kLanes];
+  for (unsigned l = 0; l < kLanes; ++l) {
+    uint32_t x = c.r0l(l);
+    v[l] = x > s.n ? x - s.n : 0;
+  }
+  set_r0l(c, v);
+  return {};
+}
+
+enum class Push { if_, while_, else_ };
+
+template <Push kKind, bool kFloat>
+Status exec_push(const Step& s, Core& c, Ctx&) {
+  bool cond[kLanes];
+  if constexpr (kFloat) fcompare(s.cc, s.a, s.b, c, cond);
+  else icompare(s.cc, s.a, s.b, c, cond);
+  uint32_t v[kLanes];
+  for (unsigned l = 0; l < kLanes; ++l) {
+    uint32_t x = c.r0l(l);
+    if constexpr (kKind == Push::if_) {
+      x = x != 0 ? x + s.n : cond[l] ? 0 : 1;
+    } else if constexpr (kKind == Push::while_) {
+      if (x < s.n) x = cond[l] ? 0 : s.n;
+    } else {
+      x = x == 0 ? s.n : x == 1 ? (cond[l] ? 0 : 1) : x;
+    }
+    v[l] = x;
+  }
+  set_r0l(c, v);
+  return {};
+}
+
+template <bool kAny>
+Status exec_jmp_exec(const Step& s, Core& c, Ctx& ctx) {
+  if ((c.exec != 0) == kAny) ctx.next_pc = s.pc + s.offset;
+  return {};
+}
+
+// The target of ret/call_reg: the register of the first active lane; lanes
+// that disagree are reported, since the hardware has one pc per group.
+Result<uint64_t> lane_target(const Step& s, const Core& c) {
+  uint32_t e = c.exec;
+  unsigned first = e ? std::countr_zero(e) : 0;
+  uint32_t t = c.r[s.k[0]][first];
+  for (unsigned l = 0; l < kLanes; ++l)
+    if (lane_on(e, l) && c.r[s.k[0]][l] != t)
+      return Error::unsupported("pc 0x{:x}: divergent branch target in r{} (lane {}: 0x{:x}, lane {}: 0x{:x})",
+                                s.pc, s.k[0], first, t, l, c.r[s.k[0]][l]);
+  return uint64_t{t};
+}
+
+void set_link(const Step& s, Core& c) {
+  uint32_t v[kLanes];
+  for (unsigned l = 0; l < kLanes; ++l) v[l] = static_cast<uint32_t>(s.pc + s.length_B);
+  Operand r1;
+  r1.kind = Kind::r32;
+  r1.index = 1;
+  write_u32(r1, c, v);
+}
+
+Status exec_call(const Step& s, Core& c, Ctx& ctx) {
+  set_link(s, c);
+  ctx.next_pc = s.pc + s.offset;
+  return {};
+}
+
+Status exec_call_reg(const Step& s, Core& c, Ctx& ctx) {
+  AGX_TRY(uint64_t t, lane_target(s, c));
+  set_link(s, c);
+  ctx.next_pc = t;
+  return {};
+}
+
+Status exec_ret(const Step& s, Core& c, Ctx& ctx) {
+  AGX_TRY(uint64_t t, lane_target(s, c));
+  ctx.next_pc = t;
+  return {};
+}
+
+Status exec_stop(const Step&, Core&, Ctx& ctx) {
+  ctx.stop = true;
+  return {};
+}
+
+Status exec_trap(const Step& s, Core&, Ctx&) {
+  return Error::unsupported("pc 0x{:x}: trap", s.pc);
+}
+
+Status exec_wait(const Step&, Core&, Ctx& ctx) {
+  ctx.pending_load_pc.fill(0);
+  return {};
+}
+
+Status exec_barrier(const Step&, Core&, Ctx& ctx) {
+  ctx.pending_load_pc.fill(0);
+  ctx.barrier = true;
+  return {};
+}
+
+Status exec_nop(const Step&, Core&, Ctx&) { return {}; }
+
+}  // namespace
+
+Result<bool> compile_control(const isa::Instr& in, Step& s) {
+  auto cond = [&](bool fl) -> Status {
+    AGX_TRY(s.a, alu_src(field(in, "A"), field(in, "At"), true, false));
+    AGX_TRY(s.b, alu_src(field(in, "B"), field(in, "Bt"), true, false));
+    s.n = field(in, "n");
+    return compare_fields(in, s, fl);
+  };
+  switch (in.op) {
+    case Opcode::pop_exec: s.n = field(in, "n"); s.run = exec_pop; return true;
+    case Opcode::if_icmp: AGX_CHECK(cond(false)); s.run = exec_push<Push::if_, false>; return true;
+    case Opcode::if_fcmp: AGX_CHECK(cond(true)); s.run = exec_push<Push::if_, true>; return true;
+    case Opcode::while_icmp: AGX_CHECK(cond(false)); s.run = exec_push<Push::while_, false>; return true;
+    case Opcode::while_fcmp: AGX_CHECK(cond(true)); s.run = exec_push<Push::while_, true>; return true;
+    case Opcode::else_icmp: AGX_CHECK(cond(false)); s.run = exec_push<Push::else_, false>; return true;
+    case Opcode::else_fcmp: AGX_CHECK(cond(true)); s.run = exec_push<Push::else_, true>; return true;
+    case Opcode::jmp_exec_any:
+    case Opcode::jmp_exec_none:
+    case Opcode::call:
+      s.offset = sign_extend(field(in, "off"), 32);
+      s.run = in.op == Opcode::jmp_exec_any ? exec_jmp_exec<true>
+            : in.op == Opcode::jmp_exec_none ? exec_jmp_exec<false> : exec_call;
+      return true;
+    case Opcode::ret:
+    case Opcode::call_reg:
+      s.k[0] = field(in, "reg32");
+      if (s.k[0] >= kRegisters) return Error::decode("register r{} is beyond r{}", s.k[0], kRegisters - 1);
+      s.run = in.op == Opcode::ret ? exec_ret : exec_call_reg;
+      return true;
+    case Opcode::stop: s.run = exec_stop; return true;
+    case Opcode::trap: s.run = exec_trap; return true;
+    case Opcode::wait: s.run = exec_wait; return true;
+    case Opcode::threadgroup_barrier: s.run = exec_barrier; return true;
+    case Opcode::memory_barrier: s.run = exec_nop; return true;
+    default: return false;
+  }
+}
+
+}  // namespace agx::usc::detail

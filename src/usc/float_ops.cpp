@@ -1,0 +1,186 @@
+// Float arithmetic: fmadd/fadd/fmul in 16 and 32 bits (applegpu
+// FMAdd*/FAdd*/FMul* exec: fused multiply-add rounded to odd, fadd as
+// a*1+b, fmul as a*b+0), and the float unaries, which applegpu decodes but
+// does not execute (derived; see docs/usc.md).
+#include <cmath>
+
+#include "usc/internal.h"
+
+namespace agx::usc::detail {
+
+namespace {
+
+using isa::Opcode;
+
+enum class Arith { fma, add, mul };
+
+// Fast path for 32-bit sources and destination: fmaf on f32 values rounds
+// exactly as round-to-odd in f64 followed by RNE to f32 (53 >= 2*24 + 2),
+// so only the flush-to-zero and NaN rules need fixing up. A result of
+// exactly 2^-126 may have rounded up from below (which fma.py flushes): such
+// lanes are recomputed by the exact path. Returns the lanes to recompute.
+// Source modifiers as bit masks: flush subnormals, clear (abs) and flip
+// (neg) the sign.
+struct Mod {
+  uint32_t and_mask, xor_mask;
+};
+inline Mod mod_of(const Operand& o) {
+  return {o.abs ? 0x7FFFFFFFu : 0xFFFFFFFFu, o.neg ? 0x80000000u : 0u};
+}
+inline float ftz_f32(uint32_t b, Mod m) {
+  b = (b & 0x7F800000u) ? b : b & 0x80000000u;
+  return std::bit_cast<float>((b & m.and_mask) ^ m.xor_mask);
+}
+
+template <Arith kArith>
+__attribute__((target("avx2,fma"))) uint32_t farith_f32_fma(const Step& s, const uint32_t* a, const uint32_t* b,
+                                                           const uint32_t* x, uint32_t* out) {
+  Mod ma = mod_of(s.a), mb = mod_of(s.b), mc = mod_of(s.c);
+  bool sat = s.sat;
+  uint32_t redo_lane[kLanes];
+  for (unsigned l = 0; l < kLanes; ++l) {
+    float fa = ftz_f32(a[l], ma);
+    float fb = kArith == Arith::add ? 1.0f : ftz_f32(b[l], mb);
+    float fc = kArith == Arith::fma ? ftz_f32(x[l], mc) : kArith == Arith::add ? ftz_f32(b[l], mb) : 0.0f;
+    uint32_t r = std::bit_cast<uint32_t>(__builtin_fmaf(fa, fb, fc));
+    uint32_t mag = r & 0x7FFFFFFFu;
+    redo_lane[l] = mag == 0x00800000u;
+    r = mag < 0x00800000u ? r & 0x80000000u : r;
+    r = mag > 0x7F800000u ? kF32DefaultNan : r;
+    uint32_t clamped = ((r >> 31) || mag > 0x7F800000u) ? 0u : (r > 0x3F800000u ? 0x3F800000u : r);
+    out[l] = sat ? clamped : r;
+  }
+  uint32_t redo = 0;
+  for (unsigned l = 0; l < kLanes; ++l) redo |= redo_lane[l] << l;
+  return redo;
+}
+
+// 32-bit float source bits; float immediates widened to f32 (exact).
+const uint32_t* read_f32_bits(const Operand& o, const Core& c, uint32_t tmp[kLanes]) {
+  if (o.kind != Kind::imm) return read_u32_ref(o, c, tmp);
+  uint32_t v = std::bit_cast<uint32_t>(static_cast<float>(float_immediate(static_cast<uint32_t>(o.imm))));
+  for (unsigned l = 0; l < kLanes; ++l) tmp[l] = v;
+  return tmp;
+}
+
+bool cpu_has_fma() {
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+}
+
+template <Arith kArith>
+Status exec_farith(const Step& s, Core& c, Ctx&) {
+  if (s.k[0] && cpu_has_fma()) {
+    uint32_t ta[kLanes], tb[kLanes], tx[kLanes], out[kLanes];
+    const uint32_t* a = read_f32_bits(s.a, c, ta);
+    const uint32_t* b = read_f32_bits(s.b, c, tb);
+    const uint32_t* x = kArith == Arith::fma ? read_f32_bits(s.c, c, tx) : tb;
+    uint32_t redo = farith_f32_fma<kArith>(s, a, b, x, out);
+    if (redo == 0) {
+      write_u32(s.d, c, out);
+      return {};
+    }
+  }
+  double a[kLanes], b[kLanes], r[kLanes];
+  read_f64(s.a, c, a);
+  read_f64(s.b, c, b);
+  if constexpr (kArith == Arith::fma) {
+    double x[kLanes];
+    read_f64(s.c, c, x);
+    for (unsigned l = 0; l < kLanes; ++l) r[l] = fma_round_to_odd(a[l], b[l], x[l]);
+  } else if constexpr (kArith == Arith::add) {
+    for (unsigned l = 0; l < kLanes; ++l) r[l] = fma_round_to_odd(a[l], 1.0, b[l]);
+  } else {
+    for (unsigned l = 0; l < kLanes; ++l) r[l] = fma_round_to_odd(a[l], b[l], 0.0);
+  }
+  write_f64(s.d, c, r, s.sat);
+  return {};
+}
+
+// The unaries compute in f64 and round once to the destination. floor,
+// ceil, trunc and rint are exact; rcp, rsqrt, log2 and exp2 are rounded
+// correctly here (the hardware's last-ulp behaviour is not public).
+template <Opcode kOp>
+Status exec_funary(const Step& s, Core& c, Ctx&) {
+  double a[kLanes], r[kLanes];
+  read_f64(s.a, c, a);
+  for (unsigned l = 0; l < kLanes; ++l) {
+    double x = a[l];
+    if constexpr (kOp == Opcode::floor) r[l] = std::floor(x);
+    else if constexpr (kOp == Opcode::ceil) r[l] = std::ceil(x);
+    else if constexpr (kOp == Opcode::trunc) r[l] = std::trunc(x);
+    else if constexpr (kOp == Opcode::rint) r[l] = std::nearbyint(x);
+    else if constexpr (kOp == Opcode::rcp) r[l] = 1.0 / x;
+    else if constexpr (kOp == Opcode::rsqrt) r[l] = 1.0 / std::sqrt(x);
+    else if constexpr (kOp == Opcode::rsqrt_special) {
+      // sqrt(x) = x * rsqrt_special(x) (applegpu docs): zero and +inf map to
+      // themselves so the product keeps sqrt's special cases.
+      r[l] = (x == 0.0 || std::isinf(x)) ? x : 1.0 / std::sqrt(x);
+    } else if constexpr (kOp == Opcode::log2) r[l] = std::log2(x);
+    else r[l] = std::exp2(x);
+  }
+  write_f64(s.d, c, r, s.sat);
+  return {};
+}
+
+// dfdx/dfdy: difference across the 2x2 quad (lanes 0,1 top row; 2,3
+// bottom row), the layout Mesa's AGX backend assumes for derivatives.
+template <bool kY>
+Status exec_deriv(const Step& s, Core& c, Ctx&) {
+  double a[kLanes], r[kLanes];
+  read_f64(s.a, c, a);
+  unsigned bit = kY ? 2 : 1;
+  for (unsigned l = 0; l < kLanes; ++l) r[l] = a[l | bit] - a[l & ~bit];
+  write_f64(s.d, c, r, s.sat);
+  return {};
+}
+
+Status float_operand(const isa::Instr& in, const char* n, bool h16, Operand& o) {
+  std::string name(n);
+  uint32_t v = field(in, name), t = field(in, name + "t"), m = field(in, name + "m");
+  auto r = h16 ? alu_src16_3bit(v, t) : alu_src(v, t, true, false);
+  if (!r) return std::move(r).error();
+  o = *r;
+  o.abs = m & 1;
+  o.neg = m & 2;
+  return {};
+}
+
+}  // namespace
+
+Result<bool> compile_float(const isa::Instr& in, Step& s) {
+  bool h16 = in.op == Opcode::fmadd16 || in.op == Opcode::fadd16 || in.op == Opcode::fmul16;
+  switch (in.op) {
+    case Opcode::fmadd32: case Opcode::fmadd16: s.run = exec_farith<Arith::fma>; break;
+    case Opcode::fadd32: case Opcode::fadd16: s.run = exec_farith<Arith::add>; break;
+    case Opcode::fmul32: case Opcode::fmul16: s.run = exec_farith<Arith::mul>; break;
+    case Opcode::floor: s.run = exec_funary<Opcode::floor>; break;
+    case Opcode::ceil: s.run = exec_funary<Opcode::ceil>; break;
+    case Opcode::trunc: s.run = exec_funary<Opcode::trunc>; break;
+    case Opcode::rint: s.run = exec_funary<Opcode::rint>; break;
+    case Opcode::rcp: s.run = exec_funary<Opcode::rcp>; break;
+    case Opcode::rsqrt: s.run = exec_funary<Opcode::rsqrt>; break;
+    case Opcode::rsqrt_special: s.run = exec_funary<Opcode::rsqrt_special>; break;
+    case Opcode::log2: s.run = exec_funary<Opcode::log2>; break;
+    case Opcode::exp2: s.run = exec_funary<Opcode::exp2>; break;
+    case Opcode::dfdx: s.run = exec_deriv<false>; break;
+    case Opcode::dfdy: s.run = exec_deriv<true>; break;
+    default: return false;
+  }
+  // FloatDstDesc: 16-bit destinations only for the 16-bit ops.
+  AGX_TRY(s.d, alu_dst(field(in, "D"), field(in, "Dt"), !h16, false));
+  s.sat = field(in, "S");
+  AGX_CHECK(float_operand(in, "A", h16, s.a));
+  if (in.field("B")) AGX_CHECK(float_operand(in, "B", h16, s.b));
+  if (in.field("C")) AGX_CHECK(float_operand(in, "C", h16, s.c));
+  // k[0]: the f32 fast path applies (32-bit registers/uniforms, float
+  // immediates, 32-bit destination).
+  auto f32 = [](const Operand& o) {
+    return o.kind == Kind::r32 || o.kind == Kind::u32 || o.kind == Kind::none || o.kind == Kind::imm;
+  };
+  bool arith = in.op == Opcode::fmadd32 || in.op == Opcode::fadd32 || in.op == Opcode::fmul32;
+  s.k[0] = arith && s.d.bits() == 32 && f32(s.a) && f32(s.b) && f32(s.c);
+  return true;
+}
+
+}  // namespace agx::usc::detail

@@ -1,0 +1,156 @@
+// Shared by the usc unit's .cpp files only: compiled steps, resolved
+// operands, and the per-lane helpers every executor uses.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <string>
+
+#include "usc/usc.h"
+
+namespace agx::usc {
+
+namespace detail {
+
+inline constexpr uint64_t kF64DefaultNan = 0x7FF8000000000000ull;
+inline constexpr uint32_t kF32DefaultNan = 0x7FC00000u;
+inline constexpr uint16_t kF16DefaultNan = 0x7E00u;
+
+// Where an operand's value comes from, after decoding the encoding rules of
+// applegpu's operand descriptors (ALUSrcDesc, CmpselSrcDesc, ...).
+enum class Kind : uint8_t { none, imm, fimm, r16, r32, r64, u16, u32, u64 };
+
+struct Operand {
+  Kind kind = Kind::none;
+  bool abs = false, neg = false, sx = false;
+  uint16_t index = 0;   // half index for r16/u16, register index otherwise
+  uint64_t imm = 0;     // kind imm
+  double fimm = 0.0;    // kind fimm (float immediate)
+  unsigned bits() const;  // 16, 32 or 64 (immediates count as 16, as applegpu)
+  bool is_reg() const { return kind == Kind::r16 || kind == Kind::r32 || kind == Kind::r64; }
+};
+
+struct Ctx;
+}  // namespace detail
+
+// One decoded instruction, ready to run for 32 lanes.
+struct Step {
+  using Handler = Status (*)(const Step&, Core&, detail::Ctx&);
+  Handler run = nullptr;
+  isa::Opcode op{};
+  uint8_t length_B = 0;
+  uint64_t pc = 0;
+  detail::Operand d, a, b, c, x, y;
+  bool sat = false;
+  uint32_t cc = 0;        // condition (cc | ccn << 3)
+  uint32_t n = 0;         // push/pop count, shift amount, mask width, ...
+  uint32_t k[6] = {};     // instruction-specific fields (see each executor)
+  int64_t offset = 0;     // branch offset / memory offset immediate
+  std::string error;      // set when the step can only report an error
+};
+
+namespace detail {
+
+// Execution context of one run.
+struct Ctx {
+  const Program* program = nullptr;
+  const Memories* mem = nullptr;
+  const RunOptions* options = nullptr;
+  uint64_t next_pc = 0;
+  bool stop = false;
+  bool barrier = false;
+  std::array<uint64_t, kRegisters> pending_load_pc{};  // debug: pc+1 of load, 0 none
+};
+
+// Operand access for all lanes. Values are zero-extended unless `sx`.
+void read_u32(const Operand& o, const Core& c, uint32_t out[kLanes]);
+void read_u64(const Operand& o, const Core& c, uint64_t out[kLanes]);  // honours sx
+// Like read_u32, but a 32-bit register is returned in place (no copy).
+inline const uint32_t* read_u32_ref(const Operand& o, const Core& c, uint32_t tmp[kLanes]) {
+  if (o.kind == Kind::r32) return c.r[o.index].data();
+  read_u32(o, c, tmp);
+  return tmp;
+}
+// Float sources: widened to f64 with applegpu's rules (f16 keeps
+// subnormals, f32 flushes them), then .abs and .neg.
+void read_f64(const Operand& o, const Core& c, double out[kLanes]);
+// Writes active lanes, truncating to the destination width.
+void write_u64(const Operand& d, Core& c, const uint64_t v[kLanes]);
+void write_u32(const Operand& d, Core& c, const uint32_t v[kLanes]);
+// Float destination: optional saturate, then round the f64 value to f32
+// (RNE, flush-to-zero) or to f16 (RNE, subnormals kept); NaN is default NaN.
+void write_f64(const Operand& d, Core& c, const double v[kLanes], bool sat);
+void mark_written(const Operand& d, Core& c);
+
+// Operand decoding from the merged fields of an isa::Instr (applegpu's
+// descriptor rules; see operands.cpp). Errors describe undefined encodings.
+Result<Operand> alu_dst(uint32_t value, uint32_t t, bool allow32, bool allow64);
+Result<Operand> alu_src(uint32_t value, uint32_t t, bool allow32, bool allow64);
+Result<Operand> alu_src16_3bit(uint32_t value, uint32_t t);  // FloatSrc16's 3-bit type
+Result<Operand> cmpsel_src(uint32_t value, uint32_t t, bool is32);
+double float_immediate(uint32_t code);
+
+// Integer/float comparisons (IConditionDesc / FConditionDesc).
+Result<bool> check_icond(uint32_t cc);
+Result<bool> check_fcond(uint32_t cc);
+// Reads cc/ccn into s.cc and checks it; for float compares also applies the
+// A/B source modifiers (Am, Bm).
+Status compare_fields(const isa::Instr& in, Step& s, bool is_float);
+void icompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bool out[kLanes]);
+void fcompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bool out[kLanes]);
+
+// Float rounding (fma.py): fused multiply-add rounded to odd in f64, and the
+// conversions to the destination format. Inline and branch-free so the lane
+// loops vectorize; see float.cpp for the rules.
+inline double fma_round_to_odd(double a, double b, double c) {
+  double p = a * b;  // exact: both factors have <= 24 significant bits
+  double s = p + c;  // round to nearest even
+  // Error of the addition (Knuth's TwoSum), exact while s is finite.
+  double bb = s - p;
+  double err = (p - (s - bb)) + (c - bb);
+  uint64_t bits = std::bit_cast<uint64_t>(s);
+  uint64_t abs_bits = bits & 0x7FFFFFFFFFFFFFFFull;
+  bool finite = abs_bits < 0x7FF0000000000000ull;
+  // Round to odd: when inexact and s is even, step one ulp toward the exact
+  // value (up in magnitude when err has the sign of s).
+  bool fix = err != 0.0 && finite && (bits & 1) == 0;
+  bool up = (err > 0) == (s > 0);
+  bits += fix ? (up ? 1 : ~uint64_t{0}) : 0;
+  bool nan = abs_bits > 0x7FF0000000000000ull;
+  return std::bit_cast<double>(nan ? kF64DefaultNan : bits);
+}
+inline uint32_t f64_to_f32_ftz(double v) {
+  uint32_t r = std::bit_cast<uint32_t>(static_cast<float>(v));  // RNE (default mode)
+  uint64_t b = std::bit_cast<uint64_t>(v);
+  uint32_t sign = static_cast<uint32_t>(b >> 32) & 0x80000000u;
+  uint64_t mag = b & 0x7FFFFFFFFFFFFFFFull;
+  // Flush on the unrounded exponent: |v| < 2^-126 gives a signed zero.
+  r = mag < 0x3810000000000000ull ? sign : r;
+  return mag > 0x7FF0000000000000ull ? kF32DefaultNan : r;
+}
+uint16_t f64_to_f16(double v);
+inline double saturate(double v) {
+  // fma.py saturate64: negative (even -0) and NaN give +0; above 1 gives 1.
+  uint64_t b = std::bit_cast<uint64_t>(v);
+  bool zero = (b >> 63) || (b & 0x7FFFFFFFFFFFFFFFull) > 0x7FF0000000000000ull;
+  return zero ? 0.0 : (v > 1.0 ? 1.0 : v);
+}
+
+inline bool lane_on(uint32_t exec, unsigned lane) { return (exec >> lane) & 1; }
+
+// Executors by family; each fills step.run (or returns an error) for the
+// opcodes it owns. Returns false if the opcode is not its own.
+Result<bool> compile_alu(const isa::Instr& in, Step& s);
+Result<bool> compile_float(const isa::Instr& in, Step& s);
+Result<bool> compile_control(const isa::Instr& in, Step& s);
+Result<bool> compile_memory(const isa::Instr& in, Step& s);
+Result<bool> compile_simd(const isa::Instr& in, Step& s);
+
+// Field access by applegpu name; missing fields read as 0.
+uint32_t field(const isa::Instr& in, std::string_view name);
+
+Status unsupported(const Step& s);
+
+}  // namespace detail
+}  // namespace agx::usc

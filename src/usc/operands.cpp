@@ -1,0 +1,353 @@
+// Operand decoding and lane-wide register access. The decoding rules are
+// those of applegpu's operand descriptors (ALUDstDesc, ALUSrcDesc,
+// CmpselSrcDesc, FloatSrcDesc in dougallj/applegpu applegpu.py), restated
+// in ../shared/reference/isa/isa-facts.md "Operand encodings".
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "usc/internal.h"
+#include "util/bits.h"
+#include "util/half.h"
+
+namespace agx::usc::detail {
+
+unsigned Operand::bits() const {
+  switch (kind) {
+    case Kind::r32: case Kind::u32: return 32;
+    case Kind::r64: case Kind::u64: return 64;
+    default: return 16;
+  }
+}
+
+uint32_t field(const isa::Instr& in, std::string_view name) {
+  return in.field(name).value_or(0);
+}
+
+double float_immediate(uint32_t code) {
+  // Sign bit 7, exponent bits 4-6, mantissa bits 0-3; exponent 0 gives m/64.
+  double sign = (code & 0x80) ? -1.0 : 1.0;
+  uint32_t e = (code >> 4) & 7, m = code & 0xF;
+  if (e == 0) return sign * m / 64.0;
+  return sign * (16 + m) * std::ldexp(1.0, static_cast<int>(e) - 7);
+}
+
+static Operand reg(Kind k, uint32_t index) {
+  Operand o;
+  o.kind = k;
+  o.index = static_cast<uint16_t>(index);
+  return o;
+}
+
+static Status check_range(const Operand& o) {
+  unsigned last = 0;
+  switch (o.kind) {
+    case Kind::r16: last = o.index / 2; break;
+    case Kind::r32: last = o.index; break;
+    case Kind::r64: last = o.index + 1u; break;
+    case Kind::u16: last = o.index / 2; if (last >= kUniforms) goto bad_u; return {};
+    case Kind::u32: last = o.index; if (last >= kUniforms) goto bad_u; return {};
+    case Kind::u64: last = o.index + 1u; if (last >= kUniforms) goto bad_u; return {};
+    default: return {};
+  }
+  if (last >= kRegisters) return Error::decode("register r{} is beyond r{}", last, kRegisters - 1);
+  return {};
+bad_u:
+  return Error::decode("uniform u{} is beyond u{}", last, kUniforms - 1);
+}
+
+Result<Operand> alu_dst(uint32_t value, uint32_t t, bool allow32, bool allow64) {
+  Operand o;
+  if ((t & 2) && allow32)
+    o = reg((value & 1) && allow64 ? Kind::r64 : Kind::r32, value >> 1);
+  else
+    o = reg(Kind::r16, value);
+  AGX_CHECK(check_range(o));
+  return o;
+}
+
+Result<Operand> alu_src(uint32_t value, uint32_t t, bool allow32, bool allow64) {
+  Operand o;
+  if (t == 0) {
+    o.kind = Kind::imm;
+    o.imm = value;
+    return o;
+  }
+  if ((t & 0b1100) == 0b0100) {
+    uint32_t v = value | (t & 1) << 8;
+    o = (t & 2) ? reg(Kind::u32, v >> 1) : reg(Kind::u16, v);
+  } else if ((t & 3) != 0) {
+    uint32_t size = t >> 2;
+    if (allow64 && size == 3) {
+      if (value & 1) return Error::decode("64-bit source with odd register number {}", value);
+      o = reg(Kind::r64, value >> 1);
+    } else if (allow32 && (size == 2 || size == 3)) {
+      o = reg(Kind::r32, value >> 1);
+    } else {
+      o = reg(Kind::r16, value);
+    }
+  } else {
+    return Error::decode("undefined source type 0b{:04b}", t);
+  }
+  AGX_CHECK(check_range(o));
+  return o;
+}
+
+Result<Operand> alu_src16_3bit(uint32_t value, uint32_t t) {
+  // FloatSrc16Desc: the same rules with a 3-bit type (no 32-bit registers).
+  return alu_src(value, t, true, false);
+}
+
+Result<Operand> cmpsel_src(uint32_t value, uint32_t t, bool is32) {
+  Operand o;
+  if (t == 0b100) {
+    o.kind = Kind::imm;
+    o.imm = value;
+    return o;
+  }
+  if (t >= 1 && t <= 3) {
+    if (is32 && (value & 1)) return Error::decode("32-bit select operand with odd register number {}", value);
+    o = is32 ? reg(Kind::r32, value >> 1) : reg(Kind::r16, value);
+  } else if (t == 0b110 || t == 0b111) {
+    // applegpu's decoder (which its exec uses) ignores the low type bit here.
+    if (is32 && (value & 1)) return Error::decode("32-bit select uniform with odd number {}", value);
+    o = is32 ? reg(Kind::u32, value >> 1) : reg(Kind::u16, value);
+  } else {
+    return Error::decode("undefined select operand type 0b{:03b}", t);
+  }
+  AGX_CHECK(check_range(o));
+  return o;
+}
+
+void read_u32(const Operand& o, const Core& c, uint32_t out[kLanes]) {
+  switch (o.kind) {
+    case Kind::imm:
+      for (unsigned l = 0; l < kLanes; ++l) out[l] = static_cast<uint32_t>(o.imm);
+      return;
+    case Kind::r16: {
+      const uint32_t* src = c.r[o.index >> 1].data();
+      unsigned sh = (o.index & 1) * 16;
+      for (unsigned l = 0; l < kLanes; ++l) out[l] = (src[l] >> sh) & 0xFFFF;
+      return;
+    }
+    case Kind::r32: case Kind::r64: {
+      const uint32_t* src = c.r[o.index].data();
+      for (unsigned l = 0; l < kLanes; ++l) out[l] = src[l];
+      return;
+    }
+    case Kind::u16: {
+      uint32_t v = (c.u[o.index >> 1] >> ((o.index & 1) * 16)) & 0xFFFF;
+      for (unsigned l = 0; l < kLanes; ++l) out[l] = v;
+      return;
+    }
+    case Kind::u32: case Kind::u64:
+      for (unsigned l = 0; l < kLanes; ++l) out[l] = c.u[o.index];
+      return;
+    default:
+      for (unsigned l = 0; l < kLanes; ++l) out[l] = 0;
+  }
+}
+
+void read_u64(const Operand& o, const Core& c, uint64_t out[kLanes]) {
+  uint32_t lo[kLanes];
+  read_u32(o, c, lo);
+  if (o.kind == Kind::r64) {
+    const uint32_t* hi = c.r[o.index + 1].data();
+    for (unsigned l = 0; l < kLanes; ++l) out[l] = lo[l] | uint64_t{hi[l]} << 32;
+  } else if (o.kind == Kind::u64) {
+    uint64_t v = lo[0] | uint64_t{c.u[o.index + 1]} << 32;
+    for (unsigned l = 0; l < kLanes; ++l) out[l] = v;
+  } else {
+    for (unsigned l = 0; l < kLanes; ++l) out[l] = lo[l];
+  }
+  // Immediates are zero-extended to 16 bits first, so .sx never applies.
+  if (o.sx && o.kind != Kind::imm) {
+    unsigned n = o.bits();
+    for (unsigned l = 0; l < kLanes; ++l) out[l] = static_cast<uint64_t>(sign_extend(out[l], n));
+  }
+}
+
+static double f32_bits_to_f64_ftz(uint32_t b) {
+  if ((b & 0x7F800000u) == 0) b &= 0x80000000u;  // subnormal -> signed zero
+  return static_cast<double>(std::bit_cast<float>(b));
+}
+
+void read_f64(const Operand& o, const Core& c, double out[kLanes]) {
+  if (o.kind == Kind::imm) {
+    double v = float_immediate(static_cast<uint32_t>(o.imm));
+    for (unsigned l = 0; l < kLanes; ++l) out[l] = v;
+  } else {
+    uint32_t raw[kLanes];
+    read_u32(o, c, raw);
+    if (o.bits() == 16)
+      for (unsigned l = 0; l < kLanes; ++l) out[l] = half_to_double(static_cast<uint16_t>(raw[l]));
+    else
+      for (unsigned l = 0; l < kLanes; ++l) out[l] = f32_bits_to_f64_ftz(raw[l]);
+  }
+  if (o.abs)
+    for (unsigned l = 0; l < kLanes; ++l) out[l] = std::fabs(out[l]);
+  if (o.neg)
+    for (unsigned l = 0; l < kLanes; ++l) out[l] = -out[l];
+}
+
+void mark_written(const Operand& d, Core& c) {
+  switch (d.kind) {
+    case Kind::r16: c.written[d.index >> 1] = true; break;
+    case Kind::r32: c.written[d.index] = true; break;
+    case Kind::r64: c.written[d.index] = c.written[d.index + 1] = true; break;
+    default: break;
+  }
+}
+
+void write_u64(const Operand& d, Core& c, const uint64_t v[kLanes]) {
+  uint32_t lo[kLanes];
+  for (unsigned l = 0; l < kLanes; ++l) lo[l] = static_cast<uint32_t>(v[l]);
+  write_u32(d, c, lo);
+  if (d.kind == Kind::r64) {
+    uint32_t* hi = c.r[d.index + 1].data();
+    for (unsigned l = 0; l < kLanes; ++l)
+      hi[l] = lane_on(c.exec, l) ? static_cast<uint32_t>(v[l] >> 32) : hi[l];
+  }
+}
+
+// Lane l's bit of the exec mask, as a table so the blend loops vectorize
+// without per-lane variable shifts.
+static constexpr std::array<uint32_t, kLanes> kLaneBit = [] {
+  std::array<uint32_t, kLanes> b{};
+  for (unsigned l = 0; l < kLanes; ++l) b[l] = 1u << l;
+  return b;
+}();
+
+void write_u32(const Operand& d, Core& c, const uint32_t v[kLanes]) {
+  mark_written(d, c);
+  uint32_t e = c.exec;
+  if (d.kind == Kind::r16) {
+    uint32_t* dst = c.r[d.index >> 1].data();
+    unsigned sh = (d.index & 1) * 16;
+    uint32_t keep = ~(0xFFFFu << sh);
+    for (unsigned l = 0; l < kLanes; ++l) {
+      uint32_t nv = (dst[l] & keep) | ((v[l] & 0xFFFF) << sh);
+      dst[l] = (e & kLaneBit[l]) ? nv : dst[l];
+    }
+  } else if (d.kind == Kind::r32 || d.kind == Kind::r64) {
+    uint32_t* dst = c.r[d.index].data();
+    if (e == 0xFFFFFFFFu) {
+      std::memcpy(dst, v, sizeof(uint32_t) * kLanes);
+      return;
+    }
+    for (unsigned l = 0; l < kLanes; ++l) dst[l] = (e & kLaneBit[l]) ? v[l] : dst[l];
+  }
+}
+
+void write_f64(const Operand& d, Core& c, const double v[kLanes], bool sat) {
+  uint32_t out[kLanes];
+  double s[kLanes];
+  for (unsigned l = 0; l < kLanes; ++l) s[l] = sat ? saturate(v[l]) : v[l];
+  if (d.bits() == 16)
+    for (unsigned l = 0; l < kLanes; ++l) out[l] = f64_to_f16(s[l]);
+  else
+    for (unsigned l = 0; l < kLanes; ++l) out[l] = f64_to_f32_ftz(s[l]);
+  write_u32(d, c, out);
+}
+
+Result<bool> check_icond(uint32_t cc) {
+  if ((cc & 3) == 3) return Error::unsupported("integer condition {} is undefined", cc);
+  return true;
+}
+Result<bool> check_fcond(uint32_t cc) {
+  if ((cc & 7) == 4) return Error::unsupported("float condition {} is undefined", cc);
+  return true;
+}
+
+// The condition is chosen once per instruction so each lane loop is a
+// plain compare the compiler can vectorize.
+template <typename T, typename F>
+static void compare_lanes(const T* x, const T* y, bool inv, bool out[kLanes], F f) {
+  for (unsigned l = 0; l < kLanes; ++l) out[l] = f(x[l], y[l]) != inv;
+}
+
+Status compare_fields(const isa::Instr& in, Step& s, bool is_float) {
+  s.cc = field(in, "cc") | field(in, "ccn") << 3;
+  if (is_float) {
+    s.a.abs = field(in, "Am") & 1;
+    s.a.neg = field(in, "Am") & 2;
+    s.b.abs = field(in, "Bm") & 1;
+    s.b.neg = field(in, "Bm") & 2;
+  }
+  auto ok = is_float ? check_fcond(s.cc) : check_icond(s.cc);
+  if (!ok) return std::move(ok).error();
+  return {};
+}
+
+void icompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bool out[kLanes]) {
+  uint64_t va[kLanes], vb[kLanes];
+  Operand ua = a, ub = b;
+  ua.sx = ub.sx = false;
+  read_u64(ua, c, va);
+  read_u64(ub, c, vb);
+  bool inv = cc & 8;
+  if (cc & 4) {  // signed: each operand sign-extended at its own width
+    int64_t sa[kLanes], sb[kLanes];
+    unsigned na = a.bits(), nb = b.bits();
+    for (unsigned l = 0; l < kLanes; ++l) {
+      sa[l] = sign_extend(va[l], na);
+      sb[l] = sign_extend(vb[l], nb);
+    }
+    switch (cc & 3) {
+      case 0: compare_lanes(sa, sb, inv, out, [](int64_t x, int64_t y) { return x == y; }); break;
+      case 1: compare_lanes(sa, sb, inv, out, [](int64_t x, int64_t y) { return x < y; }); break;
+      default: compare_lanes(sa, sb, inv, out, [](int64_t x, int64_t y) { return x > y; }); break;
+    }
+    return;
+  }
+  switch (cc & 3) {
+    case 0: compare_lanes(va, vb, inv, out, [](uint64_t x, uint64_t y) { return x == y; }); break;
+    case 1: compare_lanes(va, vb, inv, out, [](uint64_t x, uint64_t y) { return x < y; }); break;
+    default: compare_lanes(va, vb, inv, out, [](uint64_t x, uint64_t y) { return x > y; }); break;
+  }
+}
+
+template <typename T>
+static void fcompare_lanes(uint32_t cc, const T* va, const T* vb, bool out[kLanes]) {
+  bool inv = cc & 8;
+  switch (cc & 7) {
+    case 0: compare_lanes(va, vb, inv, out, [](T x, T y) { return x == y; }); break;
+    case 1: compare_lanes(va, vb, inv, out, [](T x, T y) { return x < y; }); break;
+    case 2: compare_lanes(va, vb, inv, out, [](T x, T y) { return x > y; }); break;
+    // ltn/gtn ("NaN loses", applegpu docs pseudocode): a NaN B loses to a
+    // number A. Not hardware-tested in applegpu; derived, see docs/usc.md.
+    case 3: compare_lanes(va, vb, inv, out, [](T x, T y) { return x < y || (y != y && x == x); }); break;
+    case 5: compare_lanes(va, vb, inv, out, [](T x, T y) { return x >= y; }); break;
+    case 6: compare_lanes(va, vb, inv, out, [](T x, T y) { return x <= y; }); break;
+    case 7: compare_lanes(va, vb, inv, out, [](T x, T y) { return x > y || (y != y && x == x); }); break;
+    default: for (unsigned l = 0; l < kLanes; ++l) out[l] = inv; break;
+  }
+}
+
+// 32-bit register sources compare as f32 (after flushing subnormals and the
+// modifiers): the same order as their exact f64 values.
+static bool is_f32_reg(const Operand& o) { return o.kind == Kind::r32 || o.kind == Kind::u32; }
+static void read_f32_ftz(const Operand& o, const Core& c, float out[kLanes]) {
+  uint32_t tmp[kLanes];
+  const uint32_t* v = read_u32_ref(o, c, tmp);
+  uint32_t and_mask = o.abs ? 0x7FFFFFFFu : 0xFFFFFFFFu, xor_mask = o.neg ? 0x80000000u : 0u;
+  for (unsigned l = 0; l < kLanes; ++l) {
+    uint32_t b = (v[l] & 0x7F800000u) ? v[l] : v[l] & 0x80000000u;
+    out[l] = std::bit_cast<float>((b & and_mask) ^ xor_mask);
+  }
+}
+
+void fcompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bool out[kLanes]) {
+  if (is_f32_reg(a) && is_f32_reg(b)) {
+    float fa[kLanes], fb[kLanes];
+    read_f32_ftz(a, c, fa);
+    read_f32_ftz(b, c, fb);
+    return fcompare_lanes(cc, fa, fb, out);
+  }
+  double va[kLanes], vb[kLanes];
+  read_f64(a, c, va);
+  read_f64(b, c, vb);
+  fcompare_lanes(cc, va, vb, out);
+}
+
+}  // namespace agx::usc::detail

@@ -1,0 +1,200 @@
+// Decoding a program once into steps, and the run loop.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <memory>
+
+#include "usc/internal.h"
+#include "util/hex.h"
+
+namespace agx::usc {
+
+using detail::Ctx;
+
+Program::Program() = default;
+Program::~Program() = default;
+Program::Program(Program&&) noexcept = default;
+Program& Program::operator=(Program&&) noexcept = default;
+size_t Program::size() const { return steps_.size(); }
+const isa::Instr& Program::instr(size_t i) const { return instrs_.at(i); }
+long Program::index_of(uint64_t pc) const {
+  uint64_t off = pc - base_pc_;
+  if (pc < base_pc_ || (off & 1) || off / 2 >= by_halfword_.size()) return -1;
+  return by_halfword_[off / 2];
+}
+
+Status detail::unsupported(const Step& s) {
+  return Error::unsupported("pc 0x{:x}: {}", s.pc, s.error);
+}
+
+namespace {
+
+// Instructions a fixed-function unit executes (item 6 of the issue).
+bool is_fixed_function(isa::Opcode op) {
+  using isa::Opcode;
+  switch (op) {
+    case Opcode::texture_sample: case Opcode::texture_load: case Opcode::image_write:
+    case Opcode::image_write_block: case Opcode::iter: case Opcode::iterproj:
+    case Opcode::todo_ldcf: case Opcode::st_var: case Opcode::st_var_final:
+    case Opcode::no_var: case Opcode::todo_ld_st_tile: case Opcode::sample_mask:
+    case Opcode::zs_emit:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Status exec_fixed_function(const Step& s, Core& c, Ctx& ctx) {
+  if (!ctx.mem->fixed_function)
+    return Error::unsupported("pc 0x{:x}: not supported by the emulator: {} (no fixed-function unit attached)",
+                              s.pc, isa::op_info(s.op).mnemonic);
+  Status st = ctx.mem->fixed_function->execute(ctx.program->instr(ctx.program->index_of(s.pc)), c);
+  if (!st) return Error(st.error().kind(), fmt::format("pc 0x{:x}: {}", s.pc, st.error().message()));
+  return {};
+}
+
+Status exec_error(const Step& s, Core&, Ctx&) { return detail::unsupported(s); }
+
+void compile_one(const isa::Instr& in, Step& s) {
+  s.op = in.op;
+  s.pc = in.pc;
+  s.length_B = in.length_B;
+  s.run = exec_error;
+  if (is_fixed_function(in.op)) {
+    s.run = exec_fixed_function;
+    return;
+  }
+  for (auto* family : {detail::compile_alu, detail::compile_float, detail::compile_control,
+                       detail::compile_memory, detail::compile_simd}) {
+    Result<bool> r = family(in, s);
+    if (!r) {
+      s.run = exec_error;
+      s.error = fmt::format("{}: {}", isa::op_info(in.op).mnemonic, r.error().message());
+      return;
+    }
+    if (*r) return;
+  }
+  s.error = fmt::format("not supported by the emulator: {}", isa::op_info(in.op).mnemonic);
+}
+
+}  // namespace
+
+Result<Program> compile(std::span<const uint8_t> code, uint64_t base_pc) {
+  Program p;
+  p.base_pc_ = base_pc;
+  size_t at = 0;
+  p.by_halfword_.assign((code.size() + 1) / 2, -1);
+  while (at < code.size()) {
+    uint64_t pc = base_pc + at;
+    Step s;
+    s.pc = pc;
+    auto in = isa::decode(code.subspan(at), pc);
+    if (!in) {
+      // Undecodable bytes (data after the code, or garbage): a step that
+      // reports the error if reached; decoding resumes 2 bytes on.
+      s.run = exec_error;
+      s.length_B = static_cast<uint8_t>(std::min<size_t>(2, code.size() - at));
+      s.error = in.error().message();
+      isa::Instr blank;
+      blank.pc = pc;
+      blank.length_B = s.length_B;
+      p.instrs_.push_back(blank);
+    } else {
+      compile_one(*in, s);
+      p.instrs_.push_back(*in);
+    }
+    p.by_halfword_[at / 2] = static_cast<int32_t>(p.steps_.size());
+    at += s.length_B;
+    p.steps_.push_back(std::move(s));
+  }
+  p.end_pc_ = base_pc + at;
+  return p;
+}
+
+class Executor {
+ public:
+  static Result<StopReason> run(const Program& p, Core& core, const Memories& mem,
+                                const RunOptions& opt, uint64_t max_steps);
+};
+
+namespace {
+
+std::string lane_list(const LaneArray& v) {
+  return fmt::format("[{}]", fmt::join(v, ","));
+}
+
+void trace_step(const Program& p, size_t idx, const Core& before, const Core& after,
+                std::vector<TraceEntry>& out) {
+  TraceEntry e;
+  e.pc = before.pc;
+  const isa::Instr& in = p.instr(idx);
+  e.text = in.length_B ? isa::disassemble(in, in.pc) : std::string("<undecodable>");
+  if (before.exec != after.exec) e.changes.push_back(fmt::format("exec: 0x{:08x}", after.exec));
+  for (unsigned r = 0; r < kRegisters; ++r)
+    if (before.r[r] != after.r[r]) e.changes.push_back(fmt::format("r{}: {}", r, lane_list(after.r[r])));
+  for (unsigned u = 0; u < kUniforms; ++u)
+    if (before.u[u] != after.u[u]) e.changes.push_back(fmt::format("u{}: {}", u, after.u[u]));
+  out.push_back(std::move(e));
+}
+
+// Debug check: a register read while a load into it is outstanding.
+void check_pending(const Step& s, const Ctx& ctx, const RunOptions& opt) {
+  if (!opt.warnings) return;
+  for (const detail::Operand* o : {&s.a, &s.b, &s.c, &s.x, &s.y}) {
+    if (!o->is_reg()) continue;
+    unsigned first = o->kind == detail::Kind::r16 ? o->index >> 1 : o->index;
+    unsigned last = o->kind == detail::Kind::r64 ? first + 1 : first;
+    for (unsigned r = first; r <= last && r < kRegisters; ++r)
+      if (ctx.pending_load_pc[r])
+        opt.warnings->push_back(fmt::format("pc 0x{:x}: r{} read before `wait` for the load at pc 0x{:x}",
+                                            s.pc, r, ctx.pending_load_pc[r] - 1));
+  }
+}
+
+}  // namespace
+
+Result<StopReason> Executor::run(const Program& p, Core& core, const Memories& mem,
+                                 const RunOptions& opt, uint64_t max_steps) {
+  Ctx ctx;
+  ctx.program = &p;
+  ctx.mem = &mem;
+  ctx.options = &opt;
+  if (core.pc == p.end_pc_) return StopReason::finished;
+  long idx = p.index_of(core.pc);
+  uint64_t steps = 0;
+  while (true) {
+    if (idx < 0)
+      return Error::invalid_argument("pc 0x{:x} is not the start of an instruction of the program (0x{:x}..0x{:x})",
+                                     core.pc, p.base_pc_, p.end_pc_);
+    if (steps == max_steps) return StopReason::step_done;
+    if (steps >= opt.step_limit)
+      return Error::limit("step limit of {} instructions reached at pc 0x{:x} (stuck loop?)", opt.step_limit, core.pc);
+    const Step& s = p.steps_[idx];
+    uint64_t fallthrough = s.pc + s.length_B;
+    ctx.next_pc = fallthrough;
+    if (opt.debug) check_pending(s, ctx, opt);
+    std::unique_ptr<Core> before;
+    if (opt.trace) before = std::make_unique<Core>(core);
+    Status st = s.run(s, core, ctx);
+    if (!st) {
+      const Error& e = st.error();
+      bool has_pc = e.message().rfind("pc 0x", 0) == 0;
+      return has_pc ? e : Error(e.kind(), fmt::format("pc 0x{:x}: {}", s.pc, e.message()));
+    }
+    ++steps;
+    if (opt.trace) trace_step(p, idx, *before, core, *opt.trace);
+    if (ctx.stop) return StopReason::finished;
+    core.pc = ctx.next_pc;
+    if (ctx.barrier) return StopReason::barrier;
+    if (core.pc == p.end_pc_) return StopReason::finished;
+    // Straight-line code moves to the next step without a lookup.
+    idx = core.pc == fallthrough ? idx + 1 : p.index_of(core.pc);
+  }
+}
+
+Result<StopReason> run(const Program& program, Core& core, const Memories& mem,
+                       const RunOptions& options, uint64_t max_steps) {
+  return Executor::run(program, core, mem, options, max_steps);
+}
+
+}  // namespace agx::usc
