@@ -2,15 +2,29 @@
 # The README's test command: installs what is missing, builds, runs every
 # test; then builds with clang + AddressSanitizer + UndefinedBehaviorSanitizer,
 # runs every test again under them, and runs each fuzzer for a bounded time.
+# Ends with one line "tests: N passed, M failed" over all of it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 jobs=$(nproc)
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+
+# ctest_counts LOG: "passed failed" from ctest's summary line.
+# A run with no summary line counts as one failure.
+ctest_counts() {
+  local line failed total
+  line=$(sed -n 's/.*tests passed, \([0-9]*\) tests\{0,1\} failed out of \([0-9]*\).*/\1 \2/p' "$1" | tail -1)
+  if [ -z "$line" ]; then echo "0 1"; return; fi
+  read -r failed total <<<"$line"
+  echo "$((total - failed)) $failed"
+}
 
 echo "== build (g++, RelWithDebInfo)"
 scripts/build.sh build
 echo "== tests"
-ctest --test-dir build --output-on-failure -j"$jobs"
+status=0
+ctest --test-dir build --output-on-failure -j"$jobs" | tee "$log/gcc" || status=1
 
 echo "== build (clang-14, ASan + UBSan, fuzzers)"
 CC=clang-14 CXX=clang++-14 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
@@ -18,7 +32,18 @@ CC=clang-14 CXX=clang++-14 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=
 cmake --build build-asan -j"$jobs"
 echo "== tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$jobs"
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" | tee "$log/asan" || status=1
 
 echo "== fuzzers"
-scripts/fuzz.sh build-asan "${AGX_FUZZ_SECONDS:-20}"
+scripts/fuzz.sh build-asan "${AGX_FUZZ_SECONDS:-20}" | tee "$log/fuzz" || status=1
+fuzz_total=$(grep -c '^-- ' "$log/fuzz" || true)
+fuzz_failed=$(grep -c '^FUZZER FAILED' "$log/fuzz" || true)
+
+read -r gp gf < <(ctest_counts "$log/gcc")
+read -r ap af < <(ctest_counts "$log/asan")
+passed=$((gp + ap + fuzz_total - fuzz_failed))
+failed=$((gf + af + fuzz_failed))
+echo
+echo "g++: $gp passed, $gf failed; ASan+UBSan: $ap passed, $af failed; fuzzers: $fuzz_total run"
+echo "tests: $passed passed, $failed failed"
+exit $status
