@@ -226,4 +226,13 @@ Result<std::vector<uint8_t>> assemble_program(std::string_view text, uint64_t ba
 // (each decodes without error), for tests, fuzz seeds and benchmarks.
 std::vector<uint8_t> random_stream(size_t count, uint64_t seed);
 
+// Index of the operand named `name` (applegpu's operand name: "D", "A",
+// "cc", ...) in a row's operand list, i.e. the Operand::slot it decodes
+// into, or -1 when the row has no such operand.
+int operand_index(Opcode op, std::string_view name);
+
+// The number an 8-bit float immediate code stands for (kFloatImm's fvalue):
+// sign bit 7, exponent bits 4-6, mantissa bits 0-3; exponent 0 gives m/64.
+double float_immediate(uint8_t code);
+
 }  // namespace agx::isa

@@ -1,6 +1,7 @@
 // Fields -> Operand, one rule per applegpu operand kind (applegpu.py
 // *Desc.decode at commit 4c5bae61, restated in our terms in isa.h).
 #include <bit>
+#include <cmath>
 
 #include "isa/operands.h"
 #include "util/bits.h"
@@ -77,9 +78,7 @@ Result<Operand> alu_src(const Ctx& c, bool allow32, bool allow64, bool paired, b
     o.kind = K::kFloatImm;
     o.value = v;
     o.width_bits = 8;
-    unsigned e = (v >> 4) & 7, m = v & 15;
-    double x = e == 0 ? m / 64.0 : (16 + m) * std::ldexp(1.0, static_cast<int>(e) - 7);
-    o.fvalue = (v & 0x80) ? -x : x;
+    o.fvalue = float_immediate(static_cast<uint8_t>(v));
     return o;
   }
   if ((t & 0b1100) == 0b0100) {
@@ -377,3 +376,13 @@ Status decode_operands(Instr& in) {
 }
 
 }  // namespace agx::isa::detail
+
+namespace agx::isa {
+
+double float_immediate(uint8_t code) {
+  unsigned e = (code >> 4) & 7, m = code & 15;
+  double x = e == 0 ? m / 64.0 : (16 + m) * std::ldexp(1.0, static_cast<int>(e) - 7);
+  return (code & 0x80) ? -x : x;
+}
+
+}  // namespace agx::isa

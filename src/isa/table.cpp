@@ -188,4 +188,11 @@ Result<size_t> instruction_length(std::span<const uint8_t> bytes, uint64_t pc) {
   return static_cast<size_t>(decoded_length(kOps[static_cast<size_t>(op)], Word::load(bytes)));
 }
 
+int operand_index(Opcode op, std::string_view name) {
+  auto rows = operands_of(op);
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
 }  // namespace agx::isa

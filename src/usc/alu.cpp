@@ -253,13 +253,8 @@ Status exec_convert(const Step& s, Core& c, Ctx&) {
   return {};
 }
 
-Result<Operand> dst(const isa::Instr& in, bool allow64 = false) {
-  return alu_dst(field(in, "D"), field(in, "Dt"), true, allow64);
-}
-Result<Operand> src(const isa::Instr& in, const char* name, const char* type, bool allow32 = true,
-                    bool allow64 = false) {
-  return alu_src(field(in, name), field(in, type), allow32, allow64);
-}
+Result<Operand> dst(const isa::Instr& in) { return operand(in, "D"); }
+Result<Operand> src(const isa::Instr& in, std::string_view name) { return operand(in, name); }
 
 }  // namespace
 
@@ -268,33 +263,36 @@ Result<bool> compile_alu(const isa::Instr& in, Step& s) {
     case Opcode::mov_imm16:
     case Opcode::mov_imm32: {
       AGX_TRY(s.d, dst(in));
-      s.k[0] = in.op == Opcode::mov_imm16 ? field(in, "imm16") : field(in, "imm32");
+      s.k[0] = static_cast<uint32_t>(operand_value(in, in.op == Opcode::mov_imm16 ? "imm16" : "imm32"));
       s.run = exec_mov_imm;
       return true;
     }
     case Opcode::get_sr: {
       AGX_TRY(s.d, dst(in));
-      s.k[0] = field(in, "SR") & 0xFF;
+      const isa::Operand* sr = find_operand(in, "SR");
+      s.k[0] = sr ? sr->index & 0xFF : 0;
       s.run = exec_get_sr;
       return true;
     }
     case Opcode::iadd:
     case Opcode::imadd: {
       bool mul = in.op == Opcode::imadd;
-      AGX_TRY(s.d, dst(in, true));
-      AGX_TRY(s.a, src(in, "A", "At", true, !mul));
-      AGX_TRY(s.b, src(in, "B", "Bt", true, !mul));
-      s.a.sx = field(in, "As");
-      s.b.sx = field(in, "Bs");
+      // Sizes follow the table's descriptors: D AluDst64, A/B MulSrc (imadd)
+      // or AddSrc (iadd, 64-bit allowed), C AddSrc; .sx comes with them.
+      AGX_TRY(s.d, dst(in));
+      AGX_TRY(s.a, src(in, "A"));
+      AGX_TRY(s.b, src(in, "B"));
       if (mul) {
-        AGX_TRY(s.c, src(in, "C", "Ct", true, true));
-        s.c.sx = field(in, "Cs");
+        AGX_TRY(s.c, src(in, "C"));
       }
       s.k[0] = field(in, "N");
-      s.k[1] = field(in, "s");
+      s.k[1] = static_cast<uint32_t>(operand_value(in, "shift"));
       bool sizes_ok = s.d.bits() <= 32 && (mul ? s.c.bits() <= 32
                                                : s.a.bits() <= 32 && s.b.bits() <= 32);
       s.k[2] = field(in, "S") && s.k[1] == 0 && sizes_ok;
+      // Saturation is signed when any sign-extension bit is set, as in
+      // applegpu's exec, which reads the raw As/Bs/Cs bits (also for
+      // immediates, whose decoded operands carry no .sx).
       s.k[3] = field(in, "As") || field(in, "Bs") || (mul && field(in, "Cs"));
       bool narrow = s.d.bits() <= 32 && s.a.bits() <= 32 && s.b.bits() <= 32 && (!mul || s.c.bits() <= 32);
       if (narrow && !s.k[2]) s.run = mul ? exec_iadd32<true> : exec_iadd32<false>;
@@ -304,10 +302,10 @@ Result<bool> compile_alu(const isa::Instr& in, Step& s) {
     case Opcode::bfi: case Opcode::bfeil: case Opcode::extr:
     case Opcode::shlhi: case Opcode::shrhi: {
       AGX_TRY(s.d, dst(in));
-      AGX_TRY(s.a, src(in, "A", "At"));
-      AGX_TRY(s.b, src(in, "B", "Bt"));
-      AGX_TRY(s.c, src(in, "C", "Ct"));
-      s.n = field(in, "m");
+      AGX_TRY(s.a, src(in, "A"));
+      AGX_TRY(s.b, src(in, "B"));
+      AGX_TRY(s.c, src(in, "C"));
+      s.n = static_cast<uint32_t>(operand_value(in, "m"));
       s.run = in.op == Opcode::bfi     ? exec_bitfield<Opcode::bfi>
             : in.op == Opcode::bfeil   ? exec_bitfield<Opcode::bfeil>
             : in.op == Opcode::extr    ? exec_bitfield<Opcode::extr>
@@ -317,22 +315,22 @@ Result<bool> compile_alu(const isa::Instr& in, Step& s) {
     }
     case Opcode::asr: case Opcode::asrh: {
       AGX_TRY(s.d, dst(in));
-      AGX_TRY(s.a, src(in, "A", "At"));
-      AGX_TRY(s.b, src(in, "B", "Bt"));
+      AGX_TRY(s.a, src(in, "A"));
+      AGX_TRY(s.b, src(in, "B"));
       s.run = in.op == Opcode::asr ? exec_asr<false> : exec_asr<true>;
       return true;
     }
     case Opcode::bitop: {
       AGX_TRY(s.d, dst(in));
-      AGX_TRY(s.a, src(in, "A", "At"));
-      AGX_TRY(s.b, src(in, "B", "Bt"));
-      s.k[0] = field(in, "tt0") | field(in, "tt1") << 1 | field(in, "tt2") << 2 | field(in, "tt3") << 3;
+      AGX_TRY(s.a, src(in, "A"));
+      AGX_TRY(s.b, src(in, "B"));
+      s.k[0] = static_cast<uint32_t>(operand_value(in, "tt"));  // kTruthTable: bit i = tt_i
       s.run = exec_bitop;
       return true;
     }
     case Opcode::bitrev: case Opcode::popcount: case Opcode::ffs: {
       AGX_TRY(s.d, dst(in));
-      AGX_TRY(s.a, src(in, "A", "At"));
+      AGX_TRY(s.a, src(in, "A"));
       s.run = in.op == Opcode::bitrev   ? exec_unary_int<Opcode::bitrev>
             : in.op == Opcode::popcount ? exec_unary_int<Opcode::popcount>
                                         : exec_unary_int<Opcode::ffs>;
@@ -342,23 +340,22 @@ Result<bool> compile_alu(const isa::Instr& in, Step& s) {
     case Opcode::fcmpsel: {
       bool fl = in.op == Opcode::fcmpsel;
       AGX_TRY(s.d, dst(in));
-      AGX_TRY(s.a, src(in, "A", "At"));
-      AGX_TRY(s.b, src(in, "B", "Bt"));
-      bool is32 = field(in, "Dt") & 2;
-      AGX_TRY(s.x, cmpsel_src(field(in, "X"), field(in, "Xt"), is32));
-      AGX_TRY(s.y, cmpsel_src(field(in, "Y"), field(in, "Yt"), is32));
+      AGX_TRY(s.a, src(in, "A"));
+      AGX_TRY(s.b, src(in, "B"));
+      AGX_TRY(s.x, src(in, "X"));  // CmpselSrc: sized like D
+      AGX_TRY(s.y, src(in, "Y"));
       AGX_CHECK(compare_fields(in, s, fl));
       s.run = fl ? exec_cmpsel<true> : exec_cmpsel<false>;
       return true;
     }
     case Opcode::convert: {
-      s.k[0] = field(in, "mode");
-      s.k[1] = field(in, "round");
+      s.k[0] = static_cast<uint32_t>(operand_value(in, "mode"));
+      s.k[1] = static_cast<uint32_t>(operand_value(in, "round"));
       uint32_t m = s.k[0];
       if (!(m <= 1 || (m >= 4 && m <= 11)) || s.k[1] > 1)
         return Error::unsupported("not supported by the emulator: convert mode {} round {}", m, s.k[1]);
       AGX_TRY(s.d, dst(in));
-      AGX_TRY(s.a, src(in, "src", "srct"));
+      AGX_TRY(s.a, src(in, "src"));
       s.run = exec_convert;
       return true;
     }

@@ -132,13 +132,13 @@ Status exec_nop(const Step&, Core&, Ctx&) { return {}; }
 
 Result<bool> compile_control(const isa::Instr& in, Step& s) {
   auto cond = [&](bool fl) -> Status {
-    AGX_TRY(s.a, alu_src(field(in, "A"), field(in, "At"), true, false));
-    AGX_TRY(s.b, alu_src(field(in, "B"), field(in, "Bt"), true, false));
-    s.n = field(in, "n");
+    AGX_TRY(s.a, operand(in, "A"));
+    AGX_TRY(s.b, operand(in, "B"));
+    s.n = static_cast<uint32_t>(operand_value(in, "n"));
     return compare_fields(in, s, fl);
   };
   switch (in.op) {
-    case Opcode::pop_exec: s.n = field(in, "n"); s.run = exec_pop; return true;
+    case Opcode::pop_exec: s.n = static_cast<uint32_t>(operand_value(in, "n")); s.run = exec_pop; return true;
     case Opcode::if_icmp: AGX_CHECK(cond(false)); s.run = exec_push<Push::if_, false>; return true;
     case Opcode::if_fcmp: AGX_CHECK(cond(true)); s.run = exec_push<Push::if_, true>; return true;
     case Opcode::while_icmp: AGX_CHECK(cond(false)); s.run = exec_push<Push::while_, false>; return true;
@@ -148,14 +148,16 @@ Result<bool> compile_control(const isa::Instr& in, Step& s) {
     case Opcode::jmp_exec_any:
     case Opcode::jmp_exec_none:
     case Opcode::call:
-      s.offset = sign_extend(field(in, "off"), 32);
+      s.offset = operand_value(in, "off");  // kBranchOffset: signed bytes from pc
       s.run = in.op == Opcode::jmp_exec_any ? exec_jmp_exec<true>
             : in.op == Opcode::jmp_exec_none ? exec_jmp_exec<false> : exec_call;
       return true;
     case Opcode::ret:
     case Opcode::call_reg:
-      s.k[0] = field(in, "reg32");
-      if (s.k[0] >= kRegisters) return Error::decode("register r{} is beyond r{}", s.k[0], kRegisters - 1);
+    {
+      AGX_TRY(Operand r, operand(in, "reg32"));  // range-checked r32
+      s.k[0] = r.index;
+    }
       s.run = in.op == Opcode::ret ? exec_ret : exec_call_reg;
       return true;
     case Opcode::stop: s.run = exec_stop; return true;

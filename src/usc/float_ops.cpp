@@ -58,7 +58,7 @@ __attribute__((target("avx2,fma"))) uint32_t farith_f32_fma(const Step& s, const
 // 32-bit float source bits; float immediates widened to f32 (exact).
 const uint32_t* read_f32_bits(const Operand& o, const Core& c, uint32_t tmp[kLanes]) {
   if (o.kind != Kind::imm) return read_u32_ref(o, c, tmp);
-  uint32_t v = std::bit_cast<uint32_t>(static_cast<float>(float_immediate(static_cast<uint32_t>(o.imm))));
+  uint32_t v = std::bit_cast<uint32_t>(static_cast<float>(isa::float_immediate(static_cast<uint8_t>(o.imm))));
   for (unsigned l = 0; l < kLanes; ++l) tmp[l] = v;
   return tmp;
 }
@@ -135,21 +135,9 @@ Status exec_deriv(const Step& s, Core& c, Ctx&) {
   return {};
 }
 
-Status float_operand(const isa::Instr& in, const char* n, bool h16, Operand& o) {
-  std::string name(n);
-  uint32_t v = field(in, name), t = field(in, name + "t"), m = field(in, name + "m");
-  auto r = h16 ? alu_src16_3bit(v, t) : alu_src(v, t, true, false);
-  if (!r) return std::move(r).error();
-  o = *r;
-  o.abs = m & 1;
-  o.neg = m & 2;
-  return {};
-}
-
 }  // namespace
 
 Result<bool> compile_float(const isa::Instr& in, Step& s) {
-  bool h16 = in.op == Opcode::fmadd16 || in.op == Opcode::fadd16 || in.op == Opcode::fmul16;
   switch (in.op) {
     case Opcode::fmadd32: case Opcode::fmadd16: s.run = exec_farith<Arith::fma>; break;
     case Opcode::fadd32: case Opcode::fadd16: s.run = exec_farith<Arith::add>; break;
@@ -167,12 +155,17 @@ Result<bool> compile_float(const isa::Instr& in, Step& s) {
     case Opcode::dfdy: s.run = exec_deriv<true>; break;
     default: return false;
   }
-  // FloatDstDesc: 16-bit destinations only for the 16-bit ops.
-  AGX_TRY(s.d, alu_dst(field(in, "D"), field(in, "Dt"), !h16, false));
+  // FloatDst (32-bit ops) / FloatDst16 (16-bit ops); FloatSrc(16) with
+  // .abs/.neg; float immediates keep their 8-bit code.
+  AGX_TRY(s.d, operand(in, "D"));
   s.sat = field(in, "S");
-  AGX_CHECK(float_operand(in, "A", h16, s.a));
-  if (in.field("B")) AGX_CHECK(float_operand(in, "B", h16, s.b));
-  if (in.field("C")) AGX_CHECK(float_operand(in, "C", h16, s.c));
+  AGX_TRY(s.a, operand(in, "A"));
+  if (find_operand(in, "B")) {
+    AGX_TRY(s.b, operand(in, "B"));
+  }
+  if (find_operand(in, "C")) {
+    AGX_TRY(s.c, operand(in, "C"));
+  }
   // k[0]: the f32 fast path applies (32-bit registers/uniforms, float
   // immediates, 32-bit destination).
   auto f32 = [](const Operand& o) {

@@ -17,16 +17,15 @@ inline constexpr uint64_t kF64DefaultNan = 0x7FF8000000000000ull;
 inline constexpr uint32_t kF32DefaultNan = 0x7FC00000u;
 inline constexpr uint16_t kF16DefaultNan = 0x7E00u;
 
-// Where an operand's value comes from, after decoding the encoding rules of
-// applegpu's operand descriptors (ALUSrcDesc, CmpselSrcDesc, ...).
-enum class Kind : uint8_t { none, imm, fimm, r16, r32, r64, u16, u32, u64 };
+// Where an operand's value comes from (see from_isa).
+enum class Kind : uint8_t { none, imm, r16, r32, r64, u16, u32, u64 };
 
 struct Operand {
   Kind kind = Kind::none;
   bool abs = false, neg = false, sx = false;
   uint16_t index = 0;   // half index for r16/u16, register index otherwise
+  uint8_t count = 1;    // registers in a tuple (memory data); 0 = none
   uint64_t imm = 0;     // kind imm
-  double fimm = 0.0;    // kind fimm (float immediate)
   unsigned bits() const;  // 16, 32 or 64 (immediates count as 16, as applegpu)
   bool is_reg() const { return kind == Kind::r16 || kind == Kind::r32 || kind == Kind::r64; }
 };
@@ -83,13 +82,18 @@ void write_u32(const Operand& d, Core& c, const uint32_t v[kLanes]);
 void write_f64(const Operand& d, Core& c, const double v[kLanes], bool sat);
 void mark_written(const Operand& d, Core& c);
 
-// Operand decoding from the merged fields of an isa::Instr (applegpu's
-// descriptor rules; see operands.cpp). Errors describe undefined encodings.
-Result<Operand> alu_dst(uint32_t value, uint32_t t, bool allow32, bool allow64);
-Result<Operand> alu_src(uint32_t value, uint32_t t, bool allow32, bool allow64);
-Result<Operand> alu_src16_3bit(uint32_t value, uint32_t t);  // FloatSrc16's 3-bit type
-Result<Operand> cmpsel_src(uint32_t value, uint32_t t, bool is32);
-double float_immediate(uint32_t code);
+// The one conversion from the isa unit's decoded operand to the emulator's
+// form: registers, uniforms and immediates (kFloatImm keeps its 8-bit code;
+// read_f64 turns it into its number). Undefined source encodings (kNone)
+// and registers past r127 / u255 (e.g. a pair r127_r128) are errors.
+Result<Operand> from_isa(const isa::Operand& o);
+// The operand named `name` (applegpu's name) of `in`: converted, raw, or
+// its `value` (immediates, enums, conditions, shifts; 0 when absent).
+Result<Operand> operand(const isa::Instr& in, std::string_view name);
+const isa::Operand* find_operand(const isa::Instr& in, std::string_view name);
+int64_t operand_value(const isa::Instr& in, std::string_view name);
+// The 8-bit float immediate's number: the isa unit's decoding.
+inline double float_immediate(uint32_t code) { return isa::float_immediate(static_cast<uint8_t>(code)); }
 
 // Integer/float comparisons (IConditionDesc / FConditionDesc).
 Result<bool> check_icond(uint32_t cc);
@@ -139,6 +143,16 @@ inline double saturate(double v) {
 
 inline bool lane_on(uint32_t exec, unsigned lane) { return (exec >> lane) & 1; }
 
+// One lane's register: r32 (reg = register) or r16 (reg = half index).
+inline void set_reg(Core& c, bool r32, unsigned reg, unsigned lane, uint32_t v) {
+  if (r32) {
+    c.r[reg][lane] = v;
+  } else {
+    uint32_t& w = c.r[reg >> 1][lane];
+    w = (reg & 1) ? (w & 0xFFFF) | (v << 16) : (w & 0xFFFF0000u) | (v & 0xFFFF);
+  }
+}
+
 // Executors by family; each fills step.run (or returns an error) for the
 // opcodes it owns. Returns false if the opcode is not its own.
 Result<bool> compile_alu(const isa::Instr& in, Step& s);
@@ -146,6 +160,8 @@ Result<bool> compile_float(const isa::Instr& in, Step& s);
 Result<bool> compile_control(const isa::Instr& in, Step& s);
 Result<bool> compile_memory(const isa::Instr& in, Step& s);
 Result<bool> compile_simd(const isa::Instr& in, Step& s);
+Result<bool> compile_atomic(const isa::Instr& in, Step& s);
+Result<bool> compile_uniform_store(const isa::Instr& in, Step& s);
 
 // Field access by applegpu name; missing fields read as 0.
 uint32_t field(const isa::Instr& in, std::string_view name);

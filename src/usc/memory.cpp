@@ -27,8 +27,10 @@ unsigned item_size_B(uint32_t f) {
 }
 bool bit_packed(uint32_t f) { return f == 8 || f == 12 || f == 13; }
 
-// Step fields: k[0] format, k[1] mask, k[2] R, k[3] Rt, k[4] shift, k[5]
-// offset signedness (1 = unsigned); a = base, b = offset (imm or r32).
+// Step fields: k[0] format, k[1] mask, k[2] first data register (a half
+// index when 16-bit, a register index when 32-bit), k[3] 1 = 32-bit data,
+// k[4] shift, k[5] offset signedness (1 = unsigned); a = base, b = offset
+// (imm or r32). All come from the isa unit's decoded operands.
 
 void addresses(const Step& s, const Core& c, uint64_t out[kLanes], int64_t offset_out[kLanes]) {
   uint64_t base[kLanes];
@@ -92,22 +94,14 @@ Status fault(const Step& s, const GpuFault& f) {
 // `wait` for the debug check.
 void mark_pending(const Step& s, Core& c, Ctx& ctx, unsigned count) {
   if (count == 0) return;
-  unsigned first = s.k[2] >> 1;
-  unsigned last = s.k[3] ? (s.k[2] >> 1) + count - 1 : (s.k[2] + count - 1) / 2;
+  unsigned first = s.k[3] ? s.k[2] : s.k[2] >> 1;
+  unsigned last = s.k[3] ? s.k[2] + count - 1 : (s.k[2] + count - 1) / 2;
   for (unsigned r = first; r <= last && r < kRegisters; ++r) {
     c.written[r] = true;
     ctx.pending_load_pc[r] = s.pc + 1;
   }
 }
 
-void set_reg(Core& c, bool r32, unsigned reg, unsigned lane, uint32_t v) {
-  if (r32) {
-    c.r[reg][lane] = v;
-  } else {
-    uint32_t& w = c.r[reg >> 1][lane];
-    w = (reg & 1) ? (w & 0xFFFF) | (v << 16) : (w & 0xFFFF0000u) | (v & 0xFFFF);
-  }
-}
 uint32_t get_reg(const Core& c, bool r32, unsigned reg, unsigned lane) {
   return r32 ? c.r[reg][lane] : c.r16(reg, lane);
 }
@@ -162,14 +156,14 @@ Status exec_device_load(const Step& s, Core& c, Ctx& ctx) {
       vals[i] = load_le<uint32_t>(bytes) & static_cast<uint32_t>(low_mask(size * 8));
       packed |= (vals[i] & 0xFF) << (8 * i);
     }
-    unsigned reg = r32 ? s.k[2] >> 1 : s.k[2];
+    unsigned reg = s.k[2];
     for (unsigned i = 0; i < 4; ++i) {
       if (!(mask >> i & 1)) continue;
       uint32_t out;
       if (!convert_loaded(f, i, vals[i], packed, r32, out)) continue;
       set_reg(c, r32, reg++, l, out);
     }
-    written = reg - (r32 ? s.k[2] >> 1 : s.k[2]);
+    written = reg - s.k[2];
   }
   mark_pending(s, c, ctx, written ? written : std::popcount(mask));
   return {};
@@ -201,7 +195,7 @@ Status exec_device_store(const Step& s, Core& c, Ctx& ctx) {
   uint8_t* host = span_pointer(m, c, base, off, s.k[1], size, Access::write, lo);
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!lane_on(c.exec, l)) continue;
-    unsigned reg = r32 ? s.k[2] >> 1 : s.k[2];
+    unsigned reg = s.k[2];
     for (unsigned i = 0; i < 4; ++i) {
       if (!(s.k[1] >> i & 1)) continue;
       uint64_t a = base[l] + static_cast<uint64_t>((off[l] + i) * int64_t(size));
@@ -229,7 +223,7 @@ Status exec_threadgroup(const Step& s, Core& c, Ctx& ctx) {
   read_u32(s.b, c, index);
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!lane_on(c.exec, l)) continue;
-    unsigned reg = r32 ? s.k[2] >> 1 : s.k[2];
+    unsigned reg = s.k[2];
     int64_t idx = s.b.kind == Kind::imm ? sign_extend(s.b.imm, 16) : int64_t{index[l] & 0xFFFF};
     for (unsigned i = 0; i < 4; ++i) {
       if (!(s.k[1] >> i & 1)) continue;
@@ -267,7 +261,7 @@ Status exec_stack(const Step& s, Core& c, Ctx& ctx) {
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!lane_on(c.exec, l)) continue;
     int64_t off = s.b.kind == Kind::imm ? sign_extend(s.b.imm, 16) : int64_t{static_cast<int32_t>(c.r[s.b.index][l])};
-    unsigned reg = r32 ? s.k[2] >> 1 : s.k[2];
+    unsigned reg = s.k[2];
     for (unsigned i = 0; i < 4; ++i) {
       if (!(s.k[1] >> i & 1)) continue;
       int64_t a = off + int64_t{i} * size;
@@ -292,9 +286,32 @@ Status exec_stack(const Step& s, Core& c, Ctx& ctx) {
 }
 
 Status check_regs(const Step& s, unsigned count) {
-  unsigned last = s.k[3] ? (s.k[2] >> 1) + count - 1 : (s.k[2] + count - 1) / 2;
+  unsigned last = s.k[3] ? s.k[2] + count - 1 : (s.k[2] + count - 1) / 2;
   if (count && last >= kRegisters)
     return Error::decode("memory data registers run past r{}", kRegisters - 1);
+  return {};
+}
+
+// Format, mask and data registers (kEnum F and mask, the R tuple) into
+// k[0..3]. A mask of 0 decodes R as empty (no registers, no size).
+Status data_operands(const isa::Instr& in, Step& s) {
+  s.k[0] = static_cast<uint32_t>(operand_value(in, "F"));
+  s.k[1] = static_cast<uint32_t>(operand_value(in, "mask"));
+  AGX_TRY(Operand r, operand(in, "R"));
+  s.k[2] = r.index;
+  s.k[3] = r.kind == Kind::r32;
+  return {};
+}
+
+Status illegal_i32_in_r16(const Step& s, const isa::Instr& in) {
+  if (!s.k[3] && s.k[0] == 2 && find_operand(in, "R")->kind != isa::OperandKind::kEmpty)
+    return Error::decode("i32 data in 16-bit registers is an illegal instruction");
+  return {};
+}
+
+// O as a signed 16-bit immediate or a 32-bit register (kMemoryIndex).
+Status index_operand(const isa::Instr& in, Step& s) {
+  AGX_TRY(s.b, operand(in, "O"));
   return {};
 }
 
@@ -304,32 +321,18 @@ Result<bool> compile_memory(const isa::Instr& in, Step& s) {
   switch (in.op) {
     case Opcode::device_load:
     case Opcode::device_store: {
-      s.k[0] = field(in, "F");
-      s.k[1] = field(in, "mask");
-      s.k[2] = field(in, "R");
-      s.k[3] = field(in, "Rt");
-      s.k[4] = field(in, "s");
-      s.k[5] = field(in, "Ou");
+      AGX_CHECK(data_operands(in, s));
+      s.k[4] = static_cast<uint32_t>(operand_value(in, "s"));
+      s.k[5] = static_cast<uint32_t>(operand_value(in, "Ou"));
       uint32_t f = s.k[0];
       bool load = in.op == Opcode::device_load;
       if (f > 8 && !(load && (f == 12 || f == 13)))
         return Error::unsupported("not supported by the emulator: {} format {}", load ? "device_load" : "device_store", f);
-      if (!s.k[3] && f == 2) return Error::decode("i32 data in 16-bit registers is an illegal instruction");
-      uint32_t a = field(in, "A");
-      if (a & 1) return Error::decode("memory base with odd register number {}", a);
-      s.a.kind = field(in, "At") ? Kind::u64 : Kind::r64;
-      s.a.index = static_cast<uint16_t>(a >> 1);
-      if (s.a.index + 1u >= (s.a.kind == Kind::u64 ? kUniforms : kRegisters))
-        return Error::decode("memory base pair {} out of range", s.a.index);
-      uint32_t o = field(in, "O");
-      if (field(in, "Ot")) {
-        s.b.kind = Kind::imm;
-        s.b.imm = o;
-      } else {
-        if ((o & 1) || o >= 0x100) return Error::decode("memory offset register field 0x{:x} is undefined", o);
-        s.b.kind = Kind::r32;
-        s.b.index = static_cast<uint16_t>(o >> 1);
-      }
+      AGX_CHECK(illegal_i32_in_r16(s, in));
+      if (bit_packed(f) && s.k[1] == 0)
+        return Error::unsupported("not supported by the emulator: device_load of a packed format with mask 0");
+      AGX_TRY(s.a, operand(in, "A"));  // kMemoryBase: r64 or u64 pair
+      AGX_CHECK(index_operand(in, s));
       unsigned count = bit_packed(f) ? 4 : std::popcount(s.k[1]);
       AGX_CHECK(check_regs(s, count));
       s.run = load ? exec_device_load : exec_device_store;
@@ -337,40 +340,23 @@ Result<bool> compile_memory(const isa::Instr& in, Step& s) {
     }
     case Opcode::threadgroup_load:
     case Opcode::threadgroup_store: {
-      s.k[0] = field(in, "F");
-      s.k[1] = field(in, "mask");
-      s.k[2] = field(in, "R");
-      s.k[3] = field(in, "Rt");
+      AGX_CHECK(data_operands(in, s));
       if (s.k[0] > 7) return Error::unsupported("not supported by the emulator: threadgroup access format {}", s.k[0]);
-      if (!s.k[3] && s.k[0] == 2) return Error::decode("i32 data in 16-bit registers is an illegal instruction");
-      uint32_t at = field(in, "At"), a = field(in, "A");
-      if (at == 0) { s.a.kind = Kind::r16; s.a.index = static_cast<uint16_t>(a); }
-      else if (at == 2) { s.a.kind = Kind::imm; s.a.imm = 0; }
-      else { s.a.kind = Kind::u16; s.a.index = static_cast<uint16_t>(a | (at >> 1) << 8); }
-      uint32_t o = field(in, "O");
-      if (field(in, "Ot")) { s.b.kind = Kind::imm; s.b.imm = o & 0xFFFF; }
-      else { s.b.kind = Kind::r16; s.b.index = static_cast<uint16_t>(o & 0xFF); }
+      AGX_CHECK(illegal_i32_in_r16(s, in));
+      // kThreadgroupMemoryBase: r16, u16 or 0; kThreadgroupIndex: signed
+      // 16-bit immediate or r16.
+      AGX_TRY(s.a, operand(in, "A"));
+      AGX_CHECK(index_operand(in, s));
       AGX_CHECK(check_regs(s, std::popcount(s.k[1])));
       s.run = in.op == Opcode::threadgroup_load ? exec_threadgroup<false> : exec_threadgroup<true>;
       return true;
     }
     case Opcode::stack_load:
     case Opcode::stack_store: {
-      s.k[0] = field(in, "F");
-      s.k[1] = field(in, "mask");
-      s.k[2] = field(in, "R");
-      s.k[3] = field(in, "Rt");
+      AGX_CHECK(data_operands(in, s));
       if (s.k[0] > 7) return Error::unsupported("not supported by the emulator: stack access format {}", s.k[0]);
-      if (!s.k[3] && s.k[0] == 2) return Error::decode("i32 data in 16-bit registers is an illegal instruction");
-      uint32_t o = field(in, "O");
-      if (field(in, "Ot")) {
-        s.b.kind = Kind::imm;
-        s.b.imm = o;
-      } else {
-        if ((o & 1) || o >= 0x100) return Error::decode("stack offset register field 0x{:x} is undefined", o);
-        s.b.kind = Kind::r32;
-        s.b.index = static_cast<uint16_t>(o >> 1);
-      }
+      AGX_CHECK(illegal_i32_in_r16(s, in));
+      AGX_CHECK(index_operand(in, s));
       AGX_CHECK(check_regs(s, std::popcount(s.k[1])));
       s.run = in.op == Opcode::stack_load ? exec_stack<false> : exec_stack<true>;
       return true;

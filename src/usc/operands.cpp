@@ -1,7 +1,6 @@
-// Operand decoding and lane-wide register access. The decoding rules are
-// those of applegpu's operand descriptors (ALUDstDesc, ALUSrcDesc,
-// CmpselSrcDesc, FloatSrcDesc in dougallj/applegpu applegpu.py), restated
-// in ../shared/reference/isa/isa-facts.md "Operand encodings".
+// The emulator's operands, converted from the isa unit's decoded operands
+// (the isa table is the single source of truth for their encodings), and
+// lane-wide register access.
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -24,99 +23,88 @@ uint32_t field(const isa::Instr& in, std::string_view name) {
   return in.field(name).value_or(0);
 }
 
-double float_immediate(uint32_t code) {
-  // Sign bit 7, exponent bits 4-6, mantissa bits 0-3; exponent 0 gives m/64.
-  double sign = (code & 0x80) ? -1.0 : 1.0;
-  uint32_t e = (code >> 4) & 7, m = code & 0xF;
-  if (e == 0) return sign * m / 64.0;
-  return sign * (16 + m) * std::ldexp(1.0, static_cast<int>(e) - 7);
-}
+namespace {
 
-static Operand reg(Kind k, uint32_t index) {
-  Operand o;
-  o.kind = k;
-  o.index = static_cast<uint16_t>(index);
-  return o;
-}
-
-static Status check_range(const Operand& o) {
+Status check_range(const Operand& o) {
   unsigned last = 0;
+  unsigned n = o.count ? o.count : 1;
   switch (o.kind) {
-    case Kind::r16: last = o.index / 2; break;
-    case Kind::r32: last = o.index; break;
+    case Kind::r16: last = (o.index + n - 1u) / 2; break;
+    case Kind::r32: last = o.index + n - 1u; break;
     case Kind::r64: last = o.index + 1u; break;
-    case Kind::u16: last = o.index / 2; if (last >= kUniforms) goto bad_u; return {};
-    case Kind::u32: last = o.index; if (last >= kUniforms) goto bad_u; return {};
-    case Kind::u64: last = o.index + 1u; if (last >= kUniforms) goto bad_u; return {};
+    case Kind::u16: last = o.index / 2; break;
+    case Kind::u32: last = o.index; break;
+    case Kind::u64: last = o.index + 1u; break;
     default: return {};
   }
-  if (last >= kRegisters) return Error::decode("register r{} is beyond r{}", last, kRegisters - 1);
+  bool uniform = o.kind == Kind::u16 || o.kind == Kind::u32 || o.kind == Kind::u64;
+  if (uniform && last >= kUniforms) return Error::decode("uniform u{} is beyond u{}", last, kUniforms - 1);
+  if (!uniform && last >= kRegisters) return Error::decode("register r{} is beyond r{}", last, kRegisters - 1);
   return {};
-bad_u:
-  return Error::decode("uniform u{} is beyond u{}", last, kUniforms - 1);
 }
 
-Result<Operand> alu_dst(uint32_t value, uint32_t t, bool allow32, bool allow64) {
+bool is_source(isa::OperandDesc d) {
+  using D = isa::OperandDesc;
+  return d == D::kAluSrc || d == D::kAluSrc16 || d == D::kAluSrc64 || d == D::kMulSrc ||
+         d == D::kAddSrc || d == D::kFloatSrc || d == D::kFloatSrc16;
+}
+
+}  // namespace
+
+Result<Operand> from_isa(const isa::Operand& in) {
+  using K = isa::OperandKind;
   Operand o;
-  if ((t & 2) && allow32)
-    o = reg((value & 1) && allow64 ? Kind::r64 : Kind::r32, value >> 1);
-  else
-    o = reg(Kind::r16, value);
+  o.index = in.index;
+  o.count = in.count;
+  o.abs = in.flags & isa::kFlagAbs;
+  o.neg = in.flags & isa::kFlagNeg;
+  o.sx = in.flags & isa::kFlagSx;
+  switch (in.kind) {
+    case K::kNone:
+      // The isa unit leaves undefined type encodings as kNone (applegpu
+      // prints None); the emulator cannot read them.
+      if (is_source(in.desc)) return Error::decode("undefined source type (operand {})", in.slot);
+      if (in.desc == isa::OperandDesc::kCmpselSrc)
+        return Error::decode("undefined select operand type (operand {})", in.slot);
+      o.kind = Kind::none;
+      return o;
+    case K::kEmpty: o.kind = Kind::none; o.count = 0; return o;
+    case K::kReg16: o.kind = Kind::r16; break;
+    case K::kReg32: o.kind = Kind::r32; break;
+    case K::kReg64: o.kind = Kind::r64; break;
+    case K::kUReg16: o.kind = Kind::u16; break;
+    case K::kUReg32: o.kind = Kind::u32; break;
+    case K::kUReg64: o.kind = Kind::u64; break;
+    case K::kImm:
+    case K::kFloatImm:  // value = the 8-bit code; read_f64 gives its number
+      o.kind = Kind::imm;
+      o.imm = static_cast<uint64_t>(in.value);
+      o.index = 0;
+      return o;
+    default:
+      return Error::decode("operand {} is not a register or immediate", in.slot);
+  }
   AGX_CHECK(check_range(o));
   return o;
 }
 
-Result<Operand> alu_src(uint32_t value, uint32_t t, bool allow32, bool allow64) {
-  Operand o;
-  if (t == 0) {
-    o.kind = Kind::imm;
-    o.imm = value;
-    return o;
-  }
-  if ((t & 0b1100) == 0b0100) {
-    uint32_t v = value | (t & 1) << 8;
-    o = (t & 2) ? reg(Kind::u32, v >> 1) : reg(Kind::u16, v);
-  } else if ((t & 3) != 0) {
-    uint32_t size = t >> 2;
-    if (allow64 && size == 3) {
-      if (value & 1) return Error::decode("64-bit source with odd register number {}", value);
-      o = reg(Kind::r64, value >> 1);
-    } else if (allow32 && (size == 2 || size == 3)) {
-      o = reg(Kind::r32, value >> 1);
-    } else {
-      o = reg(Kind::r16, value);
-    }
-  } else {
-    return Error::decode("undefined source type 0b{:04b}", t);
-  }
-  AGX_CHECK(check_range(o));
-  return o;
+const isa::Operand* find_operand(const isa::Instr& in, std::string_view name) {
+  int i = isa::operand_index(in.op, name);
+  if (i < 0 || i >= in.operand_count) return nullptr;
+  return &in.operands[static_cast<size_t>(i)];
 }
 
-Result<Operand> alu_src16_3bit(uint32_t value, uint32_t t) {
-  // FloatSrc16Desc: the same rules with a 3-bit type (no 32-bit registers).
-  return alu_src(value, t, true, false);
+Result<Operand> operand(const isa::Instr& in, std::string_view name) {
+  const isa::Operand* o = find_operand(in, name);
+  if (!o) return Error::decode("{} has no operand {}", isa::op_info(in.op).mnemonic, name);
+  auto r = from_isa(*o);
+  if (!r) return Error::decode("operand {}: {}", name, r.error().message());
+  return r;
 }
 
-Result<Operand> cmpsel_src(uint32_t value, uint32_t t, bool is32) {
-  Operand o;
-  if (t == 0b100) {
-    o.kind = Kind::imm;
-    o.imm = value;
-    return o;
-  }
-  if (t >= 1 && t <= 3) {
-    if (is32 && (value & 1)) return Error::decode("32-bit select operand with odd register number {}", value);
-    o = is32 ? reg(Kind::r32, value >> 1) : reg(Kind::r16, value);
-  } else if (t == 0b110 || t == 0b111) {
-    // applegpu's decoder (which its exec uses) ignores the low type bit here.
-    if (is32 && (value & 1)) return Error::decode("32-bit select uniform with odd number {}", value);
-    o = is32 ? reg(Kind::u32, value >> 1) : reg(Kind::u16, value);
-  } else {
-    return Error::decode("undefined select operand type 0b{:03b}", t);
-  }
-  AGX_CHECK(check_range(o));
-  return o;
+int64_t operand_value(const isa::Instr& in, std::string_view name) {
+  const isa::Operand* o = find_operand(in, name);
+  return o ? o->value : 0;
 }
 
 void read_u32(const Operand& o, const Core& c, uint32_t out[kLanes]) {
@@ -174,7 +162,7 @@ static double f32_bits_to_f64_ftz(uint32_t b) {
 
 void read_f64(const Operand& o, const Core& c, double out[kLanes]) {
   if (o.kind == Kind::imm) {
-    double v = float_immediate(static_cast<uint32_t>(o.imm));
+    double v = isa::float_immediate(static_cast<uint8_t>(o.imm));
     for (unsigned l = 0; l < kLanes; ++l) out[l] = v;
   } else {
     uint32_t raw[kLanes];
@@ -267,13 +255,9 @@ static void compare_lanes(const T* x, const T* y, bool inv, bool out[kLanes], F 
 }
 
 Status compare_fields(const isa::Instr& in, Step& s, bool is_float) {
-  s.cc = field(in, "cc") | field(in, "ccn") << 3;
-  if (is_float) {
-    s.a.abs = field(in, "Am") & 1;
-    s.a.neg = field(in, "Am") & 2;
-    s.b.abs = field(in, "Bm") & 1;
-    s.b.neg = field(in, "Bm") & 2;
-  }
+  // kCondition: value = cc | ccn << 3. Float source modifiers (.abs, .neg)
+  // arrive with the operands.
+  s.cc = static_cast<uint32_t>(operand_value(in, "cc"));
   auto ok = is_float ? check_fcond(s.cc) : check_icond(s.cc);
   if (!ok) return std::move(ok).error();
   return {};

@@ -65,7 +65,8 @@ void compile_one(const isa::Instr& in, Step& s) {
     return;
   }
   for (auto* family : {detail::compile_alu, detail::compile_float, detail::compile_control,
-                       detail::compile_memory, detail::compile_simd}) {
+                       detail::compile_memory, detail::compile_simd, detail::compile_atomic,
+                       detail::compile_uniform_store}) {
     Result<bool> r = family(in, s);
     if (!r) {
       s.run = exec_error;

@@ -169,12 +169,20 @@ constexpr RedRow kReductions[] = {
 
 Result<bool> compile_simd(const isa::Instr& in, Step& s) {
   auto dst = [&]() -> Status {
-    AGX_TRY(s.d, alu_dst(field(in, "D"), field(in, "Dt"), true, false));
+    AGX_TRY(s.d, operand(in, "D"));
     return {};
   };
-  auto ab = [&](bool b16) -> Status {
-    AGX_TRY(s.a, alu_src(field(in, "A"), field(in, "At"), true, false));
-    AGX_TRY(s.b, alu_src(field(in, "B"), field(in, "Bt"), !b16, false));
+  // The table gives the quad shuffles and reductions AluSrc64 sources
+  // (applegpu); they move 32 bits, so a pair is read as its low register.
+  // B of the SIMD shuffles is AluSrc16 (a 16-bit lane index).
+  auto narrow = [](Operand& o) {
+    if (o.kind == Kind::r64) o.kind = Kind::r32;
+  };
+  auto ab = [&](bool) -> Status {
+    AGX_TRY(s.a, operand(in, "A"));
+    AGX_TRY(s.b, operand(in, "B"));
+    narrow(s.a);
+    narrow(s.b);
     return {};
   };
   switch (in.op) {
@@ -204,7 +212,8 @@ Result<bool> compile_simd(const isa::Instr& in, Step& s) {
   for (const RedRow& row : kReductions) {
     if (row.op != in.op) continue;
     AGX_CHECK(dst());
-    AGX_TRY(s.a, alu_src(field(in, "A"), field(in, "At"), true, false));
+    AGX_TRY(s.a, operand(in, "A"));
+    narrow(s.a);
     s.k[0] = static_cast<uint32_t>(row.red);
     s.k[1] = row.quad;
     s.k[2] = row.prefix;

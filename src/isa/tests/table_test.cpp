@@ -71,3 +71,31 @@ TEST(Table, SpecialRegisterNames) {
 
 }  // namespace
 }  // namespace agx::isa
+
+namespace agx::isa {
+namespace {
+
+TEST(Table, OperandIndexByApplegpuName) {
+  // applegpu.py device_load: g, F, mask, R, A, O, Ou, s (text order).
+  EXPECT_EQ(operand_index(Opcode::device_load, "R"), 3);
+  EXPECT_EQ(operand_index(Opcode::device_load, "A"), 4);
+  EXPECT_EQ(operand_index(Opcode::iadd, "D"), 0);
+  EXPECT_EQ(operand_index(Opcode::iadd, "nope"), -1);
+  auto in = decode(std::vector<uint8_t>{0x0e, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00});
+  ASSERT_TRUE(in.ok());
+  EXPECT_EQ(in->operands[static_cast<size_t>(operand_index(Opcode::iadd, "shift"))].kind, OperandKind::kShift);
+}
+
+TEST(Table, FloatImmediateValues) {
+  // applegpu.py FloatSrcDesc: e = 0 gives m/64, else (16+m) * 2^(e-7).
+  EXPECT_EQ(float_immediate(0x00), 0.0);
+  EXPECT_EQ(float_immediate(0x01), 1.0 / 64);
+  EXPECT_EQ(float_immediate(0x30), 1.0);
+  EXPECT_EQ(float_immediate(0x70), 16.0);
+  EXPECT_EQ(float_immediate(0x7F), 31.0);
+  EXPECT_EQ(float_immediate(0xB0), -1.0);
+  EXPECT_EQ(float_immediate(0x10), 0.25);
+}
+
+}  // namespace
+}  // namespace agx::isa
