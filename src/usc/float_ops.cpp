@@ -93,6 +93,12 @@ Status exec_farith(const Step& s, Core& c, Ctx&) {
   } else {
     for (unsigned l = 0; l < kLanes; ++l) r[l] = fma_round_to_odd(a[l], b[l], 0.0);
   }
+  // A 32-bit op rounds to f32 (RNE, flush-to-zero) before saturate, and a
+  // 16-bit destination then rounds a second time, to f16 (applegpu.py
+  // FMadd32/FAdd32/FMul32 exec at 4c5bae61; isa-facts "Float rules").
+  if (s.k[1])
+    for (unsigned l = 0; l < kLanes; ++l)
+      r[l] = static_cast<double>(std::bit_cast<float>(f64_to_f32_ftz(r[l])));
   write_f64(s.d, c, r, s.sat);
   return {};
 }
@@ -173,6 +179,8 @@ Result<bool> compile_float(const isa::Instr& in, Step& s) {
   };
   bool arith = in.op == Opcode::fmadd32 || in.op == Opcode::fadd32 || in.op == Opcode::fmul32;
   s.k[0] = arith && s.d.bits() == 32 && f32(s.a) && f32(s.b) && f32(s.c);
+  // k[1]: a 32-bit op writing a 16-bit register (rounds twice).
+  s.k[1] = arith && s.d.bits() == 16;
   return true;
 }
 

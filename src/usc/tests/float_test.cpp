@@ -6,6 +6,7 @@
 #include <bit>
 #include <cfenv>
 #include <cmath>
+#include <cstring>
 
 #include "helpers.h"
 #include "usc/internal.h"
@@ -160,6 +161,14 @@ void check_float_op(const FloatCase& fc, uint32_t seed) {
       double a = in(10, am), b = in(11, bm), x = fc.three ? in(12, cm) : 0.0;
       double r = fc.op == Opcode::fadd32 || fc.op == Opcode::fadd16 ? ref_rto(a, 1.0, b)
                : fc.three ? ref_rto(a, b, x) : ref_rto(a, b, 0.0);
+      // A 32-bit op rounds to f32 (flushing) before saturate and before a
+      // 16-bit destination's second rounding (applegpu.py FMadd32 exec).
+      if (!fc.h16) {
+        uint32_t f = ref_to_f32(r);
+        float fv;
+        std::memcpy(&fv, &f, 4);
+        r = fv;
+      }
       if (sat) r = (std::isnan(r) || std::signbit(r)) ? 0.0 : std::min(r, 1.0);
       uint32_t old = before.r[40][l], want;
       if (!on(before, l)) want = old;
@@ -205,6 +214,20 @@ TEST(Float, KnownValues) {
   c.r[3][3] = 0x3F800000u;
   ASSERT_TRUE(run_code(fadd, c).ok());
   EXPECT_EQ(c.r[4][3], 0x3F800000u);
+}
+
+// Regression: a 32-bit op writing a 16-bit register rounds twice (f32, then
+// f16). Vector from running applegpu.py 4c5bae61's exec on this encoding:
+// fmadd32 r18h, 0.1875, r2l, r1l.cache with r2l = 0xcc61, r1l = 0x0002 gives
+// 0xc292; rounding the exact result straight to f16 would give 0xc291.
+TEST(Float, Fmadd32To16BitRegisterRoundsToF32First) {
+  Core c = make_core();
+  for (unsigned l = 0; l < kLanes; ++l) {
+    c.r[2][l] = 0xcc61;
+    c.r[1][l] = 0x0002;
+  }
+  ASSERT_TRUE(run_code({0x3a, 0x4a, 0x0c, 0x40, 0x04, 0x82}, c).ok());
+  for (unsigned l = 0; l < kLanes; ++l) EXPECT_EQ(c.r[18][l] >> 16, 0xc292u) << "lane " << l;
 }
 
 TEST(Float, FloatImmediateAndUniformSources) {
