@@ -210,6 +210,24 @@ Status exec_device_store(const Step& s, Core& c, Ctx& ctx) {
   return {};
 }
 
+// Moves component i of lane l between a host pointer `p` (`size` bytes of
+// format f) and data register `reg` (advanced when a register is used):
+// the element step shared by threadgroup and stack memory.
+template <bool kStore>
+void move_component(Core& c, uint8_t* p, uint32_t f, unsigned size, unsigned i, bool r32,
+                    unsigned& reg, unsigned l) {
+  if constexpr (kStore) {
+    uint8_t bytes[4];
+    store_le<uint32_t>(bytes, pack_store(f, get_reg(c, r32, reg++, l), r32));
+    std::memcpy(p, bytes, size);
+  } else {
+    uint8_t bytes[4] = {};
+    std::memcpy(bytes, p, size);
+    uint32_t out;
+    if (convert_loaded(f, i, load_le<uint32_t>(bytes), 0, r32, out)) set_reg(c, r32, reg++, l, out);
+  }
+}
+
 // Threadgroup memory (derived from Mesa's local_load/local_store): byte
 // address = base (16-bit) + (index + i) * element size, per lane.
 template <bool kStore>
@@ -232,16 +250,7 @@ Status exec_threadgroup(const Step& s, Core& c, Ctx& ctx) {
         return Error::fault("pc 0x{:x}: threadgroup {} of 0x{:x} (lane {}) outside the {} bytes of threadgroup memory",
                             s.pc, kStore ? "write" : "read", a, l, tg ? tg->size() : 0);
       uint8_t* p = tg->data() + a;
-      if constexpr (kStore) {
-        uint8_t bytes[4];
-        store_le<uint32_t>(bytes, pack_store(f, get_reg(c, r32, reg++, l), r32));
-        std::memcpy(p, bytes, size);
-      } else {
-        uint8_t bytes[4] = {};
-        std::memcpy(bytes, p, size);
-        uint32_t out;
-        if (convert_loaded(f, i, load_le<uint32_t>(bytes), 0, r32, out)) set_reg(c, r32, reg++, l, out);
-      }
+      move_component<kStore>(c, p, f, size, i, r32, reg, l);
     }
   }
   if constexpr (!kStore) mark_pending(s, c, ctx, std::popcount(s.k[1]));
@@ -269,16 +278,7 @@ Status exec_stack(const Step& s, Core& c, Ctx& ctx) {
         return Error::fault("pc 0x{:x}: stack {} of offset {} (lane {}) outside the {} bytes of scratch per thread",
                             s.pc, kStore ? "write" : "read", a, l, per_lane);
       uint8_t* p = c.stack.data() + size_t{l} * per_lane + a;
-      if constexpr (kStore) {
-        uint8_t bytes[4];
-        store_le<uint32_t>(bytes, pack_store(f, get_reg(c, r32, reg++, l), r32));
-        std::memcpy(p, bytes, size);
-      } else {
-        uint8_t bytes[4] = {};
-        std::memcpy(bytes, p, size);
-        uint32_t out;
-        if (convert_loaded(f, i, load_le<uint32_t>(bytes), 0, r32, out)) set_reg(c, r32, reg++, l, out);
-      }
+      move_component<kStore>(c, p, f, size, i, r32, reg, l);
     }
   }
   if constexpr (!kStore) mark_pending(s, c, ctx, std::popcount(s.k[1]));
