@@ -205,8 +205,17 @@ Status exec_unary_int(const Step& s, Core& c, Ctx&) {
 template <bool kFloat>
 Status exec_cmpsel(const Step& s, Core& c, Ctx&) {
   bool cond[kLanes];
+  if (s.undefined) [[unlikely]] {
+    AGX_CHECK(check_undefined(s, kUndefinedCompare, c.exec));
+  }
   if constexpr (kFloat) fcompare(s.cc, s.a, s.b, c, cond);
   else icompare(s.cc, s.a, s.b, c, cond);
+  if (s.undefined) [[unlikely]] {
+    uint32_t takes_x = 0;
+    for (unsigned l = 0; l < kLanes; ++l) takes_x |= uint32_t{cond[l]} << l;
+    AGX_CHECK(check_undefined(s, kUndefinedX, c.exec & takes_x));
+    AGX_CHECK(check_undefined(s, kUndefinedY, c.exec & ~takes_x));
+  }
   uint32_t tx[kLanes], ty[kLanes], r[kLanes];
   const uint32_t* x = read_u32_ref(s.x, c, tx);
   const uint32_t* y = read_u32_ref(s.y, c, ty);
@@ -340,10 +349,8 @@ Result<bool> compile_alu(const isa::Instr& in, Step& s) {
     case Opcode::fcmpsel: {
       bool fl = in.op == Opcode::fcmpsel;
       AGX_TRY(s.d, dst(in));
-      AGX_TRY(s.a, src(in, "A"));
-      AGX_TRY(s.b, src(in, "B"));
-      AGX_TRY(s.x, src(in, "X"));  // CmpselSrc: sized like D
-      AGX_TRY(s.y, src(in, "Y"));
+      AGX_TRY(s.x, lazy_operand(in, "X", s, kUndefinedX));  // CmpselSrc: sized like D
+      AGX_TRY(s.y, lazy_operand(in, "Y", s, kUndefinedY));
       AGX_CHECK(compare_fields(in, s, fl));
       s.run = fl ? exec_cmpsel<true> : exec_cmpsel<false>;
       return true;

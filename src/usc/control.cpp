@@ -40,9 +40,20 @@ enum class Push { if_, while_, else_ };
 
 template <Push kKind, bool kFloat>
 Status exec_push(const Step& s, Core& c, Ctx&) {
-  bool cond[kLanes];
-  if constexpr (kFloat) fcompare(s.cc, s.a, s.b, c, cond);
-  else icompare(s.cc, s.a, s.b, c, cond);
+  // The lanes that compare: r0l 0 (if), below n (while), 1 (else); every
+  // lane, active or not, as in applegpu's exec.
+  uint32_t need = 0;
+  for (unsigned l = 0; l < kLanes; ++l) {
+    uint32_t x = c.r0l(l);
+    bool compares = kKind == Push::if_ ? x == 0 : kKind == Push::while_ ? x < s.n : x == 1;
+    need |= uint32_t{compares} << l;
+  }
+  AGX_CHECK(check_undefined(s, kUndefinedCompare, need));
+  bool cond[kLanes] = {};
+  if (!s.undefined) {
+    if constexpr (kFloat) fcompare(s.cc, s.a, s.b, c, cond);
+    else icompare(s.cc, s.a, s.b, c, cond);
+  }
   uint32_t v[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) {
     uint32_t x = c.r0l(l);
@@ -132,8 +143,6 @@ Status exec_nop(const Step&, Core&, Ctx&) { return {}; }
 
 Result<bool> compile_control(const isa::Instr& in, Step& s) {
   auto cond = [&](bool fl) -> Status {
-    AGX_TRY(s.a, operand(in, "A"));
-    AGX_TRY(s.b, operand(in, "B"));
     s.n = static_cast<uint32_t>(operand_value(in, "n"));
     return compare_fields(in, s, fl);
   };

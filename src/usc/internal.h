@@ -47,6 +47,10 @@ struct Step {
   uint32_t k[6] = {};     // instruction-specific fields (see each executor)
   int64_t offset = 0;     // branch offset / memory offset immediate
   std::string error;      // set when the step can only report an error
+  // Undefined encodings that only fail when a lane evaluates them (see
+  // defer_undefined): a bit per part, and why each is undefined.
+  uint8_t undefined = 0;
+  std::array<std::string, 3> undefined_why;
 };
 
 namespace detail {
@@ -95,11 +99,27 @@ int64_t operand_value(const isa::Instr& in, std::string_view name);
 // The 8-bit float immediate's number: the isa unit's decoding.
 inline double float_immediate(uint32_t code) { return isa::float_immediate(static_cast<uint8_t>(code)); }
 
+// Undefined encodings (a source or select operand of undefined type, an
+// undefined condition code) are not refused at decode: like applegpu's
+// exec, the step fails only when an active lane evaluates them, so an
+// instruction whose undefined part no lane needs still runs.
+enum : uint8_t { kUndefinedCompare = 1, kUndefinedX = 2, kUndefinedY = 4 };
+// The operand `name`; if its encoding is undefined, records that under
+// `part` and gives an immediate 0 in its place.
+Result<Operand> lazy_operand(const isa::Instr& in, std::string_view name, Step& s, uint8_t part);
+// The error of the first undefined part in `parts` (pc named).
+Status undefined_used(const Step& s, uint8_t parts);
+// Fails if any lane of `need` evaluates an undefined part in `parts`.
+inline Status check_undefined(const Step& s, uint8_t parts, uint32_t need) {
+  if ((s.undefined & parts) && need) return undefined_used(s, s.undefined & parts);
+  return {};
+}
+
 // Integer/float comparisons (IConditionDesc / FConditionDesc).
 Result<bool> check_icond(uint32_t cc);
 Result<bool> check_fcond(uint32_t cc);
-// Reads cc/ccn into s.cc and checks it; for float compares also applies the
-// A/B source modifiers (Am, Bm).
+// Reads A, B (lazily) and cc/ccn into s.a, s.b, s.cc; an undefined
+// condition or operand marks kUndefinedCompare.
 Status compare_fields(const isa::Instr& in, Step& s, bool is_float);
 void icompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bool out[kLanes]);
 void fcompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bool out[kLanes]);
@@ -162,6 +182,7 @@ Result<bool> compile_memory(const isa::Instr& in, Step& s);
 Result<bool> compile_simd(const isa::Instr& in, Step& s);
 Result<bool> compile_atomic(const isa::Instr& in, Step& s);
 Result<bool> compile_uniform_store(const isa::Instr& in, Step& s);
+Result<bool> compile_matrix(const isa::Instr& in, Step& s);
 
 // Field access by applegpu name; missing fields read as 0.
 uint32_t field(const isa::Instr& in, std::string_view name);

@@ -257,10 +257,33 @@ static void compare_lanes(const T* x, const T* y, bool inv, bool out[kLanes], F 
 Status compare_fields(const isa::Instr& in, Step& s, bool is_float) {
   // kCondition: value = cc | ccn << 3. Float source modifiers (.abs, .neg)
   // arrive with the operands.
+  AGX_TRY(s.a, lazy_operand(in, "A", s, kUndefinedCompare));
+  AGX_TRY(s.b, lazy_operand(in, "B", s, kUndefinedCompare));
   s.cc = static_cast<uint32_t>(operand_value(in, "cc"));
   auto ok = is_float ? check_fcond(s.cc) : check_icond(s.cc);
-  if (!ok) return std::move(ok).error();
+  if (!ok && !(s.undefined & kUndefinedCompare)) {
+    s.undefined |= kUndefinedCompare;
+    s.undefined_why[0] = ok.error().message();
+  }
   return {};
+}
+
+Result<Operand> lazy_operand(const isa::Instr& in, std::string_view name, Step& s, uint8_t part) {
+  const isa::Operand* o = find_operand(in, name);
+  if (!o || o->kind != isa::OperandKind::kNone) return operand(in, name);
+  auto r = operand(in, name);  // the error text of the undefined encoding
+  if (r) return r;             // kNone that the emulator can read (not a source)
+  unsigned slot = static_cast<unsigned>(std::countr_zero(part));
+  if (!(s.undefined & part)) s.undefined_why[slot] = r.error().message();
+  s.undefined |= part;
+  Operand zero;
+  zero.kind = Kind::imm;
+  return zero;
+}
+
+Status undefined_used(const Step& s, uint8_t parts) {
+  unsigned slot = static_cast<unsigned>(std::countr_zero(parts));
+  return Error::decode("pc 0x{:x}: {}: {}", s.pc, isa::op_info(s.op).mnemonic, s.undefined_why[slot]);
 }
 
 void icompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bool out[kLanes]) {

@@ -18,6 +18,7 @@ using isa::Opcode;
 
 template <bool kFloat, bool kQuad>
 Status exec_ballot(const Step& s, Core& c, Ctx&) {
+  AGX_CHECK(check_undefined(s, kUndefinedCompare, c.exec));  // active lanes compare
   bool cond[kLanes];
   if constexpr (kFloat) fcompare(s.cc, s.a, s.b, c, cond);
   else icompare(s.cc, s.a, s.b, c, cond);
@@ -191,8 +192,9 @@ Result<bool> compile_simd(const isa::Instr& in, Step& s) {
       bool fl = in.op == Opcode::fcmp_ballot || in.op == Opcode::fcmp_quad_ballot;
       bool quad = in.op == Opcode::icmp_quad_ballot || in.op == Opcode::fcmp_quad_ballot;
       AGX_CHECK(dst());
-      AGX_CHECK(ab(false));
       AGX_CHECK(compare_fields(in, s, fl));
+      narrow(s.a);
+      narrow(s.b);
       s.run = fl ? (quad ? exec_ballot<true, true> : exec_ballot<true, false>)
                  : (quad ? exec_ballot<false, true> : exec_ballot<false, false>);
       return true;
