@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "usc/internal.h"
+#include "util/morton.h"
 #include "util/bits.h"
 #include "util/half.h"
 
@@ -182,6 +183,17 @@ Status exec_bitop(const Step& s, Core& c, Ctx&) {
   return {};
 }
 
+// intl (applegpu InterleaveInstructionDesc pseudocode): bit i of A's low
+// 16 bits goes to bit 2i, bit i of B's to bit 2i + 1 (a Morton code).
+Status exec_intl(const Step& s, Core& c, Ctx&) {
+  uint32_t a[kLanes], b[kLanes], r[kLanes];
+  read_u32(s.a, c, a);
+  read_u32(s.b, c, b);
+  for (unsigned l = 0; l < kLanes; ++l) r[l] = morton_interleave(a[l] & 0xFFFF, b[l] & 0xFFFF);
+  write_u32(s.d, c, r);
+  return {};
+}
+
 template <Opcode kOp>
 Status exec_unary_int(const Step& s, Core& c, Ctx&) {
   uint32_t a[kLanes], r[kLanes];
@@ -335,6 +347,13 @@ Result<bool> compile_alu(const isa::Instr& in, Step& s) {
       AGX_TRY(s.b, src(in, "B"));
       s.k[0] = static_cast<uint32_t>(operand_value(in, "tt"));  // kTruthTable: bit i = tt_i
       s.run = exec_bitop;
+      return true;
+    }
+    case Opcode::intl: {
+      AGX_TRY(s.d, dst(in));
+      AGX_TRY(s.a, src(in, "A"));
+      AGX_TRY(s.b, src(in, "B"));
+      s.run = exec_intl;
       return true;
     }
     case Opcode::bitrev: case Opcode::popcount: case Opcode::ffs: {

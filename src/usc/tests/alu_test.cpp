@@ -262,6 +262,28 @@ TEST(Alu, BitopEveryTruthTableAndUnaries) {
   }
 }
 
+TEST(Alu, IntlInterleavesLowHalvesEveryForm) {
+  Rng rng(26);
+  for (int iter = 0; iter < 40; ++iter) {
+    Src a = random_src(rng, iter % 4 == 3), b = random_src(rng, false);
+    Dst d{iter % 2 ? K::r32 : K::r16, iter % 2 ? 100u + iter % 7 : 2 * 100u + iter % 5};
+    auto [av, at] = enc_src(a);
+    auto [bv, bt] = enc_src(b);
+    auto [dv, dt] = enc_dst(d);
+    auto code = enc(Opcode::intl, {{"Dt", dt}, {"D", dv}, {"At", at}, {"A", av}, {"Bt", bt}, {"B", bv}});
+    Core c = random_core(600 + iter), want = c;
+    ASSERT_TRUE(run_code(code, c).ok());
+    for (unsigned l = 0; l < kLanes; ++l) {
+      if (!on(want, l)) continue;
+      uint64_t x = ref_read(want, a, l), y = ref_read(want, b, l);
+      uint32_t r = 0;
+      for (unsigned i = 0; i < 16; ++i) r |= uint32_t((x >> i) & 1) << (2 * i) | uint32_t((y >> i) & 1) << (2 * i + 1);
+      ref_write(want, d, l, r);
+    }
+    expect_same(c, want, "intl", iter);
+  }
+}
+
 bool ref_icmp(uint32_t cc, uint64_t a, unsigned abits, uint64_t b, unsigned bbits) {
   bool r;
   if (cc & 4) {
