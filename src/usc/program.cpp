@@ -66,7 +66,7 @@ void compile_one(const isa::Instr& in, Step& s) {
   }
   for (auto* family : {detail::compile_alu, detail::compile_float, detail::compile_control,
                        detail::compile_memory, detail::compile_simd, detail::compile_atomic,
-                       detail::compile_uniform_store}) {
+                       detail::compile_uniform_store, detail::compile_matrix}) {
     Result<bool> r = family(in, s);
     if (!r) {
       s.run = exec_error;
