@@ -286,32 +286,46 @@ Status undefined_used(const Step& s, uint8_t parts) {
   return Error::decode("pc 0x{:x}: {}: {}", s.pc, isa::op_info(s.op).mnemonic, s.undefined_why[slot]);
 }
 
-void icompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bool out[kLanes]) {
-  uint64_t va[kLanes], vb[kLanes];
-  Operand ua = a, ub = b;
-  ua.sx = ub.sx = false;
-  read_u64(ua, c, va);
-  read_u64(ub, c, vb);
+// Unsigned or signed (each operand sign-extended at its own width) compare
+// of lane values of type U (unsigned) / S (signed) wide enough for both.
+template <typename U, typename S>
+static void icompare_lanes(uint32_t cc, const U* va, unsigned na, const U* vb, unsigned nb, bool out[kLanes]) {
   bool inv = cc & 8;
-  if (cc & 4) {  // signed: each operand sign-extended at its own width
-    int64_t sa[kLanes], sb[kLanes];
-    unsigned na = a.bits(), nb = b.bits();
+  if (cc & 4) {
+    S sa[kLanes], sb[kLanes];
     for (unsigned l = 0; l < kLanes; ++l) {
-      sa[l] = sign_extend(va[l], na);
-      sb[l] = sign_extend(vb[l], nb);
+      sa[l] = static_cast<S>(sign_extend(va[l], na));
+      sb[l] = static_cast<S>(sign_extend(vb[l], nb));
     }
     switch (cc & 3) {
-      case 0: compare_lanes(sa, sb, inv, out, [](int64_t x, int64_t y) { return x == y; }); break;
-      case 1: compare_lanes(sa, sb, inv, out, [](int64_t x, int64_t y) { return x < y; }); break;
-      default: compare_lanes(sa, sb, inv, out, [](int64_t x, int64_t y) { return x > y; }); break;
+      case 0: compare_lanes(sa, sb, inv, out, [](S x, S y) { return x == y; }); break;
+      case 1: compare_lanes(sa, sb, inv, out, [](S x, S y) { return x < y; }); break;
+      default: compare_lanes(sa, sb, inv, out, [](S x, S y) { return x > y; }); break;
     }
     return;
   }
   switch (cc & 3) {
-    case 0: compare_lanes(va, vb, inv, out, [](uint64_t x, uint64_t y) { return x == y; }); break;
-    case 1: compare_lanes(va, vb, inv, out, [](uint64_t x, uint64_t y) { return x < y; }); break;
-    default: compare_lanes(va, vb, inv, out, [](uint64_t x, uint64_t y) { return x > y; }); break;
+    case 0: compare_lanes(va, vb, inv, out, [](U x, U y) { return x == y; }); break;
+    case 1: compare_lanes(va, vb, inv, out, [](U x, U y) { return x < y; }); break;
+    default: compare_lanes(va, vb, inv, out, [](U x, U y) { return x > y; }); break;
   }
+}
+
+void icompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bool out[kLanes]) {
+  Operand ua = a, ub = b;
+  ua.sx = ub.sx = false;
+  unsigned na = a.bits(), nb = b.bits();
+  if (na <= 32 && nb <= 32) {  // the common case, in 32-bit lanes
+    uint32_t ta[kLanes], tb[kLanes];
+    const uint32_t* va = read_u32_ref(ua, c, ta);
+    const uint32_t* vb = read_u32_ref(ub, c, tb);
+    icompare_lanes<uint32_t, int32_t>(cc, va, na, vb, nb, out);
+    return;
+  }
+  uint64_t va[kLanes], vb[kLanes];
+  read_u64(ua, c, va);
+  read_u64(ub, c, vb);
+  icompare_lanes<uint64_t, int64_t>(cc, va, na, vb, nb, out);
 }
 
 template <typename T>
