@@ -223,8 +223,7 @@ Status exec_cmpsel(const Step& s, Core& c, Ctx&) {
   if constexpr (kFloat) fcompare(s.cc, s.a, s.b, c, cond);
   else icompare(s.cc, s.a, s.b, c, cond);
   if (s.undefined) [[unlikely]] {
-    uint32_t takes_x = 0;
-    for (unsigned l = 0; l < kLanes; ++l) takes_x |= uint32_t{cond[l]} << l;
+    uint32_t takes_x = lane_mask(cond);
     AGX_CHECK(check_undefined(s, kUndefinedX, c.exec & takes_x));
     AGX_CHECK(check_undefined(s, kUndefinedY, c.exec & ~takes_x));
   }

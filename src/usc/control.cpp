@@ -17,12 +17,12 @@ using isa::Opcode;
 
 void set_r0l(Core& c, const uint32_t v[kLanes]) {
   uint32_t* r0 = c.r[0].data();
-  uint32_t exec = 0;
+  bool running[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) {
     r0[l] = (r0[l] & 0xFFFF0000u) | (v[l] & 0xFFFF);
-    exec |= uint32_t{(v[l] & 0xFFFF) == 0} << l;
+    running[l] = (v[l] & 0xFFFF) == 0;
   }
-  c.exec = exec;
+  c.exec = lane_mask(running);
   c.written[0] = true;
 }
 
@@ -42,13 +42,16 @@ template <Push kKind, bool kFloat>
 Status exec_push(const Step& s, Core& c, Ctx&) {
   // The lanes that compare: r0l 0 (if), below n (while), 1 (else); every
   // lane, active or not, as in applegpu's exec.
-  uint32_t need = 0;
-  for (unsigned l = 0; l < kLanes; ++l) {
-    uint32_t x = c.r0l(l);
-    bool compares = kKind == Push::if_ ? x == 0 : kKind == Push::while_ ? x < s.n : x == 1;
-    need |= uint32_t{compares} << l;
+  uint32_t r0l[kLanes];
+  for (unsigned l = 0; l < kLanes; ++l) r0l[l] = c.r[0][l] & 0xFFFF;
+  if (s.undefined) [[unlikely]] {
+    bool compares[kLanes];
+    for (unsigned l = 0; l < kLanes; ++l) {
+      uint32_t x = r0l[l];
+      compares[l] = kKind == Push::if_ ? x == 0 : kKind == Push::while_ ? x < s.n : x == 1;
+    }
+    AGX_CHECK(check_undefined(s, kUndefinedCompare, lane_mask(compares)));
   }
-  AGX_CHECK(check_undefined(s, kUndefinedCompare, need));
   bool cond[kLanes] = {};
   if (!s.undefined) {
     if constexpr (kFloat) fcompare(s.cc, s.a, s.b, c, cond);
@@ -56,7 +59,7 @@ Status exec_push(const Step& s, Core& c, Ctx&) {
   }
   uint32_t v[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) {
-    uint32_t x = c.r0l(l);
+    uint32_t x = r0l[l];
     if constexpr (kKind == Push::if_) {
       x = x != 0 ? x + s.n : cond[l] ? 0 : 1;
     } else if constexpr (kKind == Push::while_) {

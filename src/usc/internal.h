@@ -5,7 +5,11 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "usc/usc.h"
 
@@ -162,6 +166,23 @@ inline double saturate(double v) {
 }
 
 inline bool lane_on(uint32_t exec, unsigned lane) { return (exec >> lane) & 1; }
+
+// Bit l set when b[l] (bools are 0 or 1): the lane mask of a per-lane test.
+inline uint32_t lane_mask(const bool b[kLanes]) {
+#if defined(__SSE2__)
+  __m128i lo, hi;
+  std::memcpy(&lo, b, 16);
+  std::memcpy(&hi, b + 16, 16);
+  __m128i zero = _mm_setzero_si128();
+  uint32_t m_lo = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpgt_epi8(lo, zero))) & 0xFFFF;
+  uint32_t m_hi = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpgt_epi8(hi, zero))) & 0xFFFF;
+  return m_lo | m_hi << 16;
+#else
+  uint32_t m = 0;
+  for (unsigned l = 0; l < kLanes; ++l) m |= uint32_t{b[l]} << l;
+  return m;
+#endif
+}
 
 // One lane's register: r32 (reg = register) or r16 (reg = half index).
 inline void set_reg(Core& c, bool r32, unsigned reg, unsigned lane, uint32_t v) {

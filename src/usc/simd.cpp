@@ -22,8 +22,7 @@ Status exec_ballot(const Step& s, Core& c, Ctx&) {
   bool cond[kLanes];
   if constexpr (kFloat) fcompare(s.cc, s.a, s.b, c, cond);
   else icompare(s.cc, s.a, s.b, c, cond);
-  uint32_t ballot = 0;
-  for (unsigned l = 0; l < kLanes; ++l) ballot |= uint32_t{cond[l] && lane_on(c.exec, l)} << l;
+  uint32_t ballot = lane_mask(cond) & c.exec;
   uint32_t r[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) r[l] = kQuad ? ballot >> (l & ~3u) : ballot;
   write_u32(s.d, c, r);
