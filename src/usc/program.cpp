@@ -37,7 +37,7 @@ bool is_fixed_function(isa::Opcode op) {
     case Opcode::image_write_block: case Opcode::iter: case Opcode::iterproj:
     case Opcode::todo_ldcf: case Opcode::st_var: case Opcode::st_var_final:
     case Opcode::no_var: case Opcode::todo_ld_st_tile: case Opcode::sample_mask:
-    case Opcode::zs_emit:
+    case Opcode::zs_emit: case Opcode::wait_pix: case Opcode::signal_pix:
       return true;
     default:
       return false;

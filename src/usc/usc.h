@@ -78,8 +78,11 @@ Core make_core();
 class FixedFunction {
  public:
   virtual ~FixedFunction() = default;
-  // Executes a texture_sample, texture_load, image_write, iter, iterproj,
-  // ldcf, st_var, st_var_final, no_var, ld/st_tile, sample_mask or zs_emit.
+  // Executes a texture_sample, texture_load, image_write, image_write_block,
+  // iter, iterproj, ldcf, st_var, st_var_final, no_var, ld/st_tile,
+  // sample_mask, zs_emit, or the pixel-ordering wait_pix / signal_pix
+  // (the tilebuffer's owner keeps the order of overlapping fragments).
+  // An error it returns stops the group; the emulator prefixes the pc.
   virtual Status execute(const isa::Instr& instr, Core& core) = 0;
 };
 
