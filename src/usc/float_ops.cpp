@@ -1,7 +1,8 @@
 // Float arithmetic: fmadd/fadd/fmul in 16 and 32 bits (applegpu
 // FMAdd*/FAdd*/FMul* exec: fused multiply-add rounded to odd, fadd as
 // a*1+b, fmul as a*b+0), and the float unaries, which applegpu decodes but
-// does not execute (derived; see docs/usc.md).
+// does not execute (derived; see docs/usc.md), including the sine steps
+// sin_pt_1/sin_pt_2 (see sin_fold below).
 #include <cmath>
 
 #include "usc/internal.h"
@@ -103,6 +104,38 @@ Status exec_farith(const Step& s, Core& c, Ctx&) {
   return {};
 }
 
+// The sine steps (derived). Public facts: applegpu.py SinPt1InstructionDesc
+// (sin_pt_1 takes an angle in quarter turns in [0, 4); its result fed to
+// sin_pt_2 and multiplied by sin_pt_2's result gives sin); Mesa
+// src/asahi/compiler/agx_compile.c (nir_op_fsin_agx is sin_pt_1, then
+// sin_pt_2 of that, then fmul of the two; per the comment before
+// agx_lower_sincos, sin_pt_1 maps a quadrant angle in [0, 4] into [-1, 1] by
+// a piecewise sign and offset, and sin_pt_2 is a sinc on the first quadrant);
+// src/compiler/nir/nir_opcodes.py (fsin_agx(x) = sin(x * tau/4)).
+//
+// sin_pt_1(x): the unique y in [-1, 1] with sin(pi/2 y) = sin(pi/2 x) that is
+// x - 4k or 2 - x - 4k: x on [0, 1], 2 - x on [1, 3], x - 4 on [3, 4). Outside
+// [0, 4) the fold continues with period 4 (so 4.0, which ffract can produce
+// for tiny negative turns, gives 0); x in [-1, 1] is returned as is (keeping
+// -0 and tiny negatives exact). The fold is exact for every f16/f32 input;
+// +-inf and NaN give NaN (the default NaN after destination rounding).
+inline double sin_fold(double x) {
+  double k = std::nearbyint(x * 0.25);
+  double r = k == 0.0 ? x : x - 4.0 * k;  // exact, in [-2, 2]
+  return r > 1.0 ? 2.0 - r : (r < -1.0 ? -2.0 - r : r);
+}
+
+// sin_pt_2(y): sin(pi/2 y) / y, with pi/2 at y = +-0, so that
+// sin_pt_1(x) * sin_pt_2(sin_pt_1(x)) = sin(pi/2 x). Even and positive on
+// [-1, 1]; other finite y use the same formula (the angle folded first so the
+// f64 sine stays exact in its argument); +-inf and NaN give NaN. Rounded once
+// to the destination from f64 (the hardware's last-ulp behaviour is not
+// public).
+inline double sin_quadrant_sinc(double y) {
+  constexpr double kHalfPi = 1.57079632679489661923;
+  return y == 0.0 ? kHalfPi : std::sin(kHalfPi * sin_fold(y)) / y;
+}
+
 // The unaries compute in f64 and round once to the destination. floor,
 // ceil, trunc and rint are exact; rcp, rsqrt, log2 and exp2 are rounded
 // correctly here (the hardware's last-ulp behaviour is not public).
@@ -122,7 +155,9 @@ Status exec_funary(const Step& s, Core& c, Ctx&) {
       // sqrt(x) = x * rsqrt_special(x) (applegpu docs): zero and +inf map to
       // themselves so the product keeps sqrt's special cases.
       r[l] = (x == 0.0 || std::isinf(x)) ? x : 1.0 / std::sqrt(x);
-    } else if constexpr (kOp == Opcode::log2) r[l] = std::log2(x);
+    } else if constexpr (kOp == Opcode::sin_pt_1) r[l] = sin_fold(x);
+    else if constexpr (kOp == Opcode::sin_pt_2) r[l] = sin_quadrant_sinc(x);
+    else if constexpr (kOp == Opcode::log2) r[l] = std::log2(x);
     else r[l] = std::exp2(x);
   }
   write_f64(s.d, c, r, s.sat);
@@ -155,6 +190,8 @@ Result<bool> compile_float(const isa::Instr& in, Step& s) {
     case Opcode::rcp: s.run = exec_funary<Opcode::rcp>; break;
     case Opcode::rsqrt: s.run = exec_funary<Opcode::rsqrt>; break;
     case Opcode::rsqrt_special: s.run = exec_funary<Opcode::rsqrt_special>; break;
+    case Opcode::sin_pt_1: s.run = exec_funary<Opcode::sin_pt_1>; break;
+    case Opcode::sin_pt_2: s.run = exec_funary<Opcode::sin_pt_2>; break;
     case Opcode::log2: s.run = exec_funary<Opcode::log2>; break;
     case Opcode::exp2: s.run = exec_funary<Opcode::exp2>; break;
     case Opcode::dfdx: s.run = exec_deriv<false>; break;

@@ -3,6 +3,7 @@
 // fma in round-toward-zero mode plus the inexact flag), then to f32 (RNE,
 // flush-to-zero on the unrounded exponent) or f16 (RNE, subnormals kept) by
 // integer rounding written for this test.
+#include <algorithm>
 #include <bit>
 #include <cfenv>
 #include <cmath>
@@ -260,6 +261,148 @@ TEST(Float, UnariesRoundOnceToDestination) {
     EXPECT_EQ(std::bit_cast<float>(c.r[6][l]), std::nearbyint(x));
     EXPECT_EQ(c.r[7][l], ref_to_f32(1.0 / double(x)));
   }
+}
+
+// sin_pt_1/sin_pt_2 (derived semantics, see float_ops.cpp): sin_pt_1 folds
+// an angle in quarter turns into [-1, 1] exactly; sin_pt_2(x) is
+// sin(pi/2 x) / x (pi/2 at 0), applied here to the raw input as well.
+constexpr uint32_t kNan = 0x7FC00000u;
+struct SinCase { uint32_t in, pt1, pt2; };
+constexpr SinCase kSinCases[] = {
+    {0x00000000u, 0x00000000u, 0x3FC90FDBu},  // 0: 0, pi/2
+    {0x3F000000u, 0x3F000000u, 0x3FB504F3u},  // 0.5: 0.5, sin(pi/4)/0.5 = sqrt(2)
+    {0xBF000000u, 0xBF000000u, 0x3FB504F3u},  // -0.5: -0.5, sqrt(2) (even)
+    {0x3F800000u, 0x3F800000u, 0x3F800000u},  // 1: 1, 1
+    {0x3FC00000u, 0x3F000000u, 0x3EF15BEFu},  // 1.5: 2 - 1.5, sin(3pi/4)/1.5
+    {0x40000000u, 0x00000000u, 0x00000000u},  // 2: +0, sin(pi)/2 = 0
+    {0x40200000u, 0xBF000000u, 0xBE90D0C3u},  // 2.5: 2 - 2.5, sin(5pi/4)/2.5
+    {0x40400000u, 0xBF800000u, 0xBEAAAAABu},  // 3: -1, sin(3pi/2)/3 = -1/3
+    {0x40600000u, 0xBF000000u, 0xBE4EE116u},  // 3.5: 3.5 - 4, sin(7pi/4)/3.5
+    {0x407FFFFFu, 0xB4800000u, 0xB3C90FDBu},  // 4 - 2^-22: -2^-22 exactly
+    {0x3F800001u, 0x3F7FFFFEu, 0x3F7FFFFEu},  // 1 + 2^-23: 1 - 2^-23 exactly
+    {0x40800000u, 0x00000000u, 0x00000000u},  // 4: 0 (period 4)
+    {0x80000000u, 0x80000000u, 0x3FC90FDBu},  // -0: -0, pi/2
+    {0xBE800000u, 0xBE800000u, 0x3FC3EF15u},  // -0.25: stays, sin(-pi/8)/-0.25
+    {0x40A00000u, 0x3F800000u, 0x3E4CCCCDu},  // 5: 1, sin(5pi/2)/5 = 0.2
+    {0xC0400000u, 0x3F800000u, 0xBEAAAAABu},  // -3: 1, sin(-3pi/2)/-3 = -1/3
+    {0x7149F2CAu, 0x00000000u, 0x00000000u},  // 1e30, a multiple of 4: 0, 0
+    {0x7F800000u, kNan, kNan},                // inf
+    {0xFF800000u, kNan, kNan},                // -inf
+    {0x7FC12345u, kNan, kNan},                // NaN
+    {0x00400000u, 0x00000000u, 0x3FC90FDBu},  // subnormal: flushed to +0
+};
+
+std::vector<uint8_t> funary(Opcode o, unsigned d, unsigned a, Fields extra = {}) {
+  std::vector<std::pair<std::string_view, uint32_t>> f = {{"Dt", 2}, {"D", d * 2}, {"At", 0b1001}, {"A", a * 2}};
+  for (const auto& e : extra)
+    for (auto& x : f)
+      if (x.first == e.first) x.second = e.second;
+  for (const auto& e : extra)
+    if (std::none_of(f.begin(), f.end(), [&](const auto& x) { return x.first == e.first; })) f.push_back(e);
+  auto r = isa::encode_fields(o, f);
+  EXPECT_TRUE(r.ok());
+  if (!r.ok()) return {};
+  auto sp = r->span();
+  return {sp.begin(), sp.end()};
+}
+
+TEST(Float, SinStepsKnownValues) {
+  Core c = make_core();
+  constexpr unsigned n = sizeof(kSinCases) / sizeof(kSinCases[0]);
+  static_assert(n <= kLanes);
+  for (unsigned l = 0; l < n; ++l) c.r[2][l] = kSinCases[l].in;
+  ASSERT_TRUE(run_code(cat({funary(Opcode::sin_pt_1, 3, 2), funary(Opcode::sin_pt_2, 4, 2)}), c).ok());
+  for (unsigned l = 0; l < n; ++l) {
+    EXPECT_EQ(c.r[3][l], kSinCases[l].pt1) << "sin_pt_1 of 0x" << std::hex << kSinCases[l].in;
+    EXPECT_EQ(c.r[4][l], kSinCases[l].pt2) << "sin_pt_2 of 0x" << std::hex << kSinCases[l].in;
+  }
+}
+
+TEST(Float, SinStepsModifiersSaturateAndF16) {
+  Core c = make_core();
+  c.r[2][0] = 0x3F000000u;  // 0.5
+  c.r[2][1] = 0x40600000u;  // 3.5
+  c.r[2][2] = 0x3DCCCCCDu;  // 0.1f
+  c.r[5][0] = 0x3800u;      // r5l = f16 0.5
+  auto code = cat({
+      funary(Opcode::sin_pt_1, 3, 2, {{"Am", 2}}),          // r3 = sin_pt_1(-r2)
+      funary(Opcode::sin_pt_1, 4, 2, {{"S", 1}}),           // r4 = sat(sin_pt_1(r2))
+      funary(Opcode::sin_pt_1, 0, 2, {{"Dt", 0}, {"D", 12}}),  // r6l = f16(sin_pt_1(r2))
+      funary(Opcode::sin_pt_2, 0, 0, {{"Dt", 0}, {"D", 14}, {"At", 0b0001}, {"A", 10}}),  // r7l = sin_pt_2(r5l)
+  });
+  ASSERT_TRUE(run_code(code, c).ok());
+  EXPECT_EQ(c.r[3][0], 0xBF000000u);  // -0.5 stays in [-1, 1]
+  EXPECT_EQ(c.r[3][1], 0x3F000000u);  // -3.5 -> -3.5 + 4
+  EXPECT_EQ(c.r[4][0], 0x3F000000u);
+  EXPECT_EQ(c.r[4][1], 0u);           // -0.5 saturates to 0
+  EXPECT_EQ(c.r[6][2] & 0xFFFF, 0x2E66u);  // 0.1f rounded to f16
+  EXPECT_EQ(c.r[7][0] & 0xFFFF, 0x3DA8u);  // f16(sqrt(2))
+}
+
+// ulps between two f32 values of the same sign (or distance from zero).
+double ulps(uint32_t got, double want) {
+  double g = std::bit_cast<float>(got);
+  int e;
+  std::frexp(want, &e);
+  double ulp = std::ldexp(1.0, std::max(e - 24, -149));
+  return std::fabs(g - want) / ulp;
+}
+
+// Mesa's sequence for fsin/fcos (agx_lower_sincos + fsin_agx emission;
+// ffract is lowered to x - floor(x), fcos's fmul+fadd fuses to fmadd):
+//   t = x * f32(1/tau)  (cos: fmadd x, 1/tau, 0.25)
+//   f = t + -floor(t); q = f * 4.0; y = sin_pt_1 q; s = sin_pt_2 y; r = s * y
+// 1/tau sits in u0; r2 = x, r3 = t, r4 = floor, r5 = f, r6 = q, r7 = y,
+// r8 = s, r9 = r.
+std::vector<uint8_t> mesa_sincos(bool cos) {
+  auto turns = cos ? enc(Opcode::fmadd32, {{"Dt", 2}, {"D", 6}, {"At", 0b1001}, {"A", 4}, {"Bt", 0b0110},
+                                           {"B", 0}, {"Ct", 0}, {"C", 0x10}})
+                   : enc(Opcode::fmul32, {{"Dt", 2}, {"D", 6}, {"At", 0b1001}, {"A", 4}, {"Bt", 0b0110}, {"B", 0}});
+  return cat({turns, funary(Opcode::floor, 4, 3),
+              enc(Opcode::fadd32, {{"Dt", 2}, {"D", 10}, {"At", 0b1001}, {"A", 6}, {"Bt", 0b1001}, {"Bm", 2}, {"B", 8}}),
+              enc(Opcode::fmul32, {{"Dt", 2}, {"D", 12}, {"At", 0b1001}, {"A", 10}, {"Bt", 0}, {"B", 0x50}}),
+              funary(Opcode::sin_pt_1, 7, 6), funary(Opcode::sin_pt_2, 8, 7),
+              enc(Opcode::fmul32, {{"Dt", 2}, {"D", 18}, {"At", 0b1001}, {"A", 16}, {"Bt", 0b1001}, {"B", 14}})});
+}
+
+TEST(Float, MesaSinCosSequence) {
+  Rng rng(77);
+  double worst_ulp = 0;
+  for (bool cos : {false, true}) {
+    auto code = mesa_sincos(cos);
+    for (int iter = 0; iter < 200; ++iter) {
+      Core c = random_core(9000 + iter + (cos ? 1000 : 0));
+      c.u[0] = 0x3E22F983u;  // f32(1/tau), the constant Mesa multiplies by
+      for (unsigned l = 0; l < kLanes; ++l) {
+        double mag = iter < 100 ? 8 * M_PI : iter < 180 ? 1e3 : 1e-3;
+        c.r[2][l] = std::bit_cast<uint32_t>(float((double(rng()) / 4294967296.0 * 2 - 1) * mag));
+      }
+      Core before = c;
+      ASSERT_TRUE(run_code(code, c).ok());
+      for (unsigned l = 0; l < kLanes; ++l) {
+        if (!on(before, l)) {
+          ASSERT_EQ(c.r[9][l], before.r[9][l]);
+          continue;
+        }
+        // (a) Against sin(pi/2 q) for the q the program computed: <= 2 ulp
+        // (sin_pt_2 rounded once, then the fmul).
+        double q = std::bit_cast<float>(c.r[6][l]);
+        double r = q - 4 * std::floor(q / 4 + 0.5);  // [-2, 2), exact
+        r = r > 1 ? 2 - r : r < -1 ? -2 - r : r;
+        long double want_q = sinl(M_PIl / 2 * r);
+        if (want_q == 0) EXPECT_EQ(c.r[9][l] & 0x7FFFFFFFu, 0u);
+        else worst_ulp = std::max(worst_ulp, ulps(c.r[9][l], double(want_q)));
+        ASSERT_LE(ulps(c.r[9][l], double(want_q)), 2.0) << "q " << q;
+        // (b) Against std::sin/cos of x: the reduction's f32 rounding
+        // (|x| 2^-23 in turns' ulps, at most) bounds the absolute error.
+        double x = std::bit_cast<float>(before.r[2][l]);
+        double want = cos ? std::cos(x) : std::sin(x);
+        double got = std::bit_cast<float>(c.r[9][l]);
+        ASSERT_LE(std::fabs(got - want), std::fabs(x) * 0x1p-22 + 0x1p-20) << "x " << x << (cos ? " cos" : " sin");
+      }
+    }
+  }
+  EXPECT_LE(worst_ulp, 2.0);
 }
 
 }  // namespace
