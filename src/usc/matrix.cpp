@@ -10,12 +10,11 @@
 //    steel/gemm/mma.h BaseMMAFrag::get_coord give it: lane l holds
 //    (row, col) and (row, col + 1) in thread_elements()[0] and [1], with
 //    row = 4 * (l >> 4) + ((l >> 1) & 3), col = 4 * ((l >> 3) & 1) + 2 * (l & 1);
-//  - that the instruction uses that layout for all four operands, element 0
-//    in the first register (half) of the pair, D = A*B + C with A the left
-//    factor, and that 16-bit A/B with a 32-bit C/D accumulates in f32: a
-//    public hardware write-up of a Honeykrisp VK_KHR_cooperative_matrix
-//    prototype on the M1 ("Phase 4" report, 2026: bit-exact runs of f32,
-//    f16 and mixed tiles against the layout above).
+//  - derived (our reading, not measured here): the instruction is what
+//    Metal's simdgroup_multiply_accumulate compiles to, so it uses that
+//    layout for all four operands, element 0 in the first register (half)
+//    of the pair, D = A*B + C with A the left factor, and 16-bit A/B with a
+//    32-bit C/D accumulate in f32.
 // Rounding (not public; our choice): each element is C plus the eight
 // products in ascending k, each step one fused multiply-add rounded like
 // fmadd (fma.py: exact, round-to-odd in f64, then to f32 with flush-to-zero
@@ -66,9 +65,9 @@ double round_acc(double v, bool f32) {
 // k[0] = 1: simd_matrix_fmadd32 (accumulate in f32), 0: in f16.
 Status exec_matrix(const Step& s, Core& c, Ctx& ctx) {
   if (ctx.options && ctx.options->debug && ctx.options->warnings) {
-    // The public write-up found that D allocated over A or B corrupts the
-    // result on hardware (D over C is fine); the emulator reads all sources
-    // first, so flag it.
+    // D over A or B: the result would depend on the order in which the
+    // hardware reads its sources (not public); the emulator reads all
+    // sources first, so flag it.
     auto overlaps = [&](const Operand& o) {
       unsigned d0 = s.d.kind == Kind::r16 ? s.d.index / 2u : s.d.index;
       unsigned d1 = s.d.kind == Kind::r16 ? (s.d.index + 1u) / 2u : s.d.index + 1u;

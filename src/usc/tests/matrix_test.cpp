@@ -122,9 +122,9 @@ TEST(Matrix, MixedF16SourcesF32Accumulator) {
 }
 TEST(Matrix, AccumulateInPlace) { check_integer_product(true, {30, false}, {10, false}, {20, false}, {30, false}, 4); }
 
-// The public write-up's precision probe on the M1: A = B = 0.125 everywhere,
-// C = 4096: the f32-accumulating (mixed) form gives 4096.125, the f16 form 4096.
-TEST(Matrix, PrecisionProbeFromHardwareReport) {
+// The accumulator's precision: A = B = 0.125 everywhere, C = 4096: the
+// f32-accumulating (mixed) form keeps 4096.125, the f16 form rounds to 4096.
+TEST(Matrix, AccumulatorPrecision) {
   Mat ab, cm;
   for (auto& row : ab)
     for (auto& v : row) v = 0.125;
