@@ -38,7 +38,7 @@ __attribute__((target("avx2,fma"))) uint32_t farith_f32_fma(const Step& s, const
                                                            const uint32_t* x, uint32_t* out) {
   Mod ma = mod_of(s.a), mb = mod_of(s.b), mc = mod_of(s.c);
   bool sat = s.sat;
-  uint32_t redo_lane[kLanes];
+  bool redo_lane[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) {
     float fa = ftz_f32(a[l], ma);
     float fb = kArith == Arith::add ? 1.0f : ftz_f32(b[l], mb);
@@ -51,9 +51,7 @@ __attribute__((target("avx2,fma"))) uint32_t farith_f32_fma(const Step& s, const
     uint32_t clamped = ((r >> 31) || mag > 0x7F800000u) ? 0u : (r > 0x3F800000u ? 0x3F800000u : r);
     out[l] = sat ? clamped : r;
   }
-  uint32_t redo = 0;
-  for (unsigned l = 0; l < kLanes; ++l) redo |= redo_lane[l] << l;
-  return redo;
+  return lane_mask(redo_lane);
 }
 
 // 32-bit float source bits; float immediates widened to f32 (exact).
