@@ -20,7 +20,7 @@ inline uint64_t shl64(uint64_t v, unsigned sh) { return sh >= 64 ? 0 : v << sh; 
 inline uint64_t shr64(uint64_t v, unsigned sh) { return sh >= 64 ? 0 : v >> sh; }
 
 Status exec_mov_imm(const Step& s, Core& c, Ctx&) {
-  uint32_t v[kLanes];
+  alignas(64) uint32_t v[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) v[l] = s.k[0];
   write_u32(s.d, c, v);
   return {};
@@ -28,7 +28,7 @@ Status exec_mov_imm(const Step& s, Core& c, Ctx&) {
 
 Status exec_get_sr(const Step& s, Core& c, Ctx&) {
   unsigned n = s.k[0];
-  uint32_t v[kLanes];
+  alignas(64) uint32_t v[kLanes];
   if (n == 56 || n == 58 || n == 63) {
     // Dynamic: index among active lanes (of the quad / of the group), or
     // whether the lane is active.
@@ -69,7 +69,7 @@ const uint32_t* read_sx32(const Operand& o, const Core& c, uint32_t tmp[kLanes])
 
 template <bool kMul>
 Status exec_iadd32(const Step& s, Core& c, Ctx&) {
-  uint32_t ta[kLanes], tb[kLanes], tm[kLanes], r[kLanes];
+  alignas(64) uint32_t ta[kLanes], tb[kLanes], tm[kLanes], r[kLanes];
   const uint32_t* a = read_sx32(s.a, c, ta);
   const uint32_t* b = read_sx32(s.b, c, tb);
   const uint32_t* m = kMul ? read_sx32(s.c, c, tm) : tb;
@@ -87,10 +87,10 @@ Status exec_iadd32(const Step& s, Core& c, Ctx&) {
 
 template <bool kMul>
 Status exec_iadd(const Step& s, Core& c, Ctx&) {
-  uint64_t a[kLanes], b[kLanes], r[kLanes];
+  alignas(64) uint64_t a[kLanes], b[kLanes], r[kLanes];
   read_u64(s.a, c, a);
   read_u64(s.b, c, b);
-  uint64_t m[kLanes];
+  alignas(64) uint64_t m[kLanes];
   if constexpr (kMul) read_u64(s.c, c, m);
   const uint64_t* add = kMul ? m : b;
   unsigned sh = s.k[1];
@@ -122,7 +122,7 @@ Status exec_iadd(const Step& s, Core& c, Ctx&) {
 // mask = m ? (1 << m) - 1 : 0xFFFFFFFF.
 template <Opcode kOp>
 Status exec_bitfield(const Step& s, Core& c, Ctx&) {
-  uint32_t a[kLanes], b[kLanes], sa[kLanes], r[kLanes];
+  alignas(64) uint32_t a[kLanes], b[kLanes], sa[kLanes], r[kLanes];
   read_u32(s.a, c, a);
   read_u32(s.b, c, b);
   read_u32(s.c, c, sa);
@@ -152,7 +152,7 @@ Status exec_bitfield(const Step& s, Core& c, Ctx&) {
 
 template <bool kHigh>
 Status exec_asr(const Step& s, Core& c, Ctx&) {
-  uint32_t a[kLanes], b[kLanes], r[kLanes];
+  alignas(64) uint32_t a[kLanes], b[kLanes], r[kLanes];
   read_u32(s.a, c, a);
   read_u32(s.b, c, b);
   unsigned bits = s.a.bits();
@@ -167,7 +167,7 @@ Status exec_asr(const Step& s, Core& c, Ctx&) {
 }
 
 Status exec_bitop(const Step& s, Core& c, Ctx&) {
-  uint32_t a[kLanes], b[kLanes], r[kLanes];
+  alignas(64) uint32_t a[kLanes], b[kLanes], r[kLanes];
   read_u32(s.a, c, a);
   read_u32(s.b, c, b);
   uint32_t tt = s.k[0];  // bit i = tt_i
@@ -186,7 +186,7 @@ Status exec_bitop(const Step& s, Core& c, Ctx&) {
 // intl (applegpu InterleaveInstructionDesc pseudocode): bit i of A's low
 // 16 bits goes to bit 2i, bit i of B's to bit 2i + 1 (a Morton code).
 Status exec_intl(const Step& s, Core& c, Ctx&) {
-  uint32_t a[kLanes], b[kLanes], r[kLanes];
+  alignas(64) uint32_t a[kLanes], b[kLanes], r[kLanes];
   read_u32(s.a, c, a);
   read_u32(s.b, c, b);
   for (unsigned l = 0; l < kLanes; ++l) r[l] = morton_interleave(a[l] & 0xFFFF, b[l] & 0xFFFF);
@@ -196,7 +196,7 @@ Status exec_intl(const Step& s, Core& c, Ctx&) {
 
 template <Opcode kOp>
 Status exec_unary_int(const Step& s, Core& c, Ctx&) {
-  uint32_t a[kLanes], r[kLanes];
+  alignas(64) uint32_t a[kLanes], r[kLanes];
   read_u32(s.a, c, a);
   for (unsigned l = 0; l < kLanes; ++l) {
     uint32_t x = a[l];
@@ -216,7 +216,7 @@ Status exec_unary_int(const Step& s, Core& c, Ctx&) {
 
 template <bool kFloat>
 Status exec_cmpsel(const Step& s, Core& c, Ctx&) {
-  bool cond[kLanes];
+  alignas(64) bool cond[kLanes];
   if (s.undefined) [[unlikely]] {
     AGX_CHECK(check_undefined(s, kUndefinedCompare, c.exec));
   }
@@ -227,7 +227,7 @@ Status exec_cmpsel(const Step& s, Core& c, Ctx&) {
     AGX_CHECK(check_undefined(s, kUndefinedX, c.exec & takes_x));
     AGX_CHECK(check_undefined(s, kUndefinedY, c.exec & ~takes_x));
   }
-  uint32_t tx[kLanes], ty[kLanes], r[kLanes];
+  alignas(64) uint32_t tx[kLanes], ty[kLanes], r[kLanes];
   const uint32_t* x = read_u32_ref(s.x, c, tx);
   const uint32_t* y = read_u32_ref(s.y, c, ty);
   for (unsigned l = 0; l < kLanes; ++l) r[l] = cond[l] ? x[l] : y[l];
@@ -241,7 +241,7 @@ Status exec_cmpsel(const Step& s, Core& c, Ctx&) {
 Status exec_convert(const Step& s, Core& c, Ctx&) {
   uint32_t mode = s.k[0];
   Rounding rnd = s.k[1] ? Rounding::nearest_even : Rounding::toward_zero;
-  uint32_t raw[kLanes], r[kLanes];
+  alignas(64) uint32_t raw[kLanes], r[kLanes];
   read_u32(s.a, c, raw);
   bool to_float = mode <= 1 || mode == 6 || mode == 7 || mode == 10 || mode == 11;
   if (to_float) {
@@ -254,7 +254,7 @@ Status exec_convert(const Step& s, Core& c, Ctx&) {
                               : std::bit_cast<uint32_t>(double_to_float(v, rnd));
     }
   } else {
-    double f[kLanes];
+    alignas(64) double f[kLanes];
     Operand src = s.a;
     read_f64(src, c, f);
     bool is_signed = mode & 1;

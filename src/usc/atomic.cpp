@@ -78,7 +78,7 @@ int64_t lane_index(const Step& s, const Core& c, unsigned l) {
 
 Status exec_device_atomic(const Step& s, Core& c, Ctx& ctx) {
   GpuMemory* m = ctx.mem->device;
-  uint64_t base[kLanes];
+  alignas(64) uint64_t base[kLanes];
   read_u64(s.a, c, base);
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!lane_on(c.exec, l)) continue;
@@ -98,7 +98,7 @@ Status exec_device_atomic(const Step& s, Core& c, Ctx& ctx) {
 
 Status exec_threadgroup_atomic(const Step& s, Core& c, Ctx& ctx) {
   std::vector<uint8_t>* tg = ctx.mem->threadgroup;
-  uint32_t base[kLanes];
+  alignas(64) uint32_t base[kLanes];
   read_u32(s.a, c, base);
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!lane_on(c.exec, l)) continue;

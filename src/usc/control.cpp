@@ -17,7 +17,7 @@ using isa::Opcode;
 
 void set_r0l(Core& c, const uint32_t v[kLanes]) {
   uint32_t* r0 = c.r[0].data();
-  bool running[kLanes];
+  alignas(64) bool running[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) {
     r0[l] = (r0[l] & 0xFFFF0000u) | (v[l] & 0xFFFF);
     running[l] = (v[l] & 0xFFFF) == 0;
@@ -27,7 +27,7 @@ void set_r0l(Core& c, const uint32_t v[kLanes]) {
 }
 
 Status exec_pop(const Step& s, Core& c, Ctx&) {
-  uint32_t v[kLanes];
+  alignas(64) uint32_t v[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) {
     uint32_t x = c.r0l(l);
     v[l] = x > s.n ? x - s.n : 0;
@@ -42,22 +42,22 @@ template <Push kKind, bool kFloat>
 Status exec_push(const Step& s, Core& c, Ctx&) {
   // The lanes that compare: r0l 0 (if), below n (while), 1 (else); every
   // lane, active or not, as in applegpu's exec.
-  uint32_t r0l[kLanes];
+  alignas(64) uint32_t r0l[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) r0l[l] = c.r[0][l] & 0xFFFF;
   if (s.undefined) [[unlikely]] {
-    bool compares[kLanes];
+    alignas(64) bool compares[kLanes];
     for (unsigned l = 0; l < kLanes; ++l) {
       uint32_t x = r0l[l];
       compares[l] = kKind == Push::if_ ? x == 0 : kKind == Push::while_ ? x < s.n : x == 1;
     }
     AGX_CHECK(check_undefined(s, kUndefinedCompare, lane_mask(compares)));
   }
-  bool cond[kLanes] = {};
+  alignas(64) bool cond[kLanes] = {};
   if (!s.undefined) {
     if constexpr (kFloat) fcompare(s.cc, s.a, s.b, c, cond);
     else icompare(s.cc, s.a, s.b, c, cond);
   }
-  uint32_t v[kLanes];
+  alignas(64) uint32_t v[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) {
     uint32_t x = r0l[l];
     if constexpr (kKind == Push::if_) {
@@ -93,7 +93,7 @@ Result<uint64_t> lane_target(const Step& s, const Core& c) {
 }
 
 void set_link(const Step& s, Core& c) {
-  uint32_t v[kLanes];
+  alignas(64) uint32_t v[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) v[l] = static_cast<uint32_t>(s.pc + s.length_B);
   Operand r1;
   r1.kind = Kind::r32;

@@ -38,7 +38,7 @@ __attribute__((target("avx2,fma"))) uint32_t farith_f32_fma(const Step& s, const
                                                            const uint32_t* x, uint32_t* out) {
   Mod ma = mod_of(s.a), mb = mod_of(s.b), mc = mod_of(s.c);
   bool sat = s.sat;
-  bool redo_lane[kLanes];
+  alignas(64) bool redo_lane[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) {
     float fa = ftz_f32(a[l], ma);
     float fb = kArith == Arith::add ? 1.0f : ftz_f32(b[l], mb);
@@ -70,7 +70,7 @@ bool cpu_has_fma() {
 template <Arith kArith>
 Status exec_farith(const Step& s, Core& c, Ctx&) {
   if (s.k[0] && cpu_has_fma()) {
-    uint32_t ta[kLanes], tb[kLanes], tx[kLanes], out[kLanes];
+    alignas(64) uint32_t ta[kLanes], tb[kLanes], tx[kLanes], out[kLanes];
     const uint32_t* a = read_f32_bits(s.a, c, ta);
     const uint32_t* b = read_f32_bits(s.b, c, tb);
     const uint32_t* x = kArith == Arith::fma ? read_f32_bits(s.c, c, tx) : tb;
@@ -80,11 +80,11 @@ Status exec_farith(const Step& s, Core& c, Ctx&) {
       return {};
     }
   }
-  double a[kLanes], b[kLanes], r[kLanes];
+  alignas(64) double a[kLanes], b[kLanes], r[kLanes];
   read_f64(s.a, c, a);
   read_f64(s.b, c, b);
   if constexpr (kArith == Arith::fma) {
-    double x[kLanes];
+    alignas(64) double x[kLanes];
     read_f64(s.c, c, x);
     for (unsigned l = 0; l < kLanes; ++l) r[l] = fma_round_to_odd(a[l], b[l], x[l]);
   } else if constexpr (kArith == Arith::add) {
@@ -139,7 +139,7 @@ inline double sin_quadrant_sinc(double y) {
 // correctly here (the hardware's last-ulp behaviour is not public).
 template <Opcode kOp>
 Status exec_funary(const Step& s, Core& c, Ctx&) {
-  double a[kLanes], r[kLanes];
+  alignas(64) double a[kLanes], r[kLanes];
   read_f64(s.a, c, a);
   for (unsigned l = 0; l < kLanes; ++l) {
     double x = a[l];
@@ -166,7 +166,7 @@ Status exec_funary(const Step& s, Core& c, Ctx&) {
 // bottom row), the layout Mesa's AGX backend assumes for derivatives.
 template <bool kY>
 Status exec_deriv(const Step& s, Core& c, Ctx&) {
-  double a[kLanes], r[kLanes];
+  alignas(64) double a[kLanes], r[kLanes];
   read_f64(s.a, c, a);
   unsigned bit = kY ? 2 : 1;
   for (unsigned l = 0; l < kLanes; ++l) r[l] = a[l | bit] - a[l & ~bit];

@@ -52,7 +52,7 @@ using Matrix = double[kDim][kDim];
 // float source rules of read_f64 (f32 subnormals flushed, .abs/.neg).
 void gather(const Operand& pair, const Core& c, Matrix m) {
   for (unsigned e = 0; e < 2; ++e) {
-    double v[kLanes];
+    alignas(64) double v[kLanes];
     read_f64(element(pair, e), c, v);
     for (unsigned l = 0; l < kLanes; ++l) m[row_of(l)][col_of(l) + e] = v[l];
   }
@@ -91,7 +91,7 @@ Status exec_matrix(const Step& s, Core& c, Ctx& ctx) {
       d[r][col] = acc;
     }
   for (unsigned e = 0; e < 2; ++e) {
-    double v[kLanes];
+    alignas(64) double v[kLanes];
     for (unsigned l = 0; l < kLanes; ++l) v[l] = d[row_of(l)][col_of(l) + e];
     write_f64(element(s.d, e), c, v, false);
   }

@@ -158,8 +158,8 @@ template <bool kStore>
 Status exec_device(const Step& s, Core& c, Ctx& ctx) {
   GpuMemory* m = ctx.mem->device;
   unsigned size = memory_element_B(s.k[0]);
-  uint64_t base[kLanes];
-  int64_t index[kLanes];
+  alignas(64) uint64_t base[kLanes];
+  alignas(64) int64_t index[kLanes];
   device_addresses(s, c, base, index);
   uint64_t lo = 0;
   uint8_t* host = span_pointer(m, c, base, index, element_mask(s), size, kStore ? Access::write : Access::read, lo);
@@ -196,7 +196,7 @@ template <bool kStore>
 Status exec_threadgroup(const Step& s, Core& c, Ctx& ctx) {
   std::vector<uint8_t>* tg = ctx.mem->threadgroup;
   unsigned size = memory_element_B(s.k[0]);
-  uint32_t base[kLanes], index[kLanes];
+  alignas(64) uint32_t base[kLanes], index[kLanes];
   read_u32(s.a, c, base);
   read_u32(s.b, c, index);
   for (unsigned l = 0; l < kLanes; ++l) {

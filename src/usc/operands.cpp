@@ -137,7 +137,7 @@ void read_u32(const Operand& o, const Core& c, uint32_t out[kLanes]) {
 }
 
 void read_u64(const Operand& o, const Core& c, uint64_t out[kLanes]) {
-  uint32_t lo[kLanes];
+  alignas(64) uint32_t lo[kLanes];
   read_u32(o, c, lo);
   if (o.kind == Kind::r64) {
     const uint32_t* hi = c.r[o.index + 1].data();
@@ -165,7 +165,7 @@ void read_f64(const Operand& o, const Core& c, double out[kLanes]) {
     double v = isa::float_immediate(static_cast<uint8_t>(o.imm));
     for (unsigned l = 0; l < kLanes; ++l) out[l] = v;
   } else {
-    uint32_t raw[kLanes];
+    alignas(64) uint32_t raw[kLanes];
     read_u32(o, c, raw);
     if (o.bits() == 16)
       for (unsigned l = 0; l < kLanes; ++l) out[l] = half_to_double(static_cast<uint16_t>(raw[l]));
@@ -188,7 +188,7 @@ void mark_written(const Operand& d, Core& c) {
 }
 
 void write_u64(const Operand& d, Core& c, const uint64_t v[kLanes]) {
-  uint32_t lo[kLanes];
+  alignas(64) uint32_t lo[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) lo[l] = static_cast<uint32_t>(v[l]);
   write_u32(d, c, lo);
   if (d.kind == Kind::r64) {
@@ -228,8 +228,8 @@ void write_u32(const Operand& d, Core& c, const uint32_t v[kLanes]) {
 }
 
 void write_f64(const Operand& d, Core& c, const double v[kLanes], bool sat) {
-  uint32_t out[kLanes];
-  double s[kLanes];
+  alignas(64) uint32_t out[kLanes];
+  alignas(64) double s[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) s[l] = sat ? saturate(v[l]) : v[l];
   if (d.bits() == 16)
     for (unsigned l = 0; l < kLanes; ++l) out[l] = f64_to_f16(s[l]);
@@ -316,13 +316,13 @@ void icompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bo
   ua.sx = ub.sx = false;
   unsigned na = a.bits(), nb = b.bits();
   if (na <= 32 && nb <= 32) {  // the common case, in 32-bit lanes
-    uint32_t ta[kLanes], tb[kLanes];
+    alignas(64) uint32_t ta[kLanes], tb[kLanes];
     const uint32_t* va = read_u32_ref(ua, c, ta);
     const uint32_t* vb = read_u32_ref(ub, c, tb);
     icompare_lanes<uint32_t, int32_t>(cc, va, na, vb, nb, out);
     return;
   }
-  uint64_t va[kLanes], vb[kLanes];
+  alignas(64) uint64_t va[kLanes], vb[kLanes];
   read_u64(ua, c, va);
   read_u64(ub, c, vb);
   icompare_lanes<uint64_t, int64_t>(cc, va, na, vb, nb, out);
@@ -349,7 +349,7 @@ static void fcompare_lanes(uint32_t cc, const T* va, const T* vb, bool out[kLane
 // modifiers): the same order as their exact f64 values.
 static bool is_f32_reg(const Operand& o) { return o.kind == Kind::r32 || o.kind == Kind::u32; }
 static void read_f32_ftz(const Operand& o, const Core& c, float out[kLanes]) {
-  uint32_t tmp[kLanes];
+  alignas(64) uint32_t tmp[kLanes];
   const uint32_t* v = read_u32_ref(o, c, tmp);
   uint32_t and_mask = o.abs ? 0x7FFFFFFFu : 0xFFFFFFFFu, xor_mask = o.neg ? 0x80000000u : 0u;
   for (unsigned l = 0; l < kLanes; ++l) {
@@ -360,12 +360,12 @@ static void read_f32_ftz(const Operand& o, const Core& c, float out[kLanes]) {
 
 void fcompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bool out[kLanes]) {
   if (is_f32_reg(a) && is_f32_reg(b)) {
-    float fa[kLanes], fb[kLanes];
+    alignas(64) float fa[kLanes], fb[kLanes];
     read_f32_ftz(a, c, fa);
     read_f32_ftz(b, c, fb);
     return fcompare_lanes(cc, fa, fb, out);
   }
-  double va[kLanes], vb[kLanes];
+  alignas(64) double va[kLanes], vb[kLanes];
   read_f64(a, c, va);
   read_f64(b, c, vb);
   fcompare_lanes(cc, va, vb, out);

@@ -19,11 +19,11 @@ using isa::Opcode;
 template <bool kFloat, bool kQuad>
 Status exec_ballot(const Step& s, Core& c, Ctx&) {
   AGX_CHECK(check_undefined(s, kUndefinedCompare, c.exec));  // active lanes compare
-  bool cond[kLanes];
+  alignas(64) bool cond[kLanes];
   if constexpr (kFloat) fcompare(s.cc, s.a, s.b, c, cond);
   else icompare(s.cc, s.a, s.b, c, cond);
   uint32_t ballot = lane_mask(cond) & c.exec;
-  uint32_t r[kLanes];
+  alignas(64) uint32_t r[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) r[l] = kQuad ? ballot >> (l & ~3u) : ballot;
   write_u32(s.d, c, r);
   return {};
@@ -34,7 +34,7 @@ enum class Shuffle { index, down, up, rotate_up, xor_ };
 // k[0] = Shuffle kind, k[1] = 1 for the quad forms.
 template <Shuffle kKind>
 Status exec_simd_shuffle(const Step& s, Core& c, Ctx&) {
-  uint32_t a[kLanes], b[kLanes], r[kLanes];
+  alignas(64) uint32_t a[kLanes], b[kLanes], r[kLanes];
   read_u32(s.a, c, a);
   read_u32(s.b, c, b);
   uint32_t quad_bits[kLanes / 4];
@@ -70,7 +70,7 @@ Status exec_simd_shuffle(const Step& s, Core& c, Ctx&) {
 // quad), rotate, or xor.
 template <Shuffle kKind>
 Status exec_quad_shuffle(const Step& s, Core& c, Ctx&) {
-  uint32_t a[kLanes], b[kLanes], r[kLanes];
+  alignas(64) uint32_t a[kLanes], b[kLanes], r[kLanes];
   read_u32(s.a, c, a);
   read_u32(s.b, c, b);
   for (unsigned l = 0; l < kLanes; ++l) {
@@ -94,7 +94,7 @@ enum class Red : uint32_t { and_, or_, xor_, iadd, fadd, fmul, min_u, max_u, min
 Status exec_reduce(const Step& s, Core& c, Ctx&) {
   Red op = static_cast<Red>(s.k[0]);
   unsigned bits = s.d.bits();
-  uint64_t a[kLanes];
+  alignas(64) uint64_t a[kLanes];
   read_u64(s.a, c, a);
   auto to_real = [&](uint64_t v) {
     return bits == 16 ? half_to_double(static_cast<uint16_t>(v)) : double(std::bit_cast<float>(static_cast<uint32_t>(v)));
@@ -124,7 +124,7 @@ Status exec_reduce(const Step& s, Core& c, Ctx&) {
                     : op == Red::fmul ? from_real(1.0) : op == Red::min_f ? from_real(HUGE_VAL)
                     : op == Red::max_f ? from_real(-HUGE_VAL) : 0;
   unsigned scope = s.k[1] ? 4 : kLanes;
-  uint64_t r[kLanes];
+  alignas(64) uint64_t r[kLanes];
   for (unsigned g = 0; g < kLanes; g += scope) {
     uint64_t acc = identity;
     bool first = true;

@@ -29,7 +29,7 @@ inline constexpr unsigned kSpecialRegisters = 256;  // sr0..sr255
 using LaneArray = std::array<uint32_t, kLanes>;
 
 // The architectural state of one SIMD group.
-struct Core {
+struct alignas(64) Core {  // cache-line aligned: each register is two whole lines
   std::array<LaneArray, kRegisters> r{};  // r[n][lane]; rNl = low half, rNh = high
   std::array<uint32_t, kUniforms> u{};    // uniform registers
   uint32_t exec = 0xFFFFFFFFu;            // bit t = lane t active
