@@ -91,6 +91,7 @@ std::string batch_line(const std::string& line, uint64_t step_limit) {
     return error("input line needs a \"hex\" string");
   auto code = parse_hex(j["hex"].get<std::string>());
   if (!code) return error("hex: " + code.error().message());
+  if (code->empty()) return error("hex: empty; expected the bytes of one instruction");
   auto st = usc::parse_state(j.contains("before") ? j["before"].dump() : "{}");
   if (!st) return error(st.error().message());
   auto prog = usc::compile(*code, 0);
