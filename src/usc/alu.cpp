@@ -216,7 +216,7 @@ Status exec_unary_int(const Step& s, Core& c, Ctx&) {
 
 template <bool kFloat>
 Status exec_cmpsel(const Step& s, Core& c, Ctx&) {
-  alignas(64) bool cond[kLanes];
+  alignas(64) uint32_t cond[kLanes];
   if (s.undefined) [[unlikely]] {
     AGX_CHECK(check_undefined(s, kUndefinedCompare, c.exec));
   }
@@ -230,7 +230,9 @@ Status exec_cmpsel(const Step& s, Core& c, Ctx&) {
   alignas(64) uint32_t tx[kLanes], ty[kLanes], r[kLanes];
   const uint32_t* x = read_u32_ref(s.x, c, tx);
   const uint32_t* y = read_u32_ref(s.y, c, ty);
-  for (unsigned l = 0; l < kLanes; ++l) r[l] = cond[l] ? x[l] : y[l];
+  for (unsigned l = 0; l < kLanes; ++l) {  // branch-free, so it vectorizes
+    r[l] = (x[l] & cond[l]) | (y[l] & ~cond[l]);
+  }
   write_u32(s.d, c, r);
   return {};
 }

@@ -52,22 +52,21 @@ Status exec_push(const Step& s, Core& c, Ctx&) {
     }
     AGX_CHECK(check_undefined(s, kUndefinedCompare, lane_mask(compares)));
   }
-  alignas(64) bool cond[kLanes] = {};
+  alignas(64) uint32_t cond[kLanes] = {};
   if (!s.undefined) {
     if constexpr (kFloat) fcompare(s.cc, s.a, s.b, c, cond);
     else icompare(s.cc, s.a, s.b, c, cond);
   }
   alignas(64) uint32_t v[kLanes];
-  for (unsigned l = 0; l < kLanes; ++l) {
-    uint32_t x = r0l[l];
+  for (unsigned l = 0; l < kLanes; ++l) {  // branch-free arithmetic on the flags
+    uint32_t x = r0l[l], fail = ~cond[l] & 1u;
     if constexpr (kKind == Push::if_) {
-      x = x != 0 ? x + s.n : cond[l] ? 0 : 1;
+      v[l] = x != 0 ? x + s.n : fail;
     } else if constexpr (kKind == Push::while_) {
-      if (x < s.n) x = cond[l] ? 0 : s.n;
+      v[l] = x < s.n ? fail * s.n : x;
     } else {
-      x = x == 0 ? s.n : x == 1 ? (cond[l] ? 0 : 1) : x;
+      v[l] = x == 0 ? s.n : x == 1 ? fail : x;
     }
-    v[l] = x;
   }
   set_r0l(c, v);
   return {};

@@ -9,6 +9,7 @@
 #include <string>
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#include <xmmintrin.h>
 #endif
 
 #include "usc/usc.h"
@@ -125,8 +126,9 @@ Result<bool> check_fcond(uint32_t cc);
 // Reads A, B (lazily) and cc/ccn into s.a, s.b, s.cc; an undefined
 // condition or operand marks kUndefinedCompare.
 Status compare_fields(const isa::Instr& in, Step& s, bool is_float);
-void icompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bool out[kLanes]);
-void fcompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bool out[kLanes]);
+// out[l] is a lane mask: all ones where the comparison holds, else 0.
+void icompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, uint32_t out[kLanes]);
+void fcompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, uint32_t out[kLanes]);
 
 // Float rounding (fma.py): fused multiply-add rounded to odd in f64, and the
 // conversions to the destination format. Inline and branch-free so the lane
@@ -166,6 +168,23 @@ inline double saturate(double v) {
 }
 
 inline bool lane_on(uint32_t exec, unsigned lane) { return (exec >> lane) & 1; }
+
+// Bit l set when m[l] is all ones (the masks icompare/fcompare give).
+inline uint32_t lane_mask(const uint32_t m[kLanes]) {
+#if defined(__SSE2__)
+  uint32_t bits = 0;
+  for (unsigned q = 0; q < kLanes / 4; ++q) {
+    __m128 v;
+    std::memcpy(&v, m + 4 * q, 16);
+    bits |= static_cast<uint32_t>(_mm_movemask_ps(v)) << (4 * q);
+  }
+  return bits;
+#else
+  uint32_t bits = 0;
+  for (unsigned l = 0; l < kLanes; ++l) bits |= (m[l] & 1u) << l;
+  return bits;
+#endif
+}
 
 // Bit l set when b[l] (bools are 0 or 1): the lane mask of a per-lane test.
 inline uint32_t lane_mask(const bool b[kLanes]) {

@@ -250,8 +250,8 @@ Result<bool> check_fcond(uint32_t cc) {
 // The condition is chosen once per instruction so each lane loop is a
 // plain compare the compiler can vectorize.
 template <typename T, typename F>
-static void compare_lanes(const T* x, const T* y, bool inv, bool out[kLanes], F f) {
-  for (unsigned l = 0; l < kLanes; ++l) out[l] = f(x[l], y[l]) != inv;
+static void compare_lanes(const T* x, const T* y, bool inv, uint32_t out[kLanes], F f) {
+  for (unsigned l = 0; l < kLanes; ++l) out[l] = 0u - static_cast<uint32_t>(f(x[l], y[l]) != inv);
 }
 
 Status compare_fields(const isa::Instr& in, Step& s, bool is_float) {
@@ -289,7 +289,7 @@ Status undefined_used(const Step& s, uint8_t parts) {
 // Unsigned or signed (each operand sign-extended at its own width) compare
 // of lane values of type U (unsigned) / S (signed) wide enough for both.
 template <typename U, typename S>
-static void icompare_lanes(uint32_t cc, const U* va, unsigned na, const U* vb, unsigned nb, bool out[kLanes]) {
+static void icompare_lanes(uint32_t cc, const U* va, unsigned na, const U* vb, unsigned nb, uint32_t out[kLanes]) {
   bool inv = cc & 8;
   if (cc & 4) {
     S sa[kLanes], sb[kLanes];
@@ -311,7 +311,7 @@ static void icompare_lanes(uint32_t cc, const U* va, unsigned na, const U* vb, u
   }
 }
 
-void icompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bool out[kLanes]) {
+void icompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, uint32_t out[kLanes]) {
   Operand ua = a, ub = b;
   ua.sx = ub.sx = false;
   unsigned na = a.bits(), nb = b.bits();
@@ -329,7 +329,7 @@ void icompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bo
 }
 
 template <typename T>
-static void fcompare_lanes(uint32_t cc, const T* va, const T* vb, bool out[kLanes]) {
+static void fcompare_lanes(uint32_t cc, const T* va, const T* vb, uint32_t out[kLanes]) {
   bool inv = cc & 8;
   switch (cc & 7) {
     case 0: compare_lanes(va, vb, inv, out, [](T x, T y) { return x == y; }); break;
@@ -358,7 +358,7 @@ static void read_f32_ftz(const Operand& o, const Core& c, float out[kLanes]) {
   }
 }
 
-void fcompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, bool out[kLanes]) {
+void fcompare(uint32_t cc, const Operand& a, const Operand& b, const Core& c, uint32_t out[kLanes]) {
   if (is_f32_reg(a) && is_f32_reg(b)) {
     alignas(64) float fa[kLanes], fb[kLanes];
     read_f32_ftz(a, c, fa);

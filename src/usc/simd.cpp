@@ -19,7 +19,7 @@ using isa::Opcode;
 template <bool kFloat, bool kQuad>
 Status exec_ballot(const Step& s, Core& c, Ctx&) {
   AGX_CHECK(check_undefined(s, kUndefinedCompare, c.exec));  // active lanes compare
-  alignas(64) bool cond[kLanes];
+  alignas(64) uint32_t cond[kLanes];
   if constexpr (kFloat) fcompare(s.cc, s.a, s.b, c, cond);
   else icompare(s.cc, s.a, s.b, c, cond);
   uint32_t ballot = lane_mask(cond) & c.exec;
