@@ -34,8 +34,10 @@ inline float ftz_f32(uint32_t b, Mod m) {
 }
 
 template <Arith kArith>
-__attribute__((target("avx2,fma"))) uint32_t farith_f32_fma(const Step& s, const uint32_t* a, const uint32_t* b,
-                                                           const uint32_t* x, uint32_t* out) {
+__attribute__((target("avx2,fma"))) uint32_t farith_f32_fma(const Step& s, const uint32_t* __restrict a,
+                                                           const uint32_t* __restrict b,
+                                                           const uint32_t* __restrict x,
+                                                           uint32_t* __restrict out) {
   Mod ma = mod_of(s.a), mb = mod_of(s.b), mc = mod_of(s.c);
   bool sat = s.sat;
   alignas(64) bool redo_lane[kLanes];
