@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "usc/internal.h"
@@ -154,6 +155,48 @@ void check_pending(const Step& s, const Ctx& ctx, const RunOptions& opt) {
 
 }  // namespace
 
+// The run loop; kObserve adds the debug checks and the trace, so the plain
+// loop carries no per-step test for them.
+template <bool kObserve>
+static Result<StopReason> run_loop(const Program& p, const std::vector<Step>& steps_of, long idx, Core& core,
+                                   Ctx& ctx, const RunOptions& opt, uint64_t max_steps) {
+  uint64_t steps = 0;
+  const uint64_t bound = std::min(max_steps, opt.step_limit);
+  while (true) {
+    if (idx < 0) [[unlikely]]
+      return Error::invalid_argument("pc 0x{:x} is not the start of an instruction of the program (0x{:x}..0x{:x})",
+                                     core.pc, p.base_pc(), p.end_pc());
+    if (steps >= bound) [[unlikely]] {
+      if (steps == max_steps) return StopReason::step_done;
+      return Error::limit("step limit of {} instructions reached at pc 0x{:x} (stuck loop?)", opt.step_limit, core.pc);
+    }
+    const Step& s = steps_of[static_cast<size_t>(idx)];
+    uint64_t fallthrough = s.pc + s.length_B;
+    ctx.next_pc = fallthrough;
+    std::unique_ptr<Core> before;
+    if constexpr (kObserve) {
+      if (opt.debug) check_pending(s, ctx, opt);
+      if (opt.trace) before = std::make_unique<Core>(core);
+    }
+    Status st = s.run(s, core, ctx);
+    if (!st) [[unlikely]] {
+      const Error& e = st.error();
+      bool has_pc = e.message().rfind("pc 0x", 0) == 0;
+      return has_pc ? e : Error(e.kind(), fmt::format("pc 0x{:x}: {}", s.pc, e.message()));
+    }
+    ++steps;
+    if constexpr (kObserve) {
+      if (opt.trace) trace_step(p, static_cast<size_t>(idx), *before, core, *opt.trace);
+    }
+    if (ctx.stop) return StopReason::finished;
+    core.pc = ctx.next_pc;
+    if (ctx.barrier) return StopReason::barrier;
+    if (core.pc == p.end_pc()) return StopReason::finished;
+    // Straight-line code moves to the next step without a lookup.
+    idx = core.pc == fallthrough ? idx + 1 : p.index_of(core.pc);
+  }
+}
+
 Result<StopReason> Executor::run(const Program& p, Core& core, const Memories& mem,
                                  const RunOptions& opt, uint64_t max_steps) {
   Ctx ctx;
@@ -162,35 +205,8 @@ Result<StopReason> Executor::run(const Program& p, Core& core, const Memories& m
   ctx.options = &opt;
   if (core.pc == p.end_pc_) return StopReason::finished;
   long idx = p.index_of(core.pc);
-  uint64_t steps = 0;
-  while (true) {
-    if (idx < 0)
-      return Error::invalid_argument("pc 0x{:x} is not the start of an instruction of the program (0x{:x}..0x{:x})",
-                                     core.pc, p.base_pc_, p.end_pc_);
-    if (steps == max_steps) return StopReason::step_done;
-    if (steps >= opt.step_limit)
-      return Error::limit("step limit of {} instructions reached at pc 0x{:x} (stuck loop?)", opt.step_limit, core.pc);
-    const Step& s = p.steps_[idx];
-    uint64_t fallthrough = s.pc + s.length_B;
-    ctx.next_pc = fallthrough;
-    if (opt.debug) check_pending(s, ctx, opt);
-    std::unique_ptr<Core> before;
-    if (opt.trace) before = std::make_unique<Core>(core);
-    Status st = s.run(s, core, ctx);
-    if (!st) {
-      const Error& e = st.error();
-      bool has_pc = e.message().rfind("pc 0x", 0) == 0;
-      return has_pc ? e : Error(e.kind(), fmt::format("pc 0x{:x}: {}", s.pc, e.message()));
-    }
-    ++steps;
-    if (opt.trace) trace_step(p, idx, *before, core, *opt.trace);
-    if (ctx.stop) return StopReason::finished;
-    core.pc = ctx.next_pc;
-    if (ctx.barrier) return StopReason::barrier;
-    if (core.pc == p.end_pc_) return StopReason::finished;
-    // Straight-line code moves to the next step without a lookup.
-    idx = core.pc == fallthrough ? idx + 1 : p.index_of(core.pc);
-  }
+  if (opt.debug || opt.trace) return run_loop<true>(p, p.steps_, idx, core, ctx, opt, max_steps);
+  return run_loop<false>(p, p.steps_, idx, core, ctx, opt, max_steps);
 }
 
 Result<StopReason> run(const Program& program, Core& core, const Memories& mem,
