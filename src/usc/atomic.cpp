@@ -69,12 +69,7 @@ void mark_returned(const Step& s, Core& c, Ctx& ctx) {
   ctx.pending_load_pc[reg] = s.pc + 1;
 }
 
-int64_t lane_index(const Step& s, const Core& c, unsigned l) {
-  if (s.b.kind == Kind::imm) return sign_extend(s.b.imm, 16);
-  if (s.b.kind == Kind::r16) return int64_t{c.r16(s.b.index, l)};  // threadgroup: unsigned 16-bit
-  uint32_t v = c.r[s.b.index][l];
-  return s.k[1] ? int64_t{v} : int64_t{static_cast<int32_t>(v)};
-}
+int64_t lane_index(const Step& s, const Core& c, unsigned l) { return memory_index(s.b, c, l, s.k[1]); }
 
 Status exec_device_atomic(const Step& s, Core& c, Ctx& ctx) {
   GpuMemory* m = ctx.mem->device;

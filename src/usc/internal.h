@@ -13,6 +13,7 @@
 #endif
 
 #include "usc/usc.h"
+#include "util/bits.h"
 
 namespace agx::usc {
 
@@ -168,6 +169,19 @@ inline double saturate(double v) {
 }
 
 inline bool lane_on(uint32_t exec, unsigned lane) { return (exec >> lane) & 1; }
+
+// A memory instruction's index operand in lane `lane`: a signed 16-bit
+// immediate, an unsigned 16-bit register, or a 32-bit register, signed
+// unless `is_unsigned` (the rows' Ou bit).
+inline int64_t memory_index(const Operand& o, const Core& c, unsigned lane, bool is_unsigned) {
+  if (o.kind == Kind::imm) return sign_extend(o.imm, 16);
+  if (o.kind == Kind::r16) return int64_t{c.r16(o.index, lane)};
+  uint32_t v = c.r[o.index][lane];
+  return is_unsigned ? int64_t{v} : int64_t{static_cast<int32_t>(v)};
+}
+// The index shift field `s` of the load/store rows: 3 acts as 2 (applegpu's
+// DeviceLoad exec).
+constexpr unsigned index_shift(uint32_t s) { return s == 3 ? 2 : s; }
 
 // Bit l set when m[l] is all ones (the masks icompare/fcompare give).
 inline uint32_t lane_mask(const uint32_t m[kLanes]) {

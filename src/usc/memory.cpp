@@ -98,11 +98,9 @@ void device_addresses(const Step& s, const Core& c, uint64_t base[kLanes], int64
   read_u64(s.a, c, base);
   uint32_t f = s.k[0];
   uint64_t align = memory_element_B(f);
-  unsigned sh = bit_packed(f) ? 0 : (s.k[4] == 3 ? 2 : s.k[4]);
+  unsigned sh = bit_packed(f) ? 0 : index_shift(s.k[4]);
   for (unsigned l = 0; l < kLanes; ++l) {
-    int64_t off;
-    if (s.b.kind == Kind::imm) off = sign_extend(s.b.imm, 16);
-    else off = s.k[5] ? int64_t{c.r[s.b.index][l]} : int64_t{static_cast<int32_t>(c.r[s.b.index][l])};
+    int64_t off = memory_index(s.b, c, l, s.k[5]);
     index[l] = off * (int64_t{1} << sh);
     base[l] &= ~(align - 1);
   }
@@ -228,7 +226,7 @@ Status exec_stack(const Step& s, Core& c, Ctx& ctx) {
   unsigned size = memory_element_B(s.k[0]);
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!lane_on(c.exec, l)) continue;
-    int64_t off = s.b.kind == Kind::imm ? sign_extend(s.b.imm, 16) : int64_t{static_cast<int32_t>(c.r[s.b.index][l])};
+    int64_t off = memory_index(s.b, c, l, false);
     auto io = [&](unsigned pos, uint8_t* bytes) -> Status {
       int64_t a = off + int64_t{pos} * size;
       if (a < 0 || a + size > per_lane)

@@ -28,6 +28,7 @@
 // value remains (our choice).
 #include <bit>
 
+#include "usc/formats.h"
 #include "usc/internal.h"
 #include "util/bits.h"
 
@@ -43,9 +44,7 @@ Status exec_uniform_store(const Step& s, Core& c, Ctx&) {
   const unsigned size_B = s.k[1];
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!lane_on(c.exec, l)) continue;
-    int64_t index = s.b.kind == Kind::imm ? sign_extend(s.b.imm, 16)
-                                          : int64_t{static_cast<int32_t>(c.r[s.b.index][l])};
-    index *= int64_t{1} << s.k[2];
+    int64_t index = memory_index(s.b, c, l, false) * (int64_t{1} << s.k[2]);
     unsigned half = s.d.index;
     for (unsigned i = 0; i < 4; ++i) {
       if (!(s.k[0] >> i & 1)) continue;
@@ -70,9 +69,7 @@ Status exec_uniform_store(const Step& s, Core& c, Ctx&) {
 
 Result<bool> compile_uniform_store(const isa::Instr& in, Step& s) {
   if (in.op != isa::Opcode::uniform_store) return false;
-  // F codes (applegpu MEMORY_FORMATS, 2 bits here): 0 i8, 1 i16, 2 i32, 3 f16.
-  static constexpr unsigned kElementB[4] = {1, 2, 4, 2};
-  static constexpr const char* kName[4] = {"i8", "i16", "i32", "f16"};
+  // F (2 bits here): MEMORY_FORMATS codes 0 i8, 1 i16, 2 i32, 3 f16.
   uint32_t format = static_cast<uint32_t>(operand_value(in, "F")) & 3;
   uint32_t shift = static_cast<uint32_t>(operand_value(in, "s"));
   s.k[0] = static_cast<uint32_t>(operand_value(in, "mask"));
@@ -82,13 +79,13 @@ Result<bool> compile_uniform_store(const isa::Instr& in, Step& s) {
     return Error::unsupported(
         "not supported by the emulator: uniform_store from 32-bit registers (format {}); Mesa's compiler "
         "reports this encoding does not work on hardware and stores 16-bit halves instead",
-        kName[format]);
-  if (kElementB[format] == 4)
+        memory_format_name(format));
+  if (memory_element_B(format) == 4)
     return Error::unsupported(
         "not supported by the emulator: uniform_store of format i32 from 16-bit registers (a 32-bit element "
         "from a 16-bit register has no meaning; Mesa stores i16 halves)");
-  s.k[1] = kElementB[format];
-  s.k[2] = shift == 3 ? 2 : shift;
+  s.k[1] = memory_element_B(format);
+  s.k[2] = index_shift(shift);
   s.run = exec_uniform_store;
   return true;
 }
