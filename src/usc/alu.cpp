@@ -215,17 +215,17 @@ Status exec_unary_int(const Step& s, Core& c, Ctx&) {
 }
 
 template <bool kFloat>
-Status exec_cmpsel(const Step& s, Core& c, Ctx&) {
+Status exec_cmpsel(const Step& s, Core& c, Ctx& ctx) {
   alignas(64) uint32_t cond[kLanes];
   if (s.undefined) [[unlikely]] {
-    AGX_CHECK(check_undefined(s, kUndefinedCompare, c.exec));
+    AGX_CHECK(check_undefined(s, ctx, kUndefinedCompare, c.exec));
   }
   if constexpr (kFloat) fcompare(s.cc, s.a, s.b, c, cond);
   else icompare(s.cc, s.a, s.b, c, cond);
   if (s.undefined) [[unlikely]] {
     uint32_t takes_x = lane_mask(cond);
-    AGX_CHECK(check_undefined(s, kUndefinedX, c.exec & takes_x));
-    AGX_CHECK(check_undefined(s, kUndefinedY, c.exec & ~takes_x));
+    AGX_CHECK(check_undefined(s, ctx, kUndefinedX, c.exec & takes_x));
+    AGX_CHECK(check_undefined(s, ctx, kUndefinedY, c.exec & ~takes_x));
   }
   alignas(64) uint32_t tx[kLanes], ty[kLanes], r[kLanes];
   const uint32_t* x = read_u32_ref(s.x, c, tx);

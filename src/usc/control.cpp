@@ -39,7 +39,7 @@ Status exec_pop(const Step& s, Core& c, Ctx&) {
 enum class Push { if_, while_, else_ };
 
 template <Push kKind, bool kFloat>
-Status exec_push(const Step& s, Core& c, Ctx&) {
+Status exec_push(const Step& s, Core& c, Ctx& ctx) {
   // The lanes that compare: r0l 0 (if), below n (while), 1 (else); every
   // lane, active or not, as in applegpu's exec.
   alignas(64) uint32_t r0l[kLanes];
@@ -50,7 +50,7 @@ Status exec_push(const Step& s, Core& c, Ctx&) {
       uint32_t x = r0l[l];
       compares[l] = kKind == Push::if_ ? x == 0 : kKind == Push::while_ ? x < s.n : x == 1;
     }
-    AGX_CHECK(check_undefined(s, kUndefinedCompare, lane_mask(compares)));
+    AGX_CHECK(check_undefined(s, ctx, kUndefinedCompare, lane_mask(compares)));
   }
   alignas(64) uint32_t cond[kLanes] = {};
   if (!s.undefined) {

@@ -53,10 +53,10 @@ struct Step {
   uint32_t k[6] = {};     // instruction-specific fields (see each executor)
   int64_t offset = 0;     // branch offset / memory offset immediate
   std::string error;      // set when the step can only report an error
-  // Undefined encodings that only fail when a lane evaluates them (see
-  // defer_undefined): a bit per part, and why each is undefined.
+  // Undefined encodings that only fail when a lane evaluates them: a bit
+  // per part (kUndefined*); why is worked out again from the instruction.
   uint8_t undefined = 0;
-  std::array<std::string, 3> undefined_why;
+  bool float_compare = false;  // the condition is a float one (FConditionDesc)
 };
 
 namespace detail {
@@ -113,11 +113,12 @@ enum : uint8_t { kUndefinedCompare = 1, kUndefinedX = 2, kUndefinedY = 4 };
 // The operand `name`; if its encoding is undefined, records that under
 // `part` and gives an immediate 0 in its place.
 Result<Operand> lazy_operand(const isa::Instr& in, std::string_view name, Step& s, uint8_t part);
-// The error of the first undefined part in `parts` (pc named).
-Status undefined_used(const Step& s, uint8_t parts);
+// The error of the first undefined part in `parts`, naming pc, mnemonic and
+// what is undefined (read again from the step's decoded instruction).
+Status undefined_used(const Step& s, const Ctx& ctx, uint8_t parts);
 // Fails if any lane of `need` evaluates an undefined part in `parts`.
-inline Status check_undefined(const Step& s, uint8_t parts, uint32_t need) {
-  if ((s.undefined & parts) && need) return undefined_used(s, s.undefined & parts);
+inline Status check_undefined(const Step& s, const Ctx& ctx, uint8_t parts, uint32_t need) {
+  if ((s.undefined & parts) && need) return undefined_used(s, ctx, s.undefined & parts);
   return {};
 }
 

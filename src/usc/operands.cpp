@@ -260,30 +260,41 @@ Status compare_fields(const isa::Instr& in, Step& s, bool is_float) {
   AGX_TRY(s.a, lazy_operand(in, "A", s, kUndefinedCompare));
   AGX_TRY(s.b, lazy_operand(in, "B", s, kUndefinedCompare));
   s.cc = static_cast<uint32_t>(operand_value(in, "cc"));
-  auto ok = is_float ? check_fcond(s.cc) : check_icond(s.cc);
-  if (!ok && !(s.undefined & kUndefinedCompare)) {
-    s.undefined |= kUndefinedCompare;
-    s.undefined_why[0] = ok.error().message();
-  }
+  s.float_compare = is_float;
+  if (!(is_float ? check_fcond(s.cc) : check_icond(s.cc))) s.undefined |= kUndefinedCompare;
   return {};
 }
 
 Result<Operand> lazy_operand(const isa::Instr& in, std::string_view name, Step& s, uint8_t part) {
   const isa::Operand* o = find_operand(in, name);
   if (!o || o->kind != isa::OperandKind::kNone) return operand(in, name);
-  auto r = operand(in, name);  // the error text of the undefined encoding
-  if (r) return r;             // kNone that the emulator can read (not a source)
-  unsigned slot = static_cast<unsigned>(std::countr_zero(part));
-  if (!(s.undefined & part)) s.undefined_why[slot] = r.error().message();
+  auto r = operand(in, name);
+  if (r) return r;  // kNone that the emulator can read (not a source)
   s.undefined |= part;
   Operand zero;
   zero.kind = Kind::imm;
   return zero;
 }
 
-Status undefined_used(const Step& s, uint8_t parts) {
-  unsigned slot = static_cast<unsigned>(std::countr_zero(parts));
-  return Error::decode("pc 0x{:x}: {}: {}", s.pc, isa::op_info(s.op).mnemonic, s.undefined_why[slot]);
+Status undefined_used(const Step& s, const Ctx& ctx, uint8_t parts) {
+  const isa::Instr& in = ctx.program->instr(static_cast<size_t>(ctx.program->index_of(s.pc)));
+  std::string why;
+  auto operand_error = [&](std::string_view name) {
+    const isa::Operand* o = find_operand(in, name);
+    if (!why.empty() || !o || o->kind != isa::OperandKind::kNone) return;
+    if (auto r = operand(in, name); !r) why = r.error().message();
+  };
+  if (parts & kUndefinedCompare) {
+    operand_error("A");
+    operand_error("B");
+    if (why.empty()) {
+      auto ok = s.float_compare ? check_fcond(s.cc) : check_icond(s.cc);
+      if (!ok) why = ok.error().message();
+    }
+  } else {
+    operand_error(parts & kUndefinedX ? "X" : "Y");
+  }
+  return Error::decode("pc 0x{:x}: {}: {}", s.pc, isa::op_info(s.op).mnemonic, why);
 }
 
 // Unsigned or signed (each operand sign-extended at its own width) compare

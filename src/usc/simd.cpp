@@ -17,8 +17,8 @@ namespace {
 using isa::Opcode;
 
 template <bool kFloat, bool kQuad>
-Status exec_ballot(const Step& s, Core& c, Ctx&) {
-  AGX_CHECK(check_undefined(s, kUndefinedCompare, c.exec));  // active lanes compare
+Status exec_ballot(const Step& s, Core& c, Ctx& ctx) {
+  AGX_CHECK(check_undefined(s, ctx, kUndefinedCompare, c.exec));  // active lanes compare
   alignas(64) uint32_t cond[kLanes];
   if constexpr (kFloat) fcompare(s.cc, s.a, s.b, c, cond);
   else icompare(s.cc, s.a, s.b, c, cond);
