@@ -93,22 +93,29 @@ AGX_NATIVE_OPT uint32_t native_alu(uint32_t iters) {
   return r7[0] + r7[31];
 }
 
-Figures alu_bench() {
-  std::vector<uint8_t> body;
-  size_t per_iter = 0;
-  for (int rep = 0; rep < 4; ++rep) {
-    body << op(Opcode::fmadd32, {{"Dt", 2}, {"D", 2}, {"At", kR32}, {"A", 2}, {"Bt", kR32}, {"B", 4}, {"Ct", kR32}, {"C", 6}})
-         << op(Opcode::fadd32, {{"Dt", 2}, {"D", 8}, {"At", kR32}, {"A", 8}, {"Bt", kR32}, {"B", 2}})
-         << op(Opcode::fmul32, {{"Dt", 2}, {"D", 10}, {"At", kR32}, {"A", 10}, {"Bt", kR32}, {"B", 4}})
-         << op(Opcode::fcmpsel, {{"cc", 1}, {"Dt", 2}, {"D", 12}, {"At", kR32}, {"A", 2}, {"Bt", kR32}, {"B", 8},
-                                 {"Xt", 1}, {"X", 10}, {"Yt", 1}, {"Y", 12}})
-         << op(Opcode::iadd, {{"Dt", 2}, {"D", 14}, {"At", kR32}, {"A", 14}, {"Bt", kR32}, {"B", 12}});
-    per_iter += 5;
-  }
-  auto code = loop(body, per_iter);
-  auto prog = usc::compile(code, 0);
-  if (!prog) cli::fail(prog.error());
-  const uint32_t iters = 100000;
+// The ALU loop's five instructions (one row each, in loop order).
+struct AluInstr {
+  const char* name;
+  std::vector<uint8_t> bytes;
+};
+std::vector<AluInstr> alu_instrs() {
+  std::vector<AluInstr> v(5);
+  v[0].name = "fmadd32";
+  v[0].bytes << op(Opcode::fmadd32, {{"Dt", 2}, {"D", 2}, {"At", kR32}, {"A", 2}, {"Bt", kR32}, {"B", 4}, {"Ct", kR32}, {"C", 6}});
+  v[1].name = "fadd32";
+  v[1].bytes << op(Opcode::fadd32, {{"Dt", 2}, {"D", 8}, {"At", kR32}, {"A", 8}, {"Bt", kR32}, {"B", 2}});
+  v[2].name = "fmul32";
+  v[2].bytes << op(Opcode::fmul32, {{"Dt", 2}, {"D", 10}, {"At", kR32}, {"A", 10}, {"Bt", kR32}, {"B", 4}});
+  v[3].name = "fcmpsel";
+  v[3].bytes << op(Opcode::fcmpsel, {{"cc", 1}, {"Dt", 2}, {"D", 12}, {"At", kR32}, {"A", 2}, {"Bt", kR32}, {"B", 8},
+                                     {"Xt", 1}, {"X", 10}, {"Yt", 1}, {"Y", 12}});
+  v[4].name = "iadd";
+  v[4].bytes << op(Opcode::iadd, {{"Dt", 2}, {"D", 14}, {"At", kR32}, {"A", 14}, {"Bt", kR32}, {"B", 12}});
+  return v;
+}
+
+// The ALU loop's starting registers (r21 = iteration count).
+usc::Core alu_core(uint32_t iters) {
   usc::Core core = usc::make_core();
   for (unsigned l = 0; l < usc::kLanes; ++l) {
     core.r[1][l] = std::bit_cast<uint32_t>(0.5f + l);
@@ -117,6 +124,23 @@ Figures alu_bench() {
     core.r[4][l] = core.r[5][l] = std::bit_cast<uint32_t>(1.0f);
     core.r[21][l] = iters;
   }
+  return core;
+}
+
+Figures alu_bench() {
+  std::vector<uint8_t> body;
+  size_t per_iter = 0;
+  auto instrs = alu_instrs();
+  for (int rep = 0; rep < 4; ++rep)
+    for (const AluInstr& i : instrs) {
+      body.insert(body.end(), i.bytes.begin(), i.bytes.end());
+      ++per_iter;
+    }
+  auto code = loop(body, per_iter);
+  auto prog = usc::compile(code, 0);
+  if (!prog) cli::fail(prog.error());
+  const uint32_t iters = 100000;
+  usc::Core core = alu_core(iters);
   usc::RunOptions opt;
   opt.step_limit = UINT64_MAX;
   double emu_s = best_seconds([&] {
@@ -132,6 +156,28 @@ Figures alu_bench() {
     (void)sink;
   });
   return {lane_instrs / emu_s, lane_instrs / native_s};
+}
+
+// Each ALU-loop instruction alone: 64 copies and a stop in straight-line code, run 320
+// times, so the figure is that instruction's cost plus dispatch, without the
+// loop's branch and counter.
+double instr_rate(const AluInstr& i) {
+  constexpr size_t kCopies = 64, kRuns = 320;
+  std::vector<uint8_t> code;
+  for (size_t n = 0; n < kCopies; ++n) code.insert(code.end(), i.bytes.begin(), i.bytes.end());
+  code << op(Opcode::stop, {});
+  auto prog = usc::compile(code, 0);
+  if (!prog) cli::fail(prog.error());
+  usc::Core core = alu_core(0);
+  usc::RunOptions opt;
+  double s = best_seconds([&] {
+    for (size_t run = 0; run < kRuns; ++run) {
+      core.pc = 0;
+      auto r = usc::run(*prog, core, {}, opt);
+      if (!r) cli::fail(r.error());
+    }
+  });
+  return double(kRuns) * (kCopies + 1) * usc::kLanes / s;
 }
 
 Figures mem_bench() {
@@ -184,15 +230,25 @@ Figures mem_bench() {
 
 int run_bench(bool json) {
   Figures alu = alu_bench(), mem = mem_bench();
+  // Per instruction, as a ratio to the native ALU loop's lane-operations/s.
+  std::vector<std::pair<const char*, double>> per;
+  for (const AluInstr& i : alu_instrs()) per.emplace_back(i.name, instr_rate(i));
   if (json) {
+    std::string ops;
+    for (const auto& [name, rate] : per)
+      ops += fmt::format("{}\"{}\": {{\"lane_instr_per_s\": {:.4g}, \"native_ratio\": {:.4g}}}", ops.empty() ? "" : ", ",
+                         name, rate, rate / alu.native_rate);
     fmt::print("{{\"alu_lane_instr_per_s\": {:.4g}, \"alu_native_ratio\": {:.4g}, "
-               "\"mem_lane_instr_per_s\": {:.4g}, \"mem_native_ratio\": {:.4g}}}\n",
-               alu.emu_rate, alu.emu_rate / alu.native_rate, mem.emu_rate, mem.emu_rate / mem.native_rate);
+               "\"mem_lane_instr_per_s\": {:.4g}, \"mem_native_ratio\": {:.4g}, \"per_instruction\": {{{}}}}}\n",
+               alu.emu_rate, alu.emu_rate / alu.native_rate, mem.emu_rate, mem.emu_rate / mem.native_rate, ops);
   } else {
     fmt::print("usc ALU loop (fmadd/fadd/fmul/fcmpsel/iadd): {:.3g} lane-instr/s; native C++ {:.3g}/s; ratio {:.3g}\n",
                alu.emu_rate, alu.native_rate, alu.emu_rate / alu.native_rate);
     fmt::print("usc memory kernel (device_load/fadd/device_store): {:.3g} lane-instr/s; native C++ {:.3g}/s; ratio {:.3g}\n",
                mem.emu_rate, mem.native_rate, mem.emu_rate / mem.native_rate);
+    for (const auto& [name, rate] : per)
+      fmt::print("usc {:<8} alone: {:.3g} lane-instr/s ({:.1f} ns per 32-lane instruction); ratio to native ALU {:.3g}\n",
+                 name, rate, 1e9 * usc::kLanes / rate, rate / alu.native_rate);
   }
   return 0;
 }
