@@ -115,10 +115,15 @@ Status exec_threadgroup_atomic(const Step& s, Core& c, Ctx& ctx) {
 Result<bool> compile_atomic(const isa::Instr& in, Step& s) {
   bool device = in.op == Opcode::atomic;
   if (!device && in.op != Opcode::threadgroup_atomic) return false;
-  s.k[0] = static_cast<uint32_t>(operand_value(in, "op"));
+  AGX_TRY(int64_t op, operand_value(in, "op"));
+  s.k[0] = static_cast<uint32_t>(op);
   if (s.k[0] >= static_cast<uint32_t>(AtomicOp::count))
     return Error::unsupported("not supported by the emulator: atomic op {}", s.k[0]);
-  s.k[1] = device ? static_cast<uint32_t>(operand_value(in, "Ou")) : 0;
+  s.k[1] = 0;
+  if (device) {
+    AGX_TRY(int64_t ou, operand_value(in, "Ou"));
+    s.k[1] = static_cast<uint32_t>(ou);
+  }
   AGX_TRY(s.d, operand(in, "R"));  // kAtomicDestination / kThreadgroupMemoryReg
   AGX_TRY(s.a, operand(in, "A"));  // kMemoryBase (r64/u64) / kThreadgroupMemoryBase
   AGX_TRY(s.b, operand(in, "O"));  // kMemoryIndex / kThreadgroupIndex
