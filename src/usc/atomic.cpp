@@ -17,6 +17,7 @@
 // Lanes are applied one at a time in ascending lane order (our choice: the
 // hardware guarantees only that each lane's read-modify-write is atomic),
 // so lanes hitting the same word see each other's results in that order.
+#include <algorithm>
 #include <cstring>
 
 #include "usc/internal.h"
@@ -71,10 +72,42 @@ void mark_returned(const Step& s, Core& c, Ctx& ctx) {
 
 int64_t lane_index(const Step& s, const Core& c, unsigned l) { return memory_index(s.b, c, l, s.k[1]); }
 
+// The SIMD-group path: every active lane's word lies in one span that the
+// memory maps to one host range (readable and writable): translated once,
+// then the lanes apply in ascending order on host memory. Returns false,
+// having touched nothing, otherwise.
+bool device_atomic_fast(const Step& s, Core& c, GpuMemory* m, const uint64_t base[kLanes]) {
+  const uint32_t e = c.exec;
+  if (!m || e == 0) return false;
+  alignas(64) uint64_t addr[kLanes];
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (unsigned l = 0; l < kLanes; ++l) {
+    addr[l] = (base[l] & ~uint64_t{3}) + static_cast<uint64_t>(lane_index(s, c, l) * 4);
+    if (!lane_on(e, l)) continue;
+    lo = std::min(lo, addr[l]);
+    hi = std::max(hi, addr[l]);
+  }
+  if (hi > UINT64_MAX - 4 || hi - lo >= (uint64_t{1} << 20)) return false;
+  uint8_t* w = m->host_pointer(lo, hi - lo + 4, Access::write);
+  if (!w || m->host_pointer(lo, hi - lo + 4, Access::read) != w) return false;
+  for (unsigned l = 0; l < kLanes; ++l) {
+    if (!lane_on(e, l)) continue;
+    uint8_t* p = w + (addr[l] - lo);
+    uint32_t old = load_le<uint32_t>(p);
+    store_le<uint32_t>(p, lane_result(s, c, l, old));
+    return_old(s, c, l, old);
+  }
+  return true;
+}
+
 Status exec_device_atomic(const Step& s, Core& c, Ctx& ctx) {
   GpuMemory* m = ctx.mem->device;
   alignas(64) uint64_t base[kLanes];
   read_u64(s.a, c, base);
+  if (device_atomic_fast(s, c, m, base)) {
+    mark_returned(s, c, ctx);
+    return {};
+  }
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!lane_on(c.exec, l)) continue;
     if (!m) return Error::fault("pc 0x{:x}: atomic with no device memory", s.pc);

@@ -152,9 +152,118 @@ void copy_raw_span(const Step& s, Core& c, uint8_t* host, uint64_t lo, const uin
   }
 }
 
+// The SIMD-group fast path for the raw formats (i8, i16, i32, f16): the
+// addresses of all active lanes are computed first (so loads into the base
+// or index registers cannot change them), the span they cover is translated
+// once with host_pointer, and each element moves with a fixed-size copy per
+// lane, or one block copy when the lanes are contiguous. Returns false (and
+// has touched nothing) when the span is not one host range, so the caller
+// falls back to per-lane reads and writes with their faults.
+template <bool kStore, typename T>
+void move_lanes(Core& c, bool r32, unsigned reg, uint8_t* at, const uint64_t a[kLanes], uint32_t e) {
+  if (r32) {
+    uint32_t* r = c.r[reg].data();
+    if (sizeof(T) == 4 && e == 0xFFFFFFFFu) {
+      bool contiguous = true;
+      for (unsigned l = 0; l < kLanes; ++l) contiguous &= a[l] == a[0] + 4 * l;
+      if (contiguous) {  // the common case: lane l at element index + l
+        if constexpr (kStore) std::memcpy(at + a[0], r, 4 * kLanes);
+        else std::memcpy(r, at + a[0], 4 * kLanes);
+        return;
+      }
+    }
+    for (unsigned l = 0; l < kLanes; ++l) {
+      if (!lane_on(e, l)) continue;
+      if constexpr (kStore) store_le<T>(at + a[l], static_cast<T>(r[l]));
+      else r[l] = load_le<T>(at + a[l]);
+    }
+    return;
+  }
+  for (unsigned l = 0; l < kLanes; ++l) {
+    if (!lane_on(e, l)) continue;
+    if constexpr (kStore) store_le<T>(at + a[l], static_cast<T>(c.r16(reg, l)));
+    else set_reg(c, false, reg, l, load_le<T>(at + a[l]));
+  }
+}
+
+template <bool kStore>
+bool device_fast(const Step& s, Core& c, GpuMemory* m) {
+  const uint32_t f = s.k[0], e = c.exec, mask = s.k[1];
+  if (!m || f > uint32_t(MemFormat::f16) || e == 0 || mask == 0) return false;
+  const unsigned size = memory_element_B(f), sh = index_shift(s.k[4]);
+  alignas(64) uint64_t base[kLanes], a[kLanes];
+  read_u64(s.a, c, base);
+  alignas(64) int64_t idx[kLanes];
+  if (s.b.kind == Kind::r32) {
+    const uint32_t* v = c.r[s.b.index].data();
+    if (s.k[5]) for (unsigned l = 0; l < kLanes; ++l) idx[l] = int64_t{v[l]};
+    else for (unsigned l = 0; l < kLanes; ++l) idx[l] = int64_t{static_cast<int32_t>(v[l])};
+  } else {
+    for (unsigned l = 0; l < kLanes; ++l) idx[l] = memory_index(s.b, c, l, s.k[5]);
+  }
+  // Element 0 of each lane (device_addresses' rule): base rounded down to
+  // the element size, plus (index << s) elements.
+  const uint64_t align = ~uint64_t{size - 1};
+  for (unsigned l = 0; l < kLanes; ++l)
+    a[l] = (base[l] & align) + static_cast<uint64_t>(idx[l] * (int64_t{1} << sh) * int64_t(size));
+  uint64_t lo = UINT64_MAX, hi = 0;
+  if (e == 0xFFFFFFFFu) {
+    for (unsigned l = 0; l < kLanes; ++l) {
+      lo = std::min(lo, a[l]);
+      hi = std::max(hi, a[l]);
+    }
+  } else {
+    for (unsigned l = 0; l < kLanes; ++l) {
+      if (!lane_on(e, l)) continue;
+      lo = std::min(lo, a[l]);
+      hi = std::max(hi, a[l]);
+    }
+  }
+  const unsigned first = std::countr_zero(mask), last = 31 - std::countl_zero(mask);
+  const uint64_t span_lo = lo + first * size, span_hi = hi + (last + 1) * size;
+  if (hi > UINT64_MAX - 64 || span_hi - span_lo > (uint64_t{1} << 20)) return false;
+  uint8_t* host = m->host_pointer(span_lo, span_hi - span_lo, kStore ? Access::write : Access::read);
+  if (!host) return false;
+  const bool r32 = s.k[3];
+  unsigned reg = s.k[2];
+  if (kStore && std::popcount(mask) > 1) {
+    // Several elements per lane: lane by lane, as the per-lane path, so
+    // lanes whose elements overlap leave the same bytes.
+    for (unsigned l = 0; l < kLanes; ++l) {
+      if (!lane_on(e, l)) continue;
+      unsigned r = reg;
+      for (unsigned i = 0; i < 4; ++i) {
+        if (!(mask >> i & 1)) continue;
+        uint8_t* p = host + (a[l] - span_lo) + i * size;
+        uint32_t v = get_reg(c, r32, r++, l);
+        if (size == 1) store_le<uint8_t>(p, static_cast<uint8_t>(v));
+        else if (size == 2) store_le<uint16_t>(p, static_cast<uint16_t>(v));
+        else store_le<uint32_t>(p, v);
+      }
+    }
+    return true;
+  }
+  for (unsigned i = 0; i < 4; ++i) {
+    if (!(mask >> i & 1)) continue;
+    // at + a[l] is element i of lane l in host memory.
+    uint8_t* at = host - span_lo + i * size;
+    switch (size) {
+      case 1: move_lanes<kStore, uint8_t>(c, r32, reg, at, a, e); break;
+      case 2: move_lanes<kStore, uint16_t>(c, r32, reg, at, a, e); break;
+      default: move_lanes<kStore, uint32_t>(c, r32, reg, at, a, e); break;
+    }
+    ++reg;
+  }
+  return true;
+}
+
 template <bool kStore>
 Status exec_device(const Step& s, Core& c, Ctx& ctx) {
   GpuMemory* m = ctx.mem->device;
+  if (device_fast<kStore>(s, c, m)) {
+    if constexpr (!kStore) mark_pending(s, c, ctx);
+    return {};
+  }
   unsigned size = memory_element_B(s.k[0]);
   alignas(64) uint64_t base[kLanes];
   alignas(64) int64_t index[kLanes];
