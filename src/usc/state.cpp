@@ -10,34 +10,51 @@
 
 namespace agx::usc {
 
+// Runs once per SIMD group of every dispatch, so it divides only for lane 0
+// and steps the position lane by lane (x, then y, then z wrap at the
+// threadgroup's size), instead of two divisions per lane and axis.
 void place(Core& c, const Placement& p) {
-  auto set = [&](unsigned n, auto f) {
-    c.sr_known[n] = true;
-    for (unsigned l = 0; l < kLanes; ++l) c.sr[n][l] = f(l);
-  };
   const auto& tpg = p.threads_per_threadgroup;
   const bool full = p.dispatch_threads_per_threadgroup == std::array<uint32_t, 3>{0, 0, 0};
   const auto& dtpg = full ? tpg : p.dispatch_threads_per_threadgroup;
-  for (unsigned i = 0; i < 3; ++i) {
-    set(i, [&](unsigned) { return p.threadgroup_position[i]; });
-    set(4 + i, [&](unsigned) { return tpg[i]; });
-    set(8 + i, [&](unsigned) { return dtpg[i]; });
-  }
-  auto local = [&](unsigned l) { return p.simdgroup_index * kLanes + l; };
-  auto pos = [&](unsigned l, unsigned axis) -> uint32_t {
-    uint32_t idx = local(l);
-    uint32_t x = tpg[0] ? idx % tpg[0] : 0, rest = tpg[0] ? idx / tpg[0] : 0;
-    uint32_t y = tpg[1] ? rest % tpg[1] : 0, z = tpg[1] ? rest / tpg[1] : 0;
-    return axis == 0 ? x : axis == 1 ? y : z;
+  auto fill = [&](unsigned n, uint32_t v) {
+    c.sr_known[n] = true;
+    c.sr[n].fill(v);
   };
   for (unsigned i = 0; i < 3; ++i) {
-    set(48 + i, [&](unsigned l) { return pos(l, i); });
-    set(80 + i, [&](unsigned l) { return p.threadgroup_position[i] * dtpg[i] + pos(l, i); });
+    fill(i, p.threadgroup_position[i]);
+    fill(4 + i, tpg[i]);
+    fill(8 + i, dtpg[i]);
   }
-  set(51, local);
-  set(52, [](unsigned l) { return l; });
-  set(53, [&](unsigned) { return p.simdgroup_index; });
-  set(62, [](unsigned) { return 0u; });  // backfacing: compute work is front-facing
+  const uint32_t first = p.simdgroup_index * kLanes;
+  uint32_t x = tpg[0] ? first % tpg[0] : 0, rest = tpg[0] ? first / tpg[0] : 0;
+  uint32_t y = tpg[1] ? rest % tpg[1] : 0, z = tpg[1] ? rest / tpg[1] : 0;
+  const uint32_t gx = p.threadgroup_position[0] * dtpg[0], gy = p.threadgroup_position[1] * dtpg[1],
+                 gz = p.threadgroup_position[2] * dtpg[2];
+  for (unsigned l = 0; l < kLanes; ++l) {
+    c.sr[48][l] = x;
+    c.sr[49][l] = y;
+    c.sr[50][l] = z;
+    c.sr[80][l] = gx + x;
+    c.sr[81][l] = gy + y;
+    c.sr[82][l] = gz + z;
+    c.sr[51][l] = first + l;
+    c.sr[52][l] = l;
+    // The next lane: x wraps at the threadgroup's width (a width of 0
+    // leaves every position 0, as the division form did), then y.
+    if (tpg[0] && ++x == tpg[0]) {
+      x = 0;
+      if (tpg[1] && ++y == tpg[1]) {
+        y = 0;
+        ++z;
+      } else if (!tpg[1]) {
+        y = 0;
+      }
+    }
+  }
+  for (unsigned n : {48u, 49u, 50u, 80u, 81u, 82u, 51u, 52u}) c.sr_known[n] = true;
+  fill(53, p.simdgroup_index);
+  fill(62, 0);  // backfacing: compute work is front-facing
 }
 
 Core make_core() {
