@@ -129,6 +129,16 @@ Result<Program> compile(std::span<const uint8_t> code, uint64_t base_pc) {
       s.length_B = static_cast<uint8_t>(std::min<size_t>(2, code.size() - at));
       error = st.error().message();
     } else {
+      for (const isa::Operand& o : in.ops()) {
+        unsigned n = o.count ? o.count : 1, last = 0;
+        switch (o.kind) {
+          case isa::OperandKind::kReg16: last = (o.index + n - 1) / 2; break;
+          case isa::OperandKind::kReg32: last = o.index + n - 1; break;
+          case isa::OperandKind::kReg64: last = o.index + 2 * n - 1; break;
+          default: continue;
+        }
+        p.register_count_ = std::max(p.register_count_, std::min<unsigned>(last + 1 + 4, kRegisters));
+      }
       error = compile_one(in, s);
       if (s.run == exec_fixed_function) {
         s.k[0] = static_cast<uint32_t>(p.fixed_function_.size());

@@ -142,32 +142,44 @@ uint8_t* RegionMemory::host_pointer(GpuVa va, size_t size, Access access) {
 // finishes or reaches a barrier; when every unfinished group waits at the
 // barrier, all continue. A group running ahead therefore sees threadgroup
 // memory as the hardware guarantees only after a barrier.
+// Prepares a reused SIMD group for its next placement: the registers the
+// program can name, its scratch and its stack frame back to zero, so every
+// group starts as a fresh Core would, without clearing the whole file.
+static void reset_core(Core& c, unsigned registers) {
+  for (unsigned r = 0; r < registers; ++r) c.r[r].fill(0);
+  c.written.fill(false);
+  c.uniforms_written = false;
+  std::fill(c.stack.begin(), c.stack.end(), 0);
+  c.stack_frame_B = 0;
+}
+
 static Status run_threadgroup(const Program& program, const Dispatch& d, std::array<uint32_t, 3> tg,
-                              GpuMemory& device, const RunOptions& options, FixedFunction* ff) {
+                              GpuMemory& device, const RunOptions& options, FixedFunction* ff,
+                              std::vector<std::unique_ptr<Core>>& cores, std::vector<uint8_t>& shared) {
   uint64_t threads = uint64_t{d.threads_per_threadgroup[0]} * d.threads_per_threadgroup[1] *
                      d.threads_per_threadgroup[2];
   unsigned groups = static_cast<unsigned>((threads + kLanes - 1) / kLanes);
-  std::vector<uint8_t> shared(d.threadgroup_memory_B);
+  std::fill(shared.begin(), shared.end(), 0);
   Memories mem{&device, &shared, ff};
-  std::vector<std::unique_ptr<Core>> cores;
+  while (cores.size() < groups) cores.push_back(std::make_unique<Core>());
   for (unsigned g = 0; g < groups; ++g) {
-    auto c = std::make_unique<Core>();
+    Core* c = cores[g].get();
+    reset_core(*c, program.register_count());
     place(*c, Placement{tg, d.threads_per_threadgroup, g});
     c->u = d.uniforms;
     c->pc = program.base_pc();
     uint64_t left = threads - uint64_t{g} * kLanes;
     c->exec = left >= kLanes ? 0xFFFFFFFFu : (1u << left) - 1;
-    cores.push_back(std::move(c));
   }
-  std::vector<bool> done(groups, false);
+  uint64_t done = 0;  // up to 32 SIMD groups of 32 threads
   unsigned finished = 0;
   while (finished < groups) {
     for (unsigned g = 0; g < groups; ++g) {
-      if (done[g]) continue;
+      if (done >> g & 1) continue;
       auto r = run(program, *cores[g], mem, options);
       if (!r) return std::move(r).error().context(fmt::format("threadgroup ({},{},{}) simdgroup {}", tg[0], tg[1], tg[2], g));
       if (*r == StopReason::finished) {
-        done[g] = true;
+        done |= uint64_t{1} << g;
         ++finished;
       }
     }
@@ -181,10 +193,14 @@ Status dispatch(const Program& program, const Dispatch& d, GpuMemory& device,
                      d.threads_per_threadgroup[2];
   if (threads == 0 || threads > 1024)
     return Error::invalid_argument("threads per threadgroup must be 1..1024, got {}", threads);
+  // The SIMD groups' cores and the threadgroup memory are allocated once
+  // per dispatch and reset for each threadgroup.
+  std::vector<std::unique_ptr<Core>> cores;
+  std::vector<uint8_t> shared(d.threadgroup_memory_B);
   for (uint32_t z = 0; z < d.threadgroups[2]; ++z)
     for (uint32_t y = 0; y < d.threadgroups[1]; ++y)
       for (uint32_t x = 0; x < d.threadgroups[0]; ++x)
-        AGX_CHECK(run_threadgroup(program, d, {x, y, z}, device, options, ff));
+        AGX_CHECK(run_threadgroup(program, d, {x, y, z}, device, options, ff, cores, shared));
   return {};
 }
 

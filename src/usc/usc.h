@@ -124,6 +124,11 @@ class Program {
   // Why the instruction at `pc` cannot run (undecodable, unsupported or
   // malformed), or empty when it can.
   std::string_view error_at(uint64_t pc) const;
+  // Registers r0..r(n-1) cover every register an instruction of the
+  // program names (with a margin for the bit-packed memory formats, which
+  // move more registers than their tuple shows): what a reused SIMD group
+  // must clear to start like a fresh one.
+  unsigned register_count() const { return register_count_; }
   // Index of the instruction at `pc`, or -1.
   long index_of(uint64_t pc) const;
 
@@ -137,6 +142,7 @@ class Program {
   std::vector<isa::Instr> fixed_function_;   // decoded, for the hooks
   std::vector<int32_t> by_halfword_;  // (pc - base) / 2 -> step index or -1
   uint64_t base_pc_ = 0, end_pc_ = 0;
+  unsigned register_count_ = 2;  // r0 (exec stack) and r1 (link) always
 };
 
 // Decodes `code` laid out at `base_pc`. Bytes that do not decode become a
