@@ -67,7 +67,7 @@ void mark_returned(const Step& s, Core& c, Ctx& ctx) {
   if (s.d.kind != Kind::r32 && s.d.kind != Kind::r16) return;
   unsigned reg = s.d.kind == Kind::r32 ? s.d.index : s.d.index >> 1u;
   c.written[reg] = true;
-  ctx.pending_load_pc[reg] = s.pc + 1;
+  ctx.pending(reg, s.pc);
 }
 
 int64_t lane_index(const Step& s, const Core& c, unsigned l) { return memory_index(s.b, c, l, s.k[1]); }

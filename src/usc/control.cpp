@@ -129,12 +129,12 @@ Status exec_trap(const Step& s, Core&, Ctx&) {
 }
 
 Status exec_wait(const Step&, Core&, Ctx& ctx) {
-  ctx.pending_load_pc.fill(0);
+  ctx.clear_pending();
   return {};
 }
 
 Status exec_barrier(const Step&, Core&, Ctx& ctx) {
-  ctx.pending_load_pc.fill(0);
+  ctx.clear_pending();
   ctx.barrier = true;
   return {};
 }

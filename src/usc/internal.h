@@ -69,7 +69,15 @@ struct Ctx {
   uint64_t next_pc = 0;
   bool stop = false;
   bool barrier = false;
-  std::array<uint64_t, kRegisters> pending_load_pc{};  // debug: pc+1 of load, 0 none
+  // Debug mode only (null otherwise, so a run sets up and clears nothing):
+  // per register, pc + 1 of the load still outstanding into it, 0 none.
+  std::array<uint64_t, kRegisters>* pending_load_pc = nullptr;
+  void pending(unsigned r, uint64_t pc) {
+    if (pending_load_pc) (*pending_load_pc)[r] = pc + 1;
+  }
+  void clear_pending() {
+    if (pending_load_pc) pending_load_pc->fill(0);
+  }
   // The decoded instruction of a fixed-function step (kept by the program).
   const isa::Instr* fixed_function_instr(const Step& s) const;
 };

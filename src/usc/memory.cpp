@@ -81,7 +81,7 @@ void mark_pending(const Step& s, Core& c, Ctx& ctx) {
   unsigned last = s.k[3] ? s.k[2] + count - 1 : (s.k[2] + count - 1) / 2;
   for (unsigned r = first; r <= last && r < kRegisters; ++r) {
     c.written[r] = true;
-    ctx.pending_load_pc[r] = s.pc + 1;
+    ctx.pending(r, s.pc);
   }
 }
 

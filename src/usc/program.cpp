@@ -219,9 +219,9 @@ void check_pending(const Step& s, const Ctx& ctx, const RunOptions& opt) {
     unsigned first = o->kind == detail::Kind::r16 ? o->index >> 1 : o->index;
     unsigned last = o->kind == detail::Kind::r64 ? first + 1 : first;
     for (unsigned r = first; r <= last && r < kRegisters; ++r)
-      if (ctx.pending_load_pc[r])
+      if (ctx.pending_load_pc && (*ctx.pending_load_pc)[r])
         opt.warnings->push_back(fmt::format("pc 0x{:x}: r{} read before `wait` for the load at pc 0x{:x}",
-                                            s.pc, r, ctx.pending_load_pc[r] - 1));
+                                            s.pc, r, (*ctx.pending_load_pc)[r] - 1));
   }
 }
 
@@ -279,6 +279,11 @@ Result<StopReason> Executor::run(const Program& p, Core& core, const Memories& m
   ctx.options = &opt;
   if (core.pc == p.end_pc_) return StopReason::finished;
   long idx = p.index_of(core.pc);
+  std::array<uint64_t, kRegisters> pending;  // cleared only when used
+  if (opt.debug) {
+    pending.fill(0);
+    ctx.pending_load_pc = &pending;
+  }
   if (opt.debug || opt.trace || opt.on_trace) return run_loop<true>(p, p.steps_, idx, core, ctx, opt, max_steps);
   return run_loop<false>(p, p.steps_, idx, core, ctx, opt, max_steps);
 }
