@@ -192,7 +192,12 @@ bool device_fast(const Step& s, Core& c, GpuMemory* m) {
   if (!m || f > uint32_t(MemFormat::f16) || e == 0 || mask == 0) return false;
   const unsigned size = memory_element_B(f), sh = index_shift(s.k[4]);
   alignas(64) uint64_t base[kLanes], a[kLanes];
-  read_u64(s.a, c, base);
+  if (s.a.kind == Kind::u64) {  // a uniform base, the common case
+    uint64_t b = c.u[s.a.index] | uint64_t{c.u[s.a.index + 1]} << 32;
+    for (unsigned l = 0; l < kLanes; ++l) base[l] = b;
+  } else {
+    read_u64(s.a, c, base);
+  }
   alignas(64) int64_t idx[kLanes];
   if (s.b.kind == Kind::r32) {
     const uint32_t* v = c.r[s.b.index].data();

@@ -161,12 +161,16 @@ static Status run_threadgroup(const Program& program, const Dispatch& d, std::ar
   unsigned groups = static_cast<unsigned>((threads + kLanes - 1) / kLanes);
   std::fill(shared.begin(), shared.end(), 0);
   Memories mem{&device, &shared, ff};
-  while (cores.size() < groups) cores.push_back(std::make_unique<Core>());
+  while (cores.size() < groups) {
+    cores.push_back(std::make_unique<Core>());
+    cores.back()->u = d.uniforms;
+  }
   for (unsigned g = 0; g < groups; ++g) {
     Core* c = cores[g].get();
+    // The uniform file is copied again only if the last group wrote it.
+    if (c->uniforms_written) c->u = d.uniforms;
     reset_core(*c, program.register_count());
     place(*c, Placement{tg, d.threads_per_threadgroup, g});
-    c->u = d.uniforms;
     c->pc = program.base_pc();
     uint64_t left = threads - uint64_t{g} * kLanes;
     c->exec = left >= kLanes ? 0xFFFFFFFFu : (1u << left) - 1;
