@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -37,18 +41,50 @@ void fail(const std::string& message, int code) {
 
 void fail(const Error& error, int code) { fail(error.message(), code); }
 
-Result<std::string> read_file(const std::string& path) {
-  if (path == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    return ss.str();
+namespace {
+
+// Reads all of `fd` up to kMaxInput_B; `what` names it in errors.
+Result<std::string> read_all(int fd, const std::string& what) {
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error::io("cannot read {}: {}", what, std::strerror(errno));
+    if (n == 0) return text;
+    if (text.size() + size_t(n) > kMaxInput_B)
+      return Error::limit("{} is larger than the {} MiB input limit", what, kMaxInput_B >> 20);
+    text.append(buf, size_t(n));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error::io("cannot open '{}': {}", path, std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return Error::io("cannot read '{}'", path);
-  return ss.str();
+}
+
+}  // namespace
+
+// Only regular files and pipes are inputs (a directory reads as nothing,
+// /dev/zero never ends); standard input may also be a terminal or socket.
+Result<std::string> read_file(const std::string& path) {
+  struct stat st;
+  if (path == "-") {
+    if (::fstat(0, &st) != 0) return Error::io("cannot read standard input: {}", std::strerror(errno));
+    if (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode) || (S_ISCHR(st.st_mode) && !::isatty(0)))
+      return Error::invalid_argument("standard input is not a file, pipe or terminal");
+    return read_all(0, "standard input");
+  }
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Error::io("cannot open '{}': {}", path, std::strerror(errno));
+  if (::fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
+    const bool dir = S_ISDIR(st.st_mode);
+    ::close(fd);
+    return Error::invalid_argument("'{}' is {}, not a regular file or pipe", path,
+                                   dir ? "a directory" : "a device or special file");
+  }
+  if (S_ISREG(st.st_mode) && uint64_t(st.st_size) > kMaxInput_B) {
+    ::close(fd);
+    return Error::limit("'{}' ({} bytes) is larger than the {} MiB input limit", path, st.st_size, kMaxInput_B >> 20);
+  }
+  auto text = read_all(fd, fmt::format("'{}'", path));
+  ::close(fd);
+  return text;
 }
 
 Result<std::vector<uint8_t>> read_binary(const std::string& path) {

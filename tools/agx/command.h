@@ -41,6 +41,9 @@ struct Exit {
 [[noreturn]] void fail(const std::string& message, int code = 1);
 
 // Reads a whole file (or standard input for "-"); errors name the path.
+// Only regular files and pipes are read (a directory or a device such as
+// /dev/zero is an error), at most kMaxInput_B bytes.
+inline constexpr uint64_t kMaxInput_B = uint64_t{256} << 20;
 Result<std::string> read_file(const std::string& path);
 Result<std::vector<uint8_t>> read_binary(const std::string& path);
 Status write_binary(const std::string& path, const std::vector<uint8_t>& bytes);
