@@ -34,8 +34,24 @@ Bench::Bench(std::string unit, std::string description, Run run) {
   benches().push_back({std::move(unit), std::move(description), std::move(run)});
 }
 
+// Messages quote the user's input: control bytes (escape sequences, NUL)
+// are shown as \xNN, never sent to the terminal, and a message longer than
+// kMaxMessage_B (a huge token) is cut. Line breaks and UTF-8 stay.
+std::string terminal_safe(std::string_view message) {
+  constexpr size_t kMaxMessage_B = 2000;
+  std::string out;
+  for (unsigned char c : message.substr(0, kMaxMessage_B)) {
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+      out += fmt::format("\\x{:02x}", c);
+    else
+      out += char(c);
+  }
+  if (message.size() > kMaxMessage_B) out += "...";
+  return out;
+}
+
 void fail(const std::string& message, int code) {
-  fmt::print(stderr, "agx: {}\n", message);
+  fmt::print(stderr, "agx: {}\n", terminal_safe(message));
   throw Exit{code};
 }
 

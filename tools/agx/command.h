@@ -36,8 +36,9 @@ struct Exit {
   int code;
 };
 
-// Prints "agx <what>: <message>" to stderr and throws Exit{code}.
+// Prints "agx: <message>" to stderr (terminal_safe) and throws Exit{code}.
 [[noreturn]] void fail(const Error& error, int code = 1);
+std::string terminal_safe(std::string_view message);
 [[noreturn]] void fail(const std::string& message, int code = 1);
 
 // Reads a whole file (or standard input for "-"); errors name the path.
