@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -76,14 +77,38 @@ Result<std::string> read_all(int fd, const std::string& what) {
 
 }  // namespace
 
+Status check_stdin() {
+  struct stat st;
+  if (::fstat(0, &st) != 0) return Error::io("cannot read standard input: {}", std::strerror(errno));
+  // /dev/null (character device 1:3) is an empty input.
+  const bool null_device = S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 3;
+  if (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode) || (S_ISCHR(st.st_mode) && !::isatty(0) && !null_device))
+    return Error::invalid_argument("standard input is not a file, pipe or terminal");
+  return {};
+}
+
+bool read_line(std::istream& in, std::string& line, bool* too_long) {
+  line.clear();
+  *too_long = false;
+  std::istream::int_type c;
+  bool any = false;
+  while ((c = in.get()) != std::istream::traits_type::eof()) {
+    any = true;
+    if (c == '\n') return true;
+    if (line.size() < kMaxLine_B)
+      line.push_back(char(c));
+    else
+      *too_long = true;  // the rest of the line is skipped, not kept
+  }
+  return any;
+}
+
 // Only regular files and pipes are inputs (a directory reads as nothing,
 // /dev/zero never ends); standard input may also be a terminal or socket.
 Result<std::string> read_file(const std::string& path) {
   struct stat st;
   if (path == "-") {
-    if (::fstat(0, &st) != 0) return Error::io("cannot read standard input: {}", std::strerror(errno));
-    if (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode) || (S_ISCHR(st.st_mode) && !::isatty(0)))
-      return Error::invalid_argument("standard input is not a file, pipe or terminal");
+    AGX_CHECK(check_stdin());
     return read_all(0, "standard input");
   }
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
