@@ -2,6 +2,9 @@
 // argument itself and every pointer inside it (unmapped, inaccessible or
 // read-only memory, and arrays that run past their mapping), as the kernel's
 // copy_from_user/copy_to_user answer. Nothing changes after such a call.
+#include <atomic>
+#include <thread>
+
 #include "kmd/drm_core.h"
 #include "kmd/tests/fixture.h"
 #include "kmd/tests/guard_pages.h"
@@ -132,6 +135,29 @@ TEST_F(Uaccess, SyncobjArrays) {
   // An array too large for one kernel allocation: -ENOMEM before reading.
   a = {g.unmapped(), 0x40000000, 0};
   EXPECT_EQ(io(DRM_IOCTL_SYNCOBJ_RESET, a), -ENOMEM);
+}
+
+// Another thread flips the buffer's protection while ioctls read and write
+// it: each call succeeds or gives -EFAULT, and none faults.
+TEST_F(Uaccess, MappingsChangingUnderneathAreSafe) {
+  uint8_t* page = g.base;
+  std::atomic<bool> stop{false};
+  std::thread flipper([&] {
+    for (int i = 0; !stop.load(); i++) ::mprotect(page, g.page_B, (i & 1) ? PROT_NONE : PROT_READ | PROT_WRITE);
+  });
+  int ok = 0, fault = 0;
+  for (int i = 0; i < 3000; i++) {
+    drm_asahi_get_params p{0, 0, user_ptr(page), sizeof(drm_asahi_params_global)};
+    int r = io(DRM_IOCTL_ASAHI_GET_PARAMS, p);
+    ASSERT_TRUE(r == 0 || r == -EFAULT) << r;
+    (r == 0 ? ok : fault)++;
+    r = file->ioctl(DRM_IOCTL_ASAHI_GET_TIME, page + 64);
+    ASSERT_TRUE(r == 0 || r == -EFAULT) << r;
+  }
+  stop = true;
+  flipper.join();
+  ::mprotect(page, g.page_B, PROT_READ | PROT_WRITE);
+  EXPECT_EQ(ok + fault, 3000);
 }
 
 TEST_F(Uaccess, ClientName) {
