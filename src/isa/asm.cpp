@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include "isa/asm_internal.h"
+#include "isa/asm_parse.h"
 #include "isa/disasm.h"
+#include "util/printable.h"
 
 namespace agx::isa {
 
@@ -126,6 +128,7 @@ bool same_operand(std::string_view want, std::string_view got, uint64_t pc) {
 
 struct Search {
   const Line& line;
+  std::string_view whole;  // the instruction as written
   const Candidate& cand;
   uint64_t pc;
   std::optional<Encoded> result;
@@ -158,9 +161,13 @@ struct Search {
     bool same = got.mnemonic == line.mnemonic.text && shown.size() == line.operands.size();
     for (size_t i = 0; same && i < shown.size(); ++i)
       same = same_operand(line.operands[i].text, shown[i], pc);
+    // The encoding found reads back as other text: say so about the user's
+    // own text (the other instruction is nothing the user wrote).
     if (!same)
       return note(cand.operands.size(),
-                  fmt::format("operands do not fit together: they encode '{}'", join(got)), false),
+                  fmt::format("column {}: '{}' cannot be encoded: its operands do not fit together",
+                              line.mnemonic.column, printable(whole, 80)),
+                  false),
              false;
     result = *enc;
     return true;
@@ -172,7 +179,7 @@ struct Search {
     if (j == rows.size()) {
       if (k != cand.operands.size()) {
         note(k, fmt::format("column {}: unexpected operand '{}'", cand.operands[k].column,
-                            cand.operands[k].text));
+                            printable(cand.operands[k].text)));
         return false;
       }
       return verify(d);
@@ -189,7 +196,9 @@ struct Search {
         }
       }
       Draft next = d;
-      if (auto err = parse_operand(next, first + j, tok.text)) {
+      if (auto missing = parse::missing_register(tok.text)) {
+        note(k, fmt::format("column {}: {}", tok.column, *missing));
+      } else if (auto err = parse_operand(next, first + j, tok.text)) {
         note(k, fmt::format("column {}: {}", tok.column, *err));
       } else {
         if (walk(next, j + 1, k + 1)) return true;
@@ -218,14 +227,14 @@ Result<Encoded> assemble_in_line(std::string_view text, uint64_t pc, size_t colu
     return Error::parse("column {}: expected an instruction", column_base + 1);
   auto cands = candidates(line);
   if (cands.empty())
-    return Error::parse("column {}: unknown mnemonic '{}'", line.mnemonic.column, line.mnemonic.text);
+    return Error::parse("column {}: unknown mnemonic '{}'", line.mnemonic.column, printable(line.mnemonic.text));
   std::string error;
   size_t depth = 0;
   for (const auto& c : cands) {
     Draft d{c.op};
     d.pc = pc;
     for (auto [i, v] : c.preset) d.set(i, v);
-    Search s{line, c, pc, std::nullopt, 0, {}};
+    Search s{line, trim(text), c, pc, std::nullopt, 0, {}};
     if (s.walk(d, 0, 0)) return *s.result;
     if (error.empty() || s.best_depth > depth) error = s.best_error, depth = s.best_depth;
   }

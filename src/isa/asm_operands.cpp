@@ -7,6 +7,24 @@
 
 namespace agx::isa::detail::parse {
 
+// The register files (applegpu's register names): 128 32-bit GPRs r0-r127
+// (256 halves r0l-r127h), 256 32-bit uniforms u0-u255 (u0l-u255h).
+Err missing_register(std::string_view s) {
+  auto r = parse_regs(s);
+  if (!r) return std::nullopt;
+  for (size_t i = 0; i < r->regs.size(); ++i) {
+    const RegName& n = r->regs[i];
+    // The last name of a tuple may be one past the file (r127_r128 prints).
+    const unsigned limit = (n.kind == K::kUReg32 ? 255 : 127) + (i > 0 && i + 1 == r->regs.size() ? 1 : 0);
+    const bool past = (n.kind == K::kReg32 || n.kind == K::kUReg32) && n.index > limit;
+    if (!past) continue;
+    const bool uniform = n.kind == K::kUReg32;
+    return fmt::format("register '{}{}' does not exist: the {} file is {}", uniform ? 'u' : 'r', n.index,
+                       uniform ? "uniform" : "register", uniform ? "u0-u255 (u0l-u255h)" : "r0-r127 (r0l-r127h)");
+  }
+  return std::nullopt;
+}
+
 std::optional<RegName> single(std::string_view s, uint8_t* flags) {
   auto r = parse_regs(s);
   if (!r || r->regs.size() != 1) return std::nullopt;

@@ -8,11 +8,16 @@
 #include <string>
 
 #include "isa/asm_internal.h"
+#include "util/printable.h"
 
 namespace agx::isa::detail::parse {
 
 using K = OperandKind;
 using Err = std::optional<std::string>;
+
+// "register 'r128' does not exist (r0-r127 ...)" when `s` names a register
+// past its file, else nothing.
+Err missing_register(std::string_view s);
 
 // One operand being parsed: the draft, the operand row, its fields, the text.
 struct P {
@@ -21,10 +26,12 @@ struct P {
   const OperandFields& f;
   std::string_view s;
   Err fail(std::string_view expected) const {
-    return fmt::format("expected {} for operand {}, got '{}'", expected, def.name, s);
+    if (auto e = missing_register(s)) return e;
+    return fmt::format("expected {} for operand {}, got '{}'", expected, def.name, printable(s));
   }
   Err set(int8_t i, int64_t v) const {
     if (d.set(i, v)) return std::nullopt;
+    if (auto e = missing_register(s)) return e;
     return fmt::format("operand {}: value {} out of range", def.name, v);
   }
   Err set2(int64_t v, int64_t t) const {

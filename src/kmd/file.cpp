@@ -8,8 +8,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <new>
+#include <vector>
 
+#include "kmd/drm_core.h"
 #include "kmd/file_impl.h"
+#include "kmd/uaccess.h"
 
 namespace agx::kmd {
 
@@ -40,6 +44,8 @@ const IoctlDef kIoctls[] = {
     {DRM_IOCTL_SYNCOBJ_QUERY, &FileImpl::syncobj_query},
     {DRM_IOCTL_SYNCOBJ_TRANSFER, &FileImpl::syncobj_transfer},
     {DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL, &FileImpl::syncobj_timeline_signal},
+    {AGX_DRM_IOCTL_SYNCOBJ_EVENTFD, &FileImpl::syncobj_eventfd},
+    {AGX_DRM_IOCTL_SET_CLIENT_NAME, &FileImpl::set_client_name},
     {DRM_IOCTL_ASAHI_GET_PARAMS, &FileImpl::get_params},
     {DRM_IOCTL_ASAHI_GET_TIME, &FileImpl::get_time},
     {DRM_IOCTL_ASAHI_VM_CREATE, &FileImpl::vm_create},
@@ -53,9 +59,9 @@ const IoctlDef kIoctls[] = {
     {DRM_IOCTL_ASAHI_SUBMIT, &FileImpl::submit},
 };
 
-const IoctlDef* find_ioctl(unsigned long request) {
+const IoctlDef* find_ioctl(unsigned nr) {
   for (const IoctlDef& d : kIoctls)
-    if (_IOC_NR(d.cmd) == _IOC_NR(request)) return &d;
+    if (_IOC_NR(d.cmd) == nr) return &d;
   return nullptr;
 }
 
@@ -71,21 +77,38 @@ FileImpl::~FileImpl() {
   queues.clear();
 }
 
-// Like drm_ioctl(): the argument is copied in (the smaller of the caller's
-// and our size, zero-extended), the handler runs on the copy, and the result
-// is copied out only on success and only for _IOC_READ requests.
+// Like drm_ioctl() (torvalds/linux drivers/gpu/drm/drm_ioctl.c): -ENOTTY
+// for another ioctl type, -EINVAL for a number with no entry, then the
+// argument is copied in (the caller's size if both directions say IN,
+// zero-extended to the larger of the two sizes; -EFAULT if unreadable),
+// -EACCES for a core ioctl a render node may not call, the handler runs on
+// the copy, and the copy goes back (the caller's size if both say OUT) only
+// on success here (-EFAULT if unwritable).
 int FileImpl::ioctl(unsigned long request, void* arg) {
-  if (_IOC_TYPE(request) != DRM_IOCTL_BASE) return -ENOTTY;
-  const IoctlDef* def = find_ioctl(request);
-  if (!def) return -ENOTTY;
-  const size_t user_size = _IOC_SIZE(request), our_size = _IOC_SIZE(def->cmd);
-  const bool in = (_IOC_DIR(request) & _IOC_WRITE) && (_IOC_DIR(def->cmd) & _IOC_WRITE);
-  const bool out = (_IOC_DIR(request) & _IOC_READ) && (_IOC_DIR(def->cmd) & _IOC_READ);
-  if ((in || out) && user_size && !arg) return -EFAULT;
-  alignas(8) uint8_t copy[256] = {};
-  if (in) std::memcpy(copy, arg, std::min(user_size, our_size));
-  int ret = (this->*def->handler)(copy);
-  if (ret == 0 && out) std::memcpy(arg, copy, std::min(user_size, our_size));
+  const auto cmd = static_cast<unsigned>(request);  // the syscall's number is 32 bits
+  if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE) return -ENOTTY;
+  const IoctlDef* def = find_ioctl(_IOC_NR(cmd));
+  const unsigned def_cmd = def ? unsigned(def->cmd) : render_refused_core_ioctl(_IOC_NR(cmd));
+  if (!def_cmd) return -EINVAL;
+  const size_t in_size = (cmd & def_cmd & IOC_IN) ? _IOC_SIZE(cmd) : 0;
+  const size_t out_size = (cmd & def_cmd & IOC_OUT) ? _IOC_SIZE(cmd) : 0;
+  const size_t ksize = std::max({in_size, out_size, size_t(_IOC_SIZE(def_cmd))});
+  alignas(8) uint8_t small[256] = {};
+  std::vector<uint64_t> large;
+  uint8_t* copy = small;
+  if (ksize > sizeof small) {
+    large.resize((ksize + 7) / 8);
+    copy = reinterpret_cast<uint8_t*>(large.data());
+  }
+  if (int err = copy_from_user(copy, user_ptr(arg), in_size)) return err;
+  if (!def) return -EACCES;  // drm_ioctl_permit(): no DRM_RENDER_ALLOW
+  int ret;
+  try {
+    ret = (this->*def->handler)(copy);
+  } catch (const std::bad_alloc&) {
+    ret = -ENOMEM;
+  }
+  if (ret == 0 && out_size && copy_to_user(user_ptr(arg), copy, out_size)) return -EFAULT;
   return ret;
 }
 
@@ -116,9 +139,18 @@ void* FileImpl::mmap(uint64_t offset, size_t length, int prot, int* err) {
       return nullptr;
     }
   }
-  void* p = ::mmap(nullptr, length, prot & (PROT_READ | PROT_WRITE), MAP_SHARED, obj->memfd, off_t(offset - start));
+  // A second mapping of the object's own pages (mremap of a shared mapping
+  // with old size 0), so no descriptor is involved: nothing a client does to
+  // descriptor numbers can change what this maps.
+  void* p = ::mremap(obj->host + (offset - start), 0, length, MREMAP_MAYMOVE);
   if (p == MAP_FAILED) {
     *err = -errno;
+    return nullptr;
+  }
+  const int want = prot & (PROT_READ | PROT_WRITE);
+  if (want != (PROT_READ | PROT_WRITE) && ::mprotect(p, length, want) != 0) {
+    *err = -errno;
+    ::munmap(p, length);
     return nullptr;
   }
   std::lock_guard g(dev_.table_mu);
@@ -149,15 +181,16 @@ int FileImpl::version(void* arg) {
   v->version_major = kDriverMajor;
   v->version_minor = kDriverMinor;
   v->version_patchlevel = kDriverPatch;
+  // drm_copy_field(): at most *len bytes to the caller's buffer (-EFAULT if
+  // it cannot take them), *len set to the whole length.
   auto put = [](const char* s, __kernel_size_t* len, char* dst) {
-    size_t n = std::strlen(s);
-    if (dst && *len) std::memcpy(dst, s, std::min<size_t>(n, *len));
+    size_t n = std::strlen(s), copied = std::min<size_t>(n, *len);
     *len = n;
+    return dst && copied ? copy_to_user(user_ptr(dst), s, copied) : 0;
   };
-  put(kDriverName, &v->name_len, v->name);
-  put(kDriverDate, &v->date_len, v->date);
-  put(kDriverDesc, &v->desc_len, v->desc);
-  return 0;
+  if (int err = put(kDriverName, &v->name_len, v->name)) return err;
+  if (int err = put(kDriverDate, &v->date_len, v->date)) return err;
+  return put(kDriverDesc, &v->desc_len, v->desc);
 }
 
 // A render node answers only the capabilities that make sense for it.
@@ -191,20 +224,20 @@ int FileImpl::prime_handle_to_fd(void* arg) {
   GemPtr obj = gem(p->handle);
   if (!obj) return -ENOENT;
   if (obj->flags & DRM_ASAHI_GEM_VM_PRIVATE) return -EINVAL;  // private objects never leave their VM
-  int fd = ::fcntl(obj->memfd, (p->flags & DRM_CLOEXEC) ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
-  if (fd < 0) return -errno;
-  std::pair<dev_t, ino_t> key;
-  if (int err = fd_key(fd, &key)) {
-    ::close(fd);
-    return err;
-  }
+  int fd = dup_gem_fd(*obj, p->flags & DRM_CLOEXEC);
+  if (fd < 0) return fd;
+  // The inode stays known as ours for the device's lifetime: a descriptor
+  // that outlives the object is still a dma-buf of this device.
   std::lock_guard g(dev_.table_mu);
-  if (dev_.gem_files.size() % 64 == 63) sweep_expired(dev_.gem_files);
-  dev_.gem_files[key] = obj;
+  dev_.gem_files[obj->key] = obj;
   p->fd = fd;
   return 0;
 }
 
+// Like dma_buf_get() under drm_gem_prime_fd_to_handle() (torvalds/linux
+// drivers/dma-buf/dma-buf.c, drivers/gpu/drm/drm_prime.c): -EBADF for a
+// descriptor that is not open, -EINVAL for one that is not a dma-buf of
+// this device (whatever its name says).
 int FileImpl::prime_fd_to_handle(void* arg) {
   auto* p = static_cast<drm_prime_handle*>(arg);
   std::pair<dev_t, ino_t> key;
@@ -213,9 +246,10 @@ int FileImpl::prime_fd_to_handle(void* arg) {
   {
     std::lock_guard g(dev_.table_mu);
     auto it = dev_.gem_files.find(key);
-    if (it != dev_.gem_files.end()) obj = it->second.lock();
+    if (it == dev_.gem_files.end()) return -EINVAL;  // never exported by this device
+    obj = it->second.lock();
   }
-  if (!obj) {  // the object died but the fd keeps its pages alive
+  if (!obj) {  // the object died but the descriptor keeps its pages alive
     auto imported = import_gem(p->fd);
     if (!imported) return imported.error().kind() == ErrorKind::not_found ? -EBADF : -EINVAL;
     obj = *imported;
@@ -231,6 +265,25 @@ int FileImpl::prime_fd_to_handle(void* arg) {
   p->handle = insert(gems_, next_gem_, obj);
   return 0;
 }
+
+// DRM_IOCTL_SET_CLIENT_NAME (drm_set_client_name in torvalds/linux
+// drivers/gpu/drm/drm_ioctl.c): at most 64 printable, non-space characters.
+int FileImpl::set_client_name(void* arg) {
+  auto* n = static_cast<agx_drm_set_client_name*>(arg);
+  if (n->name_len > AGX_DRM_CLIENT_NAME_MAX_LEN) return -EINVAL;
+  char name[AGX_DRM_CLIENT_NAME_MAX_LEN + 1] = {};
+  if (int err = copy_from_user(name, n->name, n->name_len)) return err;
+  if (std::strlen(name) != n->name_len) return -EINVAL;
+  for (size_t i = 0; i < n->name_len; i++)
+    if (uint8_t(name[i]) <= 32 || uint8_t(name[i]) >= 127) return -EINVAL;
+  std::lock_guard g(mu_);
+  client_name_.assign(name, n->name_len);
+  return 0;
+}
+
+// DRM_IOCTL_SYNCOBJ_EVENTFD is render-allowed upstream; this device does not
+// implement eventfd notification and says so.
+int FileImpl::syncobj_eventfd(void*) { return -EOPNOTSUPP; }
 
 }  // namespace agx::kmd
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "kmd/file_impl.h"
+#include "kmd/uaccess.h"
 
 namespace agx::kmd {
 
@@ -18,9 +19,7 @@ int FileImpl::get_params(void* arg) {
   auto* p = static_cast<drm_asahi_get_params*>(arg);
   if (p->param_group != 0 || p->pad != 0) return -EINVAL;
   size_t n = std::min<uint64_t>(p->size, sizeof(drm_asahi_params_global));
-  if (n && !p->pointer) return -EFAULT;
-  if (n) std::memcpy(reinterpret_cast<void*>(p->pointer), &dev_.params, n);
-  return 0;
+  return copy_to_user(p->pointer, &dev_.params, n);
 }
 
 int FileImpl::get_time(void* arg) {
@@ -166,7 +165,6 @@ void FileImpl::bind_apply(Vm& vm, const drm_asahi_gem_bind_op& op, const GemPtr&
 int FileImpl::vm_bind(void* arg) {
   auto* b = static_cast<drm_asahi_vm_bind*>(arg);
   if (b->stride == 0 || b->pad) return -EINVAL;
-  if (b->num_binds && !b->userptr) return -EFAULT;
   if (uint64_t(b->num_binds) * b->stride > (uint64_t{1} << 26)) return -ENOMEM;
   VmPtr vm;
   {
@@ -177,7 +175,9 @@ int FileImpl::vm_bind(void* arg) {
   }
   // Read every op (zero-extended to our struct when the stride is shorter)
   // and check them all before changing anything.
-  const auto* base = reinterpret_cast<const uint8_t*>(b->userptr);
+  std::vector<uint8_t> user(size_t(b->num_binds) * b->stride);
+  if (int err = copy_from_user(user.data(), b->userptr, user.size())) return err;
+  const uint8_t* base = user.data();
   std::vector<drm_asahi_gem_bind_op> ops(b->num_binds);
   std::vector<GemPtr> objects(b->num_binds);
   for (uint32_t i = 0; i < b->num_binds; i++) {

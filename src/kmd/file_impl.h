@@ -41,6 +41,8 @@ class FileImpl final : public File {
   int syncobj_timeline_signal(void* arg);
   int syncobj_query(void* arg);
   int syncobj_transfer(void* arg);
+  int syncobj_eventfd(void* arg);
+  int set_client_name(void* arg);
 
  private:
   template <typename T>
@@ -66,6 +68,7 @@ class FileImpl final : public File {
   std::unordered_map<uint32_t, QueuePtr> queues_;
   std::unordered_map<uint32_t, SyncobjPtr> syncobjs_;
   std::unordered_map<uint32_t, TimestampBinding> timestamps_;
+  std::string client_name_;
   uint32_t next_gem_ = 1, next_vm_ = 1, next_queue_ = 1, next_syncobj_ = 1, next_timestamp_ = 1;
 };
 

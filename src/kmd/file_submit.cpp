@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "kmd/file_impl.h"
+#include "kmd/uaccess.h"
 
 namespace agx::kmd {
 
@@ -98,15 +99,20 @@ struct SubmitParser {
     return 0;
   }
 
-  int parse(const uint8_t* buf, size_t size) {
+  // Reads the caller's command buffer one header and one payload at a time
+  // (each copied in; -EFAULT where it cannot be read).
+  int parse(uint64_t buf, size_t size) {
     size_t off = 0;
+    std::vector<uint8_t> payload;
     while (off < size) {
       drm_asahi_cmd_header h;
       if (size - off < sizeof h) return -EINVAL;  // truncated header
-      std::memcpy(&h, buf + off, sizeof h);
+      if (int err = copy_from_user(&h, buf + off, sizeof h)) return err;
       off += sizeof h;
       if (h.size > size - off) return -EINVAL;    // truncated payload
-      const uint8_t* p = buf + off;
+      payload.resize(h.size);
+      if (int err = copy_from_user(payload.data(), buf + off, h.size)) return err;
+      const uint8_t* p = payload.data();
       off += h.size;
       int err;
       switch (h.cmd_type) {
@@ -127,9 +133,9 @@ int FileImpl::submit(void* arg) {
   auto* s = static_cast<drm_asahi_submit*>(arg);
   if (s->flags || s->pad) return -EINVAL;
   const uint64_t sync_count = uint64_t(s->in_sync_count) + s->out_sync_count;
-  if (sync_count && !s->syncs) return -EFAULT;
   if (sync_count > 1024) return -EINVAL;
-  if (s->cmdbuf_size && !s->cmdbuf) return -EFAULT;
+  std::vector<drm_asahi_sync> syncs(sync_count);
+  if (int err = copy_from_user(syncs.data(), s->syncs, syncs.size() * sizeof(drm_asahi_sync))) return err;
   auto job = std::make_unique<Job>();
   QueuePtr queue;
   std::vector<std::pair<SyncobjPtr, uint64_t>> outs;
@@ -138,7 +144,6 @@ int FileImpl::submit(void* arg) {
     auto it = queues_.find(s->queue_id);
     if (it == queues_.end()) return -ENOENT;
     queue = it->second;
-    const auto* syncs = reinterpret_cast<const drm_asahi_sync*>(s->syncs);
     for (uint64_t i = 0; i < sync_count; i++) {
       const drm_asahi_sync& y = syncs[i];
       if (y.sync_type != DRM_ASAHI_SYNC_SYNCOBJ && y.sync_type != DRM_ASAHI_SYNC_TIMELINE_SYNCOBJ) return -EINVAL;
@@ -152,7 +157,7 @@ int FileImpl::submit(void* arg) {
       }
     }
     SubmitParser parser{*this, *job, 0, 0, {}};
-    if (int err = parser.parse(reinterpret_cast<const uint8_t*>(s->cmdbuf), s->cmdbuf_size)) return err;
+    if (int err = parser.parse(s->cmdbuf, s->cmdbuf_size)) return err;
   }
   job->seqno = ++dev_.submit_seqno;
   job->done = std::make_shared<Fence>();

@@ -8,13 +8,22 @@
 #include <cstring>
 
 #include "kmd/file_impl.h"
+#include "kmd/uaccess.h"
 
 namespace agx::kmd {
 
 namespace {
 
-const uint32_t* u32_array(uint64_t ptr) { return reinterpret_cast<const uint32_t*>(ptr); }
-const uint64_t* u64_array(uint64_t ptr) { return reinterpret_cast<const uint64_t*>(ptr); }
+// The kernel copies a handle or point array with one kmalloc_array(); past
+// KMALLOC_MAX_SIZE (4 MiB with 4 KiB pages) that allocation fails: -ENOMEM.
+constexpr uint64_t kMaxArray_B = uint64_t{4} << 20;
+
+template <typename T>
+int read_array(uint64_t ptr, uint32_t count, std::vector<T>& out) {
+  if (uint64_t(count) * sizeof(T) > kMaxArray_B) return -ENOMEM;
+  out.resize(count);
+  return copy_from_user(out.data(), ptr, out.size() * sizeof(T));
+}
 
 Clock::time_point deadline_of(int64_t timeout_ns) {
   // An absolute CLOCK_MONOTONIC time, like the kernel's.
@@ -31,8 +40,8 @@ SyncobjPtr FileImpl::syncobj(uint32_t handle) {
 
 int FileImpl::syncobjs(uint64_t handles_ptr, uint32_t count, std::vector<SyncobjPtr>& out) {
   if (count == 0) return -EINVAL;
-  if (!handles_ptr) return -EFAULT;
-  const uint32_t* handles = u32_array(handles_ptr);
+  std::vector<uint32_t> handles;
+  if (int err = read_array(handles_ptr, count, handles)) return err;
   std::lock_guard g(mu_);
   out.reserve(count);
   for (uint32_t i = 0; i < count; i++) {
@@ -154,8 +163,9 @@ int FileImpl::syncobj_wait(void* arg) {
 int FileImpl::syncobj_timeline_wait(void* arg) {
   auto* w = static_cast<drm_syncobj_timeline_wait*>(arg);
   if (w->pad) return -EINVAL;
-  if (w->count_handles && !w->points) return -EFAULT;
-  return wait_common(w->handles, u64_array(w->points), w->count_handles, w->flags, w->timeout_nsec,
+  std::vector<uint64_t> points;
+  if (int err = read_array(w->points, w->count_handles, points)) return err;
+  return wait_common(w->handles, points.data(), w->count_handles, w->flags, w->timeout_nsec,
                      &w->first_signaled, true);
 }
 
@@ -183,8 +193,8 @@ int FileImpl::syncobj_timeline_signal(void* arg) {
   if (a->flags) return -EINVAL;
   std::vector<SyncobjPtr> objs;
   if (int err = syncobjs(a->handles, a->count_handles, objs)) return err;
-  if (!a->points) return -EFAULT;
-  const uint64_t* points = u64_array(a->points);
+  std::vector<uint64_t> points;
+  if (int err = read_array(a->points, a->count_handles, points)) return err;
   for (uint32_t i = 0; i < a->count_handles; i++) {
     if (points[i] == 0)
       objs[i]->replace(dev_.signaled_stub);
@@ -200,11 +210,10 @@ int FileImpl::syncobj_query(void* arg) {
   if (a->flags & ~uint32_t(DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED)) return -EINVAL;
   std::vector<SyncobjPtr> objs;
   if (int err = syncobjs(a->handles, a->count_handles, objs)) return err;
-  if (!a->points) return -EFAULT;
-  auto* points = reinterpret_cast<uint64_t*>(a->points);
+  std::vector<uint64_t> points(a->count_handles);
   for (uint32_t i = 0; i < a->count_handles; i++)
     points[i] = (a->flags & DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED) ? objs[i]->last_submitted() : objs[i]->payload();
-  return 0;
+  return copy_to_user(a->points, points.data(), points.size() * sizeof(uint64_t));
 }
 
 int FileImpl::syncobj_transfer(void* arg) {

@@ -53,7 +53,8 @@ struct Vm;
 // A GEM object: memfd-backed host memory, mapped once for the GPU side.
 struct GemObject {
   ~GemObject();
-  int memfd = -1;
+  int memfd = -1;                 // an own descriptor (own_fd.h)
+  std::pair<dev_t, ino_t> key{};  // its identity
   uint8_t* host = nullptr;
   uint64_t size_B = 0;
   uint32_t flags = 0;
@@ -200,6 +201,7 @@ struct Device::Impl {
 // Host fd helpers (gem.cpp).
 Result<GemPtr> create_gem(uint64_t size_B, uint32_t flags);
 Result<GemPtr> import_gem(int fd);                   // a memfd made by export
+int dup_gem_fd(const GemObject& obj, bool cloexec);  // a new client descriptor, or -errno
 int make_token_fd(const char* name, std::pair<dev_t, ino_t>* key);  // -errno on failure
 int fd_key(int fd, std::pair<dev_t, ino_t>* key);                    // -EBADF/-EINVAL
 bool fd_is_memfd_named(int fd, const char* name);                    // "agx-syncobj", ...

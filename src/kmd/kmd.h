@@ -139,6 +139,13 @@ std::unique_ptr<File> open_file(Device& device);
 // The process-wide device the shim and the CLI use.
 Device& default_device();
 
+// The devices' own host descriptors (GEM object memfds), which a client must
+// not close, dup over, map or use: the shim answers EBADF for them, as the
+// kernel would for a descriptor the process does not have. A number whose
+// file changed behind the device's back no longer counts.
+bool is_internal_fd(int fd);
+std::vector<int> internal_fds();  // ascending
+
 // Device name and version that DRM_IOCTL_VERSION reports.
 inline constexpr const char* kDriverName = "asahi";
 inline constexpr const char* kDriverDate = "20250101";

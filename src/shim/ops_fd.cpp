@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -64,12 +65,34 @@ size_t page_size() {
 
 }  // namespace
 
+// The device's own descriptors are not the client's: every descriptor call
+// on one fails as for a number the process does not have (EBADF), except
+// the kmd's own calls.
+bool internal(int fd) { return !t_kmd_depth && kmd::is_internal_fd(fd); }
+
+// Calls f(lo, hi) for each piece of [first, last] that holds no internal
+// descriptor (close_range/closefrom leave those open).
+template <typename F>
+int for_client_ranges(unsigned first, unsigned last, F f) {
+  unsigned at = first;
+  for (int fd : kmd::internal_fds()) {
+    const auto u = static_cast<unsigned>(fd);
+    if (u < at) continue;
+    if (u > last) break;
+    if (u > at && f(at, u - 1) != 0) return -1;
+    if (u == ~0u) return 0;
+    at = u + 1;
+  }
+  return at <= last && at >= first ? f(at, last) : 0;
+}
+
 bool is_render_fd(int fd) {
   auto open = FdTable::instance().find(fd);
   return open && open->file;
 }
 
 int close_fd(int fd) {
+  if (internal(fd)) return fail(EBADF);
   // Forget the number before the host closes it, so that a concurrent open
   // that gets the same number is never mistaken for ours.
   std::shared_ptr<OpenNode> open = FdTable::instance().erase(fd);
@@ -83,34 +106,52 @@ int close_fd_range(unsigned first, unsigned last, int flags) {
   // CLOSE_RANGE_CLOEXEC only marks the descriptors; they stay open.
   std::vector<std::shared_ptr<OpenNode>> dropped;
   if (!(flags & CLOSE_RANGE_CLOEXEC) && first <= last) dropped = FdTable::instance().erase_range(first, last);
-  return real::close_range(first, last, flags);
+  if (t_kmd_depth || first > last) return real::close_range(first, last, flags);
+  return for_client_ranges(first, last, [&](unsigned lo, unsigned hi) { return real::close_range(lo, hi, flags); });
 }
 
 void close_from(int lowfd) {
   std::vector<std::shared_ptr<OpenNode>> dropped;
-  if (lowfd >= 0) dropped = FdTable::instance().erase_range(static_cast<unsigned>(lowfd), ~0u);
-  real::closefrom(lowfd);
+  if (lowfd < 0) return real::closefrom(lowfd);
+  dropped = FdTable::instance().erase_range(static_cast<unsigned>(lowfd), ~0u);
+  if (kmd::internal_fds().empty()) return real::closefrom(lowfd);
+  for_client_ranges(static_cast<unsigned>(lowfd), ~0u, [](unsigned lo, unsigned hi) {
+    if (real::close_range(lo, hi, 0) == 0) return 0;
+    // No close_range in this C library: close the open ones one by one,
+    // up to the descriptor limit.
+    const long limit = sysconf(_SC_OPEN_MAX);
+    const unsigned end = limit > 0 ? std::min<unsigned>(hi, static_cast<unsigned>(limit - 1)) : hi;
+    for (unsigned fd = lo; fd <= end && fd >= lo; fd++) real::close(static_cast<int>(fd));
+    return 0;
+  });
 }
 
-int dup_fd(int fd) { return record_dup(FdTable::instance().find(fd), real::dup(fd)); }
+int dup_fd(int fd) {
+  if (internal(fd)) return fail(EBADF);
+  return record_dup(FdTable::instance().find(fd), real::dup(fd));
+}
 
 int dup2_fd(int oldfd, int newfd) {
+  if (internal(oldfd) || internal(newfd)) return fail(EBADF);
   if (oldfd == newfd) return real::dup2(oldfd, newfd);
   return record_dup_onto(FdTable::instance().find(oldfd), newfd, real::dup2(oldfd, newfd));
 }
 
 int dup3_fd(int oldfd, int newfd, int flags) {
+  if (internal(oldfd) || internal(newfd)) return fail(EBADF);
   if (oldfd == newfd) return real::dup3(oldfd, newfd, flags);  // EINVAL
   return record_dup_onto(FdTable::instance().find(oldfd), newfd, real::dup3(oldfd, newfd, flags));
 }
 
 int fcntl_fd(int fd, int cmd, long arg) {
+  if (internal(fd)) return fail(EBADF);
   if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
     return record_dup(FdTable::instance().find(fd), real::fcntl(fd, cmd, arg));
   return real::fcntl(fd, cmd, arg);
 }
 
 int ioctl_fd(int fd, unsigned long request, void* arg) {
+  if (internal(fd)) return fail(EBADF);
   auto open = t_kmd_depth ? nullptr : FdTable::instance().find(fd);
   if (!open) return real::ioctl(fd, request, arg);
   if (!open->file) return fail(ENOTTY);  // a directory
@@ -127,6 +168,10 @@ int ioctl_fd(int fd, unsigned long request, void* arg) {
 
 void* mmap_fd(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
   if ((flags & MAP_ANONYMOUS) || t_kmd_depth) return real::mmap(addr, length, prot, flags, fd, offset);
+  if (internal(fd)) {
+    errno = EBADF;
+    return MAP_FAILED;
+  }
   auto open = FdTable::instance().find(fd);
   if (!open) return real::mmap(addr, length, prot, flags, fd, offset);
   // The kernel refuses private (copy-on-write) GEM mappings, and the kmd

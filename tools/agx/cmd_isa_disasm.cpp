@@ -40,8 +40,14 @@ std::string line_text(std::string_view hex_line) {
 }
 
 void run_lines() {
+  if (auto ok = agx::cli::check_stdin(); !ok) agx::cli::fail(ok.error());
   std::string line;
-  while (std::getline(std::cin, line)) {
+  bool too_long = false;
+  while (agx::cli::read_line(std::cin, line, &too_long)) {
+    if (too_long) {
+      fmt::print("error: line longer than {} bytes\n", agx::cli::kMaxLine_B);
+      continue;
+    }
     if (!line.empty() && line.back() == '\r') line.pop_back();
     fmt::print("{}\n", line_text(line));
   }

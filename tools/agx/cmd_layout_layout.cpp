@@ -16,7 +16,7 @@ using agx::Error;
 using agx::Result;
 
 struct Options {
-  std::string format, size = "1x1", tiling = "gpu", batch, address;
+  std::string format, size, tiling = "gpu", batch, address;
   uint32_t levels = 1, samples = 1, stride_B = 0;
   bool mipmapped_z = false, json = false, writeable = false, renderable = false;
 };
@@ -83,6 +83,7 @@ void run(const Options& o) {
     return;
   }
   if (o.format.empty()) agx::cli::fail("layout: --format is required (or --batch FILE)");
+  if (o.size.empty()) agx::cli::fail("layout: --size WxH or WxHxD is required (or --batch FILE)");
   auto req = make_request(o);
   if (!req.ok()) agx::cli::fail(req.error());
   auto l = agx::layout::make_layout(*req);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "command.h"
+#include "util/printable.h"
 #include "layout/layout.h"
 
 namespace {
@@ -76,10 +77,13 @@ void run(const Options& o) {
   auto f = agx::format::find_format(o.format);
   if (!f.ok()) agx::cli::fail(f.error());
   r.format = *f;
+  // Exactly WxH: tile works on one 2D image, so a depth is refused rather
+  // than dropped.
   unsigned w = 0, h = 0;
-  char x = 0;
-  if (std::sscanf(o.size.c_str(), "%u%c%u", &w, &x, &h) != 3 || x != 'x')
-    agx::cli::fail(fmt::format("tile: --size '{}' must be WxH", o.size));
+  int used = -1;
+  const bool digits_only = o.size.find_first_not_of("0123456789x") == std::string::npos;
+  if (!digits_only || std::sscanf(o.size.c_str(), "%ux%u%n", &w, &h, &used) != 2 || used != int(o.size.size()))
+    agx::cli::fail(fmt::format("tile: --size '{}' must be WxH (one 2D image; no depth)", agx::printable(o.size)));
   r.width_px = w;
   r.height_px = h;
   r.levels = o.levels;

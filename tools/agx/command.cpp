@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -30,25 +35,97 @@ Bench::Bench(std::string unit, std::string description, Run run) {
   benches().push_back({std::move(unit), std::move(description), std::move(run)});
 }
 
+// Messages quote the user's input: control bytes (escape sequences, NUL)
+// are shown as \xNN, never sent to the terminal, and a message longer than
+// kMaxMessage_B (a huge token) is cut. Line breaks and UTF-8 stay.
+std::string terminal_safe(std::string_view message) {
+  constexpr size_t kMaxMessage_B = 2000;
+  std::string out;
+  for (unsigned char c : message.substr(0, kMaxMessage_B)) {
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+      out += fmt::format("\\x{:02x}", c);
+    else
+      out += char(c);
+  }
+  if (message.size() > kMaxMessage_B) out += "...";
+  return out;
+}
+
 void fail(const std::string& message, int code) {
-  fmt::print(stderr, "agx: {}\n", message);
+  fmt::print(stderr, "agx: {}\n", terminal_safe(message));
   throw Exit{code};
 }
 
 void fail(const Error& error, int code) { fail(error.message(), code); }
 
-Result<std::string> read_file(const std::string& path) {
-  if (path == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    return ss.str();
+namespace {
+
+// Reads all of `fd` up to kMaxInput_B; `what` names it in errors.
+Result<std::string> read_all(int fd, const std::string& what) {
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error::io("cannot read {}: {}", what, std::strerror(errno));
+    if (n == 0) return text;
+    if (text.size() + size_t(n) > kMaxInput_B)
+      return Error::limit("{} is larger than the {} MiB input limit", what, kMaxInput_B >> 20);
+    text.append(buf, size_t(n));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error::io("cannot open '{}': {}", path, std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return Error::io("cannot read '{}'", path);
-  return ss.str();
+}
+
+}  // namespace
+
+Status check_stdin() {
+  struct stat st;
+  if (::fstat(0, &st) != 0) return Error::io("cannot read standard input: {}", std::strerror(errno));
+  // /dev/null (character device 1:3) is an empty input.
+  const bool null_device = S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 3;
+  if (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode) || (S_ISCHR(st.st_mode) && !::isatty(0) && !null_device))
+    return Error::invalid_argument("standard input is not a file, pipe or terminal");
+  return {};
+}
+
+bool read_line(std::istream& in, std::string& line, bool* too_long) {
+  line.clear();
+  *too_long = false;
+  std::istream::int_type c;
+  bool any = false;
+  while ((c = in.get()) != std::istream::traits_type::eof()) {
+    any = true;
+    if (c == '\n') return true;
+    if (line.size() < kMaxLine_B)
+      line.push_back(char(c));
+    else
+      *too_long = true;  // the rest of the line is skipped, not kept
+  }
+  return any;
+}
+
+// Only regular files and pipes are inputs (a directory reads as nothing,
+// /dev/zero never ends); standard input may also be a terminal or socket.
+Result<std::string> read_file(const std::string& path) {
+  struct stat st;
+  if (path == "-") {
+    AGX_CHECK(check_stdin());
+    return read_all(0, "standard input");
+  }
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Error::io("cannot open '{}': {}", path, std::strerror(errno));
+  if (::fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
+    const bool dir = S_ISDIR(st.st_mode);
+    ::close(fd);
+    return Error::invalid_argument("'{}' is {}, not a regular file or pipe", path,
+                                   dir ? "a directory" : "a device or special file");
+  }
+  if (S_ISREG(st.st_mode) && uint64_t(st.st_size) > kMaxInput_B) {
+    ::close(fd);
+    return Error::limit("'{}' ({} bytes) is larger than the {} MiB input limit", path, st.st_size, kMaxInput_B >> 20);
+  }
+  auto text = read_all(fd, fmt::format("'{}'", path));
+  ::close(fd);
+  return text;
 }
 
 Result<std::vector<uint8_t>> read_binary(const std::string& path) {

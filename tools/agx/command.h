@@ -36,11 +36,22 @@ struct Exit {
   int code;
 };
 
-// Prints "agx <what>: <message>" to stderr and throws Exit{code}.
+// Prints "agx: <message>" to stderr (terminal_safe) and throws Exit{code}.
 [[noreturn]] void fail(const Error& error, int code = 1);
+std::string terminal_safe(std::string_view message);
 [[noreturn]] void fail(const std::string& message, int code = 1);
 
 // Reads a whole file (or standard input for "-"); errors name the path.
+// Only regular files and pipes are read (a directory or a device such as
+// /dev/zero is an error), at most kMaxInput_B bytes.
+inline constexpr uint64_t kMaxInput_B = uint64_t{256} << 20;
+// Standard input must be a file, pipe or terminal (not a directory or a
+// device such as /dev/zero).
+Status check_stdin();
+// One line of at most kMaxLine_B bytes (without the '\n'); the rest of a
+// longer line is read and dropped, and *too_long says so. False at the end.
+inline constexpr size_t kMaxLine_B = 65536;
+bool read_line(std::istream& in, std::string& line, bool* too_long);
 Result<std::string> read_file(const std::string& path);
 Result<std::vector<uint8_t>> read_binary(const std::string& path);
 Status write_binary(const std::string& path, const std::vector<uint8_t>& bytes);

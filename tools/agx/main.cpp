@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "command.h"
+#include "util/printable.h"
 
 namespace {
 
@@ -38,7 +39,16 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --help-all print and succeed; every usage error is like
+    // every other error: "agx: ..." on stderr and exit code 1 (README).
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::string where = "agx";
+    for (const CLI::App* sub = &app; !sub->get_subcommands().empty();) {
+      sub = sub->get_subcommands().front();
+      where += " " + sub->get_name();
+    }
+    fmt::print(stderr, "agx: {}\nagx: see '{} --help'\n", agx::printable(e.what(), 200), where);
+    return 1;
   } catch (const agx::cli::Exit& e) {
     return e.code;
   } catch (const std::exception& e) {

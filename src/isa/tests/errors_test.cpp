@@ -79,6 +79,27 @@ TEST(Errors, InconsistentOperandsAreRefused) {
   // A two-register tuple where the mask says four.
   auto m = asm_error("device_load 0, i32, xyzw, r0_r1, u2_u3, 0, signed, lsl 1");
   EXPECT_NE(m.find("operands do not fit together"), std::string::npos) << m;
+  // The message quotes the user's own text, not another instruction.
+  EXPECT_NE(m.find("'device_load 0, i32, xyzw, r0_r1, u2_u3, 0, signed, lsl 1'"), std::string::npos) << m;
+  auto p = assemble_program("stop\n  device_load 0, i32, xyzw, r0_r1, u2_u3, 0, signed, lsl 1");
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().message().rfind("instruction 2 (line 2): column 3: 'device_load", 0), 0u) << p.error().message();
+}
+
+TEST(Errors, RegistersPastTheFileAreNamed) {
+  EXPECT_EQ(asm_error("fadd32 r128, r1, r2"),
+            "column 8: register 'r128' does not exist: the register file is r0-r127 (r0l-r127h)");
+  EXPECT_EQ(asm_error("fadd32 r1, u256, r2"),
+            "column 12: register 'u256' does not exist: the uniform file is u0-u255 (u0l-u255h)");
+  EXPECT_EQ(asm_error("fadd32 r1, r128, r2"),
+            "column 12: register 'r128' does not exist: the register file is r0-r127 (r0l-r127h)");
+}
+
+TEST(Errors, EchoedTextIsEscapedAndCut) {
+  EXPECT_EQ(asm_error("fr\x1b[2Job r0"), "column 1: unknown mnemonic 'fr\\x1b[2Job'");
+  EXPECT_EQ(asm_error(std::string_view("wait 0, a\0b", 11)), "column 9: unexpected operand 'a\\x00b'");
+  const std::string long_name(300, 'q');
+  EXPECT_EQ(asm_error(long_name), "column 1: unknown mnemonic '" + std::string(48, 'q') + "...'");
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Bad input in the style of IGT: each -EINVAL / -ENOENT / -ENOTTY case of the
+// Bad input in the style of IGT: each -EINVAL / -ENOENT / -ENOTTY / -EACCES case of the
 // Asahi kernel driver and the DRM core, and the state after each failed call.
 #include "kmd/tests/fixture.h"
 
@@ -31,11 +31,46 @@ class BadInput : public KmdTest {
   }
 };
 
-TEST_F(BadInput, UnknownIoctlIsEnotty) {
+// torvalds/linux drivers/gpu/drm/drm_ioctl.c, drm_ioctl(): another ioctl
+// type is -ENOTTY; a DRM number with no table entry (past the driver's
+// ioctls, past the core table, or a core slot emptied when the legacy
+// ioctls were removed) is -EINVAL.
+TEST_F(BadInput, UnknownIoctls) {
   int x = 0;
-  EXPECT_EQ(file->ioctl(_IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE + 11, int), &x), -ENOTTY);  // past SUBMIT
   EXPECT_EQ(file->ioctl(_IOWR('x', 1, int), &x), -ENOTTY);
-  EXPECT_EQ(file->ioctl(_IOWR(DRM_IOCTL_BASE, 0x3f, int), &x), -ENOTTY);
+  EXPECT_EQ(file->ioctl(_IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE + 11, int), &x), -EINVAL);  // past SUBMIT
+  EXPECT_EQ(file->ioctl(_IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE + 0x3f, int), &x), -EINVAL);
+  EXPECT_EQ(file->ioctl(_IOWR(DRM_IOCTL_BASE, 0xf0, int), &x), -EINVAL);  // past the core table
+  EXPECT_EQ(file->ioctl(_IOWR(DRM_IOCTL_BASE, 0x3d, int), &x), -EINVAL);  // never assigned
+  EXPECT_EQ(file->ioctl(DRM_IOCTL_LOCK, &x), -EINVAL);                     // legacy, removed
+  EXPECT_EQ(file->ioctl(DRM_IOCTL_GET_MAP, &x), -EINVAL);                  // legacy, removed
+  EXPECT_EQ(x, 0);
+}
+
+// torvalds/linux drivers/gpu/drm/drm_ioctl.c, drm_ioctl_permit(): a core
+// ioctl without DRM_RENDER_ALLOW is -EACCES on a render node: GEM_FLINK and
+// GEM_OPEN (global names, drm_gem.c), SET_MASTER/DROP_MASTER (drm_auth.c),
+// GET_UNIQUE, AUTH_MAGIC, mode setting.
+TEST_F(BadInput, PrimaryNodeIoctlsAreEacces) {
+  uint32_t bo = gem(kPage);
+  drm_gem_flink flink{bo, 0};
+  EXPECT_EQ(io(DRM_IOCTL_GEM_FLINK, flink), -EACCES);
+  EXPECT_EQ(flink.name, 0u);
+  drm_gem_open open{1, 0, 0};
+  EXPECT_EQ(io(DRM_IOCTL_GEM_OPEN, open), -EACCES);
+  EXPECT_EQ(file->ioctl(DRM_IOCTL_SET_MASTER, nullptr), -EACCES);
+  EXPECT_EQ(file->ioctl(DRM_IOCTL_DROP_MASTER, nullptr), -EACCES);
+  drm_unique u{};
+  EXPECT_EQ(io(DRM_IOCTL_GET_UNIQUE, u), -EACCES);
+  drm_auth a{};
+  EXPECT_EQ(io(DRM_IOCTL_AUTH_MAGIC, a), -EACCES);
+  drm_mode_card_res res{};
+  EXPECT_EQ(io(DRM_IOCTL_MODE_GETRESOURCES, res), -EACCES);
+  drm_mode_create_dumb dumb{};
+  EXPECT_EQ(io(DRM_IOCTL_MODE_CREATE_DUMB, dumb), -EACCES);
+  // The argument is copied in before the permission check: a bad pointer
+  // is -EFAULT first.
+  EXPECT_EQ(file->ioctl(DRM_IOCTL_GEM_FLINK, nullptr), -EFAULT);
 }
 
 TEST_F(BadInput, GetParams) {

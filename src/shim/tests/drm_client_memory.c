@@ -119,8 +119,16 @@ void check_prime(struct ctx* c) {
   uint32_t* direct = mmap(NULL, PAGE_B, PROT_READ, MAP_SHARED, dmabuf, 0);
   check(direct != MAP_FAILED && direct[0] == 0xC0FFEE11u, "mmap of the PRIME fd itself");
   if (direct != MAP_FAILED) munmap(direct, PAGE_B);
-  munmap(map, PAGE_B);
+  /* A dma-buf has a fixed size: a shrink fails and the device's pages stay. */
+  check(ftruncate(dmabuf, 0) == -1 && errno == EPERM, "ftruncate of the PRIME fd -> EPERM");
+  check(map[0] == 0xC0FFEE11u, "the exporter's mapping is intact after the refused shrink");
+  /* A descriptor number the client closes is not the object any more. */
+  const int number = dmabuf;
   close(dmabuf);
+  uint32_t stale = 0;
+  check(drmPrimeFDToHandle(c->fd2, number, &stale) != 0 && errno == EBADF,
+        "drmPrimeFDToHandle of a closed descriptor -> EBADF");
+  munmap(map, PAGE_B);
 
   uint32_t priv = create_bo(c->fd, PAGE_B, DRM_ASAHI_GEM_VM_PRIVATE, c->vm);
   int fd = -1;

@@ -161,8 +161,16 @@ void check_errors_and_teardown(struct ctx* c) {
   check(drmSyncobjWait(c->fd, &h, 1, 0, 0, NULL) == -ENOENT, "drmSyncobjWait unknown handle -> ENOENT");
   struct drm_gem_close gc = {.handle = 999};
   check(xioctl(c->fd, DRM_IOCTL_GEM_CLOSE, &gc) == -EINVAL, "GEM_CLOSE unknown handle -> EINVAL");
-  check(xioctl(c->fd, DRM_IOWR(DRM_COMMAND_BASE + 0x3f, struct drm_asahi_get_time), &gc) == -ENOTTY,
-        "unknown driver ioctl -> ENOTTY");
+  /* torvalds/linux drivers/gpu/drm/drm_ioctl.c, drm_ioctl(): a DRM number
+     with no entry is EINVAL; drm_ioctl_permit(): GEM_FLINK (drm_gem.c) and
+     SET_MASTER (drm_auth.c) are not for render nodes, EACCES. */
+  check(xioctl(c->fd, DRM_IOWR(DRM_COMMAND_BASE + 0x3f, struct drm_asahi_get_time), &gc) == -EINVAL,
+        "unknown driver ioctl -> EINVAL");
+  check(xioctl(c->fd, _IOWR('x', 1, int), &gc) == -ENOTTY, "another ioctl type -> ENOTTY");
+  struct drm_gem_flink fl = {.handle = 1};
+  check(xioctl(c->fd, DRM_IOCTL_GEM_FLINK, &fl) == -EACCES, "GEM_FLINK on a render node -> EACCES");
+  check(xioctl(c->fd, DRM_IOCTL_SET_MASTER, NULL) == -EACCES, "SET_MASTER on a render node -> EACCES");
+  check(xioctl(c->fd, DRM_IOCTL_ASAHI_GET_TIME, (void*)16) == -EFAULT, "bad argument pointer -> EFAULT");
 
   /* A dup shares the open file; a closed descriptor is gone. */
   const int dupfd = fcntl(c->fd, F_DUPFD_CLOEXEC, 100);

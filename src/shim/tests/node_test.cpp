@@ -5,12 +5,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <string>
@@ -56,7 +58,9 @@ TEST(Node, OpenGivesARealDescriptorThatStatsAsTheNode) {
   EXPECT_EQ(::fcntl(fd, F_GETFD), -1);
 }
 
-TEST(Node, VersionSaysAsahiAndUnknownIoctlsAreENOTTY) {
+// Unknown DRM numbers: EINVAL, another ioctl type: ENOTTY (torvalds/linux
+// drivers/gpu/drm/drm_ioctl.c, drm_ioctl()).
+TEST(Node, VersionSaysAsahiAndUnknownIoctlsAreEINVAL) {
   int fd = open_node();
   char name[16] = {};
   drm_version v{};
@@ -65,7 +69,8 @@ TEST(Node, VersionSaysAsahiAndUnknownIoctlsAreENOTTY) {
   ASSERT_EQ(ioctl_errno(fd, DRM_IOCTL_VERSION, &v), 0);
   EXPECT_STREQ(name, "asahi");
   drm_asahi_get_time t{};
-  EXPECT_EQ(ioctl_errno(fd, DRM_IOWR(DRM_COMMAND_BASE + 0x30, drm_asahi_get_time), &t), ENOTTY);
+  EXPECT_EQ(ioctl_errno(fd, DRM_IOWR(DRM_COMMAND_BASE + 0x30, drm_asahi_get_time), &t), EINVAL);
+  EXPECT_EQ(ioctl_errno(fd, _IOWR('x', 0, drm_asahi_get_time), &t), ENOTTY);
   close_fd(fd);
 }
 
@@ -251,6 +256,47 @@ TEST(Node, ManyThreadsOpenUseAndClose) {
   for (auto& t : threads) t.join();
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(FdTable::instance().size(), before);
+}
+
+// The device's own descriptors (object memfds) are not the client's: close,
+// dup, dup2/dup3 onto them, mmap and ioctl fail with EBADF, close_range and
+// closefrom leave them open, and the object stays usable.
+TEST(Node, OwnDescriptorsAreOutOfReach) {
+  int fd = open_node();
+  uint32_t handle = 0;
+  const uint64_t offset = make_object(fd, kPage_B, &handle);
+  std::vector<int> own = kmd::internal_fds();
+  ASSERT_FALSE(own.empty());
+  const int inner = own.back();
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  errno = 0;
+  EXPECT_EQ(close_fd(inner), -1);
+  EXPECT_EQ(errno, EBADF);
+  EXPECT_EQ(dup_fd(inner), -1);
+  EXPECT_EQ(dup2_fd(pipe_fds[0], inner), -1);
+  EXPECT_EQ(errno, EBADF);
+  EXPECT_EQ(dup3_fd(pipe_fds[0], inner, O_CLOEXEC), -1);
+  EXPECT_EQ(dup2_fd(inner, pipe_fds[0]), -1);
+  EXPECT_EQ(fcntl_fd(inner, F_DUPFD_CLOEXEC, 0), -1);
+  EXPECT_EQ(mmap_fd(nullptr, kPage_B, PROT_READ, MAP_SHARED, inner, 0), MAP_FAILED);
+  EXPECT_EQ(errno, EBADF);
+  int x = 0;
+  EXPECT_EQ(ioctl_errno(inner, FIONREAD, &x), EBADF);
+  // A range close that covers it closes the client's descriptors around it
+  // (the node, opened before the pipe, is below the range).
+  const int extra = ::fcntl(pipe_fds[1], F_DUPFD, pipe_fds[1] + 1);
+  ASSERT_LT(fd, pipe_fds[0]);
+  ASSERT_EQ(close_fd_range(unsigned(pipe_fds[0]), unsigned(std::max({pipe_fds[1], extra, inner})), 0), 0);
+  EXPECT_EQ(::fcntl(pipe_fds[0], F_GETFD), -1);
+  EXPECT_EQ(::fcntl(pipe_fds[1], F_GETFD), -1);
+  EXPECT_EQ(::fcntl(extra, F_GETFD), -1);
+  EXPECT_TRUE(kmd::is_internal_fd(inner));
+  void* p = mmap_fd(nullptr, kPage_B, PROT_READ | PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(offset));
+  ASSERT_NE(p, MAP_FAILED);  // the object is intact
+  static_cast<uint8_t*>(p)[0] = 1;
+  EXPECT_EQ(munmap_range(p, kPage_B), 0);
+  close_fd(fd);
 }
 
 }  // namespace
