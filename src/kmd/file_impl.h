@@ -58,6 +58,8 @@ class FileImpl final : public File {
   int bind_op_check(const Vm& vm, const drm_asahi_gem_bind_op& op, GemPtr* object);
   void bind_apply(Vm& vm, const drm_asahi_gem_bind_op& op, const GemPtr& object);
 
+  // AGX_TRACE / AGX_CRASH_DIR bookkeeping of an accepted submit (capture.cpp).
+  void capture_submit(const drm_asahi_submit& submit, const Queue& queue, Job& job);
   friend struct SubmitParser;
   Device::Impl& dev_;
   std::mutex mu_;  // guards the tables

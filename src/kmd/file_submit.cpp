@@ -153,8 +153,11 @@ int FileImpl::submit(void* arg) {
     }
     SubmitParser parser{*this, *job, 0, 0, {}};
     if (int err = parser.parse(reinterpret_cast<const uint8_t*>(s->cmdbuf), s->cmdbuf_size)) return err;
+    for (const auto& [id, vm] : vms_)
+      if (vm == queue->vm()) job->vm_id = id;
   }
   job->seqno = ++dev_.submit_seqno;
+  capture_submit(*s, *queue, *job);
   job->done = std::make_shared<Fence>();
   for (auto& [so, point] : outs) {
     if (point)
