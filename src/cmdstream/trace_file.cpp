@@ -83,7 +83,11 @@ Result<TraceFault> read_fault(const Chunk& c) {
   out.queue = kmd::FirmwareQueue(f.firmware_queue);
   out.access = Access(f.access);
   out.unit = GpuUnit(f.unit);
-  out.reason.assign(reinterpret_cast<const char*>(c.payload.data() + sizeof f), f.reason_size_B);
+  // The reason is text for people: anything but printable ASCII reads '?'.
+  for (size_t i = sizeof f; i < c.payload.size(); i++) {
+    const uint8_t ch = c.payload[i];
+    out.reason += (ch >= 0x20 && ch < 0x7f) ? char(ch) : '?';
+  }
   return out;
 }
 

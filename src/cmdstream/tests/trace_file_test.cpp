@@ -193,6 +193,24 @@ TEST(TraceFile, ValidHandBuiltTraceWithSinglePageMapping) {
   EXPECT_FALSE(mem.read(0x8000, x, 1, GpuUnit::usc, &f));
 }
 
+TEST(TraceFile, CrashDumpReasonIsPrintableText) {
+  Builder b(2);
+  b.params();
+  b.submit();
+  tr::FaultInfo f{};
+  f.va = 0x1234;
+  f.reason_size_B = 3;
+  auto payload = Builder::bytes(f, 3);
+  payload[sizeof f] = 0xff;
+  payload[sizeof f + 1] = 'o';
+  payload[sizeof f + 2] = '\n';
+  b.chunk(tr::kTagFault, payload);
+  auto t = read_trace(b.out);
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  EXPECT_EQ(t->submits[0].fault->reason, "?o?");
+  EXPECT_EQ(t->submits[0].fault->va, 0x1234u);
+}
+
 TEST(TraceFile, BrokenFilesNameWhatAndWhere) {
   EXPECT_NE(error_of({}).find("not an agx trace"), std::string::npos);
   {
