@@ -40,3 +40,22 @@ nlohmann::ordered_json describe(const StructDesc& s);
 nlohmann::ordered_json describe(const EnumDesc& e);
 
 }  // namespace agx::cmdstream
+
+namespace agx::cmdstream {
+
+// One line of `agx pack --batch`: {"struct": NAME, "fields": {...}} ->
+// {"hex": HEX} or {"error": "..."} (no newline). Never throws.
+std::string batch_pack_line(std::string_view line);
+// One line of `agx unpack --batch`: {"struct": NAME, "hex": HEX} ->
+// {"fields": {...}} (+ "unknown_bits": HEX when bits outside every field
+// are set) or {"error": "..."}. Never throws.
+std::string batch_unpack_line(std::string_view line);
+
+// The unpack JSON object of bytes: {"fields": {...}} (+ "unknown_bits").
+Result<nlohmann::ordered_json> unpack_json(const StructDesc& s, std::span<const uint8_t> bytes);
+// Struct bytes from a JSON object of fields (defaults for omitted ones).
+Result<std::vector<uint8_t>> pack_json(const StructDesc& s, const nlohmann::ordered_json& fields);
+// find_struct() or a not_found error naming the struct.
+Result<const StructDesc*> struct_named(std::string_view name);
+
+}  // namespace agx::cmdstream
