@@ -146,10 +146,12 @@ Status Device::set_trace_file(const std::string& path) {
   }
   std::lock_guard g(impl_->capture_mu);
   impl_->trace = std::move(w);
+  impl_->capturing = impl_->trace || !impl_->crash_dir.empty();
   return {};
 }
 
 void FileImpl::capture_submit(const drm_asahi_submit& s, const Queue& queue, Job& job) {
+  if (!dev_.capturing.load(std::memory_order_relaxed)) return;
   std::span<const uint8_t> cmdbuf{reinterpret_cast<const uint8_t*>(s.cmdbuf), s.cmdbuf_size};
   if (!dev_.crash_directory().empty()) job.cmdbuf.assign(cmdbuf.begin(), cmdbuf.end());
   std::shared_ptr<TraceWriter> w = dev_.trace_writer();

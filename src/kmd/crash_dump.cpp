@@ -50,6 +50,7 @@ void Device::Impl::write_crash_dump(const Job& job, const JobCommand& command, F
 void Device::set_crash_dir(const std::string& dir) {
   std::lock_guard g(impl_->capture_mu);
   impl_->crash_dir = dir;
+  impl_->capturing = impl_->trace || !impl_->crash_dir.empty();
 }
 
 std::vector<std::string> Device::crash_dumps() const {

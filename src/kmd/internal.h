@@ -178,6 +178,7 @@ struct Device::Impl {
 
   // AGX_TRACE and AGX_CRASH_DIR (capture.cpp, crash_dump.cpp).
   std::mutex capture_mu;
+  std::atomic<bool> capturing{false};  // a trace file or crash directory is set (checked per submit)
   std::shared_ptr<TraceWriter> trace;
   std::string crash_dir;
   std::vector<std::string> crash_dumps;
