@@ -177,6 +177,42 @@ TEST_F(FaultCapture, FaultWritesACrashDumpWithFaultAndMemory) {
   std::filesystem::remove_all(dir);
 }
 
+TEST_F(FaultCapture, FragmentFaultNamesItsHalfAndFailsTheRenderJob) {
+  struct FragmentFault : Executor {
+    bool execute(const FirmwareCommand& c, GpuFault* f) override {
+      if (c.queue != FirmwareQueue::fragment) return true;
+      *f = GpuFault{0xbad000, Access::write, GpuUnit::pbe, "not writable"};
+      return false;
+    }
+  };
+  auto dir = temp_dir("crashf");
+  device.set_crash_dir(dir.string());
+  device.set_executor(std::make_shared<FragmentFault>());
+  uint32_t v = vm(), q = queue(v), done = syncobj();
+  std::vector<uint8_t> buf;
+  append(buf, DRM_ASAHI_CMD_COMPUTE, drm_asahi_cmd_compute{});
+  append(buf, DRM_ASAHI_CMD_RENDER, valid_render());
+  ASSERT_EQ(submit(q, buf, {}, {binary(done)}), 0);
+  ASSERT_EQ(wait(done), 0);
+  drm_syncobj_handle h{done, DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE, -1, 0};
+  ASSERT_EQ(io(DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, h), 0);
+  EXPECT_EQ(sync_file_status(device, h.fd), -EIO);
+  ::close(h.fd);
+  auto dumps = device.crash_dumps();
+  ASSERT_EQ(dumps.size(), 1u);
+  EXPECT_NE(dumps[0].find("-s1-c1f.dump"), std::string::npos) << dumps[0];
+  uint32_t kind = 0;
+  auto cs = chunks(read_file(dumps[0]), &kind);
+  ASSERT_GE(cs.size(), 5u);
+  trace::FaultInfo f;
+  std::memcpy(&f, cs[4].second.data(), sizeof f);
+  EXPECT_EQ(f.command_index, 1u);
+  EXPECT_EQ(f.firmware_queue, uint8_t(FirmwareQueue::fragment));
+  EXPECT_EQ(f.access, uint8_t(Access::write));
+  EXPECT_EQ(f.unit, uint8_t(GpuUnit::pbe));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_F(FaultCapture, TraceAppendsEverySubmitWithMappingsAndSyncs) {
   auto dir = temp_dir("trace");
   const auto path = dir / "t.agxtrace";
