@@ -174,13 +174,6 @@ void or_raw(uint32_t* words, unsigned start, unsigned size, uint64_t raw) {
   }
 }
 
-bool load_words(const StructDesc& s, std::span<const uint8_t> bytes, Words& w) {
-  w.fill(0);
-  if (bytes.size() < s.size_B) return false;
-  std::memcpy(w.data(), bytes.data(), s.size_B);
-  return true;
-}
-
 Status pack_into(const StructDesc& s, std::span<const uint64_t> values, std::span<uint8_t> out) {
   if (values.size() != s.fields.size())
     return Error::invalid_argument("{}: {} values given for {} fields", s.name, values.size(),

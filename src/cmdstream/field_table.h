@@ -31,6 +31,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -179,7 +180,12 @@ void or_raw(uint32_t* words, unsigned start, unsigned size, uint64_t raw);
 // Little-endian words of a struct's bytes, zero past size_B.
 using Words = std::array<uint32_t, kMaxStructSize_B / 4 + 1>;
 // False when `bytes` is shorter than the struct.
-bool load_words(const StructDesc& s, std::span<const uint8_t> bytes, Words& w);
+inline bool load_words(const StructDesc& s, std::span<const uint8_t> bytes, Words& w) {
+  w.fill(0);
+  if (bytes.size() < s.size_B) return false;
+  std::memcpy(w.data(), bytes.data(), s.size_B);
+  return true;
+}
 
 // Packs all fields (values.size() must equal the field count) into
 // out[0, size_B). Overlapping fields (the XML's alternative readings of the

@@ -85,7 +85,13 @@ Result<uint64_t> value_from_json(const StructDesc& s, const FieldDesc& f, const 
     case FieldType::float32:
     case FieldType::half:
     case FieldType::lod: {
-      if (j.is_number()) return to_bits(float(j.get<double>()));
+      if (j.is_number()) {
+        double d = j.get<double>();
+        float x = float(d);
+        if (std::isfinite(d) && !std::isfinite(x))
+          return bad_value(s, f, fmt::format("{} is out of the float range", d));
+        return to_bits(x);
+      }
       if (j.is_string()) {
         std::string t = j.get<std::string>();
         if (t == "nan") return to_bits(NAN);

@@ -61,6 +61,8 @@ TEST(Batch, FloatsAsNumbersAndNonFiniteAsStrings) {
   EXPECT_EQ(batch_unpack_line(R"({"struct": "W Clamp", "hex": "000080ff"})"), R"({"fields":{"W Clamp":"-inf"}})");
   EXPECT_EQ(batch_pack_line(R"({"struct": "W Clamp", "fields": {"W Clamp": "inf"}})"), R"({"hex":"0000807f"})");
   EXPECT_EQ(batch_pack_line(R"({"struct": "W Clamp", "fields": {"W Clamp": -2.5}})"), R"({"hex":"000020c0"})");
+  EXPECT_EQ(batch_pack_line(R"({"struct": "W Clamp", "fields": {"W Clamp": 1e300}})"),
+            R"({"error":"W Clamp: field 'W Clamp': 1e+300 is out of the float range"})");
 }
 
 }  // namespace

@@ -209,6 +209,11 @@ TEST(Engine, StraddlingAndWideFields) {
   EXPECT_EQ(unpack<Pbe>(*pack(p))->acceleration_buffer, 0xfffffffffffffff0ull);
 }
 
+// Mesa src/asahi/lib/agx_usc.h asserts that the USC Uniform, Uniform High,
+// Texture and Sampler words have one length (they share a slot count).
+static_assert(UscUniformHigh::kSize_B == UscUniform::kSize_B &&
+              UscTexture::kSize_B == UscUniform::kSize_B && UscSampler::kSize_B == UscUniform::kSize_B);
+
 TEST(Engine, FindByName) {
   ASSERT_NE(find_struct("CDM Launch Word 0"), nullptr);
   EXPECT_EQ(find_struct("cdm launch word 0"), &kCdmLaunchWord0);
