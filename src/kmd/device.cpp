@@ -58,7 +58,7 @@ uint64_t Device::Impl::time_ns() const {
   return uint64_t(ts.tv_sec) * 1'000'000'000 + uint64_t(ts.tv_nsec);
 }
 
-Device::Device() : impl_(std::make_unique<Impl>()) {}
+Device::Device() : impl_(std::make_unique<Impl>()) { configure_capture_from_env(*this); }
 Device::~Device() = default;
 
 const drm_asahi_params_global& Device::params() const { return impl_->params; }

@@ -60,6 +60,10 @@ class FileImpl final : public File {
   int bind_op_check(const Vm& vm, const drm_asahi_gem_bind_op& op, GemPtr* object);
   void bind_apply(Vm& vm, const drm_asahi_gem_bind_op& op, const GemPtr& object);
 
+  // AGX_TRACE / AGX_CRASH_DIR bookkeeping of an accepted submit (capture.cpp).
+  // `cmdbuf` and `syncs` are the kernel-side copies of the caller's arrays.
+  void capture_submit(const drm_asahi_submit& submit, std::span<const uint8_t> cmdbuf,
+                      std::span<const drm_asahi_sync> syncs, const Queue& queue, Job& job);
   friend struct SubmitParser;
   Device::Impl& dev_;
   std::mutex mu_;  // guards the tables

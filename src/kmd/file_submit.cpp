@@ -99,20 +99,18 @@ struct SubmitParser {
     return 0;
   }
 
-  // Reads the caller's command buffer one header and one payload at a time
-  // (each copied in; -EFAULT where it cannot be read).
-  int parse(uint64_t buf, size_t size) {
+  // Walks the command buffer, already copied in from the caller: one
+  // header and its payload at a time.
+  int parse(std::span<const uint8_t> buf) {
+    const size_t size = buf.size();
     size_t off = 0;
-    std::vector<uint8_t> payload;
     while (off < size) {
       drm_asahi_cmd_header h;
       if (size - off < sizeof h) return -EINVAL;  // truncated header
-      if (int err = copy_from_user(&h, buf + off, sizeof h)) return err;
+      std::memcpy(&h, buf.data() + off, sizeof h);
       off += sizeof h;
       if (h.size > size - off) return -EINVAL;    // truncated payload
-      payload.resize(h.size);
-      if (int err = copy_from_user(payload.data(), buf + off, h.size)) return err;
-      const uint8_t* p = payload.data();
+      const uint8_t* p = buf.data() + off;
       off += h.size;
       int err;
       switch (h.cmd_type) {
@@ -136,6 +134,12 @@ int FileImpl::submit(void* arg) {
   if (sync_count > 1024) return -EINVAL;
   std::vector<drm_asahi_sync> syncs(sync_count);
   if (int err = copy_from_user(syncs.data(), s->syncs, syncs.size() * sizeof(drm_asahi_sync))) return err;
+  // The whole command buffer is copied in once: parsed, captured and kept
+  // for a crash dump from the same bytes, whatever the caller does to its
+  // memory meanwhile.
+  if (s->cmdbuf_size > kMaxCmdbufSize_B) return -EINVAL;
+  std::vector<uint8_t> cmdbuf(s->cmdbuf_size);
+  if (int err = copy_from_user(cmdbuf.data(), s->cmdbuf, cmdbuf.size())) return err;
   auto job = std::make_unique<Job>();
   QueuePtr queue;
   std::vector<std::pair<SyncobjPtr, uint64_t>> outs;
@@ -157,9 +161,12 @@ int FileImpl::submit(void* arg) {
       }
     }
     SubmitParser parser{*this, *job, 0, 0, {}};
-    if (int err = parser.parse(s->cmdbuf, s->cmdbuf_size)) return err;
+    if (int err = parser.parse(cmdbuf)) return err;
+    for (const auto& [id, vm] : vms_)
+      if (vm == queue->vm()) job->vm_id = id;
   }
   job->seqno = ++dev_.submit_seqno;
+  capture_submit(*s, cmdbuf, syncs, *queue, *job);
   job->done = std::make_shared<Fence>();
   for (auto& [so, point] : outs) {
     if (point)

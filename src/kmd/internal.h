@@ -18,11 +18,13 @@
 
 namespace agx::kmd {
 
-// A dma_fence: signaled once, with an error code (0, or -ECANCELED for a job
-// dropped by QUEUE_DESTROY).
+// A dma_fence: signaled once, with an error code (0, -EIO for a job with a
+// faulted command, -ECANCELED for a job dropped by QUEUE_DESTROY) and the
+// time it signaled (GET_TIME clock).
 struct Fence {
   std::atomic<bool> signaled{false};
   std::atomic<int> error{0};
+  std::atomic<uint64_t> timestamp_ns{0};
 };
 using FencePtr = std::shared_ptr<Fence>;
 
@@ -49,6 +51,10 @@ class Syncobj {
 using SyncobjPtr = std::shared_ptr<Syncobj>;
 
 struct Vm;
+class Queue;
+struct Job;
+struct JobCommand;
+class TraceWriter;
 
 // A GEM object: memfd-backed host memory, mapped once for the GPU side.
 struct GemObject {
@@ -102,6 +108,8 @@ struct JobCommand {
 
 struct Job {
   uint64_t seqno = 0;
+  uint32_t vm_id = 0;
+  std::vector<uint8_t> cmdbuf;  // kept for crash dumps (only when AGX_CRASH_DIR is set)
   std::vector<JobCommand> commands;
   std::vector<FencePtr> waits;
   FencePtr done;
@@ -115,11 +123,16 @@ class Queue {
   Queue(Device::Impl& dev, uint32_t id, VmPtr vm, uint32_t priority, uint64_t usc_exec_base);
   ~Queue();  // runs ready jobs, cancels blocked ones, joins
   void push(std::unique_ptr<Job> job);
+  const VmPtr& vm() const { return vm_; }
+  uint32_t id() const { return id_; }
+  uint32_t priority() const { return priority_; }
+  uint64_t usc_exec_base() const { return usc_exec_base_; }
 
  private:
   struct Running {
     std::unique_ptr<Job> job;
     std::atomic<size_t> remaining{0};  // RUN entries not finished
+    std::atomic<int> error{0};         // -EIO once a command faulted
   };
   struct Item {
     std::shared_ptr<Running> job;
@@ -130,7 +143,7 @@ class Queue {
   void dispatch_loop();
   void dispatch(std::unique_ptr<Job> job);
   void firmware_loop(FirmwareQueue queue);
-  void run_command(const Item& item);
+  bool run_command(const Item& item);  // false: the command faulted
   Device::Impl& dev_;
   uint32_t id_;
   VmPtr vm_;
@@ -163,6 +176,17 @@ struct Device::Impl {
   std::vector<FirmwareEvent> events;
   std::vector<FaultRecord> faults;
   std::atomic<uint64_t> submit_seqno{0};
+
+  // AGX_TRACE and AGX_CRASH_DIR (capture.cpp, crash_dump.cpp).
+  std::mutex capture_mu;
+  std::atomic<bool> capturing{false};  // a trace file or crash directory is set (checked per submit)
+  std::shared_ptr<TraceWriter> trace;
+  std::string crash_dir;
+  std::vector<std::string> crash_dumps;
+  std::shared_ptr<TraceWriter> trace_writer();
+  std::string crash_directory();
+  void write_crash_dump(const Job& job, const JobCommand& command, FirmwareQueue queue, const Queue& q,
+                        const GpuFault& fault, uint64_t time_ns);
 
   // Fence signalling: every signal or syncobj change wakes waiters.
   std::mutex sync_mu;
@@ -210,5 +234,6 @@ void sweep_expired(std::map<std::pair<dev_t, ino_t>, std::weak_ptr<GemObject>>& 
 void sweep_expired(std::map<uint64_t, std::weak_ptr<GemObject>>& table);
 
 std::unique_ptr<File> make_file(Device::Impl& dev);
+void configure_capture_from_env(Device& device);  // crash_dump.cpp
 
 }  // namespace agx::kmd

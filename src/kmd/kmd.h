@@ -32,6 +32,7 @@
 
 #include "agx/asahi_drm.h"
 #include "util/gpu_memory.h"
+#include "util/result.h"
 
 namespace agx::kmd {
 
@@ -64,7 +65,9 @@ class Executor {
  public:
   virtual ~Executor() = default;
   // Returns false and fills *fault when the command faulted; the job still
-  // completes (its out-syncs signal) and the fault is recorded on the Device.
+  // completes, its fence signals with -EIO (as the Asahi kernel reports a
+  // faulted job), the fault is recorded on the Device and, with a crash
+  // directory set, a crash dump is written.
   virtual bool execute(const FirmwareCommand& command, GpuFault* fault) = 0;
 };
 
@@ -107,6 +110,17 @@ class Device {
   // The GET_TIME clock in nanoseconds (monotonic).
   uint64_t time_ns() const;
 
+  // Capture (docs/cmdstream.md, format kmd/trace_format.h): appends every
+  // accepted SUBMIT to `path` ("" stops). A new Device starts capturing to
+  // $AGX_TRACE when it is set. Errors: the file cannot be opened, or holds
+  // something other than an agx trace of this version.
+  Status set_trace_file(const std::string& path);
+  // Crash dumps (docs/kmd.md): each faulting command writes
+  // DIR/agx-crash-PID-sSEQNO-cINDEX[v|f].dump ("" = none; default
+  // $AGX_CRASH_DIR). crash_dumps() lists the files written so far.
+  void set_crash_dir(const std::string& dir);
+  std::vector<std::string> crash_dumps() const;
+
   struct Impl;
   Impl& impl() { return *impl_; }
 
@@ -135,6 +149,15 @@ class File {
 };
 
 std::unique_ptr<File> open_file(Device& device);
+
+// SYNC_IOC_FILE_INFO (linux/sync_file.h) on a sync file exported by
+// SYNCOBJ_HANDLE_TO_FD with EXPORT_SYNC_FILE: the fence's status (1
+// signaled, 0 active, -EIO for a job with a faulted command, -ECANCELED for
+// a cancelled one). Other requests: -ENOTTY; an fd that is not one of the
+// device's sync files: -EINVAL. A shim routes the ioctl here when
+// is_sync_file() says the fd is one.
+bool is_sync_file(Device& device, int fd);
+int sync_file_ioctl(Device& device, int fd, unsigned long request, void* arg);
 
 // The process-wide device the shim and the CLI use.
 Device& default_device();

@@ -26,6 +26,9 @@ namespace agx::kmd {
 
 inline constexpr uint16_t kBarrierNone = DRM_ASAHI_BARRIER_NONE;
 inline constexpr uint32_t kMaxCommandsPerSubmission = 64;
+// Largest SUBMIT command buffer accepted (-EINVAL above): 64 commands with
+// their attachment lists fit many times over. Our choice (docs/kmd.md).
+inline constexpr uint64_t kMaxCmdbufSize_B = 1u << 20;
 
 enum class CommandKind : uint8_t { render, compute };
 

@@ -157,16 +157,18 @@ void Queue::firmware_loop(FirmwareQueue queue) {
       continue;
     }
     lock.unlock();
-    run_command(item);
+    // A faulted command fails its job: the fence signals with -EIO once
+    // every command has run, as the Asahi kernel reports a GPU fault.
+    if (!run_command(item)) item.job->error.store(-EIO);
     const bool last = item.job->remaining.fetch_sub(1) == 1;
-    if (last) dev_.signal(*item.job->job->done);
+    if (last) dev_.signal(*item.job->job->done, item.job->error.load());
     lock.lock();
     done_[int(queue)]++;
     fw_cv_.notify_all();
   }
 }
 
-void Queue::run_command(const Item& item) {
+bool Queue::run_command(const Item& item) {
   const JobCommand& c = *item.command;
   const FirmwareQueue queue = item.entry.queue;
   const bool render = c.plan.kind == CommandKind::render;
@@ -195,6 +197,8 @@ void Queue::run_command(const Item& item) {
     if (!ok) dev_.faults.push_back({id_, fc.submit_seqno, c.index, fault});
     if (dev_.recording.load()) dev_.events.push_back({id_, fc.submit_seqno, queue, item.entry.text(), start, end});
   }
+  if (!ok) dev_.write_crash_dump(*item.job->job, c, queue, *this, fault, end);
+  return ok;
 }
 
 }  // namespace agx::kmd

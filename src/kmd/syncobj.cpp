@@ -93,6 +93,7 @@ void Device::Impl::notify() {
 
 void Device::Impl::signal(Fence& fence, int error) {
   if (error) fence.error.store(error);
+  fence.timestamp_ns.store(time_ns());
   fence.signaled.store(true, std::memory_order_seq_cst);
   notify();
 }

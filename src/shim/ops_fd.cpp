@@ -1,4 +1,6 @@
 // Descriptor calls: close, dup, fcntl, ioctl, mmap, munmap.
+#include <linux/sync_file.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -153,6 +155,13 @@ int fcntl_fd(int fd, int cmd, long arg) {
 int ioctl_fd(int fd, unsigned long request, void* arg) {
   if (internal(fd)) return fail(EBADF);
   auto open = t_kmd_depth ? nullptr : FdTable::instance().find(fd);
+  // Sync files exported from the device's syncobjs are plain memfds: only
+  // SYNC_IOC_FILE_INFO (the fence status, -EIO after a GPU fault) is ours.
+  if (!open && !t_kmd_depth && request == SYNC_IOC_FILE_INFO && kmd::is_sync_file(kmd::default_device(), fd)) {
+    KmdCall in_kmd;
+    const int ret = kmd::sync_file_ioctl(kmd::default_device(), fd, request, arg);
+    return ret < 0 ? fail(-ret) : ret;
+  }
   if (!open) return real::ioctl(fd, request, arg);
   if (!open->file) return fail(ENOTTY);  // a directory
   int ret;

@@ -1,6 +1,8 @@
 /* The client's submit checks: compute and render jobs, barriers,
  * timestamps, binary and timeline syncobjs; then bad input and teardown. */
 #include <errno.h>
+#include <linux/sync_file.h>
+#include <sys/ioctl.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
@@ -75,6 +77,20 @@ void check_submits(struct ctx* c) {
   const uint64_t t1 = now(c->fd);
   check(t0 <= ts[0] && ts[0] <= ts[1] && ts[1] <= t1, "compute timestamps %llu..%llu inside [%llu, %llu]",
         (unsigned long long)ts[0], (unsigned long long)ts[1], (unsigned long long)t0, (unsigned long long)t1);
+
+  /* The job's fence status, as a sync file shows it: 1 (signaled without
+   * error; a faulted job would read -EIO). */
+  int status_fd = -1;
+  struct sync_file_info info = {0};
+  struct sync_fence_info fence_info = {0};
+  ok = drmSyncobjExportSyncFile(c->fd, done, &status_fd) == 0 && ioctl(status_fd, SYNC_IOC_FILE_INFO, &info) == 0;
+  check(ok && info.status == 1 && info.num_fences == 1, "SYNC_IOC_FILE_INFO: status %d, %u fences", info.status,
+        info.num_fences);
+  info.sync_fence_info = (uintptr_t)&fence_info;
+  ok = status_fd >= 0 && ioctl(status_fd, SYNC_IOC_FILE_INFO, &info) == 0;
+  check(ok && fence_info.status == 1 && strcmp(fence_info.driver_name, "asahi") == 0,
+        "SYNC_IOC_FILE_INFO with a fence array: driver %s, status %d", fence_info.driver_name, fence_info.status);
+  if (status_fd >= 0) close(status_fd);
 
   /* 2. Render waiting on the compute job; out-sync: timeline point 1. */
   n = 0;

@@ -1,0 +1,94 @@
+// Shared by the decode_*.cpp files: the walk state and its helpers.
+#pragma once
+
+#include <functional>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cmdstream/decode.h"
+#include "cmdstream/typed.h"
+
+namespace agx::cmdstream::detail {
+
+// How a packet hands control on.
+enum class Flow : uint8_t { next, link, call, ret, terminate, stop };
+
+struct Block {
+  Flow flow = Flow::next;
+  uint64_t size_B = 0;  // bytes to the next packet (Flow::next)
+  GpuVa target = 0;     // Flow::link / Flow::call
+  DecodeNode node;
+};
+
+class Walker {
+ public:
+  Walker(GpuMemory& memory, const DecodeConfig& config) : mem_(memory), config_(config) {}
+  const DecodeConfig& config() const { return config_; }
+
+  // Reads `size` bytes; on a fault appends an error node to `errors_to`
+  // naming `what` and the faulting address, and returns false.
+  bool read(GpuVa va, std::span<uint8_t> out, GpuUnit unit, const char* what, DecodeNode& errors_to);
+  // Reads up to out.size() bytes, stopping at the first unreadable byte;
+  // returns how many were read.
+  size_t read_upto(GpuVa va, std::span<uint8_t> out, GpuUnit unit);
+
+  // Reads one struct of `desc` at va into node.structs (false, with an
+  // error child, when unreadable).
+  bool read_struct(const StructDesc& desc, GpuVa va, GpuUnit unit, DecodeNode& node);
+
+  // Walks a stream from va: `block` decodes the packet at an address.
+  // Handles links, calls (bounded depth), returns, link cycles and the
+  // length bound; the packets become the children of the returned node.
+  using BlockFn = std::function<Block(Walker&, GpuVa)>;
+  DecodeNode walk(GpuVa va, std::string title, const BlockFn& block);
+
+  // Hexdump lines of bytes read at va ("0x...: 00 11 ...  |..|").
+  static std::vector<std::string> hexdump(GpuVa va, std::span<const uint8_t> bytes);
+  // The shader at a GPU address, disassembled until `stop` (or the limit).
+  DecodeNode shader(GpuVa va, std::string title);
+  uint64_t usc(uint64_t usc_address) const { return config_.usc_exec_base + usc_address; }
+
+ private:
+  GpuMemory& mem_;
+  DecodeConfig config_;
+};
+
+DecodeNode error_node(GpuVa va, std::string message);
+
+// Reads a struct of type T at va into node.structs and returns its typed
+// value (nullopt, with an error child in node, when unreadable).
+template <class T>
+std::optional<T> read_typed(Walker& w, GpuVa va, GpuUnit unit, DecodeNode& node) {
+  if (!w.read_struct(desc_of<T>(), va, unit, node)) return std::nullopt;
+  auto v = unpack<T>(node.structs.back().bytes);
+  if (!v) {
+    node.children.push_back(error_node(va, v.error().message()));
+    return std::nullopt;
+  }
+  return *v;
+}
+
+// The packet node of a block at va.
+inline DecodeNode packet_node(GpuVa va, std::string title) {
+  DecodeNode n;
+  n.kind = DecodeNode::Kind::packet;
+  n.va = va;
+  n.title = std::move(title);
+  return n;
+}
+
+// Texture state words in end-of-tile programs are PBE descriptors.
+enum class ImageKind : uint8_t { texture, pbe };
+
+// A USC word list at a GPU address (usc_exec_base already added).
+DecodeNode usc_words(Walker& w, GpuVa va, std::string title, SamplerStates samplers,
+                     ImageKind images = ImageKind::texture);
+// A PPP state record of size_B bytes.
+DecodeNode ppp_record(Walker& w, GpuVa va, uint64_t size_B);
+// Block of a CDM / VDM stream at va.
+Block cdm_block(Walker& w, GpuVa va);
+Block vdm_block(Walker& w, GpuVa va);
+
+}  // namespace agx::cmdstream::detail
