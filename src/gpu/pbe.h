@@ -30,6 +30,8 @@ struct PbeView {
   bool mipmapped = false;
   bool page_aligned_layers = false;
   bool srgb = false;
+  bool compressed = false;
+  bool sparse = false;
   uint32_t linear_stride_B = 0;
   uint64_t linear_layer_stride_B = 0;
   GpuVa acceleration_buffer = 0;

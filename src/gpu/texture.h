@@ -40,8 +40,9 @@ bool is_cube(Dim d);
 // Where a texture output component comes from (cmdbuf.xml enum "Channel").
 enum class Swizzle : uint8_t { r, g, b, a, one, zero };
 
-// The memory layout of an image (cmdbuf.xml enum "Layout").
-enum class ImageLayout : uint8_t { linear, gpu, twiddled, compressed };
+// The memory layout of an image (cmdbuf.xml enum "Layout"; lossless
+// compression is the separate "Compressed 1" bit).
+enum class ImageLayout : uint8_t { linear, gpu, twiddled, interchange };
 const char* to_string(ImageLayout l);
 
 // The logical content of a Texture descriptor (24 B).
@@ -61,6 +62,8 @@ struct TextureView {
   bool srgb_2_channel = false;  // the second channel of a 2-channel format is sRGB too
   bool null = false;            // no texture bound: every fetch gives zero
   bool page_aligned_layers = false;
+  bool compressed = false;  // lossless compression with a metadata buffer
+  bool sparse = false;      // "Mode" says the image is bound through a sparse table
   uint32_t linear_stride_B = 0;       // linear: bytes between rows
   uint64_t linear_layer_stride_B = 0;  // linear arrays: bytes between layers
   GpuVa acceleration_buffer = 0;       // compressed: the metadata of the first layer

@@ -12,6 +12,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <string_view>
 
 #include "gpu/texture_internal.h"
 
@@ -172,10 +173,49 @@ Result<TexelFormat> texel_format(Channels channels, TextureType type, bool srgb,
   for (const ClassLayout& l : kLayouts)
     if (l.channels == channels) layout = &l;
   AGX_TRY(format::ChannelsInfo ci, format::channels_info(channels));
+  if (layout == nullptr && ci.block_compressed) {
+    using B = TexelFormat::Block;
+    TexelFormat f;
+    f.channels = channels;
+    f.type = type;
+    f.bytes = ci.bytes_B;
+    f.block_w = ci.block_width_px;
+    f.block_h = ci.block_height_px;
+    f.count = 4;
+    switch (channels) {
+      case Channels::BC1: f.block = B::bc1; break;
+      case Channels::BC2: f.block = B::bc2; break;
+      case Channels::BC3: f.block = B::bc3; break;
+      case Channels::BC4: f.block = B::bc4; break;
+      case Channels::BC5: f.block = B::bc5; break;
+      case Channels::ETC2_RGB8: f.block = B::etc2_rgb8; break;
+      case Channels::ETC2_RGB8A1: f.block = B::etc2_rgb8a1; break;
+      case Channels::ETC2_RGBA8: f.block = B::etc2_rgba8; break;
+      case Channels::EAC_R11: f.block = B::eac_r11; break;
+      case Channels::EAC_RG11: f.block = B::eac_rg11; break;
+      default:
+        if (std::string_view(ci.name).starts_with("ASTC")) {
+          f.block = B::astc;
+          break;
+        }
+        return Error::unsupported(
+            "texture format {}: no decoder for this block-compressed format yet", ci.name);
+    }
+    const bool signed_ok = f.block == B::bc4 || f.block == B::bc5 || f.block == B::eac_r11 ||
+                           f.block == B::eac_rg11;
+    const bool ok = type == TextureType::Unorm || (type == TextureType::Snorm && signed_ok) ||
+                    (type == TextureType::Float && f.block == B::astc);
+    if (!ok)
+      return Error::unsupported("texture format {} cannot hold type {}", ci.name,
+                                format::to_string(type));
+    if (srgb) {
+      if (type != TextureType::Unorm || signed_ok)
+        return Error::unsupported("sRGB on texture format {}", ci.name);
+      f.srgb = {true, true, true, false};
+    }
+    return f;
+  }
   if (layout == nullptr) {
-    if (ci.block_compressed)
-      return Error::unsupported("texture format {}: no decoder for this block-compressed format yet",
-                                ci.name);
     return Error::unsupported(
         "texture format {}: no public format maps to this class, its channel layout is unknown",
         ci.name);

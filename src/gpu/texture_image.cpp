@@ -36,6 +36,8 @@ ImageDesc image_desc(const TextureView& t) {
   d.samples = t.samples;
   d.mipmapped = t.mipmapped || t.last_level > 0;
   d.page_aligned_layers = t.page_aligned_layers;
+  d.compressed = t.compressed;
+  d.sparse = t.sparse;
   d.base = t.address;
   d.linear_stride_B = t.linear_stride_B;
   d.linear_layer_stride_B = t.linear_layer_stride_B;
@@ -54,6 +56,8 @@ ImageDesc image_desc(const PbeView& p) {
   d.samples = p.samples;
   d.mipmapped = p.mipmapped || p.levels > 1;
   d.page_aligned_layers = p.page_aligned_layers;
+  d.compressed = p.compressed;
+  d.sparse = p.sparse;
   d.base = p.buffer;
   d.linear_stride_B = p.linear_stride_B;
   d.linear_layer_stride_B = p.linear_layer_stride_B;
@@ -72,10 +76,14 @@ Result<std::unique_ptr<TextureUnit::Image>> make_image(GpuMemory& memory, const 
   img->bytes_per_element_B = ci.bytes_B * d.samples;
   const uint32_t bw = ci.block_width_px, bh = ci.block_height_px;
 
-  if (d.layout == ImageLayout::compressed)
+  if (d.compressed)
     return Error::unsupported(
-        "compressed (lossless, with metadata) image layout: the compressed body's encoding is not "
-        "public; decompress it to twiddled first");
+        "compressed (lossless, with metadata) images: the compressed body's encoding is not "
+        "public; decompress it first");
+  if (d.layout == ImageLayout::interchange)
+    return Error::unsupported("the interchange image layout is not public");
+  if (d.sparse)
+    return Error::unsupported("sparse images: the sparse page-table entry encoding is not public");
 
   if (d.layout == ImageLayout::linear) {
     if (d.samples != 1 || d.mipmapped || d.dim == Dim::d3)

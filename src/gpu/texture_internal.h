@@ -22,8 +22,13 @@ struct TexelFormat {
   uint8_t count = 0;                // channels stored
   std::array<uint8_t, 4> bits{};    // width of each channel
   std::array<uint8_t, 4> shift{};   // bit offset of each channel
-  uint8_t bytes = 0;                // bytes per texel
+  uint8_t bytes = 0;                // bytes per texel (per block)
   std::array<bool, 4> srgb{};       // channels stored in sRGB encoding
+  // Block-compressed classes: the decoder and the block size in texels.
+  enum class Block : uint8_t {
+    none, bc1, bc2, bc3, bc4, bc5, etc2_rgb8, etc2_rgb8a1, etc2_rgba8, eac_r11, eac_rg11, astc
+  } block = Block::none;
+  uint8_t block_w = 1, block_h = 1;
   bool integer() const {
     return type == format::TextureType::Uint || type == format::TextureType::Sint;
   }
@@ -41,6 +46,9 @@ Result<TexelFormat> texel_format(format::Channels channels, format::TextureType 
 Texel decode_texel(const TexelFormat& fmt, const uint8_t* bytes);
 // Encodes memory-channel-order values into fmt.bytes bytes.
 void encode_texel(const TexelFormat& fmt, const Texel& value, uint8_t* bytes, Rounding rounding);
+// Decodes a whole block into block_w x block_h texels (row-major), in
+// memory-channel order (sRGB decoded).
+Status decode_block(const TexelFormat& fmt, const uint8_t* block, Texel* out);
 // A custom border (one 32-bit word per memory channel) as a texel.
 Texel decode_border(const TexelFormat& fmt, const std::array<uint32_t, 4>& words);
 
@@ -62,6 +70,8 @@ struct ImageDesc {
   uint32_t samples = 1;
   bool mipmapped = false;
   bool page_aligned_layers = false;
+  bool compressed = false;
+  bool sparse = false;
   GpuVa base = 0;
   uint32_t linear_stride_B = 0;
   uint64_t linear_layer_stride_B = 0;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <memory>
 
 #include "gpu/texture_internal.h"
 
@@ -137,6 +138,9 @@ struct Ctx {
   float reference = 0.0f;
   bool cube = false;
   bool seamless = false;
+  // The last block decoded (block-compressed formats).
+  uint64_t block_off = ~uint64_t{0};
+  std::unique_ptr<Texel[]> block;
 };
 
 // One texel in memory-channel order (after sRGB decode and comparison), with
@@ -176,10 +180,24 @@ Result<Texel> fetch(Ctx& c, uint32_t level, int i, int j, int k, uint32_t layer,
   } else {
     const uint32_t storage_layer =
         dim == Dim::d3 ? uint32_t(k) : (c.cube ? layer * 6 + face : layer);
-    const uint64_t off = c.img.offset_B(uint32_t(i), uint32_t(j), storage_layer, level, sample);
-    uint8_t bytes[16];
-    AGX_CHECK(internal::read_texel(c.unit.memory(), c.img, off, bytes, c.fmt.bytes));
-    t = internal::decode_texel(c.fmt, bytes);
+    if (c.fmt.block != TexelFormat::Block::none) {
+      const uint32_t bw = c.fmt.block_w, bh = c.fmt.block_h;
+      const uint64_t off =
+          c.img.offset_B(uint32_t(i) / bw, uint32_t(j) / bh, storage_layer, level, 0);
+      if (off != c.block_off) {
+        uint8_t bytes[16];
+        AGX_CHECK(internal::read_texel(c.unit.memory(), c.img, off, bytes, c.fmt.bytes));
+        if (!c.block) c.block = std::make_unique<Texel[]>(bw * bh);
+        AGX_CHECK(internal::decode_block(c.fmt, bytes, c.block.get()));
+        c.block_off = off;
+      }
+      t = c.block[(uint32_t(j) % bh) * bw + uint32_t(i) % bw];
+    } else {
+      const uint64_t off = c.img.offset_B(uint32_t(i), uint32_t(j), storage_layer, level, sample);
+      uint8_t bytes[16];
+      AGX_CHECK(internal::read_texel(c.unit.memory(), c.img, off, bytes, c.fmt.bytes));
+      t = internal::decode_texel(c.fmt, bytes);
+    }
   }
   if (c.compare) {
     float ref = c.reference;

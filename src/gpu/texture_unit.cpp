@@ -38,7 +38,7 @@ const char* to_string(ImageLayout l) {
     case ImageLayout::linear: return "linear";
     case ImageLayout::gpu: return "GPU-tiled";
     case ImageLayout::twiddled: return "twiddled";
-    case ImageLayout::compressed: return "compressed";
+    case ImageLayout::interchange: return "interchange";
   }
   return "?";
 }

@@ -332,7 +332,7 @@ TEST(TextureSample, NullAndUnsupportedTextures) {
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(t->c[0], 0u);
   TextureView comp = f.img.tex;
-  comp.layout = ImageLayout::compressed;
+  comp.compressed = true;
   t = f.unit->sample(comp, SamplerView{}, SampleRequest{});
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.error().message().find("compressed"), std::string::npos);
