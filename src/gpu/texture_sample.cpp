@@ -154,7 +154,20 @@ Result<Texel> fetch(Ctx& c, uint32_t level, int i, int j, int k, uint32_t layer,
   Texel t;
   bool inside = true;
   if (c.cube) {
-    if (i < 0 || i >= w || j < 0 || j >= h) {
+    const bool out_i = i < 0 || i >= w, out_j = j < 0 || j >= h;
+    if (c.seamless && out_i && out_j) {
+      // A corner: the average of the three texels meeting there (Vulkan
+      // "Cube Map Edge Handling").
+      const int ic = std::clamp(i, 0, w - 1), jc = std::clamp(j, 0, h - 1);
+      AGX_TRY(Texel a, fetch(c, level, ic, jc, 0, layer, face, sample));
+      AGX_TRY(Texel b, fetch(c, level, ic, j, 0, layer, face, sample));
+      AGX_TRY(Texel d, fetch(c, level, i, jc, 0, layer, face, sample));
+      Texel avg;
+      for (int k = 0; k < 4; ++k)
+        avg.c[k] = f2u((u2f(a.c[k]) + u2f(b.c[k]) + u2f(d.c[k])) / 3.0f);
+      return avg;
+    }
+    if (out_i || out_j) {
       if (c.seamless) {
         cube_neighbour(face, i, j, w);
       } else {

@@ -310,6 +310,19 @@ TEST(TextureSample, CubeFaceSelectionAndSeams) {
   EXPECT_FLOAT_EQ(u2f(f.sample(s, rq).c[0]), seamless);
   s.seamful_cube_maps = true;
   EXPECT_FLOAT_EQ(u2f(f.sample(s, rq).c[0]), 0.5f * (1 + 3));
+  // A corner of +X (s = t = 0.875 -> texels i, j = 1, 2): texel (2, 2) is
+  // outside on both axes and averages the three texels at the corner: +X
+  // (1, 1) = 3, -Z (0, 1) = 52 (as above) and -Y below +X's corner.
+  s.seamful_cube_maps = false;
+  rq.coord = {1, -0.75f, -0.75f};
+  Texel t = f.sample(s, rq);
+  // -Y: +X texel (1, 2) re-projects to dir (1, -1.5, -0.5) -> -Y, sc = rx,
+  // tc = -rz: s = 0.5 (1 / 1.5 + 1) = 0.833, t = 0.5 (0.5 / 1.5 + 1) = 0.667
+  // -> texel (1, 1) = 33.
+  const float corner = (3 + 52 + 33) / 3.0f;
+  const float want = 0.75f * 0.75f * 3 + 0.25f * 0.75f * 52 + 0.75f * 0.25f * 33 +
+                     0.25f * 0.25f * corner;
+  EXPECT_NEAR(u2f(t.c[0]), want, 1e-4);
 }
 
 TEST(TextureSample, Trilinear3D) {
