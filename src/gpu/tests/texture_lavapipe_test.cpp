@@ -1,0 +1,459 @@
+// Cross-check with lavapipe (Debian's mesa-vulkan-drivers, Mesa's software
+// Vulkan driver): the same RGBA8 image and sampler states are sampled with
+// textureLod by a compute shader on lavapipe and by the texture unit; the
+// results must agree (exactly for nearest filtering; within lavapipe's
+// 8-bit filter arithmetic for linear filtering).
+//
+// Needs the Vulkan loader, lavapipe and glslangValidator (scripts/setup.sh
+// installs them); without them the test fails naming what is missing.
+#include <gtest/gtest.h>
+#include <vulkan/vulkan.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "texture_helpers.h"
+
+namespace agx::gpu::test {
+namespace {
+
+constexpr uint32_t kSide = 16, kLevels = 5, kCount = 512;
+
+const char* kShader = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) uniform sampler2D tex;
+layout(std430, binding = 1) readonly buffer In { vec4 coords[]; };
+layout(std430, binding = 2) writeonly buffer Out { vec4 results[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  results[i] = textureLod(tex, coords[i].xy, coords[i].z);
+}
+)";
+
+#define VK(expr)                                                   \
+  do {                                                             \
+    VkResult vk_r = (expr);                                        \
+    if (vk_r != VK_SUCCESS) return fail(#expr, vk_r);              \
+  } while (0)
+
+struct SamplerCase {
+  VkFilter filter;
+  VkSamplerMipmapMode mip;
+  VkSamplerAddressMode wrap;
+  VkBorderColor border;
+  Filter f;
+  MipFilter m;
+  Wrap w;
+  BorderColour b;
+};
+
+// A lavapipe device with one image (kSide^2, kLevels levels) and helpers
+// to sample it.
+class Lavapipe {
+ public:
+  std::string error;
+
+  ~Lavapipe() {
+    if (device_) vkDeviceWaitIdle(device_);
+    for (auto s : samplers_) vkDestroySampler(device_, s, nullptr);
+    if (view_) vkDestroyImageView(device_, view_, nullptr);
+    if (image_) vkDestroyImage(device_, image_, nullptr);
+    for (auto b : buffers_) vkDestroyBuffer(device_, b, nullptr);
+    for (auto m : memories_) vkFreeMemory(device_, m, nullptr);
+    if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
+    if (dpool_) vkDestroyDescriptorPool(device_, dpool_, nullptr);
+    if (pipeline_) vkDestroyPipeline(device_, pipeline_, nullptr);
+    if (playout_) vkDestroyPipelineLayout(device_, playout_, nullptr);
+    if (dlayout_) vkDestroyDescriptorSetLayout(device_, dlayout_, nullptr);
+    if (module_) vkDestroyShaderModule(device_, module_, nullptr);
+    if (device_) vkDestroyDevice(device_, nullptr);
+    if (instance_) vkDestroyInstance(instance_, nullptr);
+  }
+
+  bool fail(const char* what, VkResult r) {
+    error = std::string(what) + " failed: VkResult " + std::to_string(int(r));
+    return false;
+  }
+
+  bool init(const std::vector<std::vector<uint8_t>>& levels) {
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.apiVersion = VK_API_VERSION_1_1;
+    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ici.pApplicationInfo = &app;
+    VK(vkCreateInstance(&ici, nullptr, &instance_));
+    uint32_t n = 0;
+    VK(vkEnumeratePhysicalDevices(instance_, &n, nullptr));
+    std::vector<VkPhysicalDevice> devs(n);
+    VK(vkEnumeratePhysicalDevices(instance_, &n, devs.data()));
+    for (auto d : devs) {
+      VkPhysicalDeviceProperties p;
+      vkGetPhysicalDeviceProperties(d, &p);
+      if (std::string(p.deviceName).find("llvmpipe") != std::string::npos) phys_ = d;
+    }
+    if (!phys_) {
+      error = "no lavapipe (llvmpipe) Vulkan device: install mesa-vulkan-drivers";
+      return false;
+    }
+    float prio = 1.0f;
+    VkDeviceQueueCreateInfo q{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    q.queueFamilyIndex = 0;
+    q.queueCount = 1;
+    q.pQueuePriorities = &prio;
+    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    dci.queueCreateInfoCount = 1;
+    dci.pQueueCreateInfos = &q;
+    VK(vkCreateDevice(phys_, &dci, nullptr, &device_));
+    vkGetDeviceQueue(device_, 0, 0, &queue_);
+    VkCommandPoolCreateInfo cpi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    VK(vkCreateCommandPool(device_, &cpi, nullptr, &pool_));
+    return make_image(levels) && make_pipeline();
+  }
+
+  // Samples every (s, t, lod) of `coords` with the sampler case.
+  bool sample(const SamplerCase& c, const std::vector<std::array<float, 4>>& coords,
+              std::vector<std::array<float, 4>>& out) {
+    VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    sci.magFilter = sci.minFilter = c.filter;
+    sci.mipmapMode = c.mip;
+    sci.addressModeU = sci.addressModeV = sci.addressModeW = c.wrap;
+    sci.maxLod = c.m == MipFilter::none ? 0.25f : 1000.0f;  // Vulkan's way to say "no mipmapping"
+    sci.borderColor = c.border;
+    VkSampler sampler;
+    VK(vkCreateSampler(device_, &sci, nullptr, &sampler));
+    samplers_.push_back(sampler);
+    const VkDeviceSize bytes = coords.size() * 16;
+    VkBuffer in, res;
+    void *in_map, *out_map;
+    if (!make_buffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, in, &in_map)) return false;
+    if (!make_buffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, res, &out_map)) return false;
+    std::memcpy(in_map, coords.data(), bytes);
+    VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
+                                    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}};
+    VkDescriptorPoolCreateInfo dpi{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    dpi.maxSets = 1;
+    dpi.poolSizeCount = 2;
+    dpi.pPoolSizes = sizes;
+    if (dpool_) vkDestroyDescriptorPool(device_, dpool_, nullptr);
+    VK(vkCreateDescriptorPool(device_, &dpi, nullptr, &dpool_));
+    VkDescriptorSetAllocateInfo dai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    dai.descriptorPool = dpool_;
+    dai.descriptorSetCount = 1;
+    dai.pSetLayouts = &dlayout_;
+    VkDescriptorSet set;
+    VK(vkAllocateDescriptorSets(device_, &dai, &set));
+    VkDescriptorImageInfo ii{sampler, view_, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    VkDescriptorBufferInfo bi[2] = {{in, 0, bytes}, {res, 0, bytes}};
+    VkWriteDescriptorSet w[3] = {};
+    for (int k = 0; k < 3; ++k) {
+      w[k].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+      w[k].dstSet = set;
+      w[k].dstBinding = uint32_t(k);
+      w[k].descriptorCount = 1;
+      w[k].descriptorType = k == 0 ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+                                   : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      if (k == 0) w[k].pImageInfo = &ii;
+      else w[k].pBufferInfo = &bi[k - 1];
+    }
+    vkUpdateDescriptorSets(device_, 3, w, 0, nullptr);
+    VkCommandBuffer cb;
+    if (!begin(cb)) return false;
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, playout_, 0, 1, &set, 0, nullptr);
+    vkCmdDispatch(cb, uint32_t(coords.size() / 64), 1, 1);
+    if (!submit(cb)) return false;
+    out.resize(coords.size());
+    std::memcpy(out.data(), out_map, bytes);
+    return true;
+  }
+
+ private:
+  bool memory_type(uint32_t bits, VkMemoryPropertyFlags want, uint32_t& index) {
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(phys_, &mp);
+    for (uint32_t i = 0; i < mp.memoryTypeCount; ++i)
+      if ((bits >> i & 1) && (mp.memoryTypes[i].propertyFlags & want) == want) {
+        index = i;
+        return true;
+      }
+    error = "no suitable memory type";
+    return false;
+  }
+
+  bool make_buffer(VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer& buf, void** map) {
+    VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = size;
+    bci.usage = usage;
+    VK(vkCreateBuffer(device_, &bci, nullptr, &buf));
+    buffers_.push_back(buf);
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(device_, buf, &req);
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    mai.allocationSize = req.size;
+    if (!memory_type(req.memoryTypeBits,
+                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                     mai.memoryTypeIndex))
+      return false;
+    VkDeviceMemory mem;
+    VK(vkAllocateMemory(device_, &mai, nullptr, &mem));
+    memories_.push_back(mem);
+    VK(vkBindBufferMemory(device_, buf, mem, 0));
+    VK(vkMapMemory(device_, mem, 0, size, 0, map));
+    return true;
+  }
+
+  bool begin(VkCommandBuffer& cb) {
+    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    ai.commandPool = pool_;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    VK(vkAllocateCommandBuffers(device_, &ai, &cb));
+    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    VK(vkBeginCommandBuffer(cb, &bi));
+    return true;
+  }
+  bool submit(VkCommandBuffer cb) {
+    VK(vkEndCommandBuffer(cb));
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cb;
+    VK(vkQueueSubmit(queue_, 1, &si, VK_NULL_HANDLE));
+    VK(vkQueueWaitIdle(queue_));
+    return true;
+  }
+
+  bool make_image(const std::vector<std::vector<uint8_t>>& levels) {
+    VkImageCreateInfo ic{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ic.imageType = VK_IMAGE_TYPE_2D;
+    ic.format = VK_FORMAT_R8G8B8A8_UNORM;
+    ic.extent = {kSide, kSide, 1};
+    ic.mipLevels = kLevels;
+    ic.arrayLayers = 1;
+    ic.samples = VK_SAMPLE_COUNT_1_BIT;
+    ic.tiling = VK_IMAGE_TILING_OPTIMAL;
+    ic.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    VK(vkCreateImage(device_, &ic, nullptr, &image_));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(device_, image_, &req);
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    mai.allocationSize = req.size;
+    if (!memory_type(req.memoryTypeBits, 0, mai.memoryTypeIndex)) return false;
+    VkDeviceMemory mem;
+    VK(vkAllocateMemory(device_, &mai, nullptr, &mem));
+    memories_.push_back(mem);
+    VK(vkBindImageMemory(device_, image_, mem, 0));
+    size_t total = 0;
+    for (const auto& l : levels) total += l.size();
+    VkBuffer staging;
+    void* map;
+    if (!make_buffer(total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, staging, &map)) return false;
+    std::vector<VkBufferImageCopy> copies;
+    size_t off = 0;
+    for (uint32_t l = 0; l < kLevels; ++l) {
+      std::memcpy(static_cast<uint8_t*>(map) + off, levels[l].data(), levels[l].size());
+      VkBufferImageCopy c{};
+      c.bufferOffset = off;
+      c.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1};
+      c.imageExtent = {kSide >> l, kSide >> l, 1};
+      copies.push_back(c);
+      off += levels[l].size();
+    }
+    VkCommandBuffer cb;
+    if (!begin(cb)) return false;
+    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image_;
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, kLevels, 0, 1};
+    b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                         nullptr, 0, nullptr, 1, &b);
+    vkCmdCopyBufferToImage(cb, staging, image_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                           uint32_t(copies.size()), copies.data());
+    b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    b.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
+                         0, nullptr, 0, nullptr, 1, &b);
+    if (!submit(cb)) return false;
+    VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    vi.image = image_;
+    vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    vi.format = VK_FORMAT_R8G8B8A8_UNORM;
+    vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, kLevels, 0, 1};
+    VK(vkCreateImageView(device_, &vi, nullptr, &view_));
+    return true;
+  }
+
+  bool make_pipeline() {
+    const std::string dir = testing::TempDir();
+    const std::string src = dir + "agx_texture_xcheck.comp", spv = dir + "agx_texture_xcheck.spv";
+    std::ofstream(src) << kShader;
+    const std::string cmd = "glslangValidator -V -o " + spv + " " + src + " > /dev/null 2>&1";
+    if (std::system(cmd.c_str()) != 0) {
+      error = "glslangValidator could not compile the shader (install glslang-tools)";
+      return false;
+    }
+    std::ifstream f(spv, std::ios::binary);
+    std::vector<char> code((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    VkShaderModuleCreateInfo smi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    smi.codeSize = code.size();
+    smi.pCode = reinterpret_cast<const uint32_t*>(code.data());
+    VK(vkCreateShaderModule(device_, &smi, nullptr, &module_));
+    VkDescriptorSetLayoutBinding bind[3] = {};
+    for (uint32_t k = 0; k < 3; ++k) {
+      bind[k].binding = k;
+      bind[k].descriptorType = k == 0 ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+                                      : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      bind[k].descriptorCount = 1;
+      bind[k].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    }
+    VkDescriptorSetLayoutCreateInfo dl{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    dl.bindingCount = 3;
+    dl.pBindings = bind;
+    VK(vkCreateDescriptorSetLayout(device_, &dl, nullptr, &dlayout_));
+    VkPipelineLayoutCreateInfo pl{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    pl.setLayoutCount = 1;
+    pl.pSetLayouts = &dlayout_;
+    VK(vkCreatePipelineLayout(device_, &pl, nullptr, &playout_));
+    VkComputePipelineCreateInfo cp{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    cp.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    cp.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    cp.stage.module = module_;
+    cp.stage.pName = "main";
+    cp.layout = playout_;
+    VK(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cp, nullptr, &pipeline_));
+    return true;
+  }
+
+  VkInstance instance_ = VK_NULL_HANDLE;
+  VkPhysicalDevice phys_ = VK_NULL_HANDLE;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkDescriptorPool dpool_ = VK_NULL_HANDLE;
+  VkImage image_ = VK_NULL_HANDLE;
+  VkImageView view_ = VK_NULL_HANDLE;
+  VkShaderModule module_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout dlayout_ = VK_NULL_HANDLE;
+  VkPipelineLayout playout_ = VK_NULL_HANDLE;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+  std::vector<VkBuffer> buffers_;
+  std::vector<VkDeviceMemory> memories_;
+  std::vector<VkSampler> samplers_;
+};
+
+TEST(TextureLavapipe, SamplesAgreeWithLavapipe) {
+  // The image: random RGBA8 texels on every level.
+  std::mt19937 rng(7);
+  std::vector<std::vector<uint8_t>> levels;
+  for (uint32_t l = 0; l < kLevels; ++l) {
+    std::vector<uint8_t> v((kSide >> l) * (kSide >> l) * 4);
+    for (auto& b : v) b = uint8_t(rng());
+    levels.push_back(v);
+  }
+  Lavapipe lvp;
+  ASSERT_TRUE(lvp.init(levels)) << lvp.error;
+
+  usc::RegionMemory mem;
+  TestImage img = make_test_image(mem, 0x100000, format::Format::R8G8B8A8_UNORM,
+                                  layout::Tiling::gpu, Dim::d2, kSide, kSide, 1, kLevels);
+  TextureUnit unit(mem, {});
+  for (uint32_t l = 0; l < kLevels; ++l)
+    for (uint32_t y = 0; y < (kSide >> l); ++y)
+      for (uint32_t x = 0; x < (kSide >> l); ++x) {
+        PbeWrite w;
+        for (int k = 0; k < 4; ++k)
+          w.value[k] = f2u(float(levels[l][(y * (kSide >> l) + x) * 4 + k]) / 255.0f);
+        w.x = int32_t(x);
+        w.y = int32_t(y);
+        img.pbe.level = l;
+        ASSERT_TRUE(pbe_write(unit, img.pbe, w).ok());
+      }
+
+  // Coordinates: texel centres and random points in [-1.5, 2.5], LODs in
+  // [-1, 5] at quarter steps (exact fractions), never a half: Vulkan rounds
+  // a nearest mip level of x.5 down, lavapipe rounds it up.
+  std::vector<std::array<float, 4>> coords(kCount);
+  std::uniform_real_distribution<float> st(-1.5f, 2.5f);
+  for (uint32_t i = 0; i < kCount; ++i) {
+    int quarters = int(rng() % 25) - 4;
+    if ((quarters & 3) == 2) ++quarters;
+    const float lod = float(quarters) / 4.0f;
+    if (i % 4 == 0)
+      coords[i] = {(float(rng() % kSide) + 0.5f) / kSide, (float(rng() % kSide) + 0.5f) / kSide,
+                   lod, 0};
+    else
+      // Off texel edges by 1/2048: at an exact edge of a mirrored repeat
+      // Vulkan floors the coordinate before mirroring, lavapipe after.
+      coords[i] = {std::round(st(rng) * 1024) / 1024 + 1.0f / 2048,
+                   std::round(st(rng) * 1024) / 1024 + 1.0f / 2048, lod, 0};
+  }
+
+  const SamplerCase cases[] = {
+      {VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_ADDRESS_MODE_REPEAT,
+       VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, Filter::nearest, MipFilter::nearest, Wrap::repeat,
+       BorderColour::transparent_black},
+      {VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
+       VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, Filter::nearest, MipFilter::nearest,
+       Wrap::mirrored_repeat, BorderColour::transparent_black},
+      {VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+       VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, Filter::nearest, MipFilter::nearest,
+       Wrap::clamp_to_edge, BorderColour::transparent_black},
+      {VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
+       VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE, Filter::nearest, MipFilter::nearest,
+       Wrap::clamp_to_border, BorderColour::opaque_white},
+      {VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST,
+       VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE, VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK,
+       Filter::nearest, MipFilter::nearest, Wrap::mirrored_clamp_to_edge,
+       BorderColour::transparent_black},
+      {VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_ADDRESS_MODE_REPEAT,
+       VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, Filter::linear, MipFilter::nearest, Wrap::repeat,
+       BorderColour::transparent_black},
+      {VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
+       VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK, Filter::linear, MipFilter::linear,
+       Wrap::clamp_to_border, BorderColour::opaque_black},
+      {VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
+       VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, Filter::linear, MipFilter::linear,
+       Wrap::mirrored_repeat, BorderColour::transparent_black},
+  };
+  for (const SamplerCase& c : cases) {
+    SCOPED_TRACE(testing::Message() << "filter " << int(c.f) << " mip " << int(c.m) << " wrap "
+                                    << int(c.w));
+    std::vector<std::array<float, 4>> want;
+    ASSERT_TRUE(lvp.sample(c, coords, want)) << lvp.error;
+    SamplerView s;
+    s.magnify = s.minify = c.f;
+    s.mip = c.m;
+    s.wrap = {c.w, c.w, c.w};
+    s.border = c.b;
+    // Nearest filtering must agree exactly; linear within lavapipe's 8-bit
+    // weights and 8-bit intermediate results (two units of 1/255).
+    const float tol = c.f == Filter::nearest && c.m != MipFilter::linear ? 0.0f : 2.0f / 255.0f;
+    unsigned bad = 0;
+    for (uint32_t i = 0; i < kCount; ++i) {
+      SampleRequest rq;
+      rq.coord = {coords[i][0], coords[i][1], 0};
+      rq.lod = coords[i][2];
+      auto t = unit.sample(img.tex, s, rq);
+      ASSERT_TRUE(t.ok()) << t.error().message();
+      for (int k = 0; k < 4; ++k) {
+        const float got = u2f(t->c[k]);
+        if (std::fabs(got - want[i][k]) > tol + 1e-6f && bad++ < 5)
+          ADD_FAILURE() << "coord (" << coords[i][0] << ", " << coords[i][1] << ") lod "
+                        << coords[i][2] << " component " << k << ": unit " << got << " lavapipe "
+                        << want[i][k];
+      }
+    }
+    EXPECT_EQ(bad, 0u);
+  }
+}
+
+}  // namespace
+}  // namespace agx::gpu::test
