@@ -188,6 +188,7 @@ Result<TexelFormat> texel_format(Channels channels, TextureType type, bool srgb,
       case Channels::BC3: f.block = B::bc3; break;
       case Channels::BC4: f.block = B::bc4; break;
       case Channels::BC5: f.block = B::bc5; break;
+      case Channels::BC7: f.block = B::bc7; break;
       case Channels::ETC2_RGB8: f.block = B::etc2_rgb8; break;
       case Channels::ETC2_RGB8A1: f.block = B::etc2_rgb8a1; break;
       case Channels::ETC2_RGBA8: f.block = B::etc2_rgba8; break;

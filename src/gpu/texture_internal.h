@@ -26,7 +26,7 @@ struct TexelFormat {
   std::array<bool, 4> srgb{};       // channels stored in sRGB encoding
   // Block-compressed classes: the decoder and the block size in texels.
   enum class Block : uint8_t {
-    none, bc1, bc2, bc3, bc4, bc5, etc2_rgb8, etc2_rgb8a1, etc2_rgba8, eac_r11, eac_rg11, astc
+    none, bc1, bc2, bc3, bc4, bc5, bc7, etc2_rgb8, etc2_rgb8a1, etc2_rgba8, eac_r11, eac_rg11, astc
   } block = Block::none;
   uint8_t block_w = 1, block_h = 1;
   bool integer() const {
@@ -49,6 +49,8 @@ void encode_texel(const TexelFormat& fmt, const Texel& value, uint8_t* bytes, Ro
 // Decodes a whole block into block_w x block_h texels (row-major), in
 // memory-channel order (sRGB decoded).
 Status decode_block(const TexelFormat& fmt, const uint8_t* block, Texel* out);
+// BC7: one block to 16 RGBA8 texels (texture_bc7.cpp).
+void decode_bc7(const uint8_t* block, std::array<std::array<int, 4>, 16>& out);
 // A custom border (one 32-bit word per memory channel) as a texel.
 Texel decode_border(const TexelFormat& fmt, const std::array<uint32_t, 4>& words);
 
