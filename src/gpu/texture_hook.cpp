@@ -66,7 +66,8 @@ uint16_t read16(const Core& c, const Operand& o, unsigned i, unsigned lane) {
 }
 uint32_t read32(const Core& c, const Operand& o, unsigned i, unsigned lane) {
   switch (o.kind) {
-    case OperandKind::kReg32: return c.r[o.index + i][lane];
+    case OperandKind::kReg32:
+    case OperandKind::kText: return c.r[o.index + i][lane];
     case OperandKind::kReg16:
       return uint32_t(c.r16(o.index + 2 * i, lane)) | uint32_t(c.r16(o.index + 2 * i + 1, lane)) << 16;
     case OperandKind::kUReg32: return c.u[o.index + i];
@@ -89,11 +90,23 @@ void write_dest(Core& c, const Operand& o, unsigned i, unsigned lane, uint32_t v
 float h2f(uint16_t h) { return half_to_float(h); }
 float u2f(uint32_t u) { return std::bit_cast<float>(u); }
 
-Status check_registers(const Operand& o, unsigned halves_or_regs, bool is32) {
-  const unsigned limit = is32 ? usc::kRegisters : usc::kRegisters * 2;
-  if (o.index + halves_or_regs > limit)
-    return Error::decode("register tuple at {} of {} runs past the register file", o.index,
-                         halves_or_regs);
+// Malformed encodings can name tuples past r127h (or u255h): refuse them
+// before any lane reads or writes a register.
+Status fits(const Operand& o, unsigned halves, const char* what) {
+  unsigned first = 0, limit = 0;
+  switch (o.kind) {
+    case OperandKind::kReg16: first = o.index, limit = usc::kRegisters * 2; break;
+    case OperandKind::kReg32:
+    case OperandKind::kText: first = 2u * o.index, limit = usc::kRegisters * 2; break;
+    case OperandKind::kUReg16: first = o.index, limit = usc::kUniforms * 2; break;
+    case OperandKind::kUReg32: first = 2u * o.index, limit = usc::kUniforms * 2; break;
+    default: return {};
+  }
+  if (first + halves > limit)
+    return Error::decode("{} operand: {} halves from register half {} run past the register file",
+                         what, halves, first);
+  if (o.kind == OperandKind::kText && unsigned(o.value) + 1 > limit)
+    return Error::decode("{} operand: offset half {} is past the register file", what, o.value);
   return {};
 }
 
@@ -217,10 +230,19 @@ Status texture_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
   if (R == nullptr || C == nullptr || D == nullptr || O == nullptr)
     return Error::decode("texture instruction without its operands");
   const bool r32 = R->kind == OperandKind::kReg32;
-  if (R->kind != OperandKind::kEmpty)
-    AGX_CHECK(check_registers(*R, R->count, r32));
   const bool has_compare = field(in, "compare") != 0;
   const bool has_offset = field(in, "Ot") != 0;
+  {
+    const TexSize sz = kTexSizes[n];
+    const bool c16 = field(in, "Cs") != 0;
+    AGX_CHECK(fits(*R, R->count * (r32 ? 2 : 1), "destination"));
+    AGX_CHECK(fits(*C, c16 ? sz.count + sz.extra : 2 * sz.count + sz.extra, "coordinate"));
+    const unsigned d_halves = lod_mode == 4 ? 4 * sz.count : lod_mode == 12 ? 4 * sz.count + 2 : 1;
+    AGX_CHECK(fits(*D, d_halves, "LOD"));
+    AGX_CHECK(fits(*O, (has_compare ? 2 : 0) + (has_offset && !has_compare ? 1 : 0), "compare/offset"));
+    for (isa::OperandDesc d : {isa::OperandDesc::kTexture, isa::OperandDesc::kSampler})
+      if (const Operand* o = operand(in, d)) AGX_CHECK(fits(*o, o->kind == OperandKind::kReg32 ? 2 : 1, "texture/sampler"));
+  }
 
   Descriptors desc(unit);
   // Coordinates of every lane first (implicit LOD needs the quad's).
@@ -325,7 +347,15 @@ Status image_write_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
   if (R == nullptr || C == nullptr || D == nullptr)
     return Error::decode("image_write without its operands");
   const bool r32 = R->kind == OperandKind::kReg32;
-  AGX_CHECK(check_registers(*R, 4, r32));
+  {
+    const TexSize sz = kTexSizes[n];
+    AGX_CHECK(fits(*R, r32 ? 8 : 4, "source"));
+    AGX_CHECK(fits(*C, field(in, "Cs") ? sz.count + sz.extra : 2 * sz.count + sz.extra,
+                   "coordinate"));
+    AGX_CHECK(fits(*D, 1, "LOD"));
+    if (const Operand* t = operand(in, isa::OperandDesc::kTexture))
+      AGX_CHECK(fits(*t, t->kind == OperandKind::kReg32 ? 2 : 1, "texture"));
+  }
   const Rounding rounding = field(in, "round") ? Rounding::toward_zero : Rounding::nearest_even;
   Descriptors desc(unit);
   const TexSize sz = kTexSizes[n];
