@@ -9,6 +9,7 @@
 // E5B9G9R9 format) and the sRGB transfer functions of the Khronos Data
 // Format Specification.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -89,7 +90,19 @@ float round_mode(double v, Rounding r) {
   return float(std::nearbyint(v));  // the default FP environment rounds to nearest even
 }
 
+const std::array<float, 256>& unorm8_table() {
+  static const std::array<float, 256> table = [] {
+    std::array<float, 256> t{};
+    for (int i = 0; i < 256; ++i) t[i] = float(i) / 255.0f;
+    return t;
+  }();
+  return table;
+}
+
 }  // namespace
+
+static Result<TexelFormat> make_texel_format(Channels channels, TextureType type, bool srgb,
+                                             bool srgb_2_channel);
 
 float srgb_to_linear(float c) {
   double v = c;
@@ -169,6 +182,27 @@ uint32_t float_to_rgb9e5(const std::array<float, 3>& rgb) {
 
 Result<TexelFormat> texel_format(Channels channels, TextureType type, bool srgb,
                                  bool srgb_2_channel) {
+  // A small direct-mapped memo of valid formats (the texture unit asks for
+  // the same one for every texel it filters).
+  struct Entry {
+    uint32_t key = ~0u;
+    TexelFormat fmt;
+  };
+  thread_local std::array<Entry, 64> memo;
+  const uint32_t key = uint32_t(channels) | uint32_t(type) << 8 | uint32_t(srgb) << 12 |
+                       uint32_t(srgb_2_channel) << 13;
+  Entry& e = memo[(key ^ (key >> 6)) & 63];
+  if (e.key == key) return e.fmt;
+  auto made = make_texel_format(channels, type, srgb, srgb_2_channel);
+  if (made.ok()) {
+    e.key = key;
+    e.fmt = *made;
+  }
+  return made;
+}
+
+static Result<TexelFormat> make_texel_format(Channels channels, TextureType type, bool srgb,
+                                             bool srgb_2_channel) {
   const ClassLayout* layout = nullptr;
   for (const ClassLayout& l : kLayouts)
     if (l.channels == channels) layout = &l;
@@ -260,6 +294,17 @@ Result<TexelFormat> texel_format(Channels channels, TextureType type, bool srgb,
 }
 
 Texel decode_texel(const TexelFormat& f, const uint8_t* bytes) {
+  if (f.kind == TexelFormat::Kind::plain && f.type == TextureType::Unorm && f.bits[0] == 8 &&
+      f.block == TexelFormat::Block::none) {
+    // 8-bit unorm channels (the common case): one table lookup each.
+    const auto& lin = unorm8_table();
+    const auto& srgb = srgb_table();
+    Texel t;
+    t.c = {0, 0, 0, f2u(1.0f)};
+    for (unsigned i = 0; i < f.count; ++i)
+      t.c[i] = f2u(f.srgb[i] ? srgb[bytes[i]] : lin[bytes[i]]);
+    return t;
+  }
   uint8_t padded[24] = {};
   std::memcpy(padded, bytes, f.bytes);
   Texel t;

@@ -82,8 +82,6 @@ Result<std::unique_ptr<TextureUnit::Image>> make_image(GpuMemory& memory, const 
         "public; decompress it first");
   if (d.layout == ImageLayout::interchange)
     return Error::unsupported("the interchange image layout is not public");
-  if (d.sparse)
-    return Error::unsupported("sparse images: the sparse page-table entry encoding is not public");
 
   if (d.layout == ImageLayout::linear) {
     if (d.samples != 1 || d.mipmapped || d.dim == Dim::d3)
