@@ -24,6 +24,28 @@ namespace {
 
 constexpr uint32_t kSide = 16, kLevels = 5, kCount = 512;
 
+const char* kCubeShader = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) uniform samplerCube tex;
+layout(std430, binding = 1) readonly buffer In { vec4 coords[]; };
+layout(std430, binding = 2) writeonly buffer Out { vec4 results[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  results[i] = textureLod(tex, coords[i].xyz, coords[i].w);
+}
+)";
+
+const char* kGatherShader = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) uniform sampler2D tex;
+layout(std430, binding = 1) readonly buffer In { vec4 coords[]; };
+layout(std430, binding = 2) writeonly buffer Out { vec4 results[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  results[i] = textureGather(tex, coords[i].xy, 1);
+}
+)";
+
 const char* kShader = R"(#version 450
 layout(local_size_x = 64) in;
 layout(binding = 0) uniform sampler2D tex;
@@ -82,8 +104,13 @@ class Lavapipe {
   }
 
   bool init(const std::vector<std::vector<uint8_t>>& levels,
-            VkFormat format = VK_FORMAT_R8G8B8A8_UNORM) {
+            VkFormat format = VK_FORMAT_R8G8B8A8_UNORM, const char* shader = kShader,
+            uint32_t layers = 1, bool cube = false, uint32_t side = kSide) {
+    side_ = side;
     format_ = format;
+    shader_ = shader;
+    layers_ = layers;
+    cube_ = cube;
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.apiVersion = VK_API_VERSION_1_1;
     VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
@@ -238,9 +265,10 @@ class Lavapipe {
     VkImageCreateInfo ic{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     ic.imageType = VK_IMAGE_TYPE_2D;
     ic.format = format_;
-    ic.extent = {kSide, kSide, 1};
+    ic.extent = {side_, side_, 1};
     ic.mipLevels = uint32_t(levels.size());
-    ic.arrayLayers = 1;
+    ic.arrayLayers = layers_;
+    if (cube_) ic.flags = VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT;
     ic.samples = VK_SAMPLE_COUNT_1_BIT;
     ic.tiling = VK_IMAGE_TILING_OPTIMAL;
     ic.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
@@ -265,8 +293,8 @@ class Lavapipe {
       std::memcpy(static_cast<uint8_t*>(map) + off, levels[l].data(), levels[l].size());
       VkBufferImageCopy c{};
       c.bufferOffset = off;
-      c.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1};
-      c.imageExtent = {kSide >> l, kSide >> l, 1};
+      c.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, layers_};
+      c.imageExtent = {side_ >> l, side_ >> l, 1};
       copies.push_back(c);
       off += levels[l].size();
     }
@@ -277,7 +305,7 @@ class Lavapipe {
     b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
     b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     b.image = image_;
-    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, uint32_t(levels.size()), 0, 1};
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, uint32_t(levels.size()), 0, layers_};
     b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
                          nullptr, 0, nullptr, 1, &b);
@@ -292,9 +320,9 @@ class Lavapipe {
     if (!submit(cb)) return false;
     VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     vi.image = image_;
-    vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    vi.viewType = cube_ ? VK_IMAGE_VIEW_TYPE_CUBE : VK_IMAGE_VIEW_TYPE_2D;
     vi.format = format_;
-    vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, uint32_t(levels.size()), 0, 1};
+    vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, uint32_t(levels.size()), 0, layers_};
     VK(vkCreateImageView(device_, &vi, nullptr, &view_));
     return true;
   }
@@ -302,7 +330,7 @@ class Lavapipe {
   bool make_pipeline() {
     const std::string dir = testing::TempDir();
     const std::string src = dir + "agx_texture_xcheck.comp", spv = dir + "agx_texture_xcheck.spv";
-    std::ofstream(src) << kShader;
+    std::ofstream(src) << shader_;
     const std::string cmd = "glslangValidator -V -o " + spv + " " + src + " > /dev/null 2>&1";
     if (std::system(cmd.c_str()) != 0) {
       error = "glslangValidator could not compile the shader (install glslang-tools)";
@@ -341,6 +369,10 @@ class Lavapipe {
   }
 
   VkFormat format_ = VK_FORMAT_R8G8B8A8_UNORM;
+  const char* shader_ = kShader;
+  uint32_t layers_ = 1;
+  uint32_t side_ = kSide;
+  bool cube_ = false;
   VkInstance instance_ = VK_NULL_HANDLE;
   VkPhysicalDevice phys_ = VK_NULL_HANDLE;
   VkDevice device_ = VK_NULL_HANDLE;
@@ -459,6 +491,128 @@ TEST(TextureLavapipe, SamplesAgreeWithLavapipe) {
                         << coords[i][2] << " component " << k << ": unit " << got << " lavapipe "
                         << want[i][k];
       }
+    }
+    EXPECT_EQ(bad, 0u);
+  }
+}
+
+TEST(TextureLavapipe, CubeMapsAgreeWithLavapipe) {
+  constexpr uint32_t side = 8, levels_n = 4;
+  std::mt19937 rng(3);
+  std::vector<std::vector<uint8_t>> levels;
+  for (uint32_t l = 0; l < levels_n; ++l) {
+    std::vector<uint8_t> v(6 * (side >> l) * (side >> l) * 4);
+    for (auto& b : v) b = uint8_t(rng());
+    levels.push_back(v);
+  }
+  usc::RegionMemory mem;
+  TestImage img = make_test_image(mem, 0x100000, format::Format::R8G8B8A8_UNORM,
+                                  layout::Tiling::twiddled, Dim::cube, side, side, 1, levels_n);
+  TextureUnit unit(mem, {});
+  for (uint32_t l = 0; l < levels_n; ++l) {
+    const uint32_t w = side >> l;
+    for (uint32_t face = 0; face < 6; ++face)
+      for (uint32_t y = 0; y < w; ++y)
+        for (uint32_t x = 0; x < w; ++x) {
+          PbeWrite wr;
+          for (int k = 0; k < 4; ++k)
+            wr.value[k] = f2u(float(levels[l][((face * w + y) * w + x) * 4 + k]) / 255.0f);
+          wr.x = int32_t(x);
+          wr.y = int32_t(y);
+          wr.layer = face;
+          img.pbe.level = l;
+          ASSERT_TRUE(pbe_write(unit, img.pbe, wr).ok());
+        }
+  }
+  Lavapipe lvp;
+  ASSERT_TRUE(lvp.init(levels, VK_FORMAT_R8G8B8A8_UNORM, kCubeShader, 6, true, side)) << lvp.error;
+  std::vector<std::array<float, 4>> coords(kCount);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  for (auto& c : coords) {
+    int quarters = int(rng() % 17) - 2;
+    if ((quarters & 3) == 2) ++quarters;
+    c = {d(rng), d(rng), d(rng), float(quarters) / 4.0f};
+  }
+  for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR}) {
+    SCOPED_TRACE(filter == VK_FILTER_NEAREST ? "nearest" : "linear");
+    SamplerCase c{filter, VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                  VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK,
+                  filter == VK_FILTER_NEAREST ? Filter::nearest : Filter::linear,
+                  MipFilter::nearest, Wrap::clamp_to_edge, BorderColour::transparent_black};
+    std::vector<std::array<float, 4>> want;
+    ASSERT_TRUE(lvp.sample(c, coords, want)) << lvp.error;
+    SamplerView s;
+    s.magnify = s.minify = c.f;
+    s.mip = MipFilter::nearest;
+    const float tol = filter == VK_FILTER_NEAREST ? 0.0f : 2.0f / 255.0f;
+    unsigned bad = 0;
+    float worst = 0;
+    for (uint32_t i = 0; i < kCount; ++i) {
+      SampleRequest rq;
+      rq.coord = {coords[i][0], coords[i][1], coords[i][2]};
+      rq.lod = coords[i][3];
+      auto t = unit.sample(img.tex, s, rq);
+      ASSERT_TRUE(t.ok()) << t.error().message();
+      for (int k = 0; k < 4; ++k) {
+        const float diff = std::fabs(u2f(t->c[k]) - want[i][k]);
+        worst = std::max(worst, diff);
+        if (diff > tol + 1e-6f && bad++ < 5)
+          ADD_FAILURE() << "dir (" << coords[i][0] << ", " << coords[i][1] << ", " << coords[i][2]
+                        << ") lod " << coords[i][3] << " component " << k << ": unit "
+                        << u2f(t->c[k]) << " lavapipe " << want[i][k];
+      }
+    }
+    EXPECT_EQ(bad, 0u) << "largest difference " << worst;
+  }
+}
+
+TEST(TextureLavapipe, GatherAgreesWithLavapipe) {
+  std::mt19937 rng(5);
+  std::vector<uint8_t> level(kSide * kSide * 4);
+  for (auto& b : level) b = uint8_t(rng());
+  usc::RegionMemory mem;
+  TestImage img = make_test_image(mem, 0x100000, format::Format::R8G8B8A8_UNORM,
+                                  layout::Tiling::gpu, Dim::d2, kSide, kSide, 1, 1);
+  TextureUnit unit(mem, {});
+  for (uint32_t y = 0; y < kSide; ++y)
+    for (uint32_t x = 0; x < kSide; ++x) {
+      PbeWrite wr;
+      for (int k = 0; k < 4; ++k) wr.value[k] = f2u(float(level[(y * kSide + x) * 4 + k]) / 255.0f);
+      wr.x = int32_t(x);
+      wr.y = int32_t(y);
+      ASSERT_TRUE(pbe_write(unit, img.pbe, wr).ok());
+    }
+  Lavapipe lvp;
+  ASSERT_TRUE(lvp.init({level}, VK_FORMAT_R8G8B8A8_UNORM, kGatherShader)) << lvp.error;
+  std::vector<std::array<float, 4>> coords(kCount);
+  std::uniform_real_distribution<float> st(-1.5f, 2.5f);
+  for (auto& c : coords)
+    c = {std::round(st(rng) * 1024) / 1024 + 1.0f / 2048,
+         std::round(st(rng) * 1024) / 1024 + 1.0f / 2048, 0, 0};
+  for (auto [vk, w] : {std::pair{VK_SAMPLER_ADDRESS_MODE_REPEAT, Wrap::repeat},
+                       {VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, Wrap::clamp_to_edge},
+                       {VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT, Wrap::mirrored_repeat}}) {
+    SamplerCase c{VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST, vk,
+                  VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, Filter::linear, MipFilter::none, w,
+                  BorderColour::transparent_black};
+    std::vector<std::array<float, 4>> want;
+    ASSERT_TRUE(lvp.sample(c, coords, want)) << lvp.error;
+    SamplerView s;
+    s.magnify = s.minify = Filter::linear;
+    s.wrap = {w, w, w};
+    unsigned bad = 0;
+    for (uint32_t i = 0; i < kCount; ++i) {
+      SampleRequest rq;
+      rq.coord = {coords[i][0], coords[i][1], 0};
+      rq.gather = 1;
+      auto t = unit.sample(img.tex, s, rq);
+      ASSERT_TRUE(t.ok()) << t.error().message();
+      for (int k = 0; k < 4; ++k)
+        // Exact texels; lavapipe's unorm8 conversion may differ in the last bit.
+        if (std::fabs(u2f(t->c[k]) - want[i][k]) > 1e-6f && bad++ < 5)
+          ADD_FAILURE() << "wrap " << int(w) << " coord (" << coords[i][0] << ", "
+                        << coords[i][1] << ") texel " << k << ": unit " << u2f(t->c[k])
+                        << " lavapipe " << want[i][k];
     }
     EXPECT_EQ(bad, 0u);
   }
