@@ -46,6 +46,17 @@ void main() {
 }
 )";
 
+const char* kShadowShader = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) uniform sampler2DShadow tex;
+layout(std430, binding = 1) readonly buffer In { vec4 coords[]; };
+layout(std430, binding = 2) writeonly buffer Out { vec4 results[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  results[i] = vec4(textureLod(tex, coords[i].xyz, coords[i].w));
+}
+)";
+
 const char* kShader = R"(#version 450
 layout(local_size_x = 64) in;
 layout(binding = 0) uniform sampler2D tex;
@@ -80,6 +91,8 @@ class Lavapipe {
  public:
   std::string error;
   VkPhysicalDeviceFeatures features{};
+  bool compare_enable = false;
+  VkCompareOp compare_op = VK_COMPARE_OP_NEVER;
 
   ~Lavapipe() {
     if (device_) vkDeviceWaitIdle(device_);
@@ -158,6 +171,8 @@ class Lavapipe {
     sci.addressModeU = sci.addressModeV = sci.addressModeW = c.wrap;
     sci.maxLod = c.m == MipFilter::none ? 0.25f : 1000.0f;  // Vulkan's way to say "no mipmapping"
     sci.borderColor = c.border;
+    sci.compareEnable = compare_enable;
+    sci.compareOp = compare_op;
     VkSampler sampler;
     VK(vkCreateSampler(device_, &sci, nullptr, &sampler));
     samplers_.push_back(sampler);
@@ -207,6 +222,11 @@ class Lavapipe {
   }
 
  private:
+  VkImageAspectFlags aspect() const {
+    return format_ == VK_FORMAT_D32_SFLOAT || format_ == VK_FORMAT_D16_UNORM
+               ? VK_IMAGE_ASPECT_DEPTH_BIT
+               : VK_IMAGE_ASPECT_COLOR_BIT;
+  }
   bool memory_type(uint32_t bits, VkMemoryPropertyFlags want, uint32_t& index) {
     VkPhysicalDeviceMemoryProperties mp;
     vkGetPhysicalDeviceMemoryProperties(phys_, &mp);
@@ -293,7 +313,7 @@ class Lavapipe {
       std::memcpy(static_cast<uint8_t*>(map) + off, levels[l].data(), levels[l].size());
       VkBufferImageCopy c{};
       c.bufferOffset = off;
-      c.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, layers_};
+      c.imageSubresource = {aspect(), l, 0, layers_};
       c.imageExtent = {side_ >> l, side_ >> l, 1};
       copies.push_back(c);
       off += levels[l].size();
@@ -305,7 +325,7 @@ class Lavapipe {
     b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
     b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     b.image = image_;
-    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, uint32_t(levels.size()), 0, layers_};
+    b.subresourceRange = {aspect(), 0, uint32_t(levels.size()), 0, layers_};
     b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
                          nullptr, 0, nullptr, 1, &b);
@@ -322,7 +342,7 @@ class Lavapipe {
     vi.image = image_;
     vi.viewType = cube_ ? VK_IMAGE_VIEW_TYPE_CUBE : VK_IMAGE_VIEW_TYPE_2D;
     vi.format = format_;
-    vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, uint32_t(levels.size()), 0, layers_};
+    vi.subresourceRange = {aspect(), 0, uint32_t(levels.size()), 0, layers_};
     VK(vkCreateImageView(device_, &vi, nullptr, &view_));
     return true;
   }
@@ -672,6 +692,66 @@ TEST(TextureLavapipe, SrgbAgreesWithLavapipe) {
     }
     EXPECT_EQ(bad, 0u) << "largest difference " << worst;
   }
+}
+
+// Depth comparison (shadow samplers), before filtering.
+TEST(TextureLavapipe, DepthCompareAgreesWithLavapipe) {
+  std::mt19937 rng(13);
+  std::vector<float> depth(kSide * kSide);
+  for (auto& d : depth) d = float(rng() % 1024) / 1023.0f;
+  std::vector<uint8_t> level(depth.size() * 4);
+  std::memcpy(level.data(), depth.data(), level.size());
+  usc::RegionMemory mem;
+  TestImage img = make_test_image(mem, 0x100000, format::Format::Z32_FLOAT, layout::Tiling::twiddled,
+                                  Dim::d2, kSide, kSide, 1, 1);
+  for (uint32_t y = 0; y < kSide; ++y)
+    for (uint32_t x = 0; x < kSide; ++x) {
+      auto a = layout::element_address_B(img.layout, x, y, 0, 0);
+      ASSERT_TRUE(a.ok());
+      GpuFault fault;
+      ASSERT_TRUE(mem.write(0x100000 + *a, &depth[y * kSide + x], 4, GpuUnit::host, &fault));
+    }
+  TextureUnit unit(mem, {});
+  Lavapipe lvp;
+  ASSERT_TRUE(lvp.init({level}, VK_FORMAT_D32_SFLOAT, kShadowShader)) << lvp.error;
+  std::vector<std::array<float, 4>> coords(kCount);
+  std::uniform_real_distribution<float> st(0.0f, 1.0f);
+  for (auto& c : coords)
+    c = {std::round(st(rng) * 1024) / 1024 + 1.0f / 2048,
+         std::round(st(rng) * 1024) / 1024 + 1.0f / 2048, float(rng() % 1024) / 1023.0f + 0.0004f, 0};
+  const std::pair<VkCompareOp, CompareFunc> ops[] = {
+      {VK_COMPARE_OP_LESS_OR_EQUAL, CompareFunc::lequal}, {VK_COMPARE_OP_GREATER, CompareFunc::greater},
+      {VK_COMPARE_OP_LESS, CompareFunc::less}, {VK_COMPARE_OP_GREATER_OR_EQUAL, CompareFunc::gequal}};
+  for (VkFilter filter : {VK_FILTER_NEAREST, VK_FILTER_LINEAR})
+    for (auto [vk, op] : ops) {
+      lvp.compare_enable = true;
+      lvp.compare_op = vk;
+      SamplerCase c{filter, VK_SAMPLER_MIPMAP_MODE_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                    VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK,
+                    filter == VK_FILTER_NEAREST ? Filter::nearest : Filter::linear,
+                    MipFilter::none, Wrap::clamp_to_edge, BorderColour::transparent_black};
+      std::vector<std::array<float, 4>> want;
+      ASSERT_TRUE(lvp.sample(c, coords, want)) << lvp.error;
+      SamplerView s;
+      s.magnify = s.minify = c.f;
+      s.compare_enable = true;
+      s.compare_func = op;
+      unsigned bad = 0;
+      for (uint32_t i = 0; i < kCount; ++i) {
+        SampleRequest rq;
+        rq.coord = {coords[i][0], coords[i][1], 0};
+        rq.compare = true;
+        rq.reference = coords[i][2];
+        auto t = unit.sample(img.tex, s, rq);
+        ASSERT_TRUE(t.ok()) << t.error().message();
+        const float got = u2f(t->c[0]);
+        if (std::fabs(got - want[i][0]) > 2.0f / 255.0f && bad++ < 5)
+          ADD_FAILURE() << "op " << int(op) << " filter " << int(filter) << " coord ("
+                        << coords[i][0] << ", " << coords[i][1] << ") ref " << coords[i][2]
+                        << ": unit " << got << " lavapipe " << want[i][0];
+      }
+      EXPECT_EQ(bad, 0u);
+    }
 }
 
 // Block-compressed formats: random blocks decoded by lavapipe (nearest
