@@ -269,11 +269,13 @@ Status texture_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
     }
     Texel t;
     if (load) {
+      // Offsets wrap like the 32-bit adds that would form the coordinate.
+      auto add = [](uint32_t c, int32_t o) { return int32_t(c + uint32_t(o)); };
       FetchCoord at;
-      at.x = int32_t(coords[l].raw[0]) + offset[0];
-      at.y = sz.count > 1 ? int32_t(coords[l].raw[1]) + offset[1] : 0;
+      at.x = add(coords[l].raw[0], offset[0]);
+      at.y = sz.count > 1 ? add(coords[l].raw[1], offset[1]) : 0;
       if (is_cube(dim)) at.face = coords[l].raw[2];
-      else at.z = sz.count > 2 ? int32_t(coords[l].raw[2]) + offset[2] : 0;
+      else at.z = sz.count > 2 ? add(coords[l].raw[2], offset[2]) : 0;
       at.layer = coords[l].layer;
       at.sample = coords[l].sample;
       if (lod_mode == 2 || lod_mode == 6) at.lod = int16_t(read16(core, *D, 0, l));

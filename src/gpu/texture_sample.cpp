@@ -43,6 +43,14 @@ Texel border_texel(const SamplerView& s, const TexelFormat& fmt) {
   return Texel{};
 }
 
+// floor() as an int that stays far from overflow (texel coordinates beyond
+// 2^28 wrap or clamp like any other out-of-range coordinate); NaN gives 0.
+int floor_to_int(float v) {
+  if (!(v == v)) return 0;
+  constexpr float kLimit = float(1 << 28);
+  return int(std::floor(std::clamp(v, -kLimit, kLimit)));
+}
+
 int mirror(int a) { return a >= 0 ? a : -(1 + a); }
 int pmod(int a, int b) {
   int m = a % b;
@@ -108,8 +116,8 @@ void cube_neighbour(uint32_t& face, int& i, int& j, int size) {
   }
   CubeCoord c = cube_face(d[0], d[1], d[2]);
   face = c.face;
-  i = std::clamp(int(std::floor(c.s * float(size))), 0, size - 1);
-  j = std::clamp(int(std::floor(c.t * float(size))), 0, size - 1);
+  i = std::clamp(floor_to_int(c.s * float(size)), 0, size - 1);
+  j = std::clamp(floor_to_int(c.t * float(size)), 0, size - 1);
 }
 
 bool compare_passes(CompareFunc f, float ref, float texel) {
@@ -231,14 +239,16 @@ Result<std::array<float, 4>> filter_level(Ctx& c, uint32_t level, float u, float
   const bool has_z = dim == Dim::d3;
   std::array<float, 4> acc{};
   if (!linear) {
-    AGX_TRY(Texel t, fetch(c, level, int(std::floor(u)) + off[0],
-                           has_y ? int(std::floor(v)) + off[1] : 0,
-                           has_z ? int(std::floor(w)) + off[2] : 0, layer, face, sample));
+    AGX_TRY(Texel t, fetch(c, level, floor_to_int(u) + off[0],
+                           has_y ? floor_to_int(v) + off[1] : 0,
+                           has_z ? floor_to_int(w) + off[2] : 0, layer, face, sample));
     for (int k = 0; k < 4; ++k) acc[k] = u2f(t.c[k]);
     return acc;
   }
   auto split = [](float x, int o, int& i0, float& a) {
     float f = x - 0.5f;
+    if (!(f == f)) f = 0.0f;
+    f = std::clamp(f, -float(1 << 28), float(1 << 28));
     float fl = std::floor(f);
     a = quantize_weight(f - fl);
     i0 = int(fl) + o;
@@ -355,7 +365,10 @@ Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sam
     py = std::sqrt(py);
     const float pmax = std::max(px, py), pmin = std::min(px, py);
     if (sampler.max_anisotropy > 1 && pmin > 0.0f) {
-      aniso_n = std::min<uint32_t>(uint32_t(std::ceil(pmax / pmin)), sampler.max_anisotropy);
+      const float ratio = std::ceil(pmax / pmin);
+      aniso_n = ratio >= float(sampler.max_anisotropy) || !(ratio == ratio)
+                    ? sampler.max_anisotropy
+                    : std::max(1u, uint32_t(ratio));
       const auto& major = px >= py ? rq.ddx : rq.ddy;
       aniso_step = major;
     }
@@ -405,8 +418,8 @@ Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sam
       return Error::decode("texture gather on a {} texture", to_string(tex.dim));
     float u, v, w;
     coords_at(base, s, t, r, u, v, w);
-    const int i0 = int(std::floor(u - 0.5f)) + rq.offset[0];
-    const int j0 = int(std::floor(v - 0.5f)) + rq.offset[1];
+    const int i0 = floor_to_int(u - 0.5f) + rq.offset[0];
+    const int j0 = floor_to_int(v - 0.5f) + rq.offset[1];
     const int di[4] = {0, 1, 1, 0}, dj[4] = {1, 1, 0, 0};
     Texel out;
     const Swizzle sw = tex.swizzle[rq.gather];
@@ -443,8 +456,8 @@ Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sam
     // Integer texels are never filtered: the nearest texel, bits intact.
     float u, v, w;
     coords_at(lo, s, t, r, u, v, w);
-    AGX_TRY(mem, fetch(c, lo, int(std::floor(u)) + rq.offset[0], int(std::floor(v)) + rq.offset[1],
-                       int(std::floor(w)) + rq.offset[2], layer, face, rq.sample));
+    AGX_TRY(mem, fetch(c, lo, floor_to_int(u) + rq.offset[0], floor_to_int(v) + rq.offset[1],
+                       floor_to_int(w) + rq.offset[2], layer, face, rq.sample));
   } else {
     AGX_TRY(auto a, level_value(lo));
     if (hi != lo && delta != 0.0f) {
