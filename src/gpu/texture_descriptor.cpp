@@ -73,9 +73,28 @@ Status check_format(format::Channels c, format::TextureType t) {
   return {};
 }
 
+// A linear stride field overlaps flag bits ("Page-aligned layers",
+// "Extended", "sRGB") that Mesa sets beside it (linear arrays are
+// Extended): the stride is the field without those bits. Positions come
+// from the table.
+uint64_t linear_stride(std::span<const uint32_t> words, const cs::StructDesc& d,
+                       std::initializer_list<const char*> flags) {
+  const cs::FieldDesc& f = d.fields[cs::field_index(d, "Stride")];
+  uint64_t raw = cs::get_raw(words.data(), f.start, f.size);
+  for (const char* name : flags) {
+    const int i = cs::field_index(d, name);
+    if (i < 0) continue;
+    const cs::FieldDesc& g = d.fields[i];
+    if (g.start >= f.start && g.start < f.start + f.size) raw &= ~(uint64_t{1} << (g.start - f.start));
+  }
+  return cs::decode_field(f, raw);
+}
+
 }  // namespace
 
 Result<TextureView> decode_texture(std::span<const uint32_t> words) {
+  if (words.size() * 4 < kTextureDescriptor_B)
+    return Error::decode("Texture descriptor of {} bytes (24 needed)", words.size() * 4);
   AGX_TRY(cs::Texture t, cs::unpack<cs::Texture>(bytes_of(words)));
   TextureView v;
   AGX_TRY(v.dim, dim_of(t.dimension));
@@ -99,7 +118,8 @@ Result<TextureView> decode_texture(std::span<const uint32_t> words) {
   v.srgb = t.srgb;
   v.srgb_2_channel = t.srgb_2_channel;
   if (v.layout == ImageLayout::linear) {
-    v.linear_stride_B = uint32_t(t.stride) + 16;
+    v.linear_stride_B =
+        uint32_t(linear_stride(words, cs::kTexture, {"Page-aligned layers", "Extended"})) + 16;
     if (t.extended && is_array(v.dim)) {
       v.depth = uint32_t(t.depth_linear);
       v.linear_layer_stride_B = t.layer_stride_linear + 0x80;
@@ -178,6 +198,8 @@ Result<SamplerView> decode_sampler(std::span<const uint32_t> words, bool with_bo
 }
 
 Result<PbeView> decode_pbe(std::span<const uint32_t> words) {
+  if (words.size() * 4 < kTextureDescriptor_B)
+    return Error::decode("PBE descriptor of {} bytes (24 needed)", words.size() * 4);
   AGX_TRY(cs::Pbe p, cs::unpack<cs::Pbe>(bytes_of(words)));
   PbeView v;
   AGX_TRY(v.dim, dim_of(p.dimension));
@@ -202,7 +224,8 @@ Result<PbeView> decode_pbe(std::span<const uint32_t> words) {
   v.sparse = sparse_mode(p.mode);
   v.srgb = p.srgb;
   if (v.layout == ImageLayout::linear) {
-    v.linear_stride_B = uint32_t(p.stride) + 4;
+    v.linear_stride_B =
+        uint32_t(linear_stride(words, cs::kPbe, {"Page-aligned layers", "sRGB", "Extended"})) + 4;
     v.levels = 1;
     if (p.extended && is_array(v.dim)) {
       v.layers = uint32_t(p.depth_linear);
