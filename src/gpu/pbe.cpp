@@ -25,11 +25,12 @@ Status pbe_write(TextureUnit& unit, const PbeView& pbe, const PbeWrite& wr, Roun
   if (wr.x < 0 || wr.x >= w || wr.y < 0 || wr.y >= h || wr.layer >= layers ||
       wr.sample >= pbe.samples)
     return {};
+  const int32_t y = pbe.flip_vertical ? h - 1 - wr.y : wr.y;
   Texel mem;
   for (unsigned k = 0; k < 4; ++k) mem.c[k] = wr.value[pbe.swizzle[k] & 3];
   uint8_t bytes[16];
   internal::encode_texel(fmt, mem, bytes, rounding);
-  const uint64_t off = img->offset_B(uint32_t(wr.x), uint32_t(wr.y), wr.layer, level, wr.sample);
+  const uint64_t off = img->offset_B(uint32_t(wr.x), uint32_t(y), wr.layer, level, wr.sample);
   return internal::write_texel(unit.memory(), *img, off, bytes, fmt.bytes);
 }
 

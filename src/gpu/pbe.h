@@ -32,6 +32,7 @@ struct PbeView {
   bool srgb = false;
   bool compressed = false;
   bool sparse = false;
+  bool flip_vertical = false;  // rows are written bottom-up
   uint32_t linear_stride_B = 0;
   uint64_t linear_layer_stride_B = 0;
   GpuVa acceleration_buffer = 0;

@@ -316,6 +316,26 @@ TEST(PbeRoundtrip, SwizzleAndOutOfRangeWritesDropped) {
   EXPECT_TRUE(std::equal(before.begin(), before.end(), region(mem, 0x10000)));
 }
 
+// "Flip vertical" writes row y to row height - 1 - y.
+TEST(PbeRoundtrip, FlipVertical) {
+  usc::RegionMemory mem;
+  TestImage img = make_test_image(mem, 0x10000, *format::find_format("R32_UINT"),
+                                  layout::Tiling::linear, Dim::d2, 4, 3, 1, 1);
+  img.pbe.flip_vertical = true;
+  TextureUnit unit(mem, {});
+  PbeWrite wr;
+  wr.value = {77, 0, 0, 0};
+  wr.x = 1;
+  wr.y = 0;
+  ASSERT_TRUE(pbe_write(unit, img.pbe, wr).ok());
+  FetchCoord at;
+  at.x = 1;
+  at.y = 2;
+  auto t = unit.load(img.tex, SamplerView{}, at);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->c[0], 77u);
+}
+
 // A write whose image is not mapped is a fault naming the address.
 TEST(PbeRoundtrip, UnmappedImageFaults) {
   usc::RegionMemory mem;

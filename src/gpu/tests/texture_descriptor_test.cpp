@@ -175,6 +175,14 @@ TEST(TextureDescriptor, Pbe) {
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->linear_stride_B, 256u);
   EXPECT_EQ(v->levels, 1u);
+  l.flip_vertical = true;
+  v = decode_pbe(packed(l));
+  ASSERT_TRUE(v.ok());
+  EXPECT_TRUE(v->flip_vertical);
+  l.rotate_90 = true;
+  v = decode_pbe(packed(l));
+  ASSERT_FALSE(v.ok());
+  EXPECT_NE(v.error().message().find("Rotate 90"), std::string::npos);
 }
 
 TEST(TextureDescriptor, MalformedWordsAreErrors) {
