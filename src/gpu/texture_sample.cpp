@@ -136,6 +136,9 @@ bool compare_passes(CompareFunc f, float ref, float texel) {
 
 // Everything one texture_sample needs, resolved once.
 struct Ctx {
+  Ctx(TextureUnit& u, const TextureView& t, const SamplerView& s, const TexelFormat& f,
+      const TextureUnit::Image& i)
+      : unit(u), tex(t), sampler(s), fmt(f), img(i), border(border_texel(s, f)) {}
   TextureUnit& unit;
   const TextureView& tex;
   const SamplerView& sampler;
@@ -296,7 +299,7 @@ Result<Texel> TextureUnit::load(const TextureView& tex, const SamplerView& sampl
           internal::texel_format(tex.channels, tex.type, tex.srgb, tex.srgb_2_channel));
   AGX_TRY(const Image* img, image(tex));
   AGX_CHECK(check_view(tex, *img));
-  Ctx c{*this, tex, sampler, fmt, *img, border_texel(sampler, fmt)};
+  Ctx c(*this, tex, sampler, fmt, *img);
   c.cube = is_cube(tex.dim);
   const uint32_t q = tex.last_level - tex.first_level;
   const uint32_t level = tex.first_level + uint32_t(std::clamp<int32_t>(at.lod, 0, int32_t(q)));
@@ -328,7 +331,7 @@ Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sam
   if (sampler.magnify == Filter::bicubic || sampler.minify == Filter::bicubic)
     return Error::unsupported("bicubic filtering: the hardware's cubic weights are not public");
   if (is_ms(tex.dim)) return Error::decode("texture_sample of a multisampled texture");
-  Ctx c{*this, tex, sampler, fmt, *img, border_texel(sampler, fmt)};
+  Ctx c(*this, tex, sampler, fmt, *img);
   c.cube = is_cube(tex.dim);
   c.seamless = c.cube && !sampler.seamful_cube_maps;
   c.compare = rq.compare || sampler.compare_enable;

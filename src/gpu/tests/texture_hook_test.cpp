@@ -15,8 +15,7 @@ namespace {
 
 namespace cs = agx::cmdstream;
 
-constexpr GpuVa kCode = 0x10000, kHeap = 0x20000, kSamplers = 0x30000, kImage = 0x100000,
-                kOut = 0x200000;
+constexpr GpuVa kCode = 0x10000, kHeap = 0x20000, kSamplers = 0x30000, kImage = 0x100000;
 
 std::vector<uint8_t> assemble(const char* text) {
   auto code = isa::assemble_program(text, kCode);
