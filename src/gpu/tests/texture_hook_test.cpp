@@ -94,7 +94,9 @@ struct Machine {
   Status run(const char* text) {
     auto code = assemble(text);
     code.insert(code.end(), {0x88, 0x00});  // stop
-    if (mem.regions().count(kCode) == 0) EXPECT_TRUE(mem.map(kCode, code).ok());
+    if (mem.regions().count(kCode) == 0) {
+      EXPECT_TRUE(mem.map(kCode, code).ok());
+    }
     AGX_TRY(usc::Program prog, usc::compile(code, kCode));
     TextureHook hook(mem, state);
     usc::Memories m;
