@@ -394,5 +394,42 @@ TEST(TextureLoad, OutOfRangeReadsTheBorderAndLodClamps) {
   EXPECT_EQ(load(5, 0, 0, 0), 1.0f);
 }
 
+// Buffer textures as Mesa binds them: a linear 2D image 1024 texels wide
+// (AGX_TEXTURE_BUFFER_WIDTH), element i at (i % 1024, i / 1024), stride =
+// row bytes (agx_nir_lower_texture.c coords_for_buffer_texture).
+TEST(TextureLoad, BufferTexturesAsLinear2D) {
+  usc::RegionMemory mem;
+  TestImage img = make_test_image(mem, 0x100000, *format::find_format("R32G32_UINT"),
+                                  layout::Tiling::linear, Dim::d2, 1024, 3, 1, 1);
+  TextureUnit unit(mem, {});
+  const uint32_t count = 2500;
+  for (uint32_t i = 0; i < count; ++i) {
+    PbeWrite w;
+    w.value = {i * 7, ~i, 0, 0};
+    w.x = int32_t(i % 1024);
+    w.y = int32_t(i / 1024);
+    ASSERT_TRUE(pbe_write(unit, img.pbe, w).ok());
+  }
+  SamplerView txf;
+  txf.wrap = {Wrap::clamp_to_border, Wrap::clamp_to_border, Wrap::clamp_to_border};
+  for (uint32_t i : {0u, 1u, 1023u, 1024u, 2047u, 2499u}) {
+    FetchCoord at;
+    at.x = int32_t(i % 1024);
+    at.y = int32_t(i / 1024);
+    auto t = unit.load(img.tex, txf, at);
+    ASSERT_TRUE(t.ok()) << t.error().message();
+    EXPECT_EQ(t->c[0], i * 7);
+    EXPECT_EQ(t->c[1], ~i);
+    EXPECT_EQ(t->c[3], 1u);  // a missing alpha reads 1
+  }
+  // Mesa maps out-of-range indices to -1: x = -1 % 1024 lands outside.
+  FetchCoord oob;
+  oob.x = -1;
+  oob.y = 0;
+  auto t = unit.load(img.tex, txf, oob);
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->c[0], 0u);
+}
+
 }  // namespace
 }  // namespace agx::gpu::test
