@@ -112,6 +112,14 @@ struct TextureState {
   bool extended_samplers = false;
 };
 
+// The bindings one USC Texture / USC Sampler word (8 bytes) makes, for the
+// CDM and PDM walking a launch's USC word list; a word with another tag is
+// a decode error. `sampler_states` is the launch's "Sampler state register
+// count" value: its extended forms put a Border after each Sampler.
+Result<StateBinding> texture_binding(std::span<const uint8_t> usc_texture_word);
+Result<StateBinding> sampler_binding(std::span<const uint8_t> usc_sampler_word);
+bool extended_sampler_states(uint32_t sampler_states);
+
 inline constexpr uint32_t kTextureDescriptor_B = 24;
 inline constexpr uint32_t kSamplerDescriptor_B = 8;
 inline constexpr uint32_t kBorderDescriptor_B = 16;

@@ -92,6 +92,25 @@ uint64_t linear_stride(std::span<const uint32_t> words, const cs::StructDesc& d,
 
 }  // namespace
 
+Result<StateBinding> texture_binding(std::span<const uint8_t> word) {
+  AGX_TRY(cs::UscTexture w, cs::unpack<cs::UscTexture>(word));
+  if (w.tag != cs::UscControl::kTexture)
+    return Error::decode("USC word with tag 0x{:02x} is not a USC Texture word", uint32_t(w.tag));
+  return StateBinding{uint32_t(w.start), uint32_t(w.count), w.buffer};
+}
+
+Result<StateBinding> sampler_binding(std::span<const uint8_t> word) {
+  AGX_TRY(cs::UscSampler w, cs::unpack<cs::UscSampler>(word));
+  if (w.tag != cs::UscControl::kSampler)
+    return Error::decode("USC word with tag 0x{:02x} is not a USC Sampler word", uint32_t(w.tag));
+  return StateBinding{uint32_t(w.start), uint32_t(w.count), w.buffer};
+}
+
+bool extended_sampler_states(uint32_t states) {
+  const auto s = cs::SamplerStates(states);
+  return s == cs::SamplerStates::k8Extended || s == cs::SamplerStates::k16Extended;
+}
+
 Result<TextureView> decode_texture(std::span<const uint32_t> words) {
   if (words.size() * 4 < kTextureDescriptor_B)
     return Error::decode("Texture descriptor of {} bytes (24 needed)", words.size() * 4);

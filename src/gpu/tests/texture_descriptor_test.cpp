@@ -205,5 +205,33 @@ TEST(TextureDescriptor, MalformedWordsAreErrors) {
   EXPECT_FALSE(decode_texture(std::vector<uint32_t>(3, 0)).ok());
 }
 
+TEST(TextureDescriptor, UscTextureAndSamplerWords) {
+  cs::UscTexture t;
+  t.start = 4;
+  t.count = 9;
+  t.buffer = 0x123458;
+  auto tb = cs::pack(t);
+  ASSERT_TRUE(tb.ok());
+  auto b = texture_binding(*tb);
+  ASSERT_TRUE(b.ok()) << b.error().message();
+  EXPECT_EQ(b->start, 4u);
+  EXPECT_EQ(b->count, 9u);
+  EXPECT_EQ(b->buffer, 0x123458u);
+  cs::UscSampler s;
+  s.start = 1;
+  s.count = 2;
+  s.buffer = 0x8000;
+  auto sb = cs::pack(s);
+  ASSERT_TRUE(sb.ok());
+  b = sampler_binding(*sb);
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->count, 2u);
+  EXPECT_EQ(b->buffer, 0x8000u);
+  // A sampler word is not a texture word.
+  EXPECT_FALSE(texture_binding(*sb).ok());
+  EXPECT_TRUE(extended_sampler_states(uint32_t(cs::SamplerStates::k8Extended)));
+  EXPECT_FALSE(extended_sampler_states(uint32_t(cs::SamplerStates::k16Compact)));
+}
+
 }  // namespace
 }  // namespace agx::gpu
