@@ -9,7 +9,7 @@ packages=(
   libfmt-dev libcli11-dev nlohmann-json3-dev
   libdrm-dev libpng-dev
   libastcenc-dev libsquish-dev
-  libvulkan-dev mesa-vulkan-drivers glslang-tools
+  libvulkan-dev mesa-vulkan-drivers glslang-tools android-libetc1-dev
   python3
 )
 missing=()

@@ -4,7 +4,10 @@
 // expected texels worked out from the specifications' formulas.
 #include <gtest/gtest.h>
 
+#include <etc1.h>
+
 #include <cstring>
+#include <random>
 
 #include "texture_helpers.h"
 
@@ -102,6 +105,32 @@ TEST(TextureBlock, Etc1IndividualMode) {
   EXPECT_EQ(e.at(0, 0), (std::array<float, 4>{1, 2 / 255.0f, 2 / 255.0f, 1}));
   EXPECT_EQ(e.at(3, 3), (std::array<float, 4>{2 / 255.0f, 1, 2 / 255.0f, 1}));
   EXPECT_EQ(e.at(1, 2), (std::array<float, 4>{247 / 255.0f, 0, 0, 1}));
+}
+
+// ETC1 blocks (individual and differential modes without overflow, the
+// ETC1 subset of ETC2 RGB8) decode as Debian's android-libetc1 decodes them.
+TEST(TextureBlock, Etc1AgreesWithAndroidLibEtc1) {
+  std::mt19937 rng(17);
+  for (int n = 0; n < 64; ++n) {
+    std::vector<uint8_t> block(8);
+    for (auto& b : block) b = uint8_t(rng());
+    if (block[3] & 2) {  // differential: keep base + delta inside 0..31
+      for (int c = 0; c < 3; ++c) {
+        const int base = block[c] >> 3, delta = int(block[c] << 29) >> 29;
+        if (base + delta < 0 || base + delta > 31) block[c] &= 0xF8;  // delta 0
+      }
+    }
+    BlockImage e("ETC2_RGB8", block, 4, 4);
+    uint8_t ref[48];
+    etc1_decode_block(block.data(), ref);
+    for (int y = 0; y < 4; ++y)
+      for (int x = 0; x < 4; ++x) {
+        auto v = e.at(x, y);
+        for (int c = 0; c < 3; ++c)
+          ASSERT_EQ(v[c], ref[(y * 4 + x) * 3 + c] / 255.0f)
+              << "block " << n << " texel (" << x << ", " << y << ") channel " << c;
+      }
+  }
 }
 
 TEST(TextureBlock, EacR11) {
