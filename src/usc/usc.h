@@ -63,8 +63,13 @@ struct alignas(64) Core {  // cache-line aligned: each register is two whole lin
 // is_active_thread (sr63), thread_position_in_grid (sr80-82).
 struct Placement {
   std::array<uint32_t, 3> threadgroup_position{0, 0, 0};
+  // This threadgroup's size: smaller than the dispatch's at the edge of a
+  // grid whose size is not a multiple of it.
   std::array<uint32_t, 3> threads_per_threadgroup{32, 1, 1};
   uint32_t simdgroup_index = 0;
+  // The dispatch's threadgroup size (sr8-10; grid positions sr80-82 step
+  // by it). Zero: the same as threads_per_threadgroup.
+  std::array<uint32_t, 3> dispatch_threads_per_threadgroup{0, 0, 0};
 };
 void place(Core& core, const Placement& p);
 // A fresh core: all registers zero, all lanes active, placed as group 0 of

@@ -1,0 +1,36 @@
+// Placement of a SIMD group in a dispatch: the special registers of an edge
+// threadgroup smaller than the dispatch's threadgroup size.
+#include <gtest/gtest.h>
+
+#include "usc/usc.h"
+
+namespace agx::usc {
+namespace {
+
+TEST(Placement, FullThreadgroupUsesItsOwnSize) {
+  Core c;
+  place(c, Placement{{2, 1, 0}, {8, 4, 1}, 0});
+  EXPECT_EQ(c.sr[4][0], 8u);
+  EXPECT_EQ(c.sr[8][0], 8u);
+  // lane 9: x = 1, y = 1 in an 8x4 threadgroup at (2,1).
+  EXPECT_EQ(c.sr[48][9], 1u);
+  EXPECT_EQ(c.sr[49][9], 1u);
+  EXPECT_EQ(c.sr[80][9], 2u * 8 + 1);
+  EXPECT_EQ(c.sr[81][9], 1u * 4 + 1);
+}
+
+TEST(Placement, EdgeThreadgroupStepsByTheDispatchSize) {
+  // A 100-thread grid in threadgroups of 64: the second one has 36 threads.
+  Core c;
+  Placement p{{1, 0, 0}, {36, 1, 1}, 1};
+  p.dispatch_threads_per_threadgroup = {64, 1, 1};
+  place(c, p);
+  EXPECT_EQ(c.sr[4][0], 36u);  // threads_per_threadgroup: this one
+  EXPECT_EQ(c.sr[8][0], 64u);  // dispatch_threads_per_threadgroup
+  EXPECT_EQ(c.sr[51][3], 35u);  // thread index 32 + 3
+  EXPECT_EQ(c.sr[48][3], 35u);
+  EXPECT_EQ(c.sr[80][3], 64u + 35);  // thread_position_in_grid.x
+}
+
+}  // namespace
+}  // namespace agx::usc
