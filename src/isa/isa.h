@@ -186,6 +186,10 @@ Status decode_into(std::span<const uint8_t> bytes, uint64_t pc, Instr& out);
 
 // Which row matches (first match), without decoding operands.
 Result<Opcode> identify(std::span<const uint8_t> bytes, uint64_t pc = 0);
+// Whether `bytes` has row `op`'s constant bits (whatever row decodes first):
+// how a decoded instruction is told apart as a later row applegpu never
+// reaches, e.g. Mesa's stack_adjust inside a stack_store encoding.
+bool matches_row(Opcode op, std::span<const uint8_t> bytes);
 
 // Encoding: packs instr.op's constants and instr.fields into bytes (the long
 // form when a field needs bits beyond the short form, or when instr.length_B

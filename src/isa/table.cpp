@@ -183,6 +183,14 @@ Result<Opcode> identify(std::span<const uint8_t> bytes, uint64_t pc) {
   return identify_word(bytes, pc, Word::load(bytes));
 }
 
+bool matches_row(Opcode op, std::span<const uint8_t> bytes) {
+  if (bytes.size() < kMinLength_B) return false;
+  Word w = Word::load(bytes);
+  const Candidate& cand = candidates().rows[static_cast<size_t>(op)];
+  const Test& t = cand.test[w.bit(cand.length_bit) ? 1 : 0];
+  return t.possible && (w.lo & t.mask_lo) == t.bits_lo && (w.hi & t.mask_hi) == t.bits_hi;
+}
+
 Result<size_t> instruction_length(std::span<const uint8_t> bytes, uint64_t pc) {
   AGX_TRY(Opcode op, identify(bytes, pc));
   return static_cast<size_t>(decoded_length(kOps[static_cast<size_t>(op)], Word::load(bytes)));

@@ -29,13 +29,18 @@ Status exec_mov_imm(const Step& s, Core& c, Ctx&) {
 Status exec_get_sr(const Step& s, Core& c, Ctx&) {
   unsigned n = s.k[0];
   alignas(64) uint32_t v[kLanes];
-  if (n == 56 || n == 58 || n == 63) {
-    // Dynamic: index among active lanes (of the quad / of the group), or
-    // whether the lane is active.
+  if ((n >= 56 && n <= 59) || n == 63) {
+    // Dynamic, from exec: index among the active lanes of the quad (56) or
+    // the group (58), how many lanes of the quad (57) or the group (59) are
+    // active (Mesa agx_opcodes.py: total_active_threads_in_quad/_subgroup),
+    // or whether the lane is active (63).
     for (unsigned l = 0; l < kLanes; ++l) {
       uint32_t below = c.exec & ((1u << l) - 1);
+      uint32_t quad = c.exec & (0xFu << (l & ~3u));
       if (n == 63) v[l] = lane_on(c.exec, l);
+      else if (n == 59) v[l] = std::popcount(c.exec);
       else if (n == 58) v[l] = std::popcount(below);
+      else if (n == 57) v[l] = std::popcount(quad);
       else v[l] = std::popcount(below & ~((1u << (l & ~3u)) - 1));
     }
   } else if (!c.sr_known[n]) {
@@ -276,7 +281,7 @@ Status exec_convert(const Step& s, Core& c, Ctx&) {
 }
 
 Result<Operand> dst(const isa::Instr& in) { return operand(in, "D"); }
-Result<Operand> src(const isa::Instr& in, std::string_view name) { return operand(in, name); }
+Result<Operand> src(const isa::Instr& in, Name name) { return operand(in, name); }
 
 }  // namespace
 
@@ -285,14 +290,16 @@ Result<bool> compile_alu(const isa::Instr& in, Step& s) {
     case Opcode::mov_imm16:
     case Opcode::mov_imm32: {
       AGX_TRY(s.d, dst(in));
-      s.k[0] = static_cast<uint32_t>(operand_value(in, in.op == Opcode::mov_imm16 ? "imm16" : "imm32"));
+      AGX_TRY(int64_t imm, in.op == Opcode::mov_imm16 ? operand_value(in, "imm16") : operand_value(in, "imm32"));
+      s.k[0] = static_cast<uint32_t>(imm);
       s.run = exec_mov_imm;
       return true;
     }
     case Opcode::get_sr: {
       AGX_TRY(s.d, dst(in));
       const isa::Operand* sr = find_operand(in, "SR");
-      s.k[0] = sr ? sr->index & 0xFF : 0;
+      if (!sr) return Error::decode("get_sr has no operand SR");
+      s.k[0] = sr->index & 0xFF;
       s.run = exec_get_sr;
       return true;
     }
@@ -307,15 +314,23 @@ Result<bool> compile_alu(const isa::Instr& in, Step& s) {
       if (mul) {
         AGX_TRY(s.c, src(in, "C"));
       }
-      s.k[0] = field(in, "N");
-      s.k[1] = static_cast<uint32_t>(operand_value(in, "shift"));
+      AGX_TRY(s.k[0], field(in, "N"));
+      AGX_TRY(int64_t shift, operand_value(in, "shift"));
+      s.k[1] = static_cast<uint32_t>(shift);
       bool sizes_ok = s.d.bits() <= 32 && (mul ? s.c.bits() <= 32
                                                : s.a.bits() <= 32 && s.b.bits() <= 32);
-      s.k[2] = field(in, "S") && s.k[1] == 0 && sizes_ok;
+      AGX_TRY(uint32_t sat, field(in, "S"));
+      s.k[2] = sat && s.k[1] == 0 && sizes_ok;
       // Saturation is signed when any sign-extension bit is set, as in
       // applegpu's exec, which reads the raw As/Bs/Cs bits (also for
       // immediates, whose decoded operands carry no .sx).
-      s.k[3] = field(in, "As") || field(in, "Bs") || (mul && field(in, "Cs"));
+      AGX_TRY(uint32_t as, field(in, "As"));
+      AGX_TRY(uint32_t bs, field(in, "Bs"));
+      uint32_t cs = 0;
+      if (mul) {
+        AGX_TRY(cs, field(in, "Cs"));
+      }
+      s.k[3] = as || bs || cs;
       bool narrow = s.d.bits() <= 32 && s.a.bits() <= 32 && s.b.bits() <= 32 && (!mul || s.c.bits() <= 32);
       if (narrow && !s.k[2]) s.run = mul ? exec_iadd32<true> : exec_iadd32<false>;
       else s.run = mul ? exec_iadd<true> : exec_iadd<false>;
@@ -327,7 +342,8 @@ Result<bool> compile_alu(const isa::Instr& in, Step& s) {
       AGX_TRY(s.a, src(in, "A"));
       AGX_TRY(s.b, src(in, "B"));
       AGX_TRY(s.c, src(in, "C"));
-      s.n = static_cast<uint32_t>(operand_value(in, "m"));
+      AGX_TRY(int64_t m, operand_value(in, "m"));
+      s.n = static_cast<uint32_t>(m);
       s.run = in.op == Opcode::bfi     ? exec_bitfield<Opcode::bfi>
             : in.op == Opcode::bfeil   ? exec_bitfield<Opcode::bfeil>
             : in.op == Opcode::extr    ? exec_bitfield<Opcode::extr>
@@ -346,7 +362,8 @@ Result<bool> compile_alu(const isa::Instr& in, Step& s) {
       AGX_TRY(s.d, dst(in));
       AGX_TRY(s.a, src(in, "A"));
       AGX_TRY(s.b, src(in, "B"));
-      s.k[0] = static_cast<uint32_t>(operand_value(in, "tt"));  // kTruthTable: bit i = tt_i
+      AGX_TRY(int64_t tt, operand_value(in, "tt"));  // kTruthTable: bit i = tt_i
+      s.k[0] = static_cast<uint32_t>(tt);
       s.run = exec_bitop;
       return true;
     }
@@ -376,8 +393,10 @@ Result<bool> compile_alu(const isa::Instr& in, Step& s) {
       return true;
     }
     case Opcode::convert: {
-      s.k[0] = static_cast<uint32_t>(operand_value(in, "mode"));
-      s.k[1] = static_cast<uint32_t>(operand_value(in, "round"));
+      AGX_TRY(int64_t mode, operand_value(in, "mode"));
+      AGX_TRY(int64_t round, operand_value(in, "round"));
+      s.k[0] = static_cast<uint32_t>(mode);
+      s.k[1] = static_cast<uint32_t>(round);
       uint32_t m = s.k[0];
       if (!(m <= 1 || (m >= 4 && m <= 11)) || s.k[1] > 1)
         return Error::unsupported("not supported by the emulator: convert mode {} round {}", m, s.k[1]);

@@ -19,6 +19,7 @@
 // so lanes hitting the same word see each other's results in that order.
 // Device words the memory maps on the host are updated with a host atomic
 // compare-exchange, atomic against other threads running SIMD groups.
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstring>
@@ -75,10 +76,53 @@ void mark_returned(const Step& s, Core& c, Ctx& ctx) {
 
 int64_t lane_index(const Step& s, const Core& c, unsigned l) { return memory_index(s.b, c, l, s.k[1]); }
 
+// The SIMD-group path: every active lane's word lies in one span that the
+// memory maps to one host range (readable and writable): translated once,
+// then the lanes apply in ascending order on host memory. Returns false,
+// having touched nothing, otherwise.
+bool device_atomic_fast(const Step& s, Core& c, GpuMemory* m, const uint64_t base[kLanes]) {
+  const uint32_t e = c.exec;
+  if (!m || e == 0) return false;
+  alignas(64) uint64_t addr[kLanes];
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (unsigned l = 0; l < kLanes; ++l) {
+    addr[l] = (base[l] & ~uint64_t{3}) + static_cast<uint64_t>(lane_index(s, c, l) * 4);
+    if (!lane_on(e, l)) continue;
+    lo = std::min(lo, addr[l]);
+    hi = std::max(hi, addr[l]);
+  }
+  if (hi > UINT64_MAX - 4 || hi - lo >= (uint64_t{1} << 20)) return false;
+  uint8_t* w = m->host_pointer(lo, hi - lo + 4, Access::write);
+  if (!w || m->host_pointer(lo, hi - lo + 4, Access::read) != w) return false;
+  for (unsigned l = 0; l < kLanes; ++l) {
+    if (!lane_on(e, l)) continue;
+    uint8_t* p = w + (addr[l] - lo);
+    uint32_t old;
+    if (reinterpret_cast<uintptr_t>(p) % 4 == 0) {
+      // Other host threads may run SIMD groups on the same memory (the gpu
+      // unit's workers): a compare-exchange keeps each update atomic.
+      static_assert(std::endian::native == std::endian::little);
+      std::atomic_ref<uint32_t> word(*reinterpret_cast<uint32_t*>(p));
+      old = word.load();
+      while (!word.compare_exchange_weak(old, lane_result(s, c, l, old))) {
+      }
+    } else {
+      old = load_le<uint32_t>(p);
+      store_le<uint32_t>(p, lane_result(s, c, l, old));
+    }
+    return_old(s, c, l, old);
+  }
+  return true;
+}
+
 Status exec_device_atomic(const Step& s, Core& c, Ctx& ctx) {
   GpuMemory* m = ctx.mem->device;
   alignas(64) uint64_t base[kLanes];
   read_u64(s.a, c, base);
+  if (device_atomic_fast(s, c, m, base)) {
+    mark_returned(s, c, ctx);
+    return {};
+  }
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!lane_on(c.exec, l)) continue;
     if (!m) return Error::fault("pc 0x{:x}: atomic with no device memory", s.pc);
@@ -131,10 +175,15 @@ Status exec_threadgroup_atomic(const Step& s, Core& c, Ctx& ctx) {
 Result<bool> compile_atomic(const isa::Instr& in, Step& s) {
   bool device = in.op == Opcode::atomic;
   if (!device && in.op != Opcode::threadgroup_atomic) return false;
-  s.k[0] = static_cast<uint32_t>(operand_value(in, "op"));
+  AGX_TRY(int64_t op, operand_value(in, "op"));
+  s.k[0] = static_cast<uint32_t>(op);
   if (s.k[0] >= static_cast<uint32_t>(AtomicOp::count))
     return Error::unsupported("not supported by the emulator: atomic op {}", s.k[0]);
-  s.k[1] = device ? static_cast<uint32_t>(operand_value(in, "Ou")) : 0;
+  s.k[1] = 0;
+  if (device) {
+    AGX_TRY(int64_t ou, operand_value(in, "Ou"));
+    s.k[1] = static_cast<uint32_t>(ou);
+  }
   AGX_TRY(s.d, operand(in, "R"));  // kAtomicDestination / kThreadgroupMemoryReg
   AGX_TRY(s.a, operand(in, "A"));  // kMemoryBase (r64/u64) / kThreadgroupMemoryBase
   AGX_TRY(s.b, operand(in, "O"));  // kMemoryIndex / kThreadgroupIndex

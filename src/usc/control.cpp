@@ -145,11 +145,17 @@ Status exec_nop(const Step&, Core&, Ctx&) { return {}; }
 
 Result<bool> compile_control(const isa::Instr& in, Step& s) {
   auto cond = [&](bool fl) -> Status {
-    s.n = static_cast<uint32_t>(operand_value(in, "n"));
+    AGX_TRY(int64_t n, operand_value(in, "n"));
+    s.n = static_cast<uint32_t>(n);
     return compare_fields(in, s, fl);
   };
   switch (in.op) {
-    case Opcode::pop_exec: s.n = static_cast<uint32_t>(operand_value(in, "n")); s.run = exec_pop; return true;
+    case Opcode::pop_exec: {
+      AGX_TRY(int64_t n, operand_value(in, "n"));
+      s.n = static_cast<uint32_t>(n);
+      s.run = exec_pop;
+      return true;
+    }
     case Opcode::if_icmp: AGX_CHECK(cond(false)); s.run = exec_push<Push::if_, false>; return true;
     case Opcode::if_fcmp: AGX_CHECK(cond(true)); s.run = exec_push<Push::if_, true>; return true;
     case Opcode::while_icmp: AGX_CHECK(cond(false)); s.run = exec_push<Push::while_, false>; return true;
@@ -159,7 +165,9 @@ Result<bool> compile_control(const isa::Instr& in, Step& s) {
     case Opcode::jmp_exec_any:
     case Opcode::jmp_exec_none:
     case Opcode::call:
-      s.offset = operand_value(in, "off");  // kBranchOffset: signed bytes from pc
+    {
+      AGX_TRY(s.offset, operand_value(in, "off"));  // kBranchOffset: signed bytes from pc
+    }
       s.run = in.op == Opcode::jmp_exec_any ? exec_jmp_exec<true>
             : in.op == Opcode::jmp_exec_none ? exec_jmp_exec<false> : exec_call;
       return true;

@@ -201,7 +201,8 @@ Result<bool> compile_float(const isa::Instr& in, Step& s) {
   // FloatDst (32-bit ops) / FloatDst16 (16-bit ops); FloatSrc(16) with
   // .abs/.neg; float immediates keep their 8-bit code.
   AGX_TRY(s.d, operand(in, "D"));
-  s.sat = field(in, "S");
+  AGX_TRY(uint32_t sat, field(in, "S"));
+  s.sat = sat;
   AGX_TRY(s.a, operand(in, "A"));
   if (find_operand(in, "B")) {
     AGX_TRY(s.b, operand(in, "B"));

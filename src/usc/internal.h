@@ -12,6 +12,7 @@
 #include <xmmintrin.h>
 #endif
 
+#include "usc/names.h"
 #include "usc/usc.h"
 #include "util/bits.h"
 
@@ -52,7 +53,6 @@ struct Step {
   uint32_t n = 0;         // push/pop count, shift amount, mask width, ...
   uint32_t k[6] = {};     // instruction-specific fields (see each executor)
   int64_t offset = 0;     // branch offset / memory offset immediate
-  std::string error;      // set when the step can only report an error
   // Undefined encodings that only fail when a lane evaluates them: a bit
   // per part (kUndefined*); why is worked out again from the instruction.
   uint8_t undefined = 0;
@@ -70,6 +70,8 @@ struct Ctx {
   bool stop = false;
   bool barrier = false;
   std::array<uint64_t, kRegisters> pending_load_pc{};  // debug: pc+1 of load, 0 none
+  // The decoded instruction of a fixed-function step (kept by the program).
+  const isa::Instr* fixed_function_instr(const Step& s) const;
 };
 
 // Operand access for all lanes. Values are zero-extended unless `sx`.
@@ -97,11 +99,14 @@ void mark_written(const Operand& d, Core& c);
 // read_f64 turns it into its number). Undefined source encodings (kNone)
 // and registers past r127 / u255 (e.g. a pair r127_r128) are errors.
 Result<Operand> from_isa(const isa::Operand& o);
-// The operand named `name` (applegpu's name) of `in`: converted, raw, or
-// its `value` (immediates, enums, conditions, shifts; 0 when absent).
-Result<Operand> operand(const isa::Instr& in, std::string_view name);
-const isa::Operand* find_operand(const isa::Instr& in, std::string_view name);
-int64_t operand_value(const isa::Instr& in, std::string_view name);
+// The operand named `name` (applegpu's name) of `in`: converted, or its
+// `value` (immediates, enums, conditions, shifts). A row without that
+// operand is an error naming the row and the name, never a silent 0.
+Result<Operand> operand(const isa::Instr& in, Name name);
+Result<int64_t> operand_value(const isa::Instr& in, Name name);
+// The raw decoded operand, or nullptr when the row has none of that name
+// (for rows where it is optional, e.g. the unary float ops' B and C).
+const isa::Operand* find_operand(const isa::Instr& in, Name name);
 // The 8-bit float immediate's number: the isa unit's decoding.
 inline double float_immediate(uint32_t code) { return isa::float_immediate(static_cast<uint8_t>(code)); }
 
@@ -112,7 +117,7 @@ inline double float_immediate(uint32_t code) { return isa::float_immediate(stati
 enum : uint8_t { kUndefinedCompare = 1, kUndefinedX = 2, kUndefinedY = 4 };
 // The operand `name`; if its encoding is undefined, records that under
 // `part` and gives an immediate 0 in its place.
-Result<Operand> lazy_operand(const isa::Instr& in, std::string_view name, Step& s, uint8_t part);
+Result<Operand> lazy_operand(const isa::Instr& in, Name name, Step& s, uint8_t part);
 // The error of the first undefined part in `parts`, naming pc, mnemonic and
 // what is undefined (read again from the step's decoded instruction).
 Status undefined_used(const Step& s, const Ctx& ctx, uint8_t parts);
@@ -239,10 +244,11 @@ Result<bool> compile_atomic(const isa::Instr& in, Step& s);
 Result<bool> compile_uniform_store(const isa::Instr& in, Step& s);
 Result<bool> compile_matrix(const isa::Instr& in, Step& s);
 
-// Field access by applegpu name; missing fields read as 0.
-uint32_t field(const isa::Instr& in, std::string_view name);
+// A raw field by applegpu name; a row without it is an error naming both.
+Result<uint32_t> field(const isa::Instr& in, Name name);
 
-Status unsupported(const Step& s);
+// The error of a step that cannot run (kept by the program, not the step).
+Status unsupported(const Step& s, const Ctx& ctx);
 
 }  // namespace detail
 }  // namespace agx::usc

@@ -152,9 +152,118 @@ void copy_raw_span(const Step& s, Core& c, uint8_t* host, uint64_t lo, const uin
   }
 }
 
+// The SIMD-group fast path for the raw formats (i8, i16, i32, f16): the
+// addresses of all active lanes are computed first (so loads into the base
+// or index registers cannot change them), the span they cover is translated
+// once with host_pointer, and each element moves with a fixed-size copy per
+// lane, or one block copy when the lanes are contiguous. Returns false (and
+// has touched nothing) when the span is not one host range, so the caller
+// falls back to per-lane reads and writes with their faults.
+template <bool kStore, typename T>
+void move_lanes(Core& c, bool r32, unsigned reg, uint8_t* at, const uint64_t a[kLanes], uint32_t e) {
+  if (r32) {
+    uint32_t* r = c.r[reg].data();
+    if (sizeof(T) == 4 && e == 0xFFFFFFFFu) {
+      bool contiguous = true;
+      for (unsigned l = 0; l < kLanes; ++l) contiguous &= a[l] == a[0] + 4 * l;
+      if (contiguous) {  // the common case: lane l at element index + l
+        if constexpr (kStore) std::memcpy(at + a[0], r, 4 * kLanes);
+        else std::memcpy(r, at + a[0], 4 * kLanes);
+        return;
+      }
+    }
+    for (unsigned l = 0; l < kLanes; ++l) {
+      if (!lane_on(e, l)) continue;
+      if constexpr (kStore) store_le<T>(at + a[l], static_cast<T>(r[l]));
+      else r[l] = load_le<T>(at + a[l]);
+    }
+    return;
+  }
+  for (unsigned l = 0; l < kLanes; ++l) {
+    if (!lane_on(e, l)) continue;
+    if constexpr (kStore) store_le<T>(at + a[l], static_cast<T>(c.r16(reg, l)));
+    else set_reg(c, false, reg, l, load_le<T>(at + a[l]));
+  }
+}
+
+template <bool kStore>
+bool device_fast(const Step& s, Core& c, GpuMemory* m) {
+  const uint32_t f = s.k[0], e = c.exec, mask = s.k[1];
+  if (!m || f > uint32_t(MemFormat::f16) || e == 0 || mask == 0) return false;
+  const unsigned size = memory_element_B(f), sh = index_shift(s.k[4]);
+  alignas(64) uint64_t base[kLanes], a[kLanes];
+  read_u64(s.a, c, base);
+  alignas(64) int64_t idx[kLanes];
+  if (s.b.kind == Kind::r32) {
+    const uint32_t* v = c.r[s.b.index].data();
+    if (s.k[5]) for (unsigned l = 0; l < kLanes; ++l) idx[l] = int64_t{v[l]};
+    else for (unsigned l = 0; l < kLanes; ++l) idx[l] = int64_t{static_cast<int32_t>(v[l])};
+  } else {
+    for (unsigned l = 0; l < kLanes; ++l) idx[l] = memory_index(s.b, c, l, s.k[5]);
+  }
+  // Element 0 of each lane (device_addresses' rule): base rounded down to
+  // the element size, plus (index << s) elements.
+  const uint64_t align = ~uint64_t{size - 1};
+  for (unsigned l = 0; l < kLanes; ++l)
+    a[l] = (base[l] & align) + static_cast<uint64_t>(idx[l] * (int64_t{1} << sh) * int64_t(size));
+  uint64_t lo = UINT64_MAX, hi = 0;
+  if (e == 0xFFFFFFFFu) {
+    for (unsigned l = 0; l < kLanes; ++l) {
+      lo = std::min(lo, a[l]);
+      hi = std::max(hi, a[l]);
+    }
+  } else {
+    for (unsigned l = 0; l < kLanes; ++l) {
+      if (!lane_on(e, l)) continue;
+      lo = std::min(lo, a[l]);
+      hi = std::max(hi, a[l]);
+    }
+  }
+  const unsigned first = std::countr_zero(mask), last = 31 - std::countl_zero(mask);
+  const uint64_t span_lo = lo + first * size, span_hi = hi + (last + 1) * size;
+  if (hi > UINT64_MAX - 64 || span_hi - span_lo > (uint64_t{1} << 20)) return false;
+  uint8_t* host = m->host_pointer(span_lo, span_hi - span_lo, kStore ? Access::write : Access::read);
+  if (!host) return false;
+  const bool r32 = s.k[3];
+  unsigned reg = s.k[2];
+  if (kStore && std::popcount(mask) > 1) {
+    // Several elements per lane: lane by lane, as the per-lane path, so
+    // lanes whose elements overlap leave the same bytes.
+    for (unsigned l = 0; l < kLanes; ++l) {
+      if (!lane_on(e, l)) continue;
+      unsigned r = reg;
+      for (unsigned i = 0; i < 4; ++i) {
+        if (!(mask >> i & 1)) continue;
+        uint8_t* p = host + (a[l] - span_lo) + i * size;
+        uint32_t v = get_reg(c, r32, r++, l);
+        if (size == 1) store_le<uint8_t>(p, static_cast<uint8_t>(v));
+        else if (size == 2) store_le<uint16_t>(p, static_cast<uint16_t>(v));
+        else store_le<uint32_t>(p, v);
+      }
+    }
+    return true;
+  }
+  for (unsigned i = 0; i < 4; ++i) {
+    if (!(mask >> i & 1)) continue;
+    // at + a[l] is element i of lane l in host memory.
+    uint8_t* at = host - span_lo + i * size;
+    switch (size) {
+      case 1: move_lanes<kStore, uint8_t>(c, r32, reg, at, a, e); break;
+      case 2: move_lanes<kStore, uint16_t>(c, r32, reg, at, a, e); break;
+      default: move_lanes<kStore, uint32_t>(c, r32, reg, at, a, e); break;
+    }
+    ++reg;
+  }
+  return true;
+}
+
 template <bool kStore>
 Status exec_device(const Step& s, Core& c, Ctx& ctx) {
   GpuMemory* m = ctx.mem->device;
+  if (device_fast<kStore>(s, c, m)) {
+    if constexpr (!kStore) mark_pending(s, c, ctx);
+    return {};
+  }
   unsigned size = memory_element_B(s.k[0]);
   alignas(64) uint64_t base[kLanes];
   alignas(64) int64_t index[kLanes];
@@ -221,8 +330,11 @@ Status exec_threadgroup(const Step& s, Core& c, Ctx& ctx) {
 // format moves the word at O.
 template <bool kStore>
 Status exec_stack(const Step& s, Core& c, Ctx& ctx) {
-  uint32_t per_lane = ctx.mem->stack_size_B;
-  if (c.stack.size() != size_t{per_lane} * kLanes) c.stack.assign(size_t{per_lane} * kLanes, 0);
+  // After a stack_adjust only its frame is addressable; without one, all of
+  // the scratch the dispatch gave.
+  uint32_t per_lane = c.stack_frame_B ? c.stack_frame_B : ctx.mem->stack_size_B;
+  uint32_t area_B = ctx.mem->stack_size_B;
+  if (c.stack.size() != size_t{area_B} * kLanes) c.stack.assign(size_t{area_B} * kLanes, 0);
   unsigned size = memory_element_B(s.k[0]);
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!lane_on(c.exec, l)) continue;
@@ -230,9 +342,10 @@ Status exec_stack(const Step& s, Core& c, Ctx& ctx) {
     auto io = [&](unsigned pos, uint8_t* bytes) -> Status {
       int64_t a = off + int64_t{pos} * size;
       if (a < 0 || a + size > per_lane)
-        return Error::fault("pc 0x{:x}: stack {} of offset {} (lane {}) outside the {} bytes of scratch per thread",
-                            s.pc, kStore ? "write" : "read", a, l, per_lane);
-      uint8_t* p = c.stack.data() + size_t{l} * per_lane + a;
+        return Error::fault("pc 0x{:x}: stack {} of offset {} (lane {}) outside the {} bytes of {}", s.pc,
+                            kStore ? "write" : "read", a, l, per_lane,
+                            c.stack_frame_B ? "the frame stack_adjust allocated" : "scratch per thread");
+      uint8_t* p = c.stack.data() + size_t{l} * area_B + a;
       if constexpr (kStore) std::memcpy(p, bytes, size);
       else std::memcpy(bytes, p, size);
       return {};
@@ -243,18 +356,63 @@ Status exec_stack(const Step& s, Core& c, Ctx& ctx) {
   return {};
 }
 
+// Mesa's stack_adjust (bminor/mesa-mesa src/asahi/compiler: agx_opcodes.py
+// row stack_adjust with a signed 16-bit STACK_SIZE immediate; agx_compile.c
+// emits it at the entry of a kernel with scratch, STACK_SIZE = the scratch
+// in 32-bit words, plus 10, aligned to 4; agx_pack.c packs it into the bits
+// applegpu's TODO.stack_adjust row calls `v`). It grows (or, negative,
+// shrinks) the thread's stack frame by STACK_SIZE * 4 bytes. Step: offset =
+// the signed change in bytes.
+Status exec_stack_adjust(const Step& s, Core& c, Ctx& ctx) {
+  int64_t frame = int64_t{c.stack_frame_B} + s.offset;
+  if (frame < 0)
+    return Error::fault("pc 0x{:x}: stack_adjust by {} bytes frees more than the {} bytes allocated", s.pc, s.offset,
+                        c.stack_frame_B);
+  if (frame > ctx.mem->stack_size_B)
+    return Error::fault("pc 0x{:x}: stack_adjust to a frame of {} bytes exceeds the {} bytes of scratch per thread",
+                        s.pc, frame, ctx.mem->stack_size_B);
+  c.stack_frame_B = static_cast<uint32_t>(frame);
+  return {};
+}
+
+Status exec_memory_nop(const Step&, Core&, Ctx&) { return {}; }
+
+// The coherent forms Mesa's compiler emits (agx_pack.c: u1 = 1, u3 = 0,
+// u4 = 7 at bit 44 when `coherent`, u5 = 0; agx_nir lowers atomic-counter
+// and coherent buffer reads to them), which applegpu decodes as its
+// device_load.TODO / device_store.TODO rows. They bypass the caches that are
+// not coherent; the emulator's device memory is one coherent store, so they
+// are device_load / device_store. Other values of those bits have no
+// public meaning and stay unsupported.
+Result<bool> coherent_form(const isa::Instr& in) {
+  AGX_TRY(uint32_t u1, field(in, "u1"));
+  AGX_TRY(uint32_t u3, field(in, "u3"));
+  AGX_TRY(uint32_t u4, field(in, "u4"));
+  AGX_TRY(uint32_t u5, field(in, "u5"));
+  // device_store.TODO's u4 is the two bits above bit 44 (u6 is bit 44).
+  uint32_t coherent_u4 = in.op == isa::Opcode::device_load_todo ? 7u : 3u;
+  if (u1 == 1 && u3 == 0 && u4 == coherent_u4 && u5 == 0) return true;
+  return Error::unsupported("not supported by the emulator: {} with u1={} u3={} u4={} u5={} (only Mesa's coherent "
+                            "form, u1=1 u3=0 u4={} u5=0, has a known meaning)",
+                            isa::op_info(in.op).mnemonic, u1, u3, u4, u5, coherent_u4);
+}
+
 // Format, mask and data registers into k[0..3]. Like applegpu's exec, the
 // first data register comes from the raw R and Rt fields: the register
 // count follows the format (a bit-packed format uses 4 or 3 registers
 // whatever the mask), not the popcount(mask) tuple the disassembly shows.
 Status data_operands(const isa::Instr& in, Step& s) {
-  uint32_t f = static_cast<uint32_t>(operand_value(in, "F"));
+  AGX_TRY(int64_t format, operand_value(in, "F"));
+  uint32_t f = static_cast<uint32_t>(format);
   if (!memory_format_defined(f))
     return Error::decode("undefined memory format {} (applegpu's MEMORY_FORMATS defines 0-8, 10 and 12-15)", f);
   s.k[0] = f;
-  s.k[1] = static_cast<uint32_t>(operand_value(in, "mask"));
-  s.k[3] = field(in, "Rt") != 0;
-  s.k[2] = s.k[3] ? field(in, "R") >> 1 : field(in, "R");
+  AGX_TRY(int64_t mask, operand_value(in, "mask"));
+  AGX_TRY(uint32_t rt, field(in, "Rt"));
+  AGX_TRY(uint32_t r, field(in, "R"));
+  s.k[1] = static_cast<uint32_t>(mask);
+  s.k[3] = rt != 0;
+  s.k[2] = s.k[3] ? r >> 1 : r;
   unsigned count = data_registers(f, s.k[1]);
   if (!s.k[3] && f == uint32_t(MemFormat::i32) && count)
     return Error::decode("i32 data in 16-bit registers is an illegal instruction");
@@ -269,14 +427,31 @@ Status data_operands(const isa::Instr& in, Step& s) {
 
 Result<bool> compile_memory(const isa::Instr& in, Step& s) {
   switch (in.op) {
+    case Opcode::device_load_todo:
+    case Opcode::device_store_todo:
+      AGX_CHECK(coherent_form(in));
+      [[fallthrough]];
     case Opcode::device_load:
     case Opcode::device_store: {
+      bool load = in.op == Opcode::device_load || in.op == Opcode::device_load_todo;
+      AGX_TRY(int64_t mask, operand_value(in, "mask"));
+      AGX_TRY(int64_t format, operand_value(in, "F"));
+      if (load && mask == 0 && !bit_packed(static_cast<uint32_t>(format))) {
+        // applegpu's exec: an empty component mask loads nothing (only the
+        // bit-packed formats, which ignore the mask, still load their
+        // word), so an undefined format, the registers and the addresses
+        // are never looked at.
+        s.run = exec_memory_nop;
+        return true;
+      }
       AGX_CHECK(data_operands(in, s));
-      s.k[4] = static_cast<uint32_t>(operand_value(in, "s"));
-      s.k[5] = static_cast<uint32_t>(operand_value(in, "Ou"));
+      AGX_TRY(int64_t shift, operand_value(in, "s"));
+      AGX_TRY(int64_t ou, operand_value(in, "Ou"));
+      s.k[4] = static_cast<uint32_t>(shift);
+      s.k[5] = static_cast<uint32_t>(ou);
       AGX_TRY(s.a, operand(in, "A"));  // kMemoryBase: r64 or u64 pair
       AGX_TRY(s.b, operand(in, "O"));  // signed 16-bit immediate or r32
-      s.run = in.op == Opcode::device_load ? exec_device<false> : exec_device<true>;
+      s.run = load ? exec_device<false> : exec_device<true>;
       return true;
     }
     case Opcode::threadgroup_load:
@@ -291,6 +466,17 @@ Result<bool> compile_memory(const isa::Instr& in, Step& s) {
     }
     case Opcode::stack_load:
     case Opcode::stack_store: {
+      if (in.op == Opcode::stack_store &&
+          isa::matches_row(Opcode::todo_stack_adjust, std::span(in.bytes.data(), in.length_B))) {
+        // Mesa's stack_adjust: applegpu decodes it as this stack_store (with
+        // an empty mask) and so does the disassembly; its STACK_SIZE lies in
+        // the bits of stack_store's O field (table.inc: TODO.stack_adjust's
+        // `v` and stack_store's `O` have the same three parts).
+        AGX_TRY(uint32_t v, field(in, "O"));
+        s.offset = sign_extend(v, 16) * 4;
+        s.run = exec_stack_adjust;
+        return true;
+      }
       AGX_CHECK(data_operands(in, s));
       AGX_TRY(s.b, operand(in, "O"));
       s.run = in.op == Opcode::stack_load ? exec_stack<false> : exec_stack<true>;

@@ -19,8 +19,9 @@ unsigned Operand::bits() const {
   }
 }
 
-uint32_t field(const isa::Instr& in, std::string_view name) {
-  return in.field(name).value_or(0);
+Result<uint32_t> field(const isa::Instr& in, Name name) {
+  if (auto v = in.field(name.text())) return *v;
+  return Error::decode("{} has no field {}", isa::op_info(in.op).mnemonic, name.text());
 }
 
 namespace {
@@ -88,23 +89,24 @@ Result<Operand> from_isa(const isa::Operand& in) {
   return o;
 }
 
-const isa::Operand* find_operand(const isa::Instr& in, std::string_view name) {
-  int i = isa::operand_index(in.op, name);
+const isa::Operand* find_operand(const isa::Instr& in, Name name) {
+  int i = isa::operand_index(in.op, name.text());
   if (i < 0 || i >= in.operand_count) return nullptr;
   return &in.operands[static_cast<size_t>(i)];
 }
 
-Result<Operand> operand(const isa::Instr& in, std::string_view name) {
+Result<Operand> operand(const isa::Instr& in, Name name) {
   const isa::Operand* o = find_operand(in, name);
-  if (!o) return Error::decode("{} has no operand {}", isa::op_info(in.op).mnemonic, name);
+  if (!o) return Error::decode("{} has no operand {}", isa::op_info(in.op).mnemonic, name.text());
   auto r = from_isa(*o);
-  if (!r) return Error::decode("operand {}: {}", name, r.error().message());
+  if (!r) return Error::decode("operand {}: {}", name.text(), r.error().message());
   return r;
 }
 
-int64_t operand_value(const isa::Instr& in, std::string_view name) {
+Result<int64_t> operand_value(const isa::Instr& in, Name name) {
   const isa::Operand* o = find_operand(in, name);
-  return o ? o->value : 0;
+  if (!o) return Error::decode("{} has no operand {}", isa::op_info(in.op).mnemonic, name.text());
+  return o->value;
 }
 
 void read_u32(const Operand& o, const Core& c, uint32_t out[kLanes]) {
@@ -259,13 +261,14 @@ Status compare_fields(const isa::Instr& in, Step& s, bool is_float) {
   // arrive with the operands.
   AGX_TRY(s.a, lazy_operand(in, "A", s, kUndefinedCompare));
   AGX_TRY(s.b, lazy_operand(in, "B", s, kUndefinedCompare));
-  s.cc = static_cast<uint32_t>(operand_value(in, "cc"));
+  AGX_TRY(int64_t cc, operand_value(in, "cc"));
+  s.cc = static_cast<uint32_t>(cc);
   s.float_compare = is_float;
   if (!(is_float ? check_fcond(s.cc) : check_icond(s.cc))) s.undefined |= kUndefinedCompare;
   return {};
 }
 
-Result<Operand> lazy_operand(const isa::Instr& in, std::string_view name, Step& s, uint8_t part) {
+Result<Operand> lazy_operand(const isa::Instr& in, Name name, Step& s, uint8_t part) {
   const isa::Operand* o = find_operand(in, name);
   if (!o || o->kind != isa::OperandKind::kNone) return operand(in, name);
   auto r = operand(in, name);
@@ -279,7 +282,7 @@ Result<Operand> lazy_operand(const isa::Instr& in, std::string_view name, Step& 
 Status undefined_used(const Step& s, const Ctx& ctx, uint8_t parts) {
   const isa::Instr& in = ctx.program->instr(static_cast<size_t>(ctx.program->index_of(s.pc)));
   std::string why;
-  auto operand_error = [&](std::string_view name) {
+  auto operand_error = [&](Name name) {
     const isa::Operand* o = find_operand(in, name);
     if (!why.empty() || !o || o->kind != isa::OperandKind::kNone) return;
     if (auto r = operand(in, name); !r) why = r.error().message();
@@ -292,7 +295,8 @@ Status undefined_used(const Step& s, const Ctx& ctx, uint8_t parts) {
       if (!ok) why = ok.error().message();
     }
   } else {
-    operand_error(parts & kUndefinedX ? "X" : "Y");
+    if (parts & kUndefinedX) operand_error("X");
+    else operand_error("Y");
   }
   return Error::decode("pc 0x{:x}: {}: {}", s.pc, isa::op_info(s.op).mnemonic, why);
 }

@@ -17,15 +17,32 @@ Program::~Program() = default;
 Program::Program(Program&&) noexcept = default;
 Program& Program::operator=(Program&&) noexcept = default;
 size_t Program::size() const { return steps_.size(); }
-const isa::Instr& Program::instr(size_t i) const { return instrs_.at(i); }
+isa::Instr Program::instr(size_t i) const {
+  const Step& s = steps_.at(i);
+  isa::Instr in;
+  auto bytes = std::span(code_).subspan(static_cast<size_t>(s.pc - base_pc_));
+  if (!isa::decode_into(bytes, s.pc, in).ok()) {
+    in = isa::Instr{};
+    in.pc = s.pc;
+    in.length_B = s.length_B;
+  }
+  return in;
+}
+size_t Program::footprint_B() const {
+  size_t n = sizeof(*this) + steps_.capacity() * sizeof(Step) + code_.capacity() +
+             by_halfword_.capacity() * sizeof(int32_t) + fixed_function_.capacity() * sizeof(isa::Instr) +
+             errors_.capacity() * sizeof(std::string);
+  for (const auto& e : errors_) n += e.capacity();
+  return n;
+}
 long Program::index_of(uint64_t pc) const {
   uint64_t off = pc - base_pc_;
   if (pc < base_pc_ || (off & 1) || off / 2 >= by_halfword_.size()) return -1;
   return by_halfword_[off / 2];
 }
 
-Status detail::unsupported(const Step& s) {
-  return Error::unsupported("pc 0x{:x}: {}", s.pc, s.error);
+Status detail::unsupported(const Step& s, const Ctx& ctx) {
+  return Error::unsupported("pc 0x{:x}: {}", s.pc, ctx.program->error_at(s.pc));
 }
 
 namespace {
@@ -49,21 +66,22 @@ Status exec_fixed_function(const Step& s, Core& c, Ctx& ctx) {
   if (!ctx.mem->fixed_function)
     return Error::unsupported("pc 0x{:x}: not supported by the emulator: {} (no fixed-function unit attached)",
                               s.pc, isa::op_info(s.op).mnemonic);
-  Status st = ctx.mem->fixed_function->execute(ctx.program->instr(ctx.program->index_of(s.pc)), c);
+  Status st = ctx.mem->fixed_function->execute(*ctx.fixed_function_instr(s), c);
   if (!st) return Error(st.error().kind(), fmt::format("pc 0x{:x}: {}", s.pc, st.error().message()));
   return {};
 }
 
-Status exec_error(const Step& s, Core&, Ctx&) { return detail::unsupported(s); }
+Status exec_error(const Step& s, Core&, Ctx& ctx) { return detail::unsupported(s, ctx); }
 
-void compile_one(const isa::Instr& in, Step& s) {
+// Fills the step; returns why it cannot run, or an empty string.
+std::string compile_one(const isa::Instr& in, Step& s) {
   s.op = in.op;
   s.pc = in.pc;
   s.length_B = in.length_B;
   s.run = exec_error;
   if (is_fixed_function(in.op)) {
     s.run = exec_fixed_function;
-    return;
+    return {};
   }
   for (auto* family : {detail::compile_alu, detail::compile_float, detail::compile_control,
                        detail::compile_memory, detail::compile_simd, detail::compile_atomic,
@@ -71,46 +89,84 @@ void compile_one(const isa::Instr& in, Step& s) {
     Result<bool> r = family(in, s);
     if (!r) {
       s.run = exec_error;
-      s.error = fmt::format("{}: {}", isa::op_info(in.op).mnemonic, r.error().message());
-      return;
+      return fmt::format("{}: {}", isa::op_info(in.op).mnemonic, r.error().message());
     }
-    if (*r) return;
+    if (*r) return {};
   }
-  s.error = fmt::format("not supported by the emulator: {}", isa::op_info(in.op).mnemonic);
+  return fmt::format("not supported by the emulator: {}", isa::op_info(in.op).mnemonic);
 }
 
 }  // namespace
 
+// Each instruction is decoded once into a compact step; the decoded
+// isa::Instr is not kept (Program::instr decodes again when a trace or an
+// error message needs it), except for the few fixed-function instructions
+// whose hooks take it. Why a step cannot run is kept beside the steps.
 Result<Program> compile(std::span<const uint8_t> code, uint64_t base_pc) {
   Program p;
   p.base_pc_ = base_pc;
+  p.code_.assign(code.begin(), code.end());
   size_t at = 0;
   p.by_halfword_.assign((code.size() + 1) / 2, -1);
+  // Count the instructions first (lengths only) so the steps are allocated
+  // once, at their final size.
+  size_t count = 0;
+  for (size_t at = 0; at < code.size(); ++count) {
+    auto len = isa::instruction_length(code.subspan(at), base_pc + at);
+    at += len ? std::min(*len, code.size() - at) : std::min<size_t>(2, code.size() - at);
+  }
+  p.steps_.reserve(count);
+  isa::Instr in;
   while (at < code.size()) {
     uint64_t pc = base_pc + at;
     Step s;
     s.pc = pc;
-    auto in = isa::decode(code.subspan(at), pc);
-    if (!in) {
+    std::string error;
+    if (auto st = isa::decode_into(code.subspan(at), pc, in); !st.ok()) {
       // Undecodable bytes (data after the code, or garbage): a step that
       // reports the error if reached; decoding resumes 2 bytes on.
       s.run = exec_error;
       s.length_B = static_cast<uint8_t>(std::min<size_t>(2, code.size() - at));
-      s.error = in.error().message();
-      isa::Instr blank;
-      blank.pc = pc;
-      blank.length_B = s.length_B;
-      p.instrs_.push_back(blank);
+      error = st.error().message();
     } else {
-      compile_one(*in, s);
-      p.instrs_.push_back(*in);
+      for (const isa::Operand& o : in.ops()) {
+        unsigned n = o.count ? o.count : 1, last = 0;
+        switch (o.kind) {
+          case isa::OperandKind::kReg16: last = (o.index + n - 1) / 2; break;
+          case isa::OperandKind::kReg32: last = o.index + n - 1; break;
+          case isa::OperandKind::kReg64: last = o.index + 2 * n - 1; break;
+          default: continue;
+        }
+        p.register_count_ = std::max(p.register_count_, std::min<unsigned>(last + 1 + 4, kRegisters));
+      }
+      error = compile_one(in, s);
+      if (s.run == exec_fixed_function) {
+        s.k[0] = static_cast<uint32_t>(p.fixed_function_.size());
+        p.fixed_function_.push_back(in);
+      }
+    }
+    if (!error.empty()) {
+      s.run = exec_error;
+      s.k[0] = static_cast<uint32_t>(p.errors_.size());
+      p.errors_.push_back(std::move(error));
     }
     p.by_halfword_[at / 2] = static_cast<int32_t>(p.steps_.size());
     at += s.length_B;
-    p.steps_.push_back(std::move(s));
+    p.steps_.push_back(s);
   }
   p.end_pc_ = base_pc + at;
   return p;
+}
+
+std::string_view Program::error_at(uint64_t pc) const {
+  long i = index_of(pc);
+  if (i < 0) return {};
+  const Step& s = steps_[static_cast<size_t>(i)];
+  return s.run == exec_error ? std::string_view(errors_[s.k[0]]) : std::string_view();
+}
+
+const isa::Instr* detail::Ctx::fixed_function_instr(const Step& s) const {
+  return &program->fixed_function_[s.k[0]];
 }
 
 class Executor {
@@ -125,18 +181,34 @@ std::string lane_list(const LaneArray& v) {
   return fmt::format("[{}]", fmt::join(v, ","));
 }
 
-void trace_step(const Program& p, size_t idx, const Core& before, const Core& after,
-                std::vector<TraceEntry>& out) {
+// What a trace compares: the registers, uniforms and exec of a group.
+struct Snapshot {
+  std::array<LaneArray, kRegisters> r;
+  std::array<uint32_t, kUniforms> u;
+  uint32_t exec = 0;
+  uint64_t pc = 0;
+  void take(const Core& c) {
+    r = c.r;
+    u = c.u;
+    exec = c.exec;
+    pc = c.pc;
+  }
+};
+
+// One entry, handed to the options' collector and/or callback as it
+// happens, so a long trace is never held whole unless asked for.
+void trace_step(const Program& p, size_t idx, const Snapshot& before, const Core& after, const RunOptions& opt) {
   TraceEntry e;
   e.pc = before.pc;
-  const isa::Instr& in = p.instr(idx);
+  const isa::Instr in = p.instr(idx);
   e.text = in.length_B ? isa::disassemble(in, in.pc) : std::string("<undecodable>");
   if (before.exec != after.exec) e.changes.push_back(fmt::format("exec: 0x{:08x}", after.exec));
   for (unsigned r = 0; r < kRegisters; ++r)
     if (before.r[r] != after.r[r]) e.changes.push_back(fmt::format("r{}: {}", r, lane_list(after.r[r])));
   for (unsigned u = 0; u < kUniforms; ++u)
     if (before.u[u] != after.u[u]) e.changes.push_back(fmt::format("u{}: {}", u, after.u[u]));
-  out.push_back(std::move(e));
+  if (opt.on_trace) opt.on_trace(e);
+  if (opt.trace) opt.trace->push_back(std::move(e));
 }
 
 // Debug check: a register read while a load into it is outstanding.
@@ -162,6 +234,9 @@ static Result<StopReason> run_loop(const Program& p, const std::vector<Step>& st
                                    Ctx& ctx, const RunOptions& opt, uint64_t max_steps) {
   uint64_t steps = 0;
   const uint64_t bound = std::min(max_steps, opt.step_limit);
+  const bool tracing = opt.trace || opt.on_trace;
+  std::unique_ptr<Snapshot> before;
+  if (kObserve && tracing) before = std::make_unique<Snapshot>();
   while (true) {
     if (idx < 0) [[unlikely]]
       return Error::invalid_argument("pc 0x{:x} is not the start of an instruction of the program (0x{:x}..0x{:x})",
@@ -173,10 +248,9 @@ static Result<StopReason> run_loop(const Program& p, const std::vector<Step>& st
     const Step& s = steps_of[static_cast<size_t>(idx)];
     uint64_t fallthrough = s.pc + s.length_B;
     ctx.next_pc = fallthrough;
-    std::unique_ptr<Core> before;
     if constexpr (kObserve) {
       if (opt.debug) check_pending(s, ctx, opt);
-      if (opt.trace) before = std::make_unique<Core>(core);
+      if (tracing) before->take(core);
     }
     Status st = s.run(s, core, ctx);
     if (!st) [[unlikely]] {
@@ -186,7 +260,7 @@ static Result<StopReason> run_loop(const Program& p, const std::vector<Step>& st
     }
     ++steps;
     if constexpr (kObserve) {
-      if (opt.trace) trace_step(p, static_cast<size_t>(idx), *before, core, *opt.trace);
+      if (tracing) trace_step(p, static_cast<size_t>(idx), *before, core, opt);
     }
     if (ctx.stop) return StopReason::finished;
     core.pc = ctx.next_pc;
@@ -205,7 +279,7 @@ Result<StopReason> Executor::run(const Program& p, Core& core, const Memories& m
   ctx.options = &opt;
   if (core.pc == p.end_pc_) return StopReason::finished;
   long idx = p.index_of(core.pc);
-  if (opt.debug || opt.trace) return run_loop<true>(p, p.steps_, idx, core, ctx, opt, max_steps);
+  if (opt.debug || opt.trace || opt.on_trace) return run_loop<true>(p, p.steps_, idx, core, ctx, opt, max_steps);
   return run_loop<false>(p, p.steps_, idx, core, ctx, opt, max_steps);
 }
 

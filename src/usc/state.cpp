@@ -10,34 +10,51 @@
 
 namespace agx::usc {
 
+// Runs once per SIMD group of every dispatch, so it divides only for lane 0
+// and steps the position lane by lane (x, then y, then z wrap at the
+// threadgroup's size), instead of two divisions per lane and axis.
 void place(Core& c, const Placement& p) {
-  auto set = [&](unsigned n, auto f) {
-    c.sr_known[n] = true;
-    for (unsigned l = 0; l < kLanes; ++l) c.sr[n][l] = f(l);
-  };
   const auto& tpg = p.threads_per_threadgroup;
   const bool full = p.dispatch_threads_per_threadgroup == std::array<uint32_t, 3>{0, 0, 0};
   const auto& dtpg = full ? tpg : p.dispatch_threads_per_threadgroup;
-  for (unsigned i = 0; i < 3; ++i) {
-    set(i, [&](unsigned) { return p.threadgroup_position[i]; });
-    set(4 + i, [&](unsigned) { return tpg[i]; });
-    set(8 + i, [&](unsigned) { return dtpg[i]; });
-  }
-  auto local = [&](unsigned l) { return p.simdgroup_index * kLanes + l; };
-  auto pos = [&](unsigned l, unsigned axis) -> uint32_t {
-    uint32_t idx = local(l);
-    uint32_t x = tpg[0] ? idx % tpg[0] : 0, rest = tpg[0] ? idx / tpg[0] : 0;
-    uint32_t y = tpg[1] ? rest % tpg[1] : 0, z = tpg[1] ? rest / tpg[1] : 0;
-    return axis == 0 ? x : axis == 1 ? y : z;
+  auto fill = [&](unsigned n, uint32_t v) {
+    c.sr_known[n] = true;
+    c.sr[n].fill(v);
   };
   for (unsigned i = 0; i < 3; ++i) {
-    set(48 + i, [&](unsigned l) { return pos(l, i); });
-    set(80 + i, [&](unsigned l) { return p.threadgroup_position[i] * dtpg[i] + pos(l, i); });
+    fill(i, p.threadgroup_position[i]);
+    fill(4 + i, tpg[i]);
+    fill(8 + i, dtpg[i]);
   }
-  set(51, local);
-  set(52, [](unsigned l) { return l; });
-  set(53, [&](unsigned) { return p.simdgroup_index; });
-  set(62, [](unsigned) { return 0u; });  // backfacing: compute work is front-facing
+  const uint32_t first = p.simdgroup_index * kLanes;
+  uint32_t x = tpg[0] ? first % tpg[0] : 0, rest = tpg[0] ? first / tpg[0] : 0;
+  uint32_t y = tpg[1] ? rest % tpg[1] : 0, z = tpg[1] ? rest / tpg[1] : 0;
+  const uint32_t gx = p.threadgroup_position[0] * dtpg[0], gy = p.threadgroup_position[1] * dtpg[1],
+                 gz = p.threadgroup_position[2] * dtpg[2];
+  for (unsigned l = 0; l < kLanes; ++l) {
+    c.sr[48][l] = x;
+    c.sr[49][l] = y;
+    c.sr[50][l] = z;
+    c.sr[80][l] = gx + x;
+    c.sr[81][l] = gy + y;
+    c.sr[82][l] = gz + z;
+    c.sr[51][l] = first + l;
+    c.sr[52][l] = l;
+    // The next lane: x wraps at the threadgroup's width (a width of 0
+    // leaves every position 0, as the division form did), then y.
+    if (tpg[0] && ++x == tpg[0]) {
+      x = 0;
+      if (tpg[1] && ++y == tpg[1]) {
+        y = 0;
+        ++z;
+      } else if (!tpg[1]) {
+        y = 0;
+      }
+    }
+  }
+  for (unsigned n : {48u, 49u, 50u, 80u, 81u, 82u, 51u, 52u}) c.sr_known[n] = true;
+  fill(53, p.simdgroup_index);
+  fill(62, 0);  // backfacing: compute work is front-facing
 }
 
 Core make_core() {
@@ -125,33 +142,45 @@ uint8_t* RegionMemory::host_pointer(GpuVa va, size_t size, Access access) {
 // finishes or reaches a barrier; when every unfinished group waits at the
 // barrier, all continue. A group running ahead therefore sees threadgroup
 // memory as the hardware guarantees only after a barrier.
+// Prepares a reused SIMD group for its next placement: the registers the
+// program can name, its scratch and its stack frame back to zero, so every
+// group starts as a fresh Core would, without clearing the whole file.
+static void reset_core(Core& c, unsigned registers) {
+  for (unsigned r = 0; r < registers; ++r) c.r[r].fill(0);
+  c.written.fill(false);
+  c.uniforms_written = false;
+  std::fill(c.stack.begin(), c.stack.end(), 0);
+  c.stack_frame_B = 0;
+}
+
 static Status run_threadgroup(const Program& program, const Dispatch& d, std::array<uint32_t, 3> tg,
-                              GpuMemory& device, const RunOptions& options, FixedFunction* ff) {
+                              GpuMemory& device, const RunOptions& options, FixedFunction* ff,
+                              std::vector<std::unique_ptr<Core>>& cores, std::vector<uint8_t>& shared) {
   uint64_t threads = uint64_t{d.threads_per_threadgroup[0]} * d.threads_per_threadgroup[1] *
                      d.threads_per_threadgroup[2];
   unsigned groups = static_cast<unsigned>((threads + kLanes - 1) / kLanes);
-  std::vector<uint8_t> shared(d.threadgroup_memory_B);
+  std::fill(shared.begin(), shared.end(), 0);
   Memories mem{&device, &shared, ff};
-  std::vector<std::unique_ptr<Core>> cores;
+  while (cores.size() < groups) cores.push_back(std::make_unique<Core>());
   for (unsigned g = 0; g < groups; ++g) {
-    auto c = std::make_unique<Core>();
+    Core* c = cores[g].get();
+    reset_core(*c, program.register_count());
     place(*c, Placement{tg, d.threads_per_threadgroup, g});
     c->u = d.uniforms;
     c->pc = program.base_pc();
     uint64_t left = threads - uint64_t{g} * kLanes;
     c->exec = left >= kLanes ? 0xFFFFFFFFu : (1u << left) - 1;
     c->present = c->exec;
-    cores.push_back(std::move(c));
   }
-  std::vector<bool> done(groups, false);
+  uint64_t done = 0;  // up to 32 SIMD groups of 32 threads
   unsigned finished = 0;
   while (finished < groups) {
     for (unsigned g = 0; g < groups; ++g) {
-      if (done[g]) continue;
+      if (done >> g & 1) continue;
       auto r = run(program, *cores[g], mem, options);
       if (!r) return std::move(r).error().context(fmt::format("threadgroup ({},{},{}) simdgroup {}", tg[0], tg[1], tg[2], g));
       if (*r == StopReason::finished) {
-        done[g] = true;
+        done |= uint64_t{1} << g;
         ++finished;
       }
     }
@@ -165,10 +194,14 @@ Status dispatch(const Program& program, const Dispatch& d, GpuMemory& device,
                      d.threads_per_threadgroup[2];
   if (threads == 0 || threads > 1024)
     return Error::invalid_argument("threads per threadgroup must be 1..1024, got {}", threads);
+  // The SIMD groups' cores and the threadgroup memory are allocated once
+  // per dispatch and reset for each threadgroup.
+  std::vector<std::unique_ptr<Core>> cores;
+  std::vector<uint8_t> shared(d.threadgroup_memory_B);
   for (uint32_t z = 0; z < d.threadgroups[2]; ++z)
     for (uint32_t y = 0; y < d.threadgroups[1]; ++y)
       for (uint32_t x = 0; x < d.threadgroups[0]; ++x)
-        AGX_CHECK(run_threadgroup(program, d, {x, y, z}, device, options, ff));
+        AGX_CHECK(run_threadgroup(program, d, {x, y, z}, device, options, ff, cores, shared));
   return {};
 }
 

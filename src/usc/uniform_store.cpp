@@ -70,9 +70,12 @@ Status exec_uniform_store(const Step& s, Core& c, Ctx&) {
 Result<bool> compile_uniform_store(const isa::Instr& in, Step& s) {
   if (in.op != isa::Opcode::uniform_store) return false;
   // F (2 bits here): MEMORY_FORMATS codes 0 i8, 1 i16, 2 i32, 3 f16.
-  uint32_t format = static_cast<uint32_t>(operand_value(in, "F")) & 3;
-  uint32_t shift = static_cast<uint32_t>(operand_value(in, "s"));
-  s.k[0] = static_cast<uint32_t>(operand_value(in, "mask"));
+  AGX_TRY(int64_t f, operand_value(in, "F"));
+  AGX_TRY(int64_t sh, operand_value(in, "s"));
+  AGX_TRY(int64_t mask, operand_value(in, "mask"));
+  uint32_t format = static_cast<uint32_t>(f) & 3;
+  uint32_t shift = static_cast<uint32_t>(sh);
+  s.k[0] = static_cast<uint32_t>(mask);
   AGX_TRY(s.d, operand(in, "R"));  // kMemoryReg: tuple of popcount(mask)
   AGX_TRY(s.b, operand(in, "O"));  // kMemoryIndex: signed 16-bit immediate or r32
   if (s.d.kind == Kind::r32)

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -48,6 +49,9 @@ struct alignas(64) Core {  // cache-line aligned: each register is two whole lin
   // Stack (scratch) memory: Memories::stack_size_B bytes per lane, lane l
   // at [l * size, (l + 1) * size); allocated on first use.
   std::vector<uint8_t> stack;
+  // Bytes of each thread's scratch that stack_adjust allocated (0: none ran,
+  // and the whole scratch area is addressable).
+  uint32_t stack_frame_B = 0;
 
   uint16_t r16(unsigned half, unsigned lane) const {
     uint32_t v = r[half >> 1][lane];
@@ -105,6 +109,7 @@ struct Memories {
 
 // A program decoded once. Steps are in address order.
 struct Step;
+namespace detail { struct Ctx; }
 class Program {
  public:
   Program();
@@ -114,17 +119,34 @@ class Program {
   uint64_t base_pc() const { return base_pc_; }
   uint64_t end_pc() const { return end_pc_; }
   size_t size() const;                       // instructions
-  const isa::Instr& instr(size_t i) const;   // decoded instruction i
+  // Decoded instruction i, decoded again from the program's bytes (the
+  // program keeps only its compact steps); undecodable bytes give an
+  // instruction with only pc and length_B set.
+  isa::Instr instr(size_t i) const;
+  // Bytes the decoded program occupies (steps, bytes, lookup tables).
+  size_t footprint_B() const;
+  // Why the instruction at `pc` cannot run (undecodable, unsupported or
+  // malformed), or empty when it can.
+  std::string_view error_at(uint64_t pc) const;
+  // Registers r0..r(n-1) cover every register an instruction of the
+  // program names (with a margin for the bit-packed memory formats, which
+  // move more registers than their tuple shows): what a reused SIMD group
+  // must clear to start like a fresh one.
+  unsigned register_count() const { return register_count_; }
   // Index of the instruction at `pc`, or -1.
   long index_of(uint64_t pc) const;
 
  private:
   friend Result<Program> compile(std::span<const uint8_t>, uint64_t);
   friend class Executor;
+  friend struct detail::Ctx;
   std::vector<Step> steps_;
-  std::vector<isa::Instr> instrs_;
+  std::vector<uint8_t> code_;                // the program's bytes
+  std::vector<std::string> errors_;          // why a step cannot run
+  std::vector<isa::Instr> fixed_function_;   // decoded, for the hooks
   std::vector<int32_t> by_halfword_;  // (pc - base) / 2 -> step index or -1
   uint64_t base_pc_ = 0, end_pc_ = 0;
+  unsigned register_count_ = 2;  // r0 (exec stack) and r1 (link) always
 };
 
 // Decodes `code` laid out at `base_pc`. Bytes that do not decode become a
@@ -141,7 +163,9 @@ struct TraceEntry {
 struct RunOptions {
   uint64_t step_limit = 1'000'000;       // instructions before a limit error
   bool debug = false;                    // flag reads of loads before `wait`
-  std::vector<TraceEntry>* trace = nullptr;
+  std::vector<TraceEntry>* trace = nullptr;  // collects every entry
+  // Called with each entry as it happens (nothing is kept): for long runs.
+  std::function<void(const TraceEntry&)> on_trace;
   std::vector<std::string>* warnings = nullptr;  // debug findings
 };
 

@@ -35,13 +35,10 @@ Result<std::vector<uint8_t>> load_code(const EmuArgs& a) {
   return cli::read_binary(a.program);
 }
 
-std::string format_trace(const std::vector<usc::TraceEntry>& trace) {
-  std::string out;
-  for (const auto& e : trace) {
-    out += fmt::format("0x{:x}: {}\n", e.pc, e.text);
-    for (const auto& ch : e.changes) out += fmt::format("    {}\n", ch);
-  }
-  return out;
+// Printed as each instruction runs: a long run's trace is never held whole.
+void print_trace_entry(const usc::TraceEntry& e) {
+  fmt::print("0x{:x}: {}\n", e.pc, e.text);
+  for (const auto& ch : e.changes) fmt::print("    {}\n", ch);
 }
 
 void run_one(const EmuArgs& a) {
@@ -57,19 +54,17 @@ void run_one(const EmuArgs& a) {
   if (!st) cli::fail(std::move(st).error().context(a.state.empty() ? "state" : a.state));
   auto prog = usc::compile(*code, 0);
   if (!prog) cli::fail(prog.error());
-  std::vector<usc::TraceEntry> trace;
   std::vector<std::string> warnings;
   usc::RunOptions opt;
   opt.step_limit = a.step_limit;
   opt.debug = a.debug;
   opt.warnings = &warnings;
-  if (a.trace) opt.trace = &trace;
+  if (a.trace) opt.on_trace = print_trace_entry;
   usc::Memories mem;
   mem.device = &st->memory;
   std::vector<uint8_t> threadgroup(32 * 1024);
   mem.threadgroup = &threadgroup;
   auto r = usc::run(*prog, st->core, mem, opt);
-  fmt::print("{}", format_trace(trace));
   for (const auto& w : warnings) fmt::print(stderr, "agx emu: warning: {}\n", w);
   if (!r) cli::fail(r.error());
   if (*r == usc::StopReason::barrier)
