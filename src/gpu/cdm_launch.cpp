@@ -97,6 +97,7 @@ void start_group(usc::Core& c, const UscState& usc, const usc::Program& program,
   c.present = c.exec;
   c.pc = program.base_pc();
   c.stack.clear();
+  c.stack_frame_B = 0;
   usc::place(c, p);
   c.sr_known[20] = true;
   c.sr[20].fill(static_cast<uint32_t>(threadgroup_index % kCores));
