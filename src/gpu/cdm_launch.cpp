@@ -47,6 +47,15 @@ class RecordingMemory final : public GpuMemory {
 struct Engine::Worker {
   std::vector<std::unique_ptr<usc::Core>> cores;
   std::vector<uint64_t> uniforms_of;  // per core: the launch whose uniforms it holds
+  // Per core: the placement its special registers hold, so a core that
+  // runs the same SIMD group of an equally sized threadgroup only gets new
+  // threadgroup and grid positions.
+  struct Placed {
+    bool valid = false;
+    std::array<uint32_t, 3> size{}, local{};
+    uint32_t group = 0;
+  };
+  std::vector<Placed> placed;
   std::vector<uint8_t> shared;
   RecordingMemory memory;
   std::unique_ptr<usc::FixedFunction> ff;
@@ -89,7 +98,8 @@ std::array<uint32_t, 3> ceil_div(const std::array<uint32_t, 3>& a, const std::ar
 
 // Sets up the SIMD group: allocated registers zeroed, uniforms, placement.
 void start_group(usc::Core& c, const UscState& usc, const usc::Program& program, const usc::Placement& p,
-                 uint32_t threads_left, uint64_t threadgroup_index, bool fresh_uniforms = true) {
+                 uint32_t threads_left, uint64_t threadgroup_index, bool fresh_uniforms = true,
+                 Engine::Worker::Placed* placed = nullptr) {
   unsigned regs = std::min<unsigned>((usc.register_halves + 1) / 2, usc::kRegisters);
   for (unsigned r = 0; r < regs; ++r) c.r[r].fill(0);
   if (fresh_uniforms) c.u = usc.uniforms;
@@ -98,7 +108,20 @@ void start_group(usc::Core& c, const UscState& usc, const usc::Program& program,
   c.pc = program.base_pc();
   c.stack.clear();
   c.stack_frame_B = 0;
-  usc::place(c, p);
+  if (placed && placed->valid && placed->size == p.threads_per_threadgroup &&
+      placed->local == p.dispatch_threads_per_threadgroup && placed->group == p.simdgroup_index) {
+    // Same SIMD group of a threadgroup of the same size: positions within
+    // the threadgroup (sr48-53) stand; the threadgroup's position moves
+    // (sr0-2) and the grid positions with it (sr80-82, as usc::place).
+    for (unsigned i = 0; i < 3; ++i) {
+      c.sr[i].fill(p.threadgroup_position[i]);
+      const uint32_t base = p.threadgroup_position[i] * p.dispatch_threads_per_threadgroup[i];
+      for (unsigned l = 0; l < usc::kLanes; ++l) c.sr[80 + i][l] = base + c.sr[48 + i][l];
+    }
+  } else {
+    usc::place(c, p);
+    if (placed) *placed = {true, p.threads_per_threadgroup, p.dispatch_threads_per_threadgroup, p.simdgroup_index};
+  }
   c.sr_known[20] = true;
   c.sr[20].fill(static_cast<uint32_t>(threadgroup_index % kCores));
   c.sr_known[21] = true;
@@ -201,6 +224,8 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
       w.uniforms_of.push_back(0);
     }
     w.uniforms_of[0] = 0;  // the preshader's uniforms are not the launch's
+    w.placed.resize(w.cores.size());
+    w.placed[0].valid = false;  // nor its placement
     usc::Core& c = *w.cores[0];
     UscState pre = usc;
     pre.register_halves = block.counts.preshader_halves;
@@ -244,6 +269,7 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
       w.cores.push_back(std::make_unique<usc::Core>());
       w.uniforms_of.push_back(0);
     }
+    w.placed.resize(w.cores.size());
     if (usc.uses_shared) w.shared.assign(usc.shared_B, 0);
     else w.shared.clear();
     w.memory.faulted = false;
@@ -253,7 +279,7 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
       bool fresh = program->writes_uniforms || w.uniforms_of[g] != serial;
       w.uniforms_of[g] = serial;
       start_group(*w.cores[g], usc, program->program, usc::Placement{tg, size, g, local},
-                  threads - g * usc::kLanes, index, fresh);
+                  threads - g * usc::kLanes, index, fresh, &w.placed[g]);
     }
     usc::Memories mem{&w.memory, &w.shared, w.ff.get(), usc.stack_per_thread_B};
     uint64_t done_mask = 0;  // up to 32 SIMD groups
