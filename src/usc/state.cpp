@@ -174,6 +174,7 @@ static Status run_threadgroup(const Program& program, const Dispatch& d, std::ar
     c->pc = program.base_pc();
     uint64_t left = threads - uint64_t{g} * kLanes;
     c->exec = left >= kLanes ? 0xFFFFFFFFu : (1u << left) - 1;
+    c->present = c->exec;
   }
   uint64_t done = 0;  // up to 32 SIMD groups of 32 threads
   unsigned finished = 0;
