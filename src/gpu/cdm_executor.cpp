@@ -48,6 +48,16 @@ unsigned CdmExecutor::threads() const { return impl_->engine.pool->threads(); }
 
 unsigned default_threads() { return detail::default_threads_from_env(); }
 
-std::shared_ptr<kmd::Executor> make_default_executor() { return std::make_shared<CdmExecutor>(); }
+FixedFunctionFactory texture_unit_factory() {
+  return [](const Bindings& b) -> std::unique_ptr<usc::FixedFunction> {
+    return std::make_unique<TextureHook>(*b.memory, b.state);
+  };
+}
+
+std::shared_ptr<kmd::Executor> make_default_executor() {
+  CdmOptions options;
+  options.fixed_function = texture_unit_factory();
+  return std::make_shared<CdmExecutor>(std::move(options));
+}
 
 }  // namespace agx::gpu

@@ -45,6 +45,7 @@ Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, c
   s.bindings.sampler_heap = cmd.compute->sampler_heap;
   s.bindings.sampler_count = cmd.compute->sampler_count;
   s.bindings.extended_samplers = block.counts.extended_samplers;
+  s.bindings.state.extended_samplers = block.counts.extended_samplers;
   s.bindings.texture_state.resize(block.counts.texture_states);
   s.bindings.sampler_state.resize(block.counts.sampler_states);
   GpuVa at = block.usc_words;
@@ -86,6 +87,7 @@ Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, c
           return bad(Error::decode("{} state registers {}..{} are beyond the {} the launch declares",
                                    tex ? "texture" : "sampler", w.start, w.start + w.count - 1, regs.size()));
         size_t stride = tex ? kTexture_B : s.bindings.extended_samplers ? kSamplerExtended_B : kSamplerCompact_B;
+        (tex ? s.bindings.state.textures : s.bindings.state.samplers).push_back({w.start, w.count, w.buffer});
         for (uint32_t i = 0; i < w.count; ++i) {
           auto& reg = regs[w.start + i];
           reg.fill(0);

@@ -15,6 +15,8 @@
 #include <memory>
 #include <vector>
 
+#include "gpu/pbe.h"
+#include "gpu/texture.h"
 #include "kmd/kmd.h"
 #include "usc/usc.h"
 #include "util/gpu_memory.h"
@@ -32,6 +34,11 @@ struct Bindings {
   // when the launch declares extended samplers.
   std::vector<std::array<uint32_t, 6>> sampler_state;
   bool extended_samplers = false;
+  // The same words as the texture unit addresses them: where each USC
+  // Texture / Sampler word loaded its registers from. The unit reads the
+  // descriptors there at use (TODO: read the loaded words above instead,
+  // so a descriptor rewritten during the launch is not seen).
+  TextureState state;
   GpuVa sampler_heap = 0;
   uint32_t sampler_count = 0;
 };
@@ -89,7 +96,11 @@ class CdmExecutor final : public kmd::Executor {
 // else the host's cores.
 unsigned default_threads();
 
-// The executor kmd Devices get by default once agx_gpu_default is linked.
+// The texture unit (TextureHook) for one worker of one launch.
+FixedFunctionFactory texture_unit_factory();
+
+// The executor kmd Devices get by default once agx_gpu_default is linked:
+// the CDM with the texture unit attached.
 std::shared_ptr<kmd::Executor> make_default_executor();
 
 }  // namespace agx::gpu
