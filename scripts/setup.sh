@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libfmt-dev libcli11-dev nlohmann-json3-dev
   libdrm-dev libpng-dev
+  glslang-dev spirv-tools spirv-headers
   python3
 )
 missing=()
