@@ -29,21 +29,9 @@ std::string trim_log(std::string s) {
 
 }  // namespace
 
-Result<std::vector<uint32_t>> glsl_to_opengl_spirv(std::string_view source, std::string_view name) {
+Result<std::vector<uint32_t>> glsl_to_opengl_spirv(std::span<const std::string> sources, std::string_view name) {
   initialize_glslang();
-  glslang::TShader shader(EShLangCompute);
-  std::string text(source);
-  const char* strings[] = {text.c_str()};
-  const int lengths[] = {int(text.size())};
-  std::string file(name);
-  const char* names[] = {file.c_str()};
-  shader.setStringsWithLengthsAndNames(strings, lengths, names, 1);
-  shader.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientOpenGL, 100);
-  shader.setEnvClient(glslang::EShClientOpenGL, glslang::EShTargetOpenGL_450);
-  shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_0);
-  shader.setAutoMapLocations(true);
-  shader.setAutoMapBindings(true);
-  auto messages = static_cast<EShMessages>(EShMsgSpvRules);
+  if (sources.empty()) return Error::invalid_argument("no GLSL source");
   // glslang's defaults allow one atomic counter binding; GL 4.3 asks for at
   // least 1 per stage, piglit's tests use up to 8 (shader_runner's limit).
   TBuiltInResource resources = *GetDefaultResources();
@@ -52,19 +40,40 @@ Result<std::vector<uint32_t>> glsl_to_opengl_spirv(std::string_view source, std:
   resources.maxCombinedAtomicCounterBuffers = 8;
   resources.maxComputeAtomicCounters = 64;
   resources.maxCombinedAtomicCounters = 64;
-  if (!shader.parse(&resources, 100, false, messages)) {
-    return Error::parse("GLSL: {}", trim_log(shader.getInfoLog()));
-  }
+  auto messages = static_cast<EShMessages>(EShMsgSpvRules);
+  std::string file(name);
+  // Several compilation units of one stage link into one program, as GL's
+  // glLinkProgram does with several compute shader objects.
+  std::vector<std::unique_ptr<glslang::TShader>> shaders;
   glslang::TProgram program;
-  program.addShader(&shader);
+  for (size_t i = 0; i < sources.size(); ++i) {
+    auto shader = std::make_unique<glslang::TShader>(EShLangCompute);
+    const char* strings[] = {sources[i].c_str()};
+    const int lengths[] = {int(sources[i].size())};
+    const char* names[] = {file.c_str()};
+    shader->setStringsWithLengthsAndNames(strings, lengths, names, 1);
+    shader->setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientOpenGL, 100);
+    shader->setEnvClient(glslang::EShClientOpenGL, glslang::EShTargetOpenGL_450);
+    shader->setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_0);
+    shader->setAutoMapLocations(true);
+    shader->setAutoMapBindings(true);
+    if (!shader->parse(&resources, 100, false, messages)) {
+      return Error::parse("GLSL: {}", trim_log(shader->getInfoLog()));
+    }
+    program.addShader(shader.get());
+    shaders.push_back(std::move(shader));
+  }
   if (!program.link(messages) || !program.mapIO()) {
     return Error::parse("GLSL link: {}", trim_log(program.getInfoLog()));
   }
+  const glslang::TIntermediate* ir = program.getIntermediate(EShLangCompute);
+  // GLSL 4.30 section 4.4.1.1: a compute program must declare its local size.
+  if (!ir->isLocalSizeSet()) return Error::parse("GLSL link: the compute shader declares no local size");
   std::vector<uint32_t> words;
   spv::SpvBuildLogger logger;
   glslang::SpvOptions options;
   options.generateDebugInfo = false;
-  glslang::GlslangToSpv(*program.getIntermediate(EShLangCompute), words, &logger, &options);
+  glslang::GlslangToSpv(*ir, words, &logger, &options);
   if (words.empty()) return Error::parse("GLSL to SPIR-V: {}", logger.getAllMessages());
   return words;
 }

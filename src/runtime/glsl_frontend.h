@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -11,7 +13,9 @@
 
 namespace agx::runtime {
 
-Result<std::vector<uint32_t>> glsl_to_opengl_spirv(std::string_view source, std::string_view name);
+// One program from one or more compute compilation units (GL links several
+// shader objects of a stage); a program without a local size is a link error.
+Result<std::vector<uint32_t>> glsl_to_opengl_spirv(std::span<const std::string> sources, std::string_view name);
 
 // spirv-as text; lines starting with '#' are dropped first, as piglit does.
 Result<std::vector<uint32_t>> assemble_spirv(std::string_view text);

@@ -141,9 +141,7 @@ Result<ShaderTest> parse_shader_test(std::string_view text) {
       continue;
     }
     switch (section) {
-      case Section::none:
-        if (!line.empty() && line.front() != '#')
-          return Error::parse("line {}: text before the first section: '{}'", line_num, line);
+      case Section::none:  // piglit ignores what comes before the first section
         break;
       case Section::require: {
         if (line.empty() || line.front() == '#') break;
