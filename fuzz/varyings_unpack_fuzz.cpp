@@ -1,6 +1,7 @@
 // Fuzzes unpacking of the varyings packets from random words: every struct
 // table, CF binding lists (validated against a fixed linkage), and Output
 // Select remapping. Whatever unpacks must pack back to the same words.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -38,12 +39,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint32_t> words(size / 4);
   if (!words.empty()) std::memcpy(words.data(), data, words.size() * 4);
   if (words.empty()) return 0;
-  for (const agx::cmdstream::StructDesc* s : agx::cmdstream::kVaryingStructs) {
-    auto v = agx::cmdstream::unpack(*s, std::span<const uint32_t>(words).first(1));
-    if (!v.ok()) continue;
-    auto again = agx::cmdstream::pack(*s, *v);
-    if (!again.ok() || (*again)[0] != words[0]) __builtin_trap();
-    (void)agx::cmdstream::print(*s, *v);
+  namespace cs = agx::cmdstream;
+  const cs::StructDesc* varying_structs[] = {&cs::kCfBindingHeader, &cs::kCfBinding,
+                                             &cs::kVaryingCounts, &cs::kOutputSelect,
+                                             &cs::kVdmStateVertexOutputs};
+  std::span<const uint8_t> first(data, 4);
+  for (const cs::StructDesc* s : varying_structs) {
+    auto v = cs::unpack(*s, first);
+    if (!v.ok()) __builtin_trap();  // unpack never refuses 4 bytes
+    (void)cs::print(*s, *v);
+    if (!cs::check_strict(*s, first).ok()) continue;
+    auto again = cs::pack(*s, v->values);
+    if (!again.ok() || !std::equal(again->begin(), again->end(), first.begin())) __builtin_trap();
   }
   const Linkage& k = linkage();
   (void)agx::varyings::remap(words[0], k.layout);

@@ -9,7 +9,7 @@ namespace agx::format {
 namespace {
 
 constexpr ChannelsInfo kChannels[] = {
-#define AGX_CHANNELS(name, code, bytes, bw, bh, bc) {#name, Channels::name, bytes, bw, bh, bc},
+#define AGX_CHANNELS(name, bytes, bw, bh, bc) {#name, Channels::name, bytes, bw, bh, bc},
 #include "format/channels.inc"
 #undef AGX_CHANNELS
 };
@@ -65,6 +65,10 @@ constexpr bool channel_codes_fit_field() {
   return true;
 }
 static_assert(channel_codes_fit_field(), "Channels is a 7-bit descriptor field");
+#define AGX_COUNT_VALUE(id, name, value) +1
+static_assert(std::size(kChannels) == 0 AGX_GENXML_ENUM_Channels(AGX_COUNT_VALUE),
+              "one channels.inc row per cmdbuf.xml Channels value");
+#undef AGX_COUNT_VALUE
 
 // Names people use for the BC formats, mapped to Gallium's.
 struct Alias {

@@ -13,19 +13,19 @@
 #include <string_view>
 #include <vector>
 
+#include "format/genxml_enums.h"
 #include "util/result.h"
 
 namespace agx::format {
 
 // cmdbuf.xml enum "Channels" (7-bit field of the Texture and PBE descriptors).
-enum class Channels : uint8_t {
-#define AGX_CHANNELS(name, code, ...) name = code,
-#include "format/channels.inc"
-#undef AGX_CHANNELS
-};
+// Codes from the one table of cmdbuf.xml enums, format/genxml_enums.h.
+#define AGX_FORMAT_ENUM_VALUE(id, name, value) id = value,
+enum class Channels : uint8_t { AGX_GENXML_ENUM_Channels(AGX_FORMAT_ENUM_VALUE) };
 
 // cmdbuf.xml enum "Texture Type" (3-bit field).
-enum class TextureType : uint8_t { Unorm = 0, Snorm = 1, Uint = 2, Sint = 3, Float = 4, XR = 5 };
+enum class TextureType : uint8_t { AGX_GENXML_ENUM_TextureType(AGX_FORMAT_ENUM_VALUE) };
+#undef AGX_FORMAT_ENUM_VALUE
 
 // The subset formats load/store instructions and the PBE write with (Mesa
 // src/asahi/layout/layout.h, "ail_isa_format"). None: not renderable.

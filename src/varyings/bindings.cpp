@@ -14,47 +14,47 @@ namespace cs = agx::cmdstream;
 
 const char* to_string(ShadeModel m) {
   switch (m) {
-    case ShadeModel::flat_vertex_0: return "flat_vertex_0";
-    case ShadeModel::flat_vertex_1: return "flat_vertex_1";
-    case ShadeModel::flat_vertex_2: return "flat_vertex_2";
-    case ShadeModel::linear: return "linear";
-    case ShadeModel::perspective: return "perspective";
+    case ShadeModel::kFlatVertex0: return "flat_vertex_0";
+    case ShadeModel::kFlatVertex1: return "flat_vertex_1";
+    case ShadeModel::kFlatVertex2: return "flat_vertex_2";
+    case ShadeModel::kLinear: return "linear";
+    case ShadeModel::kPerspective: return "perspective";
   }
   return "?";
 }
 
 const char* to_string(CoefficientSource s) {
   switch (s) {
-    case CoefficientSource::varying: return "varying";
-    case CoefficientSource::fragcoord_z: return "fragcoord_z";
-    case CoefficientSource::point_coord: return "point_coord";
-    case CoefficientSource::primitive_id: return "primitive_id";
-    case CoefficientSource::barycentrics: return "barycentrics";
+    case CoefficientSource::kVarying: return "varying";
+    case CoefficientSource::kFragcoordZ: return "fragcoord_z";
+    case CoefficientSource::kPointCoord: return "point_coord";
+    case CoefficientSource::kPrimitiveId: return "primitive_id";
+    case CoefficientSource::kBarycentricCoord: return "barycentrics";
   }
   return "?";
 }
 
-bool is_flat(ShadeModel m) { return m != ShadeModel::linear && m != ShadeModel::perspective; }
+bool is_flat(ShadeModel m) { return m != ShadeModel::kLinear && m != ShadeModel::kPerspective; }
 
 unsigned provoking_vertex(ShadeModel m) {
-  return m == ShadeModel::flat_vertex_1 ? 1 : m == ShadeModel::flat_vertex_2 ? 2 : 0;
+  return m == ShadeModel::kFlatVertex1 ? 1 : m == ShadeModel::kFlatVertex2 ? 2 : 0;
 }
 
 ShadeModel flat_shade_model(unsigned provoking) {
-  return provoking == 1 ? ShadeModel::flat_vertex_1
-         : provoking == 2 ? ShadeModel::flat_vertex_2 : ShadeModel::flat_vertex_0;
+  return provoking == 1 ? ShadeModel::kFlatVertex1
+         : provoking == 2 ? ShadeModel::kFlatVertex2 : ShadeModel::kFlatVertex0;
 }
 
 namespace {
 
 ShadeModel model_for(Interp i, unsigned provoking) {
-  return i == Interp::smooth ? ShadeModel::perspective
-         : i == Interp::linear ? ShadeModel::linear : flat_shade_model(provoking);
+  return i == Interp::smooth ? ShadeModel::kPerspective
+         : i == Interp::linear ? ShadeModel::kLinear : flat_shade_model(provoking);
 }
 
 bool model_matches(ShadeModel m, Interp i) {
   return is_flat(m) ? i == Interp::flat
-                    : (m == ShadeModel::perspective ? i == Interp::smooth : i == Interp::linear);
+                    : (m == ShadeModel::kPerspective ? i == Interp::smooth : i == Interp::linear);
 }
 
 // The first slot of each varying, or -1 when it has none.
@@ -87,7 +87,7 @@ Status check_varying_slots(size_t i, const CfBinding& c, const SlotMap& slots,
                                    c.base_slot + covered - 1, n32);
   for (unsigned s = c.base_slot; s < c.base_slot + covered; ++s) {
     const Slot& slot = slots.slots[s];
-    if (slot.source == SlotSource::w && c.shade_model == ShadeModel::perspective)
+    if (slot.source == SlotSource::w && c.shade_model == ShadeModel::kPerspective)
       return Error::invalid_argument("binding {}: W (slot 0) cannot be perspective-divided", i);
     if (slot.source == SlotSource::z)
       return Error::invalid_argument("binding {}: slot {} holds Z; bind it with source "
@@ -116,14 +116,14 @@ Status check_binding(size_t i, const CfBinding& c, const CfBindings& b, const Sl
     return Error::invalid_argument("binding {}: cf{}..cf{} is past the {} coefficient registers "
                                    "of the header", i, c.base_cf, end - 1, b.num_cf);
   switch (c.source) {
-    case CoefficientSource::varying:
+    case CoefficientSource::kVarying:
       return check_varying_slots(i, c, slots, iface);
-    case CoefficientSource::fragcoord_z:
+    case CoefficientSource::kFragcoordZ:
       if (!slots.has_z || c.base_slot != 1 || c.components != 1)
         return Error::invalid_argument("binding {}: fragcoord Z needs Z in the slots (Output "
                                        "Select 'Frag coord Z'), base slot 1, 1 component", i);
       return {};
-    case CoefficientSource::barycentrics:
+    case CoefficientSource::kBarycentricCoord:
       if (c.components != 2)
         return Error::invalid_argument("binding {}: barycentrics are vec2 only", i);
       return {};
@@ -167,16 +167,16 @@ Result<CfBindings> compile_time_bindings(const SlotMap& slots, const Interface& 
   bool any_user = slots.slots.size() > (slots.has_z ? 2u : 1u);
   if (!any_user && !slots.has_z) return b;
   unsigned cf = 0;
-  b.bindings.push_back({1, ShadeModel::linear, CoefficientSource::varying, 0, cf++});
+  b.bindings.push_back({1, ShadeModel::kLinear, CoefficientSource::kVarying, 0, cf++});
   if (slots.has_z)
-    b.bindings.push_back({1, ShadeModel::linear, CoefficientSource::fragcoord_z, 1, cf++});
+    b.bindings.push_back({1, ShadeModel::kLinear, CoefficientSource::kFragcoordZ, 1, cf++});
   std::vector<int> first = first_slots(slots, iface.varyings.size());
   for (size_t s = 0; s < slots.slots.size(); ++s) {
     int v = slots.slots[s].varying;
     if (v < 0 || first[v] != int(s)) continue;
     const Varying& var = iface.varyings[v];
     b.bindings.push_back({var.components, model_for(var.interp, provoking),
-                          CoefficientSource::varying, unsigned(s), cf});
+                          CoefficientSource::kVarying, unsigned(s), cf});
     cf += var.components;
   }
   b.num_cf = cf;
@@ -189,12 +189,12 @@ Result<CfBindings> separable_bindings(const SlotMap& slots, const Interface& ifa
                                       unsigned provoking) {
   if (provoking > 2) return Error::invalid_argument("provoking vertex {} (0..2)", provoking);
   CfBindings b = empty_bindings(slots);
-  b.bindings.push_back({1, ShadeModel::linear, CoefficientSource::varying, 0, w_cf});
+  b.bindings.push_back({1, ShadeModel::kLinear, CoefficientSource::kVarying, 0, w_cf});
   std::vector<int> first = first_slots(slots, iface.varyings.size());
   for (size_t i = 0; i < entries.size(); ++i) {
     const SeparableEntry& e = entries[i];
-    CfBinding c{e.components, ShadeModel::linear, e.source, 0, e.base_cf};
-    if (e.source == CoefficientSource::varying) {
+    CfBinding c{e.components, ShadeModel::kLinear, e.source, 0, e.base_cf};
+    if (e.source == CoefficientSource::kVarying) {
       if (e.varying < 0 || size_t(e.varying) >= iface.varyings.size())
         return Error::invalid_argument("entry {}: no varying {}", i, e.varying);
       if (first[e.varying] < 0)
@@ -204,15 +204,15 @@ Result<CfBindings> separable_bindings(const SlotMap& slots, const Interface& ifa
       c.components = v.components;
       c.shade_model = model_for(v.interp, provoking);
       c.base_slot = unsigned(first[e.varying]);
-    } else if (e.source == CoefficientSource::fragcoord_z) {
+    } else if (e.source == CoefficientSource::kFragcoordZ) {
       c.components = 1;
       c.base_slot = 1;
-    } else if (e.source == CoefficientSource::primitive_id) {
+    } else if (e.source == CoefficientSource::kPrimitiveId) {
       c.components = 1;
       c.shade_model = flat_shade_model(provoking);
-    } else if (e.source == CoefficientSource::barycentrics) {
+    } else if (e.source == CoefficientSource::kBarycentricCoord) {
       c.components = 2;
-      c.shade_model = ShadeModel::perspective;
+      c.shade_model = ShadeModel::kPerspective;
     } else if (c.components == 0) {
       c.components = 2;  // point coord: (s, t)
     }
@@ -224,31 +224,41 @@ Result<CfBindings> separable_bindings(const SlotMap& slots, const Interface& ifa
 }
 
 Result<std::vector<uint32_t>> pack_bindings(const CfBindings& b) {
-  AGX_TRY(auto header, cs::pack(cs::kCfBindingHeader, cs::Values{b.num_32bit_slots, b.num_cf}));
-  std::vector<uint32_t> words{header[0]};
+  std::vector<uint32_t> words;
+  cs::CfBindingHeader h;
+  h.number_of_32_bit_slots = b.num_32bit_slots;
+  h.number_of_coefficient_registers = b.num_cf;
+  AGX_TRY(words.emplace_back(), pack_word(h));
   for (size_t i = 0; i < b.bindings.size(); ++i) {
     const CfBinding& c = b.bindings[i];
-    cs::Values v{c.components, uint64_t(c.shade_model), uint64_t(c.source), c.base_slot, c.base_cf};
-    auto w = cs::pack(cs::kCfBinding, v);
-    if (!w.ok()) return std::move(w).error().context(fmt::format("binding {}", i));
-    words.push_back((*w)[0]);
+    cs::CfBinding w;
+    w.components = c.components;
+    w.shade_model = c.shade_model;
+    w.source = c.source;
+    w.base_slot = c.base_slot;
+    w.base_coefficient_register = c.base_cf;
+    auto packed = pack_word(w);
+    if (!packed.ok()) return std::move(packed).error().context(fmt::format("binding {}", i));
+    words.push_back(*packed);
   }
   return words;
 }
 
 Result<CfBindings> unpack_bindings(std::span<const uint32_t> words) {
   if (words.empty()) return Error::decode("CF bindings: no header word");
-  AGX_TRY(cs::Values h, cs::unpack(cs::kCfBindingHeader, words.first(1)));
+  auto word = [&](size_t i) { return word_bytes(words[i]); };
+  AGX_CHECK(cs::check_strict(cs::kCfBindingHeader, word(0)));
+  AGX_TRY(cs::CfBindingHeader h, cs::unpack<cs::CfBindingHeader>(word(0)));
   CfBindings b;
-  b.num_32bit_slots = unsigned(h[cs::kNumber32BitSlots]);
-  b.num_cf = unsigned(h[cs::kNumberCoefficientRegisters]);
+  b.num_32bit_slots = unsigned(h.number_of_32_bit_slots);
+  b.num_cf = unsigned(h.number_of_coefficient_registers);
   for (size_t i = 1; i < words.size(); ++i) {
-    auto v = cs::unpack(cs::kCfBinding, words.subspan(i, 1));
-    if (!v.ok()) return std::move(v).error().context(fmt::format("binding {}", i - 1));
-    const cs::Values& f = *v;
-    b.bindings.push_back({unsigned(f[cs::kComponents]), ShadeModel(f[cs::kShadeModel]),
-                          CoefficientSource(f[cs::kSource]), unsigned(f[cs::kBaseSlot]),
-                          unsigned(f[cs::kBaseCoefficientRegister])});
+    // Unpack reads every bit pattern; bindings this unit reads must be clean.
+    if (Status s = cs::check_strict(cs::kCfBinding, word(i)); !s.ok())
+      return std::move(s).error().context(fmt::format("binding {}", i - 1));
+    AGX_TRY(cs::CfBinding f, cs::unpack<cs::CfBinding>(word(i)));
+    b.bindings.push_back({unsigned(f.components), f.shade_model, f.source, unsigned(f.base_slot),
+                          unsigned(f.base_coefficient_register)});
   }
   return b;
 }
@@ -257,14 +267,14 @@ Result<std::vector<CfContent>> coefficient_contents(const CfBindings& b, const S
   std::vector<CfContent> out(b.num_cf);
   for (size_t i = 0; i < b.bindings.size(); ++i) {
     const CfBinding& c = b.bindings[i];
-    bool pairs = c.source == CoefficientSource::varying && c.base_slot >= b.num_32bit_slots;
+    bool pairs = c.source == CoefficientSource::kVarying && c.base_slot >= b.num_32bit_slots;
     for (unsigned k = 0; k < c.components; ++k) {
       unsigned r = c.base_cf + k;
       if (r >= out.size())
         return Error::invalid_argument("binding {}: cf{} past the header's {}", i, r, b.num_cf);
-      unsigned slot = c.source != CoefficientSource::varying ? c.base_slot
+      unsigned slot = c.source != CoefficientSource::kVarying ? c.base_slot
                       : pairs ? c.base_slot + k / 2 : c.base_slot + k;
-      if (c.source == CoefficientSource::varying && slot >= slots.slots.size())
+      if (c.source == CoefficientSource::kVarying && slot >= slots.slots.size())
         return Error::invalid_argument("binding {}: slot {} past the {} slots", i, slot,
                                        slots.slots.size());
       out[r] = {true, c.source, c.shade_model, slot, pairs ? k % 2 : 0, pairs};

@@ -76,9 +76,9 @@ Result<std::vector<Coefficients>> setup_coefficients(const Triangle& tri, const 
     const CfContent& c = contents[r];
     if (!c.bound) continue;
     std::array<double, 3> f{};
-    if (c.source == CoefficientSource::fragcoord_z) {
+    if (c.source == CoefficientSource::kFragcoordZ) {
       for (unsigned i = 0; i < 3; ++i) f[i] = tri.v[i].z;
-    } else if (c.source == CoefficientSource::varying) {
+    } else if (c.source == CoefficientSource::kVarying) {
       for (unsigned i = 0; i < 3; ++i) {
         auto value = slot_value(tri, i, slots.slots[c.slot], c.half);
         if (!value.ok()) return std::move(value).error().context(fmt::format("cf{}", r));
@@ -92,7 +92,7 @@ Result<std::vector<Coefficients>> setup_coefficients(const Triangle& tri, const 
       regs[r] = {0.0f, 0.0f, float(f[provoking_vertex(c.shade_model)])};
       continue;
     }
-    if (c.shade_model == ShadeModel::perspective)
+    if (c.shade_model == ShadeModel::kPerspective)
       for (unsigned i = 0; i < 3; ++i) f[i] /= tri.v[i].w;
     Plane p = fit(tri, f, x0, y0);
     regs[r] = {float(p.a), float(p.b), float(p.c)};

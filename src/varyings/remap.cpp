@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cmdstream/cmdstream.h"
+#include "varyings/internal.h"
 #include "varyings/varyings.h"
 
 namespace agx::varyings {
@@ -21,24 +22,24 @@ unsigned count_kind(const VertexOutputLayout& l, OutputKind k) {
   return n;
 }
 
-Status check_against_layout(const cs::Values& v, const VertexOutputLayout& l) {
+Status check_against_layout(const cs::OutputSelect& v, const VertexOutputLayout& l) {
   unsigned clip = count_kind(l, OutputKind::clip_distance);
-  for (unsigned p = 0; p < cs::kMaxClipDistances; ++p)
-    if (bool(v[cs::kClipDistancePlane0 + p]) != (p < clip))
+  for (unsigned p = 0; p < kMaxClipDistances; ++p)
+    if (clip_distance_plane(v, p) != (p < clip))
       return Error::invalid_argument(
           "Output Select: clip distance plane {} is {}, but the vertex shader writes {} clip "
-          "distances", p, v[cs::kClipDistancePlane0 + p] ? "set" : "clear", clip);
+          "distances", p, clip_distance_plane(v, p) ? "set" : "clear", clip);
   bool psiz = count_kind(l, OutputKind::point_size) > 0;
-  if (bool(v[cs::kPointSize]) != psiz)
+  if (v.point_size != psiz)
     return Error::invalid_argument("Output Select: point size is {}, but the vertex shader {}",
-                                   v[cs::kPointSize] ? "set" : "clear",
+                                   v.point_size ? "set" : "clear",
                                    psiz ? "writes it" : "does not write it");
   bool lv = count_kind(l, OutputKind::layer_viewport) > 0;
-  if (bool(v[cs::kViewportTarget]) != lv || bool(v[cs::kRenderTarget]) != lv)
+  if (v.viewport_target != lv || v.render_target != lv)
     return Error::invalid_argument(
         "Output Select: viewport/render target bits must both be {} when the vertex shader {} "
         "layer/viewport", lv ? "set" : "clear", lv ? "writes" : "does not write");
-  if (v[cs::kBarycentricCoordinates])
+  if (v.barycentric_coordinates)
     return Error::unsupported(
         "Output Select: where the barycentric coordinate slots go is not known publicly");
   return {};
@@ -47,15 +48,17 @@ Status check_against_layout(const cs::Values& v, const VertexOutputLayout& l) {
 }  // namespace
 
 Result<SlotMap> remap(uint32_t output_select, const VertexOutputLayout& layout) {
-  AGX_TRY(cs::Values v, cs::unpack(cs::kOutputSelect, std::span<const uint32_t>(&output_select, 1)));
+  auto word = word_bytes(output_select);
+  AGX_CHECK(cs::check_strict(cs::kOutputSelect, word));
+  AGX_TRY(cs::OutputSelect v, cs::unpack<cs::OutputSelect>(word));
   AGX_CHECK(check_against_layout(v, layout));
   SlotMap m;
   m.slots.push_back({SlotSource::w});
-  if (v[cs::kFragCoordZ]) {
+  if (v.frag_coord_z) {
     m.slots.push_back({SlotSource::z});
     m.has_z = true;
   }
-  if (v[cs::kVaryings]) {
+  if (v.varyings) {
     for (const OutputRange& r : layout.outputs) {
       if (r.kind != OutputKind::varying) continue;
       bool pair = r.index >= layout.first_16bit_index;

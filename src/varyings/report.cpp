@@ -42,13 +42,13 @@ const char* source_name(SlotSource s) {
 
 // The fields of a one-word struct that are not zero, "Name: value, ...".
 std::string set_fields(const cs::StructDesc& s, uint32_t word) {
-  auto v = cs::unpack(s, std::span<const uint32_t>(&word, 1));
+  auto v = cs::unpack(s, std::span(reinterpret_cast<const uint8_t*>(&word), 4));
   if (!v.ok()) return v.error().message();
   std::string out;
   for (size_t i = 0; i < s.fields.size(); ++i) {
-    if ((*v)[i] == 0) continue;
+    if (v->values[i] == 0) continue;
     out += fmt::format("{}{}: {}", out.empty() ? "" : ", ", s.fields[i].name,
-                       cs::format_value(s.fields[i], (*v)[i]));
+                       cs::format_value(s.fields[i], v->values[i]));
   }
   return out.empty() ? "(all zero)" : out;
 }
@@ -96,7 +96,7 @@ std::string report_text(const Report& r) {
       {"Output Select", {&cs::kOutputSelect, r.layout.output_select}},
       {"Varying Counts 32", {&cs::kVaryingCounts, r.layout.varying_counts_32}},
       {"Varying Counts 16", {&cs::kVaryingCounts, r.layout.varying_counts_16}},
-      {"VDM Vertex Outputs", {&cs::kVdmVertexOutputs, r.layout.vdm_vertex_outputs}},
+      {"VDM Vertex Outputs", {&cs::kVdmStateVertexOutputs, r.layout.vdm_vertex_outputs}},
       {"CF binding header", {&cs::kCfBindingHeader, r.binding_words[0]}},
   };
   out += "packed words:\n";

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "cmdstream/enums.h"
 #include "util/result.h"
 
 namespace agx::varyings {
@@ -128,12 +129,10 @@ Result<SlotMap> remap(uint32_t output_select, const VertexOutputLayout& layout);
 
 // ---- 3. coefficient-register bindings ---------------------------------------
 
-enum class ShadeModel : uint8_t {
-  flat_vertex_0 = 0, flat_vertex_2 = 2, linear = 3, flat_vertex_1 = 6, perspective = 7
-};
-enum class CoefficientSource : uint8_t {
-  varying = 0, fragcoord_z = 1, point_coord = 2, primitive_id = 3, barycentrics = 5
-};
+// cmdbuf.xml enums "Shade model" and "Coefficient source", from the one
+// table of cmdbuf.xml enums (format/genxml_enums.h via cmdstream/enums.h).
+using ShadeModel = cmdstream::ShadeModel;
+using CoefficientSource = cmdstream::CoefficientSource;
 const char* to_string(ShadeModel m);
 const char* to_string(CoefficientSource s);
 bool is_flat(ShadeModel m);
@@ -142,8 +141,8 @@ ShadeModel flat_shade_model(unsigned provoking_vertex);  // 0..2
 
 struct CfBinding {
   unsigned components = 1;  // 1..4
-  ShadeModel shade_model = ShadeModel::perspective;
-  CoefficientSource source = CoefficientSource::varying;
+  ShadeModel shade_model = ShadeModel::kPerspective;
+  CoefficientSource source = CoefficientSource::kVarying;
   unsigned base_slot = 0;
   unsigned base_cf = 0;     // first coefficient register
 };
@@ -163,7 +162,7 @@ Result<CfBindings> compile_time_bindings(const SlotMap& slots, const Interface& 
 // Separable shaders: the driver picks each varying's coefficient register.
 struct SeparableEntry {
   int varying = -1;  // Interface::varyings index; -1 with source != varying
-  CoefficientSource source = CoefficientSource::varying;
+  CoefficientSource source = CoefficientSource::kVarying;
   unsigned base_cf = 0;
   unsigned components = 0;  // for non-varying sources (point coord: 2, ...)
 };
@@ -183,8 +182,8 @@ Result<CfBindings> unpack_bindings(std::span<const uint32_t> words);
 // What each coefficient register holds after setup.
 struct CfContent {
   bool bound = false;
-  CoefficientSource source = CoefficientSource::varying;
-  ShadeModel shade_model = ShadeModel::linear;
+  CoefficientSource source = CoefficientSource::kVarying;
+  ShadeModel shade_model = ShadeModel::kLinear;
   unsigned slot = 0;
   unsigned half = 0;  // 16-bit slots: 0 low, 1 high
   bool is_16bit = false;

@@ -52,9 +52,9 @@ Status check_interface(const Interface& iface) {
     if (v.bits != 32 && v.bits != 16)
       return Error::invalid_argument("{}: {} bits (32 or 16)", where, v.bits);
   }
-  if (iface.clip_distances > cs::kMaxClipDistances)
+  if (iface.clip_distances > kMaxClipDistances)
     return Error::invalid_argument("{} clip distances: Output Select has {} plane bits",
-                                   iface.clip_distances, cs::kMaxClipDistances);
+                                   iface.clip_distances, kMaxClipDistances);
   return {};
 }
 
@@ -67,20 +67,24 @@ Result<uint32_t> pack_counts(const GroupCounts& g, const char* which) {
     if (n > kMaxGroupWords)
       return Error::limit("too many {} varyings: {} words in one interpolation group, "
                           "Varying Counts holds at most {}", which, n, kMaxGroupWords);
-  AGX_TRY(auto w, cs::pack(cs::kVaryingCounts, cs::Values{g.smooth, g.flat, g.linear}));
-  return w[0];
+  cs::VaryingCounts c;
+  c.smooth = g.smooth;
+  c.flat = g.flat;
+  c.linear = g.linear;
+  return pack_word(c);
 }
 
 }  // namespace
 
 uint32_t output_select_word(const Interface& iface) {
-  cs::Values v(cs::kOutputSelect.fields.size(), 0);
-  for (unsigned p = 0; p < iface.clip_distances; ++p) v[cs::kClipDistancePlane0 + p] = 1;
-  v[cs::kVaryings] = !iface.varyings.empty() || iface.fragcoord_z;
-  v[cs::kPointSize] = iface.point_size;
-  v[cs::kViewportTarget] = v[cs::kRenderTarget] = iface.layer_viewport;
-  v[cs::kFragCoordZ] = iface.fragcoord_z;
-  return (*cs::pack(cs::kOutputSelect, v))[0];  // every value is a boolean: cannot fail
+  cs::OutputSelect v;
+  for (unsigned p = 0; p < iface.clip_distances && p < kMaxClipDistances; ++p)
+    v.*kClipDistancePlanes[p] = true;
+  v.varyings = !iface.varyings.empty() || iface.fragcoord_z;
+  v.point_size = iface.point_size;
+  v.viewport_target = v.render_target = iface.layer_viewport;
+  v.frag_coord_z = iface.fragcoord_z;
+  return *pack_word(v);  // every value is a boolean: cannot fail
 }
 
 Result<VertexOutputLayout> layout_vertex_outputs(const Interface& iface) {
@@ -121,16 +125,17 @@ Result<VertexOutputLayout> layout_vertex_outputs(const Interface& iface) {
   AGX_TRY(l.varying_counts_32, pack_counts(l.counts_32, "32-bit"));
   AGX_TRY(l.varying_counts_16, pack_counts(l.counts_16, "16-bit"));
   l.output_select = output_select_word(iface);
-  AGX_TRY(auto vdm, cs::pack(cs::kVdmVertexOutputs, cs::Values{next, next}));
-  l.vdm_vertex_outputs = vdm[0];
+  cs::VdmStateVertexOutputs vdm;
+  vdm.output_count_1 = vdm.output_count_2 = next;
+  AGX_TRY(l.vdm_vertex_outputs, pack_word(vdm));
   return l;
 }
 
 Result<ClipDistancePlan> plan_clip_distances(unsigned written, bool fragment_reads,
                                              std::optional<uint32_t> api_enable_mask) {
-  if (written > cs::kMaxClipDistances)
+  if (written > kMaxClipDistances)
     return Error::invalid_argument("{} clip distances: the hardware clips against at most {}",
-                                   written, cs::kMaxClipDistances);
+                                   written, kMaxClipDistances);
   ClipDistancePlan plan;
   plan.hardware_planes = written;
   if (fragment_reads) {

@@ -129,7 +129,7 @@ TEST(Bindings, BadBindingsAreClearErrors) {
 
   CfBindings past_file = good;
   past_file.num_cf = 255;
-  past_file.bindings.push_back({4, ShadeModel::perspective, CoefficientSource::varying, 1, 253});
+  past_file.bindings.push_back({4, ShadeModel::kPerspective, CoefficientSource::kVarying, 1, 253});
   expect_invalid(past_file, k, "past the coefficient register file");
 
   CfBindings past_header = good;
@@ -139,7 +139,7 @@ TEST(Bindings, BadBindingsAreClearErrors) {
   // g is a 16-bit flat pair (slot 14 here); binding it perspective mixes modes.
   CfBindings mixed = good;
   for (CfBinding& c : mixed.bindings)
-    if (c.base_slot == 14) c.shade_model = ShadeModel::perspective;
+    if (c.base_slot == 14) c.shade_model = ShadeModel::kPerspective;
   expect_invalid(mixed, k, "cannot mix interpolation modes");
 
   CfBindings overlap = good;
@@ -147,7 +147,7 @@ TEST(Bindings, BadBindingsAreClearErrors) {
   expect_invalid(overlap, k, "already bound");
 
   CfBindings cross = good;  // slot 10 (d.z) as a vec4 runs into the pairs at 11
-  cross.bindings.push_back({4, ShadeModel::linear, CoefficientSource::varying, 10, good.num_cf});
+  cross.bindings.push_back({4, ShadeModel::kLinear, CoefficientSource::kVarying, 10, good.num_cf});
   cross.num_cf += 4;
   expect_invalid(cross, k, "cross from 32-bit slots into 16-bit pairs");
 
@@ -156,12 +156,12 @@ TEST(Bindings, BadBindingsAreClearErrors) {
   expect_invalid(zero_slots, k, "W is always a slot");
 
   CfBindings bary = good;
-  bary.bindings.push_back({3, ShadeModel::perspective, CoefficientSource::barycentrics, 0, good.num_cf});
+  bary.bindings.push_back({3, ShadeModel::kPerspective, CoefficientSource::kBarycentricCoord, 0, good.num_cf});
   bary.num_cf += 3;
   expect_invalid(bary, k, "vec2 only");
 
   CfBindings w_persp = good;
-  w_persp.bindings[0].shade_model = ShadeModel::perspective;
+  w_persp.bindings[0].shade_model = ShadeModel::kPerspective;
   expect_invalid(w_persp, k, "W (slot 0) cannot be perspective-divided");
 }
 
@@ -206,9 +206,9 @@ TEST(Bindings, RandomSeparableMappingsRoundTrip) {
       cf += size[item] + rng() % 3;
     }
     std::vector<SeparableEntry> entries;
-    for (size_t v = 0; v < n; ++v) entries.push_back({int(v), CoefficientSource::varying, base[v + 1]});
-    entries.push_back({-1, CoefficientSource::point_coord, base[n + 1], 2});
-    if (k.slots.has_z) entries.push_back({-1, CoefficientSource::fragcoord_z, base[n + 2]});
+    for (size_t v = 0; v < n; ++v) entries.push_back({int(v), CoefficientSource::kVarying, base[v + 1]});
+    entries.push_back({-1, CoefficientSource::kPointCoord, base[n + 1], 2});
+    if (k.slots.has_z) entries.push_back({-1, CoefficientSource::kFragcoordZ, base[n + 2]});
     std::shuffle(entries.begin(), entries.end(), rng);
     unsigned provoking = rng() % 3;
     auto b = separable_bindings(k.slots, k.iface, entries, base[0], provoking);
@@ -219,10 +219,10 @@ TEST(Bindings, RandomSeparableMappingsRoundTrip) {
     auto contents = coefficient_contents(*back, k.slots);
     ASSERT_TRUE(contents.ok());
     EXPECT_EQ(k.slots.slots[(*contents)[base[0]].slot].source, SlotSource::w);
-    EXPECT_EQ((*contents)[base[n + 1]].source, CoefficientSource::point_coord);
-    EXPECT_EQ((*contents)[base[n + 1] + 1].source, CoefficientSource::point_coord);
+    EXPECT_EQ((*contents)[base[n + 1]].source, CoefficientSource::kPointCoord);
+    EXPECT_EQ((*contents)[base[n + 1] + 1].source, CoefficientSource::kPointCoord);
     if (k.slots.has_z) {
-      EXPECT_EQ((*contents)[base[n + 2]].source, CoefficientSource::fragcoord_z);
+      EXPECT_EQ((*contents)[base[n + 2]].source, CoefficientSource::kFragcoordZ);
     }
     for (size_t v = 0; v < k.iface.varyings.size(); ++v) {
       const Varying& var = k.iface.varyings[v];

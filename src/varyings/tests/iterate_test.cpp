@@ -32,7 +32,7 @@ struct Linkage {
   CfBindings b;
   unsigned cf(const char* name) const {  // base register of a varying
     for (const CfBinding& c : b.bindings)
-      if (c.source == CoefficientSource::varying && c.base_slot > 0 &&
+      if (c.source == CoefficientSource::kVarying && c.base_slot > 0 &&
           iface.varyings[slots.slots[c.base_slot].varying].name == name)
         return c.base_cf;
     ADD_FAILURE() << name;
