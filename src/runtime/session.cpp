@@ -1,5 +1,7 @@
 #include "runtime/session.h"
 
+#include "runtime/encoder.h"
+
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -150,12 +152,41 @@ Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::arra
     }
   }
   if (local) return Error::unsupported("'compute group size' (variable group sizes) is not supported");
-  (void)groups;
+  const compiler::Abi& abi = shader_.abi;
+  // The uniform file by the compiler's compute ABI (docs/compiler.md):
+  // resource addresses, gl_NumWorkGroups, then the loose uniforms.
+  std::vector<uint32_t> u(std::max<uint32_t>(abi.uniform_count, abi.push_constants_uniform + uint32_t(uniform_words_.size())), 0);
+  auto put64 = [&](uint32_t at, uint64_t va) {
+    if (at + 1 >= u.size()) u.resize(at + 2, 0);
+    u[at] = uint32_t(va);
+    u[at + 1] = uint32_t(va >> 32);
+  };
+  for (const auto& r : abi.resources) {
+    if (r.kind == compiler::Resource::Kind::storage_buffer) put64(r.uniform, ssbos_.at(int(r.binding))->gpu_va());
+    if (r.kind == compiler::Resource::Kind::atomic_counter) put64(r.uniform, atomic_buffers_.at(r.binding)->gpu_va());
+  }
+  if (abi.workgroup_count_uniform + 3 > u.size()) u.resize(abi.workgroup_count_uniform + 3, 0);
+  for (int i = 0; i < 3; ++i) u[abi.workgroup_count_uniform + i] = groups[i];
+  for (size_t i = 0; i < uniform_words_.size(); ++i) u[abi.push_constants_uniform + i] = uniform_words_[i];
+
+  LaunchDesc launch;
+  launch.code = shader_.code;
+  launch.register_halves = shader_.stats.gprs;
+  launch.uniforms = u;
+  launch.threadgroup_memory_B = abi.threadgroup_memory_B;
+  launch.groups = groups;
+  launch.local = abi.workgroup_size;
+  std::string what = fmt::format("dispatch {} ('{}' at line {})", dispatches_, at.text, at.line);
+  if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return {};  // an empty grid runs nothing
+  AGX_TRY(EncodedLaunch encoded, encode_launch(device_, launch));
+#if AGX_RUNTIME_HAS_GPU
+  return device_.submit_compute(encoded.command, what);
+#else
   return Error::unsupported(
-      "dispatch {} ('{}'): the runtime does not yet encode the USC word list and CDM stream of a launch (it "
-      "needs the cmdstream unit's CDM/USC packet tables) and no GPU executor runs CDM streams in this build "
-      "(the gpu unit's CDM executor)",
-      dispatches_, at.text);
+      "{}: encoded, but this build has no GPU executor behind SUBMIT (the gpu unit's CDM executor), so "
+      "nothing would run it",
+      what);
+#endif
 }
 
 Result<Image*> Session::read_framebuffer() {
