@@ -312,7 +312,15 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
     case Op::OpUMod: return int_bin(IrOp::umod);
     case Op::OpSDiv: return int_bin(IrOp::sdiv);
     case Op::OpSRem: return int_bin(IrOp::smod);
-    case Op::OpSMod: return unsupported(in, "OpSMod (sign of the divisor) is not supported; use % on non-negative values");
+    case Op::OpSMod:
+      // The remainder takes the divisor's sign: a nonzero truncated
+      // remainder of the other sign gets the divisor added.
+      return per_comp([&](Src* s) -> Result<Src> {
+        Src r = b_.binary(IrOp::smod, s[0], s[1]);
+        Src x = b_.binary(IrOp::ixor, r, s[1]);
+        Src fixed = b_.select(Cond::slt, false, x, Src::immediate(0), b_.binary(IrOp::iadd, r, s[1]), r);
+        return b_.select(Cond::ueq, false, r, Src::immediate(0), r, fixed);
+      }, 2);
     case Op::OpNot:
       return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::inot, {s[0]})); }, 1);
     case Op::OpSNegate:

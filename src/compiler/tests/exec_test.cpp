@@ -47,6 +47,7 @@ void main() {
   o[i * 4 + 2] = uint(int(x) >> 7) + ~y;
   o[i * 4 + 3] = min(x, y) + max(x, y) * 3u + (x < y ? 7u : 9u);
 })");
+  ASSERT_FALSE(s.code.empty());
   Job r;
   size_t n = 128;
   r.buffers = {random_words(n, 1), random_words(n, 2), std::vector<uint32_t>(n * 4)};
@@ -72,6 +73,7 @@ void main() {
   uint i = gl_GlobalInvocationID.x;
   if (i < pc.n) y[i] = pc.alpha * x[i] + y[i];
 })");
+  ASSERT_FALSE(s.code.empty());
   Job r;
   size_t n = 90;  // not a multiple of 32: the guard matters
   std::vector<uint32_t> x(96), y(96);
@@ -145,6 +147,7 @@ void main() {
   while (v != 0u) { v &= v - 1u; n++; }
   o[i] = y + (n << 20);
 })");
+  ASSERT_FALSE(s.code.empty());
   Job r;
   size_t n = 64;
   r.buffers = {random_words(n, 7), std::vector<uint32_t>(n)};
@@ -179,6 +182,7 @@ void main() {
   }
   if (l == 0u) o[gl_WorkGroupID.x] = tmp[0];
 })");
+  ASSERT_FALSE(s.code.empty());
   EXPECT_EQ(s.abi.threadgroup_memory_B, 512u);
   Job r;
   r.buffers = {random_words(384, 11, 1000000), std::vector<uint32_t>(3)};
@@ -212,6 +216,7 @@ void main() {
   barrier();
   slot[i] = mine + local_count * 1000u;
 })");
+  ASSERT_FALSE(s.code.empty());
   Job r;
   size_t n = 128;
   r.buffers = {random_words(n, 5, 100000), std::vector<uint32_t>(11), std::vector<uint32_t>(n)};
@@ -250,6 +255,7 @@ void main() {
   o[idx] = uvec4(gl_WorkGroupID.x + 10u * gl_WorkGroupID.y, gl_LocalInvocationID.x + 10u * gl_LocalInvocationID.y,
                  gl_LocalInvocationIndex, gl_NumWorkGroups.y);
 })");
+  ASSERT_FALSE(s.code.empty());
   Job r;
   r.groups = {3, 2, 1};
   size_t w = 24, h = 8;
@@ -281,6 +287,7 @@ void main() {
   o[i * 5u + 3u] = uint(sx / sd);
   o[i * 5u + 4u] = uint(sx % sd);
 })");
+  ASSERT_FALSE(s.code.empty());
   Job r;
   auto a = random_words(128, 21);
   for (size_t i = 64; i < 128; i += 3) a[i] &= 0xFF;  // small divisors too
@@ -295,7 +302,9 @@ void main() {
     EXPECT_EQ(r.buffers[1][i * 5 + 1], x % d) << i;
     EXPECT_EQ(r.buffers[1][i * 5 + 2], x / 16u + x % 8u) << i;
     EXPECT_EQ(int32_t(r.buffers[1][i * 5 + 3]), sx / sd) << i;
-    EXPECT_EQ(int32_t(r.buffers[1][i * 5 + 4]), sx % sd) << i;
+    int32_t m = sx % sd;  // OpSMod (GLSL %): the sign of the divisor
+    if (m != 0 && ((m ^ sd) < 0)) m += sd;
+    EXPECT_EQ(int32_t(r.buffers[1][i * 5 + 4]), m) << i;
   }
 }
 
