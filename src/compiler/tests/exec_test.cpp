@@ -1,5 +1,6 @@
 // GLSL compute kernels compiled and run on the usc emulator, compared with
 // the same computation in C++.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <random>
@@ -305,6 +306,111 @@ void main() {
     int32_t m = sx % sd;  // OpSMod (GLSL %): the sign of the divisor
     if (m != 0 && ((m ^ sd) < 0)) m += sd;
     EXPECT_EQ(int32_t(r.buffers[1][i * 5 + 4]), m) << i;
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+TEST(Exec, SwitchWithFallthroughAndDefault) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uint x = a[i] % 6u, y = 100u;
+  switch (x) {
+    case 0u: y = 10u; break;
+    case 1u: case 4u: y = 20u;  // falls through
+    case 2u: y += 3u; break;
+    default: y = x * 7u;
+  }
+  a[i] = y;
+})");
+  ASSERT_FALSE(s.code.empty());
+  Job r;
+  r.buffers = {random_words(32, 99)};
+  auto a = r.buffers[0];
+  ASSERT_OK(execute(s, r));
+  for (size_t i = 0; i < 32; ++i) {
+    uint32_t x = a[i] % 6u, y = 100u;
+    switch (x) {
+      case 0u: y = 10u; break;
+      case 1u: case 4u: y = 20u; [[fallthrough]];
+      case 2u: y += 3u; break;
+      default: y = x * 7u;
+    }
+    EXPECT_EQ(r.buffers[0][i], y) << i << " x=" << x;
+  }
+}
+
+TEST(Exec, OpenGLAtomicCountersAndLooseUniforms) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 32) in;
+layout(binding = 0, offset = 4) uniform atomic_uint counter;
+layout(std430, binding = 1) buffer O { uint o[]; };
+layout(location = 0) uniform uint scale;
+layout(location = 1) uniform uint bias;
+void main() {
+  uint t = atomicCounterIncrement(counter);
+  o[gl_GlobalInvocationID.x] = t * scale + bias;
+})", TargetEnv::opengl);
+  ASSERT_FALSE(s.code.empty());
+  ASSERT_EQ(s.abi.resources.size(), 2u);
+  EXPECT_EQ(s.abi.resources[0].kind, Resource::Kind::storage_buffer);
+  EXPECT_EQ(s.abi.resources[1].kind, Resource::Kind::atomic_counter);
+  ASSERT_EQ(s.abi.loose_uniforms.size(), 2u);
+  EXPECT_EQ(s.abi.loose_uniforms[1].name, "bias");
+  Job r;
+  r.buffers = {std::vector<uint32_t>(64), {7, 1000, 9}};
+  r.push = {3, 5};  // scale, bias (loose uniforms in location order)
+  r.groups = {2, 1, 1};
+  ASSERT_OK(execute(s, r));
+  EXPECT_EQ(r.buffers[1][1], 1064u);
+  EXPECT_EQ(r.buffers[1][0], 7u);
+  std::vector<bool> seen(64);
+  for (uint32_t v : r.buffers[0]) {
+    ASSERT_EQ((v - 5) % 3, 0u);
+    uint32_t t = (v - 5) / 3 - 1000;
+    ASSERT_LT(t, 64u);
+    EXPECT_FALSE(seen[t]);
+    seen[t] = true;
+  }
+}
+
+TEST(Exec, FloatFunctionsAgainstLibm) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer A { float a[]; };
+layout(set = 0, binding = 1) buffer O { vec4 o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  float x = a[i];
+  o[i * 2u] = vec4(sin(x), cos(x), exp2(x * 0.25), log2(abs(x) + 1.0));
+  o[i * 2u + 1u] = vec4(sqrt(abs(x)), inversesqrt(abs(x) + 0.5), floor(x) + fract(x) * 8.0, clamp(x, -1.5, 2.0) / 3.0);
+})");
+  ASSERT_FALSE(s.code.empty());
+  Job r;
+  std::vector<uint32_t> a(64);
+  for (size_t i = 0; i < 64; ++i) a[i] = fbits(-7.0f + 0.23f * float(i));
+  r.buffers = {a, std::vector<uint32_t>(64 * 8)};
+  ASSERT_OK(execute(s, r));
+  for (size_t i = 0; i < 64; ++i) {
+    double x = bitsf(a[i]);
+    const uint32_t* o = &r.buffers[1][i * 8];
+    // sin/cos through the two sine steps: a few ulp; the rest are
+    // correctly rounded (docs/usc.md) up to the float ops around them.
+    EXPECT_NEAR(bitsf(o[0]), std::sin(x), 2e-6) << x;
+    EXPECT_NEAR(bitsf(o[1]), std::cos(x), 2e-6) << x;
+    EXPECT_NEAR(bitsf(o[2]), std::exp2(x * 0.25), 1e-6 * std::exp2(x * 0.25)) << x;
+    EXPECT_NEAR(bitsf(o[3]), std::log2(std::fabs(x) + 1.0), 1e-6) << x;
+    EXPECT_NEAR(bitsf(o[4]), std::sqrt(std::fabs(x)), 1e-6 * (1 + std::sqrt(std::fabs(x)))) << x;
+    EXPECT_NEAR(bitsf(o[5]), 1.0 / std::sqrt(std::fabs(x) + 0.5), 1e-6) << x;
+    EXPECT_NEAR(bitsf(o[6]), std::floor(x) + (x - std::floor(x)) * 8.0, 1e-5) << x;
+    EXPECT_NEAR(bitsf(o[7]), std::clamp(x, -1.5, 2.0) / 3.0, 1e-6) << x;
   }
 }
 
