@@ -1,6 +1,8 @@
 // The IR builder (builder.h).
 #include "compiler/builder.h"
 
+#include <utility>
+
 namespace agx::compiler {
 
 ValueId Builder::def(Op op, std::vector<Src> srcs, uint8_t bits, uint8_t comps, uint64_t imm, Cond cond, bool invert) {
@@ -63,6 +65,9 @@ Src Builder::imad(Src a, Src b, Src c) {
 
 Src Builder::select(Cond cond, bool invert, Src a, Src b, Src x, Src y) {
   Op op = cond_is_float(cond) ? Op::fcmpsel : Op::icmpsel;
+  // The select instructions have no inverted conditions: swap the choices.
+  if (invert) std::swap(x, y);
+  invert = false;
   return Src::val(def(op, {a, b, x, y}, 32, 1, 0, cond, invert));
 }
 

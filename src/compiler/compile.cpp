@@ -31,6 +31,8 @@ Result<Shader> compile_spirv(std::span<const uint32_t> words, const Options& opt
   for (int round = 0; round < 4; ++round) {
     bool progress = opt_copy_prop(f);
     AGX_CHECK(checked(f, options, "opt_copy_prop"));
+    progress |= opt_float_modifiers(f);
+    AGX_CHECK(checked(f, options, "opt_float_modifiers"));
     progress |= opt_cse(f);
     AGX_CHECK(checked(f, options, "opt_cse"));
     progress |= dce(f);
@@ -42,6 +44,10 @@ Result<Shader> compile_spirv(std::span<const uint32_t> words, const Options& opt
   dce(f);
   AGX_CHECK(lower_immediates(f));
   AGX_CHECK(checked(f, options, "lower_immediates"));
+  // Constants moved into registers once per region, not per use.
+  opt_cse(f);
+  dce(f);
+  AGX_CHECK(checked(f, options, "opt_cse (constants)"));
   AGX_CHECK(register_allocate(f, shader.stats));
   AGX_CHECK(checked(f, options, "register_allocate", true));
   AGX_CHECK(lower_control_flow(f));

@@ -26,7 +26,7 @@ void init_glslang() {
 // name the file instead of the string number.
 std::string glslang_log(std::string_view log, const std::string& file) {
   std::string out;
-  static const std::regex line_re(R"(^(ERROR|WARNING): \d+:(\d+): (.*)$)");
+  static const std::regex line_re(R"(^(ERROR|WARNING): [^:]*:(\d+): (.*)$)");
   size_t start = 0;
   while (start < log.size()) {
     size_t end = log.find('\n', start);
@@ -35,7 +35,7 @@ std::string glslang_log(std::string_view log, const std::string& file) {
     start = end + 1;
     std::smatch m;
     if (std::regex_match(line, m, line_re)) {
-      if (m[1] != "ERROR") continue;
+      if (m[1] != "ERROR" || m[3].str().find("compilation terminated") != std::string::npos) continue;
       out += fmt::format("{}{}:{}: {}", out.empty() ? "" : "\n", file, m[2].str(), m[3].str());
     } else if (line.rfind("ERROR:", 0) == 0 && line.find("compilation terminated") == std::string::npos &&
                line.find("compilation errors") == std::string::npos) {
@@ -84,7 +84,7 @@ Result<std::vector<uint32_t>> glsl_to_spirv(std::string_view source, const Optio
   if (!ir) return Error::unsupported("{}: no compute shader stage in the source", options.file_name);
   std::vector<uint32_t> words;
   glslang::SpvOptions spv_options;
-  spv_options.generateDebugInfo = false;
+  spv_options.generateDebugInfo = true;  // OpLine: errors name the source line
   spv_options.disableOptimizer = true;
   spv::SpvBuildLogger logger;
   glslang::GlslangToSpv(*ir, words, &logger, &spv_options);

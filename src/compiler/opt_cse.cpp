@@ -33,7 +33,18 @@ bool opt_cse(Function& f) {
       case Op::end_if: case Op::end_loop: scopes.pop_back(); break;
       default: break;
     }
-    if (!(op_info(in.op).flags & kOpCse) || in.dest == kNoValue || f.values[in.dest].variable) continue;
+    // Memory changes: loads seen so far no longer tell what memory holds.
+    bool writes_memory = in.op == Op::device_store || in.op == Op::local_store || in.op == Op::atomic ||
+                         in.op == Op::local_atomic || in.op == Op::barrier || in.op == Op::memory_barrier ||
+                         in.op == Op::loop || in.op == Op::end_loop;
+    if (writes_memory) {
+      for (auto& scope : scopes)
+        for (auto it = scope.begin(); it != scope.end();)
+          it = (std::get<0>(it->first) == Op::device_load || std::get<0>(it->first) == Op::local_load) ? scope.erase(it) : std::next(it);
+    }
+    bool load = in.op == Op::device_load || in.op == Op::local_load;
+    if (!(op_info(in.op).flags & kOpCse) && !load) continue;
+    if (in.dest == kNoValue || f.values[in.dest].variable) continue;
     bool reads_variable = false;
     for (const Src& s : in.srcs) reads_variable |= s.is_value() && f.values[s.value].variable;
     if (reads_variable) continue;  // a variable's value changes along the way

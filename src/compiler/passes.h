@@ -11,8 +11,12 @@ namespace agx::compiler {
 // opt_copy_prop.cpp: uses of `mov` results read the mov's source instead
 // (not for variables, which are written on several paths).
 bool opt_copy_prop(Function& f);
+// opt_float_modifiers.cpp: float sources read through an fmov (fadd x, -0.0)
+// take its abs/neg modifiers and read x.
+bool opt_float_modifiers(Function& f);
 // opt_cse.cpp: pure instructions equal to one whose result dominates them
-// reuse that result.
+// reuse that result. Loads are reused too while no store, atomic or
+// barrier comes between.
 bool opt_cse(Function& f);
 // dce.cpp: instructions whose results are unused go; atomics whose result
 // is unused lose their destination (the no-return form).

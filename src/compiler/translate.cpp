@@ -175,13 +175,52 @@ Status Translator::terminator(const spirv::Block& blk, const Ctx& ctx, int depth
       return {};
     case spv::Op::OpUnreachable:
       return {};
-    case spv::Op::OpSwitch:
-      return unsupported(t, "switch statements are not supported");
+    case spv::Op::OpSwitch: return switch_(blk, ctx, depth);
     case spv::Op::OpKill: case spv::Op::OpTerminateInvocation:
       return unsupported(t, "discard in a compute shader");
     default:
       return unsupported(t, fmt::format("block terminator op {}", static_cast<unsigned>(t.op)));
   }
+}
+
+// OpSwitch: an if/else chain over the distinct targets, in order of first
+// appearance; the default target runs where no literal matched. A case
+// that falls through walks on into the next case's blocks (the code is
+// repeated there), and `break` is the branch to the merge block.
+Status Translator::switch_(const spirv::Block& blk, const Ctx& ctx, int depth) {
+  const spirv::Inst& t = blk.terminator;
+  if (blk.merge.op != spv::Op::OpSelectionMerge || t.w.size() < 2) return unsupported(t, "OpSwitch without OpSelectionMerge");
+  uint32_t merge = blk.merge.w[0], dflt = t.w[1];
+  AGX_TRY(auto sel, scalar(t.w[0], t));
+  AGX_TRY(auto sel_val, get(t.w[0], t));
+  unsigned width = type(sel_val->type).width;
+  if (width != 32) return unsupported(t, "OpSwitch on a non-32-bit selector");
+  std::vector<std::pair<uint32_t, std::vector<uint32_t>>> targets;  // target, literals
+  for (size_t i = 2; i + 1 < t.w.size(); i += 2) {
+    uint32_t lit = t.w[i], target = t.w[i + 1];
+    if (target == dflt) continue;  // the default's literals: nothing to test
+    auto it = std::find_if(targets.begin(), targets.end(), [&](auto& p) { return p.first == target; });
+    if (it == targets.end()) targets.push_back({target, {lit}});
+    else it->second.push_back(lit);
+  }
+  Ctx inner = ctx;
+  inner.end = merge;
+  size_t opened = 0;
+  for (auto& [target, lits] : targets) {
+    // match = (sel == l0) | (sel == l1) ...
+    Src match;
+    for (size_t k = 0; k < lits.size(); ++k) {
+      Src eq = b_.select(Cond::ueq, false, sel, Src::immediate(lits[k]), Src::immediate(1), Src::immediate(0));
+      match = k == 0 ? eq : b_.binary(Op::ior, match, eq);
+    }
+    AGX_CHECK(if_cmp(Cmp{Cond::ueq, true, match, Src::immediate(0)}));
+    ++opened;
+    AGX_CHECK(walk(blk.id, target, inner, depth + 1));
+    b_.emit(Op::else_);
+  }
+  AGX_CHECK(walk(blk.id, dflt, inner, depth + 1));
+  for (size_t k = 0; k < opened; ++k) b_.emit(Op::end_if);
+  return walk(0, merge, ctx, depth + 1);
 }
 
 Status Translator::run() {

@@ -58,6 +58,7 @@ class Translator {
   Status phi_moves(uint32_t pred, uint32_t target);
   Status terminator(const spirv::Block& blk, const Ctx& ctx, int depth);
   Status if_cmp(const Cmp& c);
+  Status switch_(const spirv::Block& blk, const Ctx& ctx, int depth);
 
   // translate_alu.cpp
   Status instruction(const spirv::Inst& in);

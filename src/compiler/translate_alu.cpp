@@ -312,7 +312,15 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
     case Op::OpUMod: return int_bin(IrOp::umod);
     case Op::OpSDiv: return int_bin(IrOp::sdiv);
     case Op::OpSRem: return int_bin(IrOp::smod);
-    case Op::OpSMod: return unsupported(in, "OpSMod (sign of the divisor) is not supported; use % on non-negative values");
+    case Op::OpSMod:
+      // The remainder takes the divisor's sign: a nonzero truncated
+      // remainder of the other sign gets the divisor added.
+      return per_comp([&](Src* s) -> Result<Src> {
+        Src r = b_.binary(IrOp::smod, s[0], s[1]);
+        Src x = b_.binary(IrOp::ixor, r, s[1]);
+        Src fixed = b_.select(Cond::slt, false, x, Src::immediate(0), b_.binary(IrOp::iadd, r, s[1]), r);
+        return b_.select(Cond::ueq, false, r, Src::immediate(0), r, fixed);
+      }, 2);
     case Op::OpNot:
       return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::inot, {s[0]})); }, 1);
     case Op::OpSNegate:
@@ -436,6 +444,48 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
   uint32_t rtype = w[0], rid = w[1];
   auto inst = static_cast<GLSLstd450>(w[3]);
   unsigned n = components(rtype);
+  // Whole-vector functions first.
+  if (inst == GLSLstd450Length || inst == GLSLstd450Normalize || inst == GLSLstd450Distance || inst == GLSLstd450Cross) {
+    if (w.size() < 5) return unsupported(in, "GLSL.std.450 operand count");
+    AGX_TRY(auto av, get(w[4], in));
+    size_t m = av->c.size();
+    if (!m || type(scalar_type(av->type)).width != 32) return unsupported(in, "vector function on a non-32-bit vector");
+    std::vector<Src> x(m), y(m);
+    for (size_t i = 0; i < m; ++i) {
+      AGX_TRY(auto xi, scalar(w[4], in, static_cast<unsigned>(i)));
+      x[i] = xi;
+      if (inst == GLSLstd450Distance || inst == GLSLstd450Cross) {
+        if (w.size() < 6) return unsupported(in, "GLSL.std.450 operand count");
+        AGX_TRY(auto yi, scalar(w[5], in, static_cast<unsigned>(i)));
+        y[i] = yi;
+      }
+    }
+    TVal out;
+    out.kind = TVal::Kind::data;
+    out.type = rtype;
+    if (inst == GLSLstd450Cross) {
+      if (m != 3) return unsupported(in, "cross of other than 3 components");
+      for (size_t i = 0; i < 3; ++i) {
+        size_t j = (i + 1) % 3, k = (i + 2) % 3;
+        Src p = Src::val(b_.def(IrOp::fmul, {x[k], y[j]}));
+        out.c.push_back(Src::val(b_.def(IrOp::fmadd, {x[j], y[k], fneg(p)})));
+      }
+    } else {
+      if (inst == GLSLstd450Distance)
+        for (size_t i = 0; i < m; ++i) x[i] = Src::val(b_.def(IrOp::fadd, {x[i], fneg(y[i])}));
+      Src dot = Src::val(b_.def(IrOp::fmul, {x[0], x[0]}));
+      for (size_t i = 1; i < m; ++i) dot = Src::val(b_.def(IrOp::fmadd, {x[i], x[i], dot}));
+      if (inst == GLSLstd450Normalize) {
+        Src r = Src::val(b_.def(IrOp::rsqrt, {dot}));
+        for (size_t i = 0; i < m; ++i) out.c.push_back(Src::val(b_.def(IrOp::fmul, {x[i], r})));
+      } else {
+        Src r = Src::val(b_.def(IrOp::rsqrt_special, {dot}));
+        out.c.push_back(Src::val(b_.def(IrOp::fmul, {dot, r})));
+      }
+    }
+    vals_[rid] = std::move(out);
+    return {};
+  }
   if (!n) return unsupported(in, "GLSL.std.450 function on a composite");
   if (type(scalar_type(rtype)).width != 32) return unsupported(in, "GLSL.std.450 function on a non-32-bit type");
   TVal out;

@@ -131,7 +131,10 @@ Status Translator::setup_resources() {
       if (x.kind == r.kind && x.set == r.set && x.binding == r.binding) existing = static_cast<int32_t>(x.uniform);
     if (existing >= 0) { resource_uniform_[r.var] = existing; continue; }
     resource_uniform_[r.var] = static_cast<int32_t>(next_u);
-    abi_.resources.push_back(Resource{r.kind, r.set, r.binding, next_u, m_.names[r.var]});
+    // The instance name, or the block's name for `buffer B { ... };`.
+    std::string name = m_.names[r.var];
+    if (name.empty()) name = m_.names[type(m_.variables[r.var].type).elem];
+    abi_.resources.push_back(Resource{r.kind, r.set, r.binding, next_u, name});
     next_u += 2;
   }
   abi_.workgroup_count_uniform = next_u;

@@ -1,7 +1,7 @@
 // `agx compile`: a compute shader (GLSL .comp or SPIR-V .spv) to AGX
 // machine code (docs/compiler.md).
 //   agx compile SHADER [-o OUT.bin] [--disasm] [--stats] [--json] [--entry NAME]
-//                      [--target vulkan|opengl] [--ir] [-O0]
+//                      [--target vulkan|opengl] [--ir] [--no-opt]
 #include <cstring>
 
 #include <fmt/format.h>
@@ -86,7 +86,7 @@ void setup(CLI::App& sub) {
   sub.add_flag("--stats", o->stats, "Print shader-db style statistics");
   sub.add_flag("--json", o->json, "With --stats: one JSON object (instructions, bytes, gprs, uniforms, spills, fills, threads_per_core, loops, abi)");
   sub.add_flag("--ir", o->ir, "Print the final IR");
-  sub.add_flag("-O0", o->no_opt, "Skip the SPIR-V performance passes (legalization still runs)");
+  sub.add_flag("--no-opt", o->no_opt, "Skip the SPIR-V performance passes (legalization still runs)");
   sub.add_option("--entry", o->entry, "Entry point name (default main)");
   sub.add_option("--target", o->target, "SPIR-V flavour: vulkan (glslang -V, default) or opengl (-G)");
   sub.callback([o] { run(*o); });

@@ -58,9 +58,9 @@ TEST(Passes, CseReusesDominatingResultsOnly) {
   b.emit(Op::stop);
   EXPECT_TRUE(opt_cse(f));
   auto l = lines(f);
-  EXPECT_EQ(l[4], "  device_store %4, u0:64, %1");  // a2 -> a
-  EXPECT_EQ(l[6], "  %5:32 = imul %0, %0");         // stays
-  EXPECT_EQ(l[7], "  device_store %5, u0:64, %1");
+  EXPECT_EQ(l[5], "  device_store %3, u0:64, %1");  // a2 -> a
+  EXPECT_EQ(l[7], "  %4:32 = imul %0, %0");         // stays
+  EXPECT_EQ(l[8], "  device_store %4, u0:64, %1");
   ASSERT_TRUE(validate(f).ok());
 }
 
@@ -96,14 +96,14 @@ TEST(Passes, LowerImmediatesMovesWhatCannotBeEncoded) {
   b.emit(Op::stop);
   ASSERT_TRUE(lower_immediates(f).ok());
   auto l = lines(f);
-  EXPECT_EQ(l[1], "%6:32 = mov #0x12c");
-  EXPECT_EQ(l[2], "%1:32 = iadd %0, %6");
+  EXPECT_EQ(l[1], "%5:32 = mov #0x12c");
+  EXPECT_EQ(l[2], "%1:32 = iadd %0, %5");
   EXPECT_EQ(l[3], "%2:32 = iadd %1, #0xc8");
   EXPECT_EQ(l[4], "%3:32 = fmul %2, #0x3f800000");
-  EXPECT_EQ(l[5], "%7:32 = mov #0x3dcccccd");
-  EXPECT_EQ(l[7], "%8:32 = mov #0x5");
-  EXPECT_EQ(l[8], "%9:32 = mov #0x11170");
-  EXPECT_EQ(l[9], "device_store %8, u0:64, %9");
+  EXPECT_EQ(l[5], "%6:32 = mov #0x3dcccccd");
+  EXPECT_EQ(l[7], "%7:32 = mov #0x5");
+  EXPECT_EQ(l[8], "%8:32 = mov #0x11170");
+  EXPECT_EQ(l[9], "device_store %7, u0:64, %8");
   EXPECT_EQ(l[10], "device_store %4, u0:64, #0xc");
   ASSERT_TRUE(validate(f).ok());
 }
