@@ -7,6 +7,7 @@
 
 #include <glslang/Public/ResourceLimits.h>
 #include <glslang/Public/ShaderLang.h>
+#include <glslang/MachineIndependent/iomapper.h>
 #include <glslang/SPIRV/GlslangToSpv.h>
 
 #include <mutex>
@@ -21,6 +22,34 @@ void initialize_glslang() {
   static std::once_flag once;
   std::call_once(once, [] { glslang::InitializeProcess(); });
 }
+
+// GL's bindings: a uniform or buffer block without a binding qualifier is
+// at binding 0 (GLSL 4.60 section 4.4.5); samplers and images get distinct
+// bindings here, which the runtime maps to the units `uniform int NAME U`
+// names; everything explicit stays.
+class GlBindingResolver : public glslang::TDefaultIoResolverBase {
+ public:
+  using TDefaultIoResolverBase::TDefaultIoResolverBase;
+  bool validateBinding(EShLanguage, glslang::TVarEntryInfo&) override { return true; }
+  glslang::TResourceType getResourceType(const glslang::TType& type) override {
+    if (type.getBasicType() == glslang::EbtBlock)
+      return type.getQualifier().storage == glslang::EvqBuffer ? glslang::EResSsbo : glslang::EResUbo;
+    if (type.isImage()) return glslang::EResImage;
+    if (type.getBasicType() == glslang::EbtSampler) return glslang::EResSampler;
+    return glslang::EResCount;
+  }
+  int resolveBinding(EShLanguage, glslang::TVarEntryInfo& ent) override {
+    const glslang::TType& type = ent.symbol->getType();
+    if (type.getQualifier().hasBinding()) return ent.newBinding = -1;
+    if (type.getBasicType() == glslang::EbtBlock) return ent.newBinding = 0;
+    if (type.isImage()) return ent.newBinding = next_image_++;
+    if (type.getBasicType() == glslang::EbtSampler) return ent.newBinding = next_sampler_++;
+    return ent.newBinding = -1;
+  }
+
+ private:
+  int next_image_ = 0, next_sampler_ = 0;
+};
 
 std::string trim_log(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
@@ -63,10 +92,10 @@ Result<std::vector<uint32_t>> glsl_to_opengl_spirv(std::span<const std::string> 
     program.addShader(shader.get());
     shaders.push_back(std::move(shader));
   }
-  if (!program.link(messages) || !program.mapIO()) {
-    return Error::parse("GLSL link: {}", trim_log(program.getInfoLog()));
-  }
-  const glslang::TIntermediate* ir = program.getIntermediate(EShLangCompute);
+  if (!program.link(messages)) return Error::parse("GLSL link: {}", trim_log(program.getInfoLog()));
+  glslang::TIntermediate* ir = program.getIntermediate(EShLangCompute);
+  GlBindingResolver resolver(*ir);
+  if (!program.mapIO(&resolver)) return Error::parse("GLSL link: {}", trim_log(program.getInfoLog()));
   // GLSL 4.30 section 4.4.1.1: a compute program must declare its local size.
   if (!ir->isLocalSizeSet()) return Error::parse("GLSL link: the compute shader declares no local size");
   std::vector<uint32_t> words;
