@@ -9,6 +9,7 @@ packages=(
   libfmt-dev libcli11-dev nlohmann-json3-dev
   libdrm-dev libpng-dev
   glslang-dev spirv-tools spirv-headers
+  piglit
   python3
 )
 missing=()
