@@ -10,6 +10,8 @@ packages=(
   libdrm-dev libpng-dev
   glslang-dev spirv-tools spirv-headers
   piglit
+  libastcenc-dev libsquish-dev
+  libvulkan-dev mesa-vulkan-drivers glslang-tools
   python3
 )
 missing=()

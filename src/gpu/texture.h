@@ -1,0 +1,211 @@
+// The texture unit of the software GPU: texel fetch (texture_load) and
+// filtered sampling (texture_sample) of images described by Texture
+// descriptors and Sampler states, reading the image through the `layout`
+// unit's addressing. The image-write path (PBE) is in pbe.h.
+//
+// Descriptors reach the unit as plain structs (TextureView, SamplerView):
+// descriptor.cpp fills them from the Texture / Sampler / Border words with
+// the cmdstream tables, so no bit position is written here. Rules follow the
+// Vulkan specification where the hardware's precision is not public
+// (docs/texture.md says which).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "format/format.h"
+#include "layout/layout.h"
+#include "usc/usc.h"
+#include "util/gpu_memory.h"
+#include "util/result.h"
+
+namespace agx::gpu {
+
+namespace internal {
+struct ImageDesc;
+}
+
+// Image dimensionality, in the order of cmdbuf.xml "Texture dimension" and
+// of the ISA's texture dimension field (applegpu TEX_SIZES).
+enum class Dim : uint8_t { d1, d1_array, d2, d2_array, d2_ms, d3, cube, cube_array, d2_ms_array };
+inline constexpr unsigned kDimCount = 9;
+const char* to_string(Dim d);
+bool is_array(Dim d);
+bool is_ms(Dim d);
+bool is_cube(Dim d);
+
+// Where a texture output component comes from (cmdbuf.xml enum "Channel").
+enum class Swizzle : uint8_t { r, g, b, a, one, zero };
+
+// The memory layout of an image (cmdbuf.xml enum "Layout"; lossless
+// compression is the separate "Compressed 1" bit).
+enum class ImageLayout : uint8_t { linear, gpu, twiddled, interchange };
+const char* to_string(ImageLayout l);
+
+// The logical content of a Texture descriptor (24 B).
+struct TextureView {
+  Dim dim = Dim::d2;
+  ImageLayout layout = ImageLayout::twiddled;
+  format::Channels channels = format::Channels::R8G8B8A8;
+  format::TextureType type = format::TextureType::Unorm;
+  std::array<Swizzle, 4> swizzle{Swizzle::r, Swizzle::g, Swizzle::b, Swizzle::a};
+  uint32_t width_px = 1, height_px = 1;  // of level 0
+  uint32_t depth = 1;   // layers (arrays), cubes (cube arrays), slices (3D)
+  uint32_t first_level = 0, last_level = 0;
+  uint32_t samples = 1;  // 1, 2 or 4
+  GpuVa address = 0;     // the first layer, level 0
+  bool mipmapped = false;  // "Unk mipmapped": the image has a full mip chain
+  bool srgb = false;
+  bool srgb_2_channel = false;  // the second channel of a 2-channel format is sRGB too
+  bool null = false;            // no texture bound: every fetch gives zero
+  bool page_aligned_layers = false;
+  bool compressed = false;  // lossless compression with a metadata buffer
+  bool sparse = false;      // "Mode" says the image is bound through a sparse table
+  uint32_t linear_stride_B = 0;       // linear: bytes between rows
+  uint64_t linear_layer_stride_B = 0;  // linear arrays: bytes between layers
+  GpuVa acceleration_buffer = 0;       // compressed: the metadata of the first layer
+};
+
+enum class Filter : uint8_t { nearest, linear, bicubic };
+enum class MipFilter : uint8_t { none, nearest, linear };
+enum class Wrap : uint8_t {
+  clamp_to_edge, repeat, mirrored_repeat, clamp_to_border, clamp_gl, mirrored_clamp_to_edge
+};
+// A comparison (cmdbuf.xml "Compare func"): passes when ref OP texel.
+enum class CompareFunc : uint8_t { lequal, gequal, less, greater, equal, not_equal, always, never };
+enum class BorderColour : uint8_t { transparent_black, opaque_black, opaque_white, custom };
+
+// The logical content of a Sampler state (8 B), and the Border (16 B) that
+// follows it in extended sampler heaps.
+struct SamplerView {
+  float min_lod = 0.0f, max_lod = 1000.0f;
+  uint32_t max_anisotropy = 1;
+  Filter magnify = Filter::nearest, minify = Filter::nearest;
+  MipFilter mip = MipFilter::none;
+  std::array<Wrap, 3> wrap{Wrap::clamp_to_edge, Wrap::clamp_to_edge, Wrap::clamp_to_edge};
+  bool pixel_coordinates = false;  // unnormalized coordinates
+  CompareFunc compare_func = CompareFunc::lequal;
+  bool compare_enable = false;
+  BorderColour border = BorderColour::transparent_black;
+  bool seamful_cube_maps = false;
+  // Custom border: channel i in the format's memory channel i, encoded as the
+  // format stores it (unorm/snorm as 8..16-bit fixed point, sRGB channels as
+  // 12-bit linear unorm, floats as half or float bits, integers as is).
+  std::array<uint32_t, 4> border_words{};
+};
+
+// Texture and sampler state registers (ts / ss operands). Each USC Texture /
+// USC Sampler word of a launch loads `count` consecutive registers starting
+// at `start` from an array in memory; the CDM (or PDM) adds one binding per
+// word. Texture and PBE descriptors are 24 B apart; samplers 8 B, or 24 B
+// (Sampler + Border) when the shader's sampler count says "extended".
+struct StateBinding {
+  uint32_t start = 0, count = 0;
+  GpuVa buffer = 0;
+};
+struct TextureState {
+  std::vector<StateBinding> textures;
+  std::vector<StateBinding> samplers;
+  bool extended_samplers = false;
+};
+
+inline constexpr uint32_t kTextureDescriptor_B = 24;
+inline constexpr uint32_t kSamplerDescriptor_B = 8;
+inline constexpr uint32_t kBorderDescriptor_B = 16;
+
+// Descriptor decoding (descriptor.cpp, through the cmdstream tables).
+Result<TextureView> decode_texture(std::span<const uint32_t> words);
+Result<SamplerView> decode_sampler(std::span<const uint32_t> words, bool with_border);
+
+// A decoded texel: four components, float bits for unorm/snorm/float
+// textures, integers for uint/sint ones.
+struct Texel {
+  std::array<uint32_t, 4> c{};
+};
+
+// Where one texel fetch comes from.
+struct FetchCoord {
+  int32_t x = 0, y = 0, z = 0;  // z: slice of 3D images
+  uint32_t layer = 0;           // array layer (cube arrays: cube index)
+  uint32_t face = 0;            // cube face 0..5
+  uint32_t sample = 0;
+  int32_t lod = 0;              // relative to first_level
+};
+
+// How a texture_sample asks for texels.
+struct SampleRequest {
+  std::array<float, 3> coord{};  // s, t, r (cubes: the direction)
+  uint32_t layer = 0;            // array layer (cube arrays: cube index)
+  uint32_t sample = 0;
+  std::array<int32_t, 3> offset{};  // texel offsets (-8..7)
+  // LOD: an explicit value, or computed from the derivatives (du/dx etc.
+  // of s, t, r), plus the bias; then clamped by the sampler and min_lod.
+  bool explicit_lod = true;
+  float lod = 0.0f;
+  float bias = 0.0f;
+  std::array<float, 3> ddx{}, ddy{};
+  float min_lod = 0.0f;
+  bool has_min_lod = false;
+  bool compare = false;
+  float reference = 0.0f;
+  int gather = -1;  // output component 0..3, or -1
+};
+
+// The unit: state registers plus caches of decoded descriptors and level
+// address tables. Not thread-safe; one per executing core.
+class TextureUnit {
+ public:
+  TextureUnit(GpuMemory& memory, TextureState state);
+  ~TextureUnit();
+  TextureUnit(const TextureUnit&) = delete;
+  TextureUnit& operator=(const TextureUnit&) = delete;
+
+  const TextureState& state() const { return state_; }
+  GpuMemory& memory() { return memory_; }
+
+  // texture_load: the exact texel at integer coordinates (x, y[, z]) of
+  // level `lod` (relative to first_level), with the sampler's wrap modes
+  // applied to the integer coordinate (Mesa's txf sampler clamps to a
+  // transparent-black border: out of range reads zero).
+  Result<Texel> load(const TextureView& tex, const SamplerView& sampler, const FetchCoord& at);
+  // texture_sample: filtering per the Vulkan texel filtering rules.
+  Result<Texel> sample(const TextureView& tex, const SamplerView& sampler,
+                       const SampleRequest& request);
+
+  // The descriptor in texture state register `ts`, or bindless at `va`.
+  Result<TextureView> texture_at_register(uint32_t ts);
+  Result<TextureView> texture_at(GpuVa va);
+  Result<SamplerView> sampler_at_register(uint32_t ss);
+  // The descriptor address of texture state register `ts` (also PBE ones).
+  Result<GpuVa> texture_register_va(uint32_t ts) const;
+
+  struct Image;  // an image's geometry and address tables (texture_image.cpp)
+  Result<const Image*> image(const TextureView& tex);
+  Result<const Image*> internal_image(const internal::ImageDesc& desc);
+
+ private:
+  GpuMemory& memory_;
+  TextureState state_;
+  std::vector<std::unique_ptr<Image>> images_;  // small cache, most recent last
+};
+
+// The USC hook for texture_sample, texture_load, image_write and
+// image_write_block: reads operands from the core, runs the unit and writes
+// the destination registers of the active lanes. Other instructions are an
+// unsupported error naming them (chain another hook for varyings etc.).
+class TextureHook : public usc::FixedFunction {
+ public:
+  TextureHook(GpuMemory& memory, TextureState state) : unit_(memory, std::move(state)) {}
+  Status execute(const isa::Instr& instr, usc::Core& core) override;
+  TextureUnit& unit() { return unit_; }
+  // True for the instructions this hook executes.
+  static bool handles(isa::Opcode op);
+
+ private:
+  TextureUnit unit_;
+};
+
+}  // namespace agx::gpu

@@ -1,0 +1,177 @@
+// Image geometry for the texture unit and the PBE: which bytes hold a texel
+// of a level, layer and sample, through the `layout` unit (GPU-tiled and
+// twiddled levels) or the descriptor's strides (linear).
+#include <algorithm>
+#include <cstring>
+
+#include "gpu/texture_internal.h"
+
+namespace agx::gpu::internal {
+namespace {
+
+uint32_t storage_layers(Dim dim, uint32_t depth) {
+  if (dim == Dim::cube || dim == Dim::cube_array) return depth * 6;
+  return depth;
+}
+
+// A format of the class, for the layout unit (which needs only its size).
+Result<format::Format> representative(format::Channels c) {
+  for (const format::FormatInfo& f : format::all_formats())
+    if (f.channels == c && !f.lowered && !f.depth_or_stencil()) return f.format;
+  AGX_TRY(format::ChannelsInfo ci, format::channels_info(c));
+  return Error::unsupported("no format of class {} to lay out", ci.name);
+}
+
+}  // namespace
+
+ImageDesc image_desc(const TextureView& t) {
+  ImageDesc d;
+  d.dim = t.dim;
+  d.layout = t.layout;
+  d.channels = t.channels;
+  d.width_px = t.width_px;
+  d.height_px = (t.dim == Dim::d1 || t.dim == Dim::d1_array) ? 1 : t.height_px;
+  d.layers = t.dim == Dim::d3 ? t.depth : storage_layers(t.dim, t.depth);
+  d.depth_px = t.dim == Dim::d3 ? t.depth : 1;
+  d.samples = t.samples;
+  d.mipmapped = t.mipmapped || t.last_level > 0;
+  d.page_aligned_layers = t.page_aligned_layers;
+  d.compressed = t.compressed;
+  d.sparse = t.sparse;
+  d.base = t.address;
+  d.linear_stride_B = t.linear_stride_B;
+  d.linear_layer_stride_B = t.linear_layer_stride_B;
+  return d;
+}
+
+ImageDesc image_desc(const PbeView& p) {
+  ImageDesc d;
+  d.dim = p.dim;
+  d.layout = p.layout;
+  d.channels = p.channels;
+  d.width_px = p.width_px;
+  d.height_px = (p.dim == Dim::d1 || p.dim == Dim::d1_array) ? 1 : p.height_px;
+  d.layers = p.layers;
+  d.depth_px = p.dim == Dim::d3 ? p.layers : 1;
+  d.samples = p.samples;
+  d.mipmapped = p.mipmapped || p.levels > 1;
+  d.page_aligned_layers = p.page_aligned_layers;
+  d.compressed = p.compressed;
+  d.sparse = p.sparse;
+  d.base = p.buffer;
+  d.linear_stride_B = p.linear_stride_B;
+  d.linear_layer_stride_B = p.linear_layer_stride_B;
+  return d;
+}
+
+Result<std::unique_ptr<TextureUnit::Image>> make_image(GpuMemory& memory, const ImageDesc& d) {
+  auto img = std::make_unique<TextureUnit::Image>();
+  img->desc = d;
+  AGX_TRY(format::ChannelsInfo ci, format::channels_info(d.channels));
+  if (d.samples != 1 && d.samples != 2 && d.samples != 4)
+    return Error::decode("image with {} samples (1, 2 or 4)", d.samples);
+  if (d.layers == 0 || d.width_px == 0 || d.height_px == 0)
+    return Error::decode("empty image {}x{} with {} layers", d.width_px, d.height_px, d.layers);
+  img->bytes_per_sample_B = ci.bytes_B;
+  img->bytes_per_element_B = ci.bytes_B * d.samples;
+  const uint32_t bw = ci.block_width_px, bh = ci.block_height_px;
+
+  if (d.compressed)
+    return Error::unsupported(
+        "compressed (lossless, with metadata) images: the compressed body's encoding is not "
+        "public; decompress it first");
+  if (d.layout == ImageLayout::interchange)
+    return Error::unsupported("the interchange image layout is not public");
+
+  if (d.layout == ImageLayout::linear) {
+    if (d.samples != 1 || d.mipmapped || d.dim == Dim::d3)
+      return Error::decode("linear image with {} samples, {} levels or 3D: not a linear layout",
+                           d.samples, d.mipmapped ? "several" : "one");
+    const uint64_t row_B = uint64_t((d.width_px + bw - 1) / bw) * ci.bytes_B;
+    if (d.linear_stride_B < row_B)
+      return Error::decode("linear stride {} B is shorter than a row of {} B", d.linear_stride_B,
+                           row_B);
+    img->levels = 1;
+    const uint64_t rows = (d.height_px + bh - 1) / bh;
+    img->layer_stride_B = d.layers > 1 ? d.linear_layer_stride_B : d.linear_stride_B * rows;
+    if (d.layers > 1 && img->layer_stride_B < d.linear_stride_B * rows)
+      return Error::decode("linear layer stride {} B is shorter than a layer of {} B",
+                           img->layer_stride_B, d.linear_stride_B * rows);
+    img->size_B = img->layer_stride_B * (d.layers - 1) + d.linear_stride_B * rows;
+    auto& xo = img->xoff[0];
+    auto& yo = img->yoff[0];
+    xo.resize((d.width_px + bw - 1) / bw);
+    yo.resize(rows);
+    for (size_t x = 0; x < xo.size(); ++x) xo[x] = x * img->bytes_per_element_B;
+    for (size_t y = 0; y < yo.size(); ++y) yo[y] = y * uint64_t(d.linear_stride_B);
+  } else {
+    AGX_TRY(format::Format fmt, representative(d.channels));
+    layout::Request r;
+    r.format = fmt;
+    r.width_px = d.width_px;
+    r.height_px = d.height_px;
+    r.depth_px = d.layers;
+    r.levels = d.mipmapped ? layout::kMaxLevels : 1;
+    r.sample_count_sa = d.samples;
+    r.tiling = d.layout == ImageLayout::gpu ? layout::Tiling::gpu : layout::Tiling::twiddled;
+    r.mipmapped_z = d.dim == Dim::d3;
+    if (d.mipmapped) {
+      // The full chain: as many levels as the largest dimension allows.
+      uint32_t m = std::max(d.width_px, d.height_px);
+      if (r.mipmapped_z) m = std::max(m, d.depth_px);
+      r.levels = 1;
+      while ((m >> r.levels) != 0) ++r.levels;
+    }
+    AGX_TRY(layout::Layout l, layout::make_layout(r));
+    img->levels = l.levels;
+    const uint64_t end_B = l.level_offsets_B[l.levels];
+    img->layer_stride_B =
+        d.page_aligned_layers ? (end_B + layout::kPage_B - 1) / layout::kPage_B * layout::kPage_B
+                              : end_B;
+    img->size_B = img->layer_stride_B * d.layers;
+    for (uint32_t lv = 0; lv < l.levels; ++lv) {
+      img->level_offset_B[lv] = l.level_offsets_B[lv];
+      const uint32_t w_el = l.level_width_el(lv), h_el = l.level_height_el(lv);
+      auto& xo = img->xoff[lv];
+      auto& yo = img->yoff[lv];
+      xo.resize(w_el);
+      yo.resize(h_el);
+      for (uint32_t x = 0; x < w_el; ++x)
+        xo[x] = layout::tiled_offset_el(l, lv, x, 0) * img->bytes_per_element_B;
+      for (uint32_t y = 0; y < h_el; ++y)
+        yo[y] = layout::tiled_offset_el(l, lv, 0, y) * img->bytes_per_element_B;
+    }
+  }
+  if (d.base + img->size_B < d.base)
+    return Error::decode("image at 0x{:x} of {} B wraps the address space", d.base, img->size_B);
+  img->host = memory.host_pointer(d.base, img->size_B, Access::write);
+  img->host_writable = img->host != nullptr;
+  if (img->host == nullptr) img->host = memory.host_pointer(d.base, img->size_B, Access::read);
+  return img;
+}
+
+Status read_texel(GpuMemory& memory, const TextureUnit::Image& image, uint64_t offset_B,
+                  uint8_t* out, uint32_t size_B) {
+  if (image.host != nullptr) {
+    std::memcpy(out, image.host + offset_B, size_B);
+    return {};
+  }
+  GpuFault fault;
+  if (!memory.read(image.desc.base + offset_B, out, size_B, GpuUnit::texture, &fault))
+    return Error::fault("texture read: {}", describe(fault));
+  return {};
+}
+
+Status write_texel(GpuMemory& memory, const TextureUnit::Image& image, uint64_t offset_B,
+                   const uint8_t* in, uint32_t size_B) {
+  if (image.host != nullptr && image.host_writable) {
+    std::memcpy(image.host + offset_B, in, size_B);
+    return {};
+  }
+  GpuFault fault;
+  if (!memory.write(image.desc.base + offset_B, in, size_B, GpuUnit::pbe, &fault))
+    return Error::fault("PBE write: {}", describe(fault));
+  return {};
+}
+
+}  // namespace agx::gpu::internal

@@ -1,0 +1,125 @@
+// Internals shared by the texture unit and the PBE: texel formats (decode
+// and encode per cmdbuf.xml Channels class and Texture Type) and image
+// geometry (where each texel lives).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "gpu/pbe.h"
+#include "gpu/texture.h"
+#include "util/half.h"
+
+namespace agx::gpu::internal {
+
+// How a Channels class stores its channels: up to four fields, least
+// significant bit first, in a little-endian element.
+struct TexelFormat {
+  format::Channels channels{};
+  format::TextureType type{};
+  enum class Kind : uint8_t { plain, r11g11b10, r9g9b9e5 } kind = Kind::plain;
+  uint8_t count = 0;                // channels stored
+  std::array<uint8_t, 4> bits{};    // width of each channel
+  std::array<uint8_t, 4> shift{};   // bit offset of each channel
+  uint8_t bytes = 0;                // bytes per texel (per block)
+  std::array<bool, 4> srgb{};       // channels stored in sRGB encoding
+  // Block-compressed classes: the decoder and the block size in texels.
+  enum class Block : uint8_t {
+    none, bc1, bc2, bc3, bc4, bc5, bc7, etc2_rgb8, etc2_rgb8a1, etc2_rgba8, eac_r11, eac_rg11, astc
+  } block = Block::none;
+  uint8_t block_w = 1, block_h = 1;
+  bool integer() const {
+    return type == format::TextureType::Uint || type == format::TextureType::Sint;
+  }
+};
+
+// The format of a texture or PBE descriptor; unsupported combinations (a
+// block-compressed class, a type the class cannot hold) are an Error naming
+// them.
+Result<TexelFormat> texel_format(format::Channels channels, format::TextureType type, bool srgb,
+                                 bool srgb_2_channel);
+
+// Decodes `bytes` (fmt.bytes of them) into memory-channel order; channels
+// the class lacks read 0, except the fourth which reads 1. sRGB channels are
+// decoded to linear.
+Texel decode_texel(const TexelFormat& fmt, const uint8_t* bytes);
+// Encodes memory-channel-order values into fmt.bytes bytes.
+void encode_texel(const TexelFormat& fmt, const Texel& value, uint8_t* bytes, Rounding rounding);
+// Decodes a whole block into block_w x block_h texels (row-major), in
+// memory-channel order (sRGB decoded).
+Status decode_block(const TexelFormat& fmt, const uint8_t* block, Texel* out);
+// BC7: one block to 16 RGBA8 texels (texture_bc7.cpp).
+void decode_bc7(const uint8_t* block, std::array<std::array<int, 4>, 16>& out);
+// A custom border (one 32-bit word per memory channel) as a texel.
+Texel decode_border(const TexelFormat& fmt, const std::array<uint32_t, 4>& words);
+
+float srgb_to_linear(float c);  // the sRGB EOTF (IEC 61966-2-1)
+float linear_to_srgb(float l);  // its inverse
+float ufloat_to_float(uint32_t bits, unsigned mantissa_bits);  // 11/10-bit floats
+uint32_t float_to_ufloat(float f, unsigned mantissa_bits);
+std::array<float, 3> rgb9e5_to_float(uint32_t word);
+uint32_t float_to_rgb9e5(const std::array<float, 3>& rgb);
+
+// What both descriptors say about an image in memory.
+struct ImageDesc {
+  Dim dim = Dim::d2;
+  ImageLayout layout = ImageLayout::twiddled;
+  format::Channels channels{};
+  uint32_t width_px = 1, height_px = 1;
+  uint32_t layers = 1;  // storage layers: array layers, 6 per cube, 3D slices
+  uint32_t depth_px = 1;  // 3D: slices at level 0 (minified per level)
+  uint32_t samples = 1;
+  bool mipmapped = false;
+  bool page_aligned_layers = false;
+  bool compressed = false;
+  bool sparse = false;
+  GpuVa base = 0;
+  uint32_t linear_stride_B = 0;
+  uint64_t linear_layer_stride_B = 0;
+  bool operator==(const ImageDesc&) const = default;
+};
+
+ImageDesc image_desc(const TextureView& t);
+ImageDesc image_desc(const PbeView& p);
+
+}  // namespace agx::gpu::internal
+
+namespace agx::gpu {
+
+// An image's geometry: level sizes, and per level one offset per column and
+// per row (a texel's offset is xoff[x] + yoff[y]: the tile column and Morton
+// x bits depend only on x, the rest only on y).
+struct TextureUnit::Image {
+  internal::ImageDesc desc;
+  uint32_t bytes_per_element_B = 0;  // texel bytes x samples
+  uint32_t bytes_per_sample_B = 0;
+  uint32_t levels = 1;
+  uint64_t layer_stride_B = 0;
+  uint64_t size_B = 0;  // every layer
+  std::array<uint64_t, layout::kMaxLevels> level_offset_B{};
+  std::array<std::vector<uint64_t>, layout::kMaxLevels> xoff, yoff;
+  uint8_t* host = nullptr;  // the whole image in host memory, when contiguous
+  bool host_writable = false;
+
+  uint32_t width(uint32_t level) const { return std::max(1u, desc.width_px >> level); }
+  uint32_t height(uint32_t level) const { return std::max(1u, desc.height_px >> level); }
+  uint32_t depth(uint32_t level) const { return std::max(1u, desc.depth_px >> level); }
+  // Byte offset of a texel from the image base; coordinates must be inside.
+  uint64_t offset_B(uint32_t x, uint32_t y, uint32_t layer, uint32_t level,
+                    uint32_t sample) const {
+    return layer * layer_stride_B + level_offset_B[level] + xoff[level][x] + yoff[level][y] +
+           uint64_t{sample} * bytes_per_sample_B;
+  }
+};
+
+namespace internal {
+Result<std::unique_ptr<TextureUnit::Image>> make_image(GpuMemory& memory, const ImageDesc& desc);
+// Reads / writes the bytes of one texel (fault Errors name the address).
+Status read_texel(GpuMemory& memory, const TextureUnit::Image& image, uint64_t offset_B,
+                  uint8_t* out, uint32_t size_B);
+Status write_texel(GpuMemory& memory, const TextureUnit::Image& image, uint64_t offset_B,
+                   const uint8_t* in, uint32_t size_B);
+}  // namespace internal
+
+}  // namespace agx::gpu
