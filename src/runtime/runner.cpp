@@ -4,6 +4,7 @@
 
 #include "compiler/compiler.h"
 #include "runtime/glsl_frontend.h"
+#include "runtime/pipeline.h"
 #include "runtime/runtime.h"
 #include "runtime/session.h"
 
@@ -178,8 +179,12 @@ Verdict run_shader_test(std::string_view text) {
   compiler::Options options;
   options.env = compiler::TargetEnv::opengl;
   options.file_name = "shader";
-  auto shader = compiler::compile_spirv(*spirv, options);
-  if (!shader.ok()) return fail(fmt::format("compile: {}", shader.error().message()));
+  // One cache per process: files run in their own children, but a caller
+  // that runs several files in one process compiles each program once.
+  static PipelineCache cache;
+  auto pipeline = cache.get(*spirv, options);
+  if (!pipeline.ok()) return fail(fmt::format("compile: {}", pipeline.error().message()));
+  const compiler::Shader* shader = pipeline->get();
 
   // The [test] commands, on a fresh in-process device; the first failing
   // command ends the file (piglit goes on to later probes).
