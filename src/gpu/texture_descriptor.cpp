@@ -1,21 +1,243 @@
 // Texture, Sampler, Border and PBE descriptors to the plain views, through
-// the cmdstream packet tables (bminor/mesa-mesa src/asahi/genxml/cmdbuf.xml).
-// The tables are being written on the `cmdtable` branch; until they are
-// merged every decode is an error naming that.
+// the cmdstream tables (the only place their bit positions live). How the
+// fields are filled is read from Mesa's drivers (bminor/mesa-mesa
+// src/asahi/vulkan/hk_image_view.c pack_texture / pack_pbe,
+// src/gallium/drivers/asahi/agx_state.c): linear strides are stored minus
+// 16 (Texture) or minus 4 (PBE), linear layer strides minus 128; linear
+// arrays put the layer count in "Depth (linear)" with "Extended" set.
+#include <cstring>
+
+#include "cmdstream/cmdstream.h"
 #include "gpu/pbe.h"
 
 namespace agx::gpu {
-
 namespace {
-Error tables_missing(const char* what) {
-  return Error::unsupported("{} descriptor: the cmdstream tables for it are not merged yet", what);
+
+namespace cs = agx::cmdstream;
+
+std::span<const uint8_t> bytes_of(std::span<const uint32_t> words) {
+  return {reinterpret_cast<const uint8_t*>(words.data()), words.size_bytes()};
 }
+
+Result<Dim> dim_of(cs::TextureDimension d) {
+  switch (d) {
+    case cs::TextureDimension::k1D: return Dim::d1;
+    case cs::TextureDimension::k1DArray: return Dim::d1_array;
+    case cs::TextureDimension::k2D: return Dim::d2;
+    case cs::TextureDimension::k2DArray: return Dim::d2_array;
+    case cs::TextureDimension::k2DMultisampled: return Dim::d2_ms;
+    case cs::TextureDimension::k3D: return Dim::d3;
+    case cs::TextureDimension::kCube: return Dim::cube;
+    case cs::TextureDimension::kCubeArray: return Dim::cube_array;
+    case cs::TextureDimension::k2DArrayMultisampled: return Dim::d2_ms_array;
+  }
+  return Error::decode("unknown texture dimension {}", uint32_t(d));
+}
+
+Result<ImageLayout> layout_of(cs::Layout l) {
+  switch (l) {
+    case cs::Layout::kLinear: return ImageLayout::linear;
+    case cs::Layout::kTwiddled: return ImageLayout::twiddled;
+    case cs::Layout::kGpu: return ImageLayout::gpu;
+    case cs::Layout::kInterchange: return ImageLayout::interchange;
+  }
+  return Error::decode("unknown image layout {}", uint32_t(l));
+}
+
+Result<Swizzle> swizzle_of(cs::Channel c) {
+  switch (c) {
+    case cs::Channel::kR: return Swizzle::r;
+    case cs::Channel::kG: return Swizzle::g;
+    case cs::Channel::kB: return Swizzle::b;
+    case cs::Channel::kA: return Swizzle::a;
+    case cs::Channel::k1: return Swizzle::one;
+    case cs::Channel::k0: return Swizzle::zero;
+  }
+  return Error::decode("unknown swizzle channel {}", uint32_t(c));
+}
+
+uint32_t samples_of(Dim dim, cs::SampleCount s) {
+  if (!is_ms(dim)) return 1;
+  return s == cs::SampleCount::k4 ? 4 : 2;
+}
+
+bool sparse_mode(cs::ImageMode m) {
+  return m == cs::ImageMode::kSparse || m == cs::ImageMode::kSparseButProbablyNoCounters;
+}
+
+Status check_format(format::Channels c, format::TextureType t) {
+  AGX_TRY(format::ChannelsInfo ci, format::channels_from_code(uint32_t(c)));
+  (void)ci;
+  if (uint32_t(t) > uint32_t(format::TextureType::XR))
+    return Error::decode("unknown texture type {}", uint32_t(t));
+  return {};
+}
+
+// A linear stride field overlaps flag bits ("Page-aligned layers",
+// "Extended", "sRGB") that Mesa sets beside it (linear arrays are
+// Extended): the stride is the field without those bits. Positions come
+// from the table.
+uint64_t linear_stride(std::span<const uint32_t> words, const cs::StructDesc& d,
+                       std::initializer_list<const char*> flags) {
+  const cs::FieldDesc& f = d.fields[cs::field_index(d, "Stride")];
+  uint64_t raw = cs::get_raw(words.data(), f.start, f.size);
+  for (const char* name : flags) {
+    const int i = cs::field_index(d, name);
+    if (i < 0) continue;
+    const cs::FieldDesc& g = d.fields[i];
+    if (g.start >= f.start && g.start < f.start + f.size) raw &= ~(uint64_t{1} << (g.start - f.start));
+  }
+  return cs::decode_field(f, raw);
+}
+
 }  // namespace
 
-Result<TextureView> decode_texture(std::span<const uint32_t>) { return tables_missing("Texture"); }
-Result<SamplerView> decode_sampler(std::span<const uint32_t>, bool) {
-  return tables_missing("Sampler");
+Result<TextureView> decode_texture(std::span<const uint32_t> words) {
+  if (words.size() * 4 < kTextureDescriptor_B)
+    return Error::decode("Texture descriptor of {} bytes (24 needed)", words.size() * 4);
+  AGX_TRY(cs::Texture t, cs::unpack<cs::Texture>(bytes_of(words)));
+  TextureView v;
+  AGX_TRY(v.dim, dim_of(t.dimension));
+  AGX_TRY(v.layout, layout_of(t.layout));
+  AGX_CHECK(check_format(t.channels, t.type));
+  v.channels = t.channels;
+  v.type = t.type;
+  AGX_TRY(v.swizzle[0], swizzle_of(t.swizzle_r));
+  AGX_TRY(v.swizzle[1], swizzle_of(t.swizzle_g));
+  AGX_TRY(v.swizzle[2], swizzle_of(t.swizzle_b));
+  AGX_TRY(v.swizzle[3], swizzle_of(t.swizzle_a));
+  v.width_px = uint32_t(t.width);
+  v.height_px = uint32_t(t.height);
+  v.first_level = uint32_t(t.first_level);
+  v.last_level = uint32_t(t.last_level);
+  v.samples = samples_of(v.dim, t.samples);
+  v.address = t.address;
+  v.mipmapped = t.unk_mipmapped;
+  v.compressed = t.compressed_1;
+  v.sparse = sparse_mode(t.mode);
+  v.srgb = t.srgb;
+  v.srgb_2_channel = t.srgb_2_channel;
+  if (v.layout == ImageLayout::linear) {
+    v.linear_stride_B =
+        uint32_t(linear_stride(words, cs::kTexture, {"Page-aligned layers", "Extended"})) + 16;
+    if (t.extended && is_array(v.dim)) {
+      v.depth = uint32_t(t.depth_linear);
+      v.linear_layer_stride_B = t.layer_stride_linear + 0x80;
+    }
+  } else {
+    v.depth = uint32_t(t.depth);
+    v.page_aligned_layers = t.page_aligned_layers;
+  }
+  if (v.compressed) v.acceleration_buffer = t.acceleration_buffer;
+  return v;
 }
-Result<PbeView> decode_pbe(std::span<const uint32_t>) { return tables_missing("PBE"); }
+
+Result<SamplerView> decode_sampler(std::span<const uint32_t> words, bool with_border) {
+  AGX_TRY(cs::Sampler s, cs::unpack<cs::Sampler>(bytes_of(words)));
+  SamplerView v;
+  v.min_lod = s.minimum_lod;
+  v.max_lod = s.maximum_lod;
+  v.max_anisotropy = uint32_t(s.maximum_anisotropy);
+  auto filter = [](cs::Filter f) -> Result<Filter> {
+    switch (f) {
+      case cs::Filter::kNearest: return Filter::nearest;
+      case cs::Filter::kLinear: return Filter::linear;
+      case cs::Filter::kBicubic: return Filter::bicubic;
+    }
+    return Error::decode("unknown filter {}", uint32_t(f));
+  };
+  AGX_TRY(v.magnify, filter(s.magnify));
+  AGX_TRY(v.minify, filter(s.minify));
+  switch (s.mip_filter) {
+    case cs::MipFilter::kNone: v.mip = MipFilter::none; break;
+    case cs::MipFilter::kNearest: v.mip = MipFilter::nearest; break;
+    case cs::MipFilter::kLinear: v.mip = MipFilter::linear; break;
+    default: return Error::decode("unknown mip filter {}", uint32_t(s.mip_filter));
+  }
+  auto wrap = [](cs::Wrap w) -> Result<Wrap> {
+    switch (w) {
+      case cs::Wrap::kClampToEdge: return Wrap::clamp_to_edge;
+      case cs::Wrap::kRepeat: return Wrap::repeat;
+      case cs::Wrap::kMirroredRepeat: return Wrap::mirrored_repeat;
+      case cs::Wrap::kClampToBorder: return Wrap::clamp_to_border;
+      case cs::Wrap::kClampGl: return Wrap::clamp_gl;
+      case cs::Wrap::kMirroredClampToEdge: return Wrap::mirrored_clamp_to_edge;
+    }
+    return Error::decode("unknown wrap mode {}", uint32_t(w));
+  };
+  AGX_TRY(v.wrap[0], wrap(s.wrap_s));
+  AGX_TRY(v.wrap[1], wrap(s.wrap_t));
+  AGX_TRY(v.wrap[2], wrap(s.wrap_r));
+  v.pixel_coordinates = s.pixel_coordinates;
+  switch (s.compare_func) {
+    case cs::CompareFunc::kLequal: v.compare_func = CompareFunc::lequal; break;
+    case cs::CompareFunc::kGequal: v.compare_func = CompareFunc::gequal; break;
+    case cs::CompareFunc::kLess: v.compare_func = CompareFunc::less; break;
+    case cs::CompareFunc::kGreater: v.compare_func = CompareFunc::greater; break;
+    case cs::CompareFunc::kEqual: v.compare_func = CompareFunc::equal; break;
+    case cs::CompareFunc::kNotEqual: v.compare_func = CompareFunc::not_equal; break;
+    case cs::CompareFunc::kAlways: v.compare_func = CompareFunc::always; break;
+    case cs::CompareFunc::kNever: v.compare_func = CompareFunc::never; break;
+  }
+  v.compare_enable = s.compare_enable;
+  switch (s.border_colour) {
+    case cs::BorderColour::kTransparentBlack: v.border = BorderColour::transparent_black; break;
+    case cs::BorderColour::kOpaqueBlack: v.border = BorderColour::opaque_black; break;
+    case cs::BorderColour::kOpaqueWhite: v.border = BorderColour::opaque_white; break;
+    case cs::BorderColour::kCustom: v.border = BorderColour::custom; break;
+  }
+  v.seamful_cube_maps = s.seamful_cube_maps;
+  if (v.border == BorderColour::custom) {
+    if (!with_border || words.size() * 4 < kSamplerDescriptor_B + kBorderDescriptor_B)
+      return Error::decode("custom border colour without an extended (Sampler + Border) heap");
+    AGX_TRY(cs::Border b, cs::unpack<cs::Border>(bytes_of(words.subspan(kSamplerDescriptor_B / 4))));
+    v.border_words = {uint32_t(b.channel_0), uint32_t(b.channel_1), uint32_t(b.channel_2),
+                      uint32_t(b.channel_3)};
+  }
+  return v;
+}
+
+Result<PbeView> decode_pbe(std::span<const uint32_t> words) {
+  if (words.size() * 4 < kTextureDescriptor_B)
+    return Error::decode("PBE descriptor of {} bytes (24 needed)", words.size() * 4);
+  AGX_TRY(cs::Pbe p, cs::unpack<cs::Pbe>(bytes_of(words)));
+  PbeView v;
+  AGX_TRY(v.dim, dim_of(p.dimension));
+  AGX_TRY(v.layout, layout_of(p.layout));
+  AGX_CHECK(check_format(p.channels, p.type));
+  v.channels = p.channels;
+  v.type = p.type;
+  const cs::Channel sw[4] = {p.swizzle_r, p.swizzle_g, p.swizzle_b, p.swizzle_a};
+  for (int k = 0; k < 4; ++k) {
+    AGX_TRY(Swizzle s, swizzle_of(sw[k]));
+    if (s == Swizzle::one || s == Swizzle::zero)
+      return Error::decode("PBE swizzle {} names a constant", k);
+    v.swizzle[k] = uint8_t(s);
+  }
+  v.width_px = uint32_t(p.width);
+  v.height_px = uint32_t(p.height);
+  v.samples = samples_of(v.dim, p.samples);
+  v.buffer = p.buffer;
+  v.level = uint32_t(p.level);
+  v.mipmapped = p.unk_mipmapped;
+  v.compressed = p.compressed_1;
+  v.sparse = sparse_mode(p.mode);
+  v.srgb = p.srgb;
+  if (v.layout == ImageLayout::linear) {
+    v.linear_stride_B =
+        uint32_t(linear_stride(words, cs::kPbe, {"Page-aligned layers", "sRGB", "Extended"})) + 4;
+    v.levels = 1;
+    if (p.extended && is_array(v.dim)) {
+      v.layers = uint32_t(p.depth_linear);
+      v.linear_layer_stride_B = p.layer_stride_linear + 0x80;
+    }
+  } else {
+    v.levels = uint32_t(p.levels);
+    v.layers = uint32_t(p.layers);
+    v.page_aligned_layers = p.page_aligned_layers;
+  }
+  if (v.compressed) v.acceleration_buffer = p.acceleration_buffer;
+  return v;
+}
 
 }  // namespace agx::gpu

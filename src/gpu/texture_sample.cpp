@@ -275,10 +275,15 @@ Result<std::array<float, 4>> filter_level(Ctx& c, uint32_t level, float u, float
   return acc;
 }
 
-Status check_levels(const TextureView& tex, const TextureUnit::Image& img) {
+Status check_view(const TextureView& tex, const TextureUnit::Image& img) {
   if (tex.first_level > tex.last_level || tex.last_level >= img.levels)
     return Error::decode("texture levels {}..{} outside the image's {} levels", tex.first_level,
                          tex.last_level, img.levels);
+  if (is_cube(tex.dim) && tex.width_px != tex.height_px)
+    return Error::decode("cube texture of {}x{}: cube faces are square", tex.width_px,
+                         tex.height_px);
+  if (is_ms(tex.dim) != (tex.samples > 1))
+    return Error::decode("{} texture with {} samples", to_string(tex.dim), tex.samples);
   return {};
 }
 
@@ -290,7 +295,7 @@ Result<Texel> TextureUnit::load(const TextureView& tex, const SamplerView& sampl
   AGX_TRY(TexelFormat fmt,
           internal::texel_format(tex.channels, tex.type, tex.srgb, tex.srgb_2_channel));
   AGX_TRY(const Image* img, image(tex));
-  AGX_CHECK(check_levels(tex, *img));
+  AGX_CHECK(check_view(tex, *img));
   Ctx c{*this, tex, sampler, fmt, *img, border_texel(sampler, fmt)};
   c.cube = is_cube(tex.dim);
   const uint32_t q = tex.last_level - tex.first_level;
@@ -319,7 +324,7 @@ Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sam
   AGX_TRY(TexelFormat fmt,
           internal::texel_format(tex.channels, tex.type, tex.srgb, tex.srgb_2_channel));
   AGX_TRY(const Image* img, image(tex));
-  AGX_CHECK(check_levels(tex, *img));
+  AGX_CHECK(check_view(tex, *img));
   if (sampler.magnify == Filter::bicubic || sampler.minify == Filter::bicubic)
     return Error::unsupported("bicubic filtering: the hardware's cubic weights are not public");
   if (is_ms(tex.dim)) return Error::decode("texture_sample of a multisampled texture");
@@ -424,7 +429,7 @@ Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sam
     Texel out;
     const Swizzle sw = tex.swizzle[rq.gather];
     for (int k = 0; k < 4; ++k) {
-      AGX_TRY(Texel tx, fetch(c, base, i0 + di[k], j0 + dj[k], 0, layer, face, rq.sample));
+      AGX_TRY(Texel tx, fetch(c, base, i0 + di[k], j0 + dj[k], 0, layer, face, 0));
       Texel sv = swizzle(tx, {sw, sw, sw, sw}, integer);
       out.c[k] = sv.c[0];
     }
@@ -443,7 +448,7 @@ Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sam
       }
       float u, v, w;
       coords_at(level, ss, tt, rr, u, v, w);
-      AGX_TRY(auto val, filter_level(c, level, u, v, w, layer, face, rq.sample, linear, rq.offset));
+      AGX_TRY(auto val, filter_level(c, level, u, v, w, layer, face, 0, linear, rq.offset));
       for (int k = 0; k < 4; ++k) acc[k] += val[k];
     }
     if (aniso_n > 1)
@@ -457,7 +462,7 @@ Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sam
     float u, v, w;
     coords_at(lo, s, t, r, u, v, w);
     AGX_TRY(mem, fetch(c, lo, floor_to_int(u) + rq.offset[0], floor_to_int(v) + rq.offset[1],
-                       floor_to_int(w) + rq.offset[2], layer, face, rq.sample));
+                       floor_to_int(w) + rq.offset[2], layer, face, 0));
   } else {
     AGX_TRY(auto a, level_value(lo));
     if (hi != lo && delta != 0.0f) {

@@ -1,0 +1,269 @@
+// The whole path: texture_load / texture_sample / image_write instructions
+// run by the USC emulator with TextureHook attached, descriptors packed with
+// the cmdstream tables in GPU memory, texture state registers loaded the way
+// USC Texture / USC Sampler words load them, and bindless handles.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "cmdstream/cmdstream.h"
+#include "isa/isa.h"
+#include "texture_helpers.h"
+
+namespace agx::gpu::test {
+namespace {
+
+namespace cs = agx::cmdstream;
+
+constexpr GpuVa kCode = 0x10000, kHeap = 0x20000, kSamplers = 0x30000, kImage = 0x100000,
+                kOut = 0x200000;
+
+std::vector<uint8_t> assemble(const char* text) {
+  auto code = isa::assemble_program(text, kCode);
+  EXPECT_TRUE(code.ok()) << (code.ok() ? "" : code.error().message());
+  return code.ok() ? *code : std::vector<uint8_t>{};
+}
+
+// A Texture descriptor for a test image, packed as Mesa's pack_texture does.
+std::vector<uint8_t> texture_words(const TestImage& img, cs::TextureDimension dim,
+                                   cs::Layout layout) {
+  cs::Texture t;
+  t.dimension = dim;
+  t.layout = layout;
+  t.channels = img.tex.channels;
+  t.type = img.tex.type;
+  t.swizzle_r = cs::Channel::kR;
+  t.swizzle_g = cs::Channel::kG;
+  t.swizzle_b = cs::Channel::kB;
+  t.swizzle_a = cs::Channel::kA;
+  t.width = img.tex.width_px;
+  t.height = img.tex.height_px;
+  t.first_level = 0;
+  t.last_level = img.tex.last_level;
+  t.address = img.va;
+  t.unk_mipmapped = img.tex.mipmapped;
+  t.srgb = img.tex.srgb;
+  if (layout == cs::Layout::kLinear) {
+    t.stride = img.layout.linear_stride_B - 16;
+  } else {
+    t.depth = img.tex.depth;
+    t.page_aligned_layers = img.tex.page_aligned_layers;
+  }
+  auto b = cs::pack(t);
+  EXPECT_TRUE(b.ok()) << (b.ok() ? "" : b.error().message());
+  return b.ok() ? *b : std::vector<uint8_t>(24);
+}
+
+std::vector<uint8_t> pbe_words(const TestImage& img, cs::TextureDimension dim, cs::Layout layout) {
+  cs::Pbe p;
+  p.dimension = dim;
+  p.layout = layout;
+  p.channels = img.pbe.channels;
+  p.type = img.pbe.type;
+  p.swizzle_r = cs::Channel::kR;
+  p.swizzle_g = cs::Channel::kG;
+  p.swizzle_b = cs::Channel::kB;
+  p.swizzle_a = cs::Channel::kA;
+  p.width = img.pbe.width_px;
+  p.height = img.pbe.height_px;
+  p.buffer = img.va;
+  p.unk_mipmapped = img.pbe.mipmapped;
+  if (layout == cs::Layout::kLinear) {
+    p.stride = img.layout.linear_stride_B - 4;
+  } else {
+    p.levels = img.pbe.levels;
+    p.layers = img.pbe.layers;
+    p.page_aligned_layers = img.pbe.page_aligned_layers;
+  }
+  auto b = cs::pack(p);
+  EXPECT_TRUE(b.ok()) << (b.ok() ? "" : b.error().message());
+  return b.ok() ? *b : std::vector<uint8_t>(24);
+}
+
+std::vector<uint8_t> sampler_words(const cs::Sampler& s) {
+  auto b = cs::pack(s);
+  EXPECT_TRUE(b.ok());
+  return b.ok() ? *b : std::vector<uint8_t>(8);
+}
+
+struct Machine {
+  usc::RegionMemory mem;
+  TestImage img;
+  TextureState state;
+  usc::Core core = usc::make_core();
+
+  Status run(const char* text) {
+    auto code = assemble(text);
+    code.insert(code.end(), {0x88, 0x00});  // stop
+    if (mem.regions().count(kCode) == 0) EXPECT_TRUE(mem.map(kCode, code).ok());
+    AGX_TRY(usc::Program prog, usc::compile(code, kCode));
+    TextureHook hook(mem, state);
+    usc::Memories m;
+    m.device = &mem;
+    m.fixed_function = &hook;
+    core.pc = kCode;
+    AGX_TRY(usc::StopReason r, usc::run(prog, core, m, usc::RunOptions{}));
+    (void)r;
+    return {};
+  }
+};
+
+TEST(TextureHook, ImageWriteThenTextureLoadThroughStateRegisters) {
+  Machine m;
+  m.img = make_test_image(m.mem, kImage, *format::find_format("R16G16B16A16_FLOAT"),
+                          layout::Tiling::twiddled, Dim::d2, 32, 1, 1, 1);
+  auto tex = texture_words(m.img, cs::TextureDimension::k2D, cs::Layout::kTwiddled);
+  auto pbe = pbe_words(m.img, cs::TextureDimension::k2D, cs::Layout::kTwiddled);
+  std::vector<uint8_t> heap(tex);  // ts0 = texture, ts1 = PBE
+  heap.insert(heap.end(), pbe.begin(), pbe.end());
+  ASSERT_TRUE(m.mem.map(kHeap, heap).ok());
+  cs::Sampler txf;
+  txf.wrap_s = txf.wrap_t = txf.wrap_r = cs::Wrap::kClampToBorder;
+  ASSERT_TRUE(m.mem.map(kSamplers, sampler_words(txf)).ok());
+  m.state.textures.push_back({0, 2, kHeap});
+  m.state.samplers.push_back({0, 1, kSamplers});
+  // Lane l writes (l, 2l, -l, 0.5) at x = l, y = 0, then loads it back.
+  for (unsigned l = 0; l < usc::kLanes; ++l) {
+    m.core.r[0][l] = f2u(float(l));
+    m.core.r[1][l] = f2u(float(2 * l));
+    m.core.r[2][l] = f2u(-float(l));
+    m.core.r[3][l] = f2u(0.5f);
+    m.core.r[4][l] = l;  // x
+    m.core.r[5][l] = 0;  // y
+  }
+  auto st = m.run(
+      "image_write r0_r1_r2_r3, r4_r5, 0, None, ts1, tex_2d, rte, 1, 0, 0, 0\n"
+      "texture_load 0, 0b0000, 0b0, none, xyzw, 0b00, r8_r9_r10_r11, None, ts0, ss0, tex_2d, "
+      "r4_r5, lod_min, r6l");
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  for (unsigned l = 0; l < usc::kLanes; ++l) {
+    EXPECT_EQ(u2f(m.core.r[8][l]), float(l));
+    EXPECT_EQ(u2f(m.core.r[9][l]), float(2 * l));
+    EXPECT_EQ(u2f(m.core.r[10][l]), -float(l));
+    EXPECT_EQ(u2f(m.core.r[11][l]), 0.5f);
+  }
+}
+
+// Bindless: a u64 uniform base plus a 32-bit register byte offset; an
+// extended sampler heap (Sampler + Border) with a custom border; 16-bit
+// results with mask xz packed into r8l, r8h.
+TEST(TextureHook, BindlessSampleWithCustomBorderAndPackedHalfResults) {
+  Machine m;
+  m.img = make_test_image(m.mem, kImage, *format::find_format("R8G8B8A8_UNORM"),
+                          layout::Tiling::gpu, Dim::d2, 2, 2, 1, 1);
+  {
+    TextureUnit unit(m.mem, {});
+    const float texels[4][4] = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 1, 1}};
+    for (int i = 0; i < 4; ++i) {
+      PbeWrite w;
+      for (int k = 0; k < 4; ++k) w.value[k] = f2u(texels[i][k]);
+      w.x = i % 2;
+      w.y = i / 2;
+      ASSERT_TRUE(pbe_write(unit, m.img.pbe, w).ok());
+    }
+  }
+  auto tex = texture_words(m.img, cs::TextureDimension::k2D, cs::Layout::kGpu);
+  std::vector<uint8_t> heap(24, 0);  // descriptor 0 unused: the handle points at 24
+  heap.insert(heap.end(), tex.begin(), tex.end());
+  ASSERT_TRUE(m.mem.map(kHeap, heap).ok());
+  cs::Sampler s0;
+  cs::Sampler s1;
+  s1.magnify = s1.minify = cs::Filter::kLinear;
+  s1.wrap_s = s1.wrap_t = s1.wrap_r = cs::Wrap::kClampToBorder;
+  s1.border_colour = cs::BorderColour::kCustom;
+  cs::Border border;
+  border.channel_0 = 255;
+  border.channel_1 = 0;
+  border.channel_2 = 128;
+  border.channel_3 = 255;
+  std::vector<uint8_t> samplers = sampler_words(s0);
+  samplers.resize(24, 0);
+  auto s1w = sampler_words(s1);
+  samplers.insert(samplers.end(), s1w.begin(), s1w.end());
+  auto bw = cs::pack(border);
+  ASSERT_TRUE(bw.ok());
+  samplers.insert(samplers.end(), bw->begin(), bw->end());
+  ASSERT_TRUE(m.mem.map(kSamplers, samplers).ok());
+  m.state.samplers.push_back({0, 2, kSamplers});
+  m.state.extended_samplers = true;
+  m.core.u[2] = uint32_t(kHeap);
+  m.core.u[3] = uint32_t(kHeap >> 32);
+  for (unsigned l = 0; l < usc::kLanes; ++l) {
+    const bool inside = (l % 2) == 0;
+    m.core.r[4][l] = f2u(inside ? 0.5f : -1.0f);
+    m.core.r[5][l] = f2u(inside ? 0.5f : -1.0f);
+    m.core.r[6][l] = 0;  // r6l: LOD 0.0 (fp16)
+    m.core.r[12][l] = 24;
+  }
+  auto st = m.run(
+      "texture_sample 0, 0b0000, 0b0, none, xz, 0b00, r8l_r8h, u2_u3, r12, ss1, tex_2d, r4_r5, "
+      "lod_min, r6l");
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  for (unsigned l = 0; l < usc::kLanes; ++l) {
+    const bool inside = (l % 2) == 0;
+    const float want_x = inside ? 0.5f : 1.0f;           // (1 + 0 + 0 + 1) / 4, or border R
+    const float want_z = inside ? 0.5f : 128 / 255.0f;   // (0 + 0 + 1 + 1) / 4, or border B
+    EXPECT_EQ(m.core.r16(16, l), float_to_half(want_x)) << "lane " << l;
+    EXPECT_EQ(m.core.r16(17, l), float_to_half(want_z)) << "lane " << l;
+  }
+}
+
+// 2D arrays: the layer rides in the 16-bit half after the coordinates.
+TEST(TextureHook, ArrayLayersAndLodsFromRegisters) {
+  Machine m;
+  m.img = make_test_image(m.mem, kImage, *format::find_format("R32_FLOAT"),
+                          layout::Tiling::twiddled, Dim::d2_array, 4, 4, 3, 1);
+  {
+    TextureUnit unit(m.mem, {});
+    for (uint32_t layer = 0; layer < 3; ++layer)
+      for (int y = 0; y < 4; ++y)
+        for (int x = 0; x < 4; ++x) {
+          PbeWrite w;
+          w.value[0] = f2u(float(layer * 100 + x + 10 * y));
+          w.x = x;
+          w.y = y;
+          w.layer = layer;
+          ASSERT_TRUE(pbe_write(unit, m.img.pbe, w).ok());
+        }
+  }
+  auto tex = texture_words(m.img, cs::TextureDimension::k2DArray, cs::Layout::kTwiddled);
+  ASSERT_TRUE(m.mem.map(kHeap, tex).ok());
+  cs::Sampler txf;
+  txf.wrap_s = txf.wrap_t = txf.wrap_r = cs::Wrap::kClampToBorder;
+  ASSERT_TRUE(m.mem.map(kSamplers, sampler_words(txf)).ok());
+  m.state.textures.push_back({0, 1, kHeap});
+  m.state.samplers.push_back({0, 1, kSamplers});
+  for (unsigned l = 0; l < usc::kLanes; ++l) {
+    m.core.r[4][l] = l % 4;
+    m.core.r[5][l] = (l / 4) % 4;
+    m.core.r[6][l] = l % 3;  // r6l: layer
+    m.core.r[7][l] = 0;      // r7l: LOD 0
+  }
+  auto st = m.run(
+      "texture_load 0, 0b0000, 0b0, none, x, 0b00, r8, None, ts0, ss0, tex_2d_array, "
+      "r4l_r4h_r5l_r5h_r6l, lod_min, r7l");
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  for (unsigned l = 0; l < usc::kLanes; ++l)
+    EXPECT_EQ(u2f(m.core.r[8][l]), float((l % 3) * 100 + l % 4 + 10 * ((l / 4) % 4))) << l;
+}
+
+TEST(TextureHook, ErrorsNameWhatIsWrong) {
+  Machine m;
+  m.img = make_test_image(m.mem, kImage, *format::find_format("R32_FLOAT"),
+                          layout::Tiling::twiddled, Dim::d2, 4, 4, 1, 1);
+  ASSERT_TRUE(m.mem.map(kHeap, texture_words(m.img, cs::TextureDimension::k2D,
+                                              cs::Layout::kTwiddled)).ok());
+  ASSERT_TRUE(m.mem.map(kSamplers, sampler_words(cs::Sampler{})).ok());
+  m.state.textures.push_back({0, 1, kHeap});
+  m.state.samplers.push_back({0, 1, kSamplers});
+  // ts5 was never loaded.
+  auto st = m.run(
+      "texture_load 0, 0b0000, 0b0, none, x, 0b00, r8, None, ts5, ss0, tex_2d, r4_r5, lod_min, "
+      "r7l");
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message().find("texture state register 5"), std::string::npos)
+      << st.error().message();
+}
+
+}  // namespace
+}  // namespace agx::gpu::test
