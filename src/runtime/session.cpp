@@ -27,10 +27,20 @@ uint8_t unorm8(float v) {
 
 }  // namespace
 
-std::array<float, 4> Image::texel(uint32_t x, uint32_t y) const {
-  const uint8_t* p = buffer->host().data() + size_t(y) * stride_B() + size_t(x) * 4;
+Result<std::vector<uint8_t>> read_rgba8(const Image& image) {
+  std::vector<uint8_t> px(size_t(image.width_px()) * image.height_px() * 4);
+  AGX_CHECK(image.download(px, uint64_t(image.width_px()) * 4));
+  return px;
+}
+
+namespace {
+
+std::array<float, 4> texel_at(const std::vector<uint8_t>& px, uint32_t width_px, uint32_t x, uint32_t y) {
+  const uint8_t* p = px.data() + (size_t(y) * width_px + x) * 4;
   return {p[0] / 255.0f, p[1] / 255.0f, p[2] / 255.0f, p[3] / 255.0f};
 }
+
+}  // namespace
 
 std::vector<uint8_t> rgbw_rgba8(uint32_t w, uint32_t h) {
   std::vector<uint8_t> out(size_t(w) * h * 4);
@@ -87,11 +97,14 @@ bool probe_value(ProbeType type, uint64_t observed, uint64_t reference, Compare 
 Result<std::unique_ptr<Image>> Session::make_image(const std::string& label, uint32_t w, uint32_t h) {
   if (w == 0 || h == 0 || w > 16384 || h > 16384)
     return Error::invalid_argument("{}: size {}x{} is not 1..16384", label, w, h);
-  auto img = std::make_unique<Image>();
-  img->width_px = w;
-  img->height_px = h;
-  AGX_TRY(img->buffer, device_.create_buffer(uint64_t(w) * h * 4, label));
-  return img;
+  layout::Request r;
+  r.format = format::Format::R8G8B8A8_UNORM;
+  r.width_px = w;
+  r.height_px = h;
+  r.tiling = layout::Tiling::gpu;
+  r.writeable_image = true;  // image stores
+  r.renderable = true;       // a framebuffer
+  return Image::create(device_, r, label);
 }
 
 Result<Buffer*> Session::ssbo(int index) {
@@ -203,10 +216,11 @@ Result<Image*> Session::read_framebuffer() {
 
 Status Session::probe_pixel(const CmdProbeRgba& p) {
   AGX_TRY(Image * fb, read_framebuffer());
-  if (p.x < 0 || p.y < 0 || uint32_t(p.x) >= fb->width_px || uint32_t(p.y) >= fb->height_px)
-    return Error::invalid_argument("probe at ({}, {}) is outside the {}x{} framebuffer", p.x, p.y, fb->width_px,
-                                   fb->height_px);
-  auto got = fb->texel(uint32_t(p.x), uint32_t(p.y));
+  if (p.x < 0 || p.y < 0 || uint32_t(p.x) >= fb->width_px() || uint32_t(p.y) >= fb->height_px())
+    return Error::invalid_argument("probe at ({}, {}) is outside the {}x{} framebuffer", p.x, p.y, fb->width_px(),
+                                   fb->height_px());
+  AGX_TRY(auto px, read_rgba8(*fb));
+  auto got = texel_at(px, fb->width_px(), uint32_t(p.x), uint32_t(p.y));
   int channels = p.alpha ? 4 : 3;
   if (!probe_matches(got, p.rgba, tolerance_, channels)) {
     return Error::make(ErrorKind::invalid_argument, "probe at ({}, {}): expected {:g} {:g} {:g}{}, observed {:g} {:g} {:g}{}",
@@ -218,9 +232,10 @@ Status Session::probe_pixel(const CmdProbeRgba& p) {
 
 Status Session::probe_all(const CmdProbeAll& p) {
   AGX_TRY(Image * fb, read_framebuffer());
-  for (uint32_t y = 0; y < fb->height_px; ++y) {
-    for (uint32_t x = 0; x < fb->width_px; ++x) {
-      auto got = fb->texel(x, y);
+  AGX_TRY(auto px, read_rgba8(*fb));
+  for (uint32_t y = 0; y < fb->height_px(); ++y) {
+    for (uint32_t x = 0; x < fb->width_px(); ++x) {
+      auto got = texel_at(px, fb->width_px(), x, y);
       if (!probe_matches(got, p.rgba, tolerance_, p.alpha ? 4 : 3))
         return Error::invalid_argument("probe all: ({}, {}) is {:g} {:g} {:g} {:g}, expected {:g} {:g} {:g} {:g}", x,
                                        y, got[0], got[1], got[2], got[3], p.rgba[0], p.rgba[1], p.rgba[2], p.rgba[3]);
@@ -298,7 +313,7 @@ Status Session::run(const Command& command) {
               return Error::unsupported("texture format {} is not supported (GL_RGBA8)", t.format);
             AGX_TRY(auto img, make_image(fmt::format("texture {}", t.unit), t.width_px, t.height_px));
             auto data = rgbw_rgba8(t.width_px, t.height_px);
-            std::memcpy(img->buffer->host().data(), data.data(), data.size());
+            AGX_CHECK(img->upload(data, uint64_t(t.width_px) * 4));
             textures_[t.unit] = std::move(img);
             return {};
           },
@@ -331,9 +346,9 @@ Status Session::run(const Command& command) {
             AGX_TRY(Image * fb, read_framebuffer());
             uint8_t px[4] = {unorm8(clear_color_[0]), unorm8(clear_color_[1]), unorm8(clear_color_[2]),
                              unorm8(clear_color_[3])};
-            auto host = fb->buffer->host();
-            for (size_t i = 0; i + 4 <= size_t(fb->width_px) * fb->height_px * 4; i += 4) std::memcpy(&host[i], px, 4);
-            return {};
+            std::vector<uint8_t> fill(size_t(fb->width_px()) * fb->height_px() * 4);
+            for (size_t i = 0; i < fill.size(); i += 4) std::memcpy(&fill[i], px, 4);
+            return fb->upload(fill, uint64_t(fb->width_px()) * 4);
           },
           [&](const CmdProbeRgba& p) { return probe_pixel(p); },
           [&](const CmdProbeAll& p) { return probe_all(p); },

@@ -1,7 +1,8 @@
 // The state a .shader_test's [test] commands act on, over a runtime Device:
 // SSBOs and atomic counter buffers by binding, loose uniform values laid
-// out by the compiler's compute ABI, RGBA8 textures and the framebuffer the
-// probes read, and dispatches of one compiled compute shader.
+// out by the compiler's compute ABI, RGBA8 textures (GPU-tiled images) and
+// the framebuffer the probes read, and dispatches of one compiled compute
+// shader.
 #pragma once
 
 #include <array>
@@ -12,20 +13,11 @@
 #include <vector>
 
 #include "compiler/compiler.h"
+#include "runtime/image.h"
 #include "runtime/runtime.h"
 #include "runtime/shader_test.h"
 
 namespace agx::runtime {
-
-// A 2D image with 4 bytes per texel, stored linearly (row after row) in a
-// GPU buffer. piglit's framebuffers and rgbw textures are GL_RGBA8.
-struct Image {
-  std::string format = "GL_RGBA8";
-  uint32_t width_px = 0, height_px = 0;
-  std::unique_ptr<Buffer> buffer;
-  uint32_t stride_B() const { return width_px * 4; }
-  std::array<float, 4> texel(uint32_t x, uint32_t y) const;  // unorm8 -> float
-};
 
 // piglit's rgbw pattern: red, green, blue and white quadrants (x < w/2 and
 // y < h/2 red, y < h/2 green, x < w/2 blue, else white), alpha 1
@@ -36,6 +28,9 @@ std::vector<uint8_t> rgbw_rgba8(uint32_t width_px, uint32_t height_px);
 // <= tolerance); `channels` is 3 for rgb, 4 for rgba.
 bool probe_matches(const std::array<float, 4>& observed, const std::array<float, 4>& expected,
                    const std::array<float, 4>& tolerance, int channels);
+
+// The RGBA8 texels of a whole image level 0 (detiled), as floats per channel.
+Result<std::vector<uint8_t>> read_rgba8(const Image& image);
 
 // A probe of a 32- or 64-bit value as piglit compares it ("observed OP
 // reference"; floats and doubles compare equal within DBL_EPSILON).
