@@ -136,6 +136,12 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
     case Op::imul: {
       AGX_TRY(auto a, S(0));
       AGX_TRY(auto b, S(1)); add(fmt::format("imadd {}, {}, {}, 0", d, a, b)); return {}; }
+    case Op::umul_wide: {
+      AGX_TRY(auto a, S(0));
+      AGX_TRY(auto b, S(1));
+      add(fmt::format("imadd {}, {}, {}, 0", p.reg(f.values[in.dest].reg, 64), a, b));
+      return {};
+    }
     case Op::imad: {
       AGX_TRY(auto a, S(0));
       AGX_TRY(auto b, S(1));

@@ -284,7 +284,7 @@ void main() {
   if (sd == 0) sd = 7;
   o[i * 5u + 0u] = x / d;
   o[i * 5u + 1u] = x % d;
-  o[i * 5u + 2u] = x / 16u + x % 8u;
+  o[i * 5u + 2u] = x / 16u + x % 8u + (x / 10u) * 3u + (x % 7u) * 5u + x / 641u + x / 0xFFFFFFFFu + x % 0x80000001u;
   o[i * 5u + 3u] = uint(sx / sd);
   o[i * 5u + 4u] = uint(sx % sd);
 })");
@@ -292,6 +292,10 @@ void main() {
   Job r;
   auto a = random_words(128, 21);
   for (size_t i = 64; i < 128; i += 3) a[i] &= 0xFF;  // small divisors too
+  a[0] = 0xFFFFFFFFu;  // dividends at the extremes
+  a[1] = 0xFFFFFFFEu;
+  a[2] = 0;
+  a[3] = 0x80000000u;
   r.buffers = {a, std::vector<uint32_t>(64 * 5)};
   r.groups = {2, 1, 1};
   ASSERT_OK(execute(s, r));
@@ -301,7 +305,8 @@ void main() {
     if (sd == 0) sd = 7;
     EXPECT_EQ(r.buffers[1][i * 5 + 0], x / d) << i;
     EXPECT_EQ(r.buffers[1][i * 5 + 1], x % d) << i;
-    EXPECT_EQ(r.buffers[1][i * 5 + 2], x / 16u + x % 8u) << i;
+    EXPECT_EQ(r.buffers[1][i * 5 + 2], x / 16u + x % 8u + (x / 10u) * 3u + (x % 7u) * 5u + x / 641u + x / 0xFFFFFFFFu +
+                                           x % 0x80000001u) << i;
     EXPECT_EQ(int32_t(r.buffers[1][i * 5 + 3]), sx / sd) << i;
     int32_t m = sx % sd;  // OpSMod (GLSL %): the sign of the divisor
     if (m != 0 && ((m ^ sd) < 0)) m += sd;
