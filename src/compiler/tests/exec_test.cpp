@@ -421,3 +421,43 @@ void main() {
 
 }  // namespace
 }  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+TEST(Exec, RegionsNoLaneRunsAreJumpedOver) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 32) in;
+layout(push_constant) uniform P { uint mode; } pc;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uint x = a[i];
+  if (pc.mode == 1u) {
+    x = x * 3u + 1u; x ^= x >> 5; x += i * 7u; x = x * 9u; a[i + 32u] = x;
+  } else {
+    x = x * 5u + 2u; x ^= x >> 3; x += i * 11u; x = x * 13u; a[i + 64u] = x;
+  }
+  a[i] = x;
+})");
+  ASSERT_FALSE(s.code.empty());
+  EXPECT_NE(disassemble(s.code).find("jmp_exec_none"), std::string::npos);
+  for (uint32_t mode : {1u, 2u}) {
+    Job r;
+    auto a = random_words(96, 40 + mode);
+    r.buffers = {a};
+    r.push = {mode};
+    ASSERT_OK(execute(s, r));
+    for (uint32_t i = 0; i < 32; ++i) {
+      uint32_t x = a[i];
+      if (mode == 1) { x = x * 3u + 1u; x ^= x >> 5; x += i * 7u; x = x * 9u; }
+      else { x = x * 5u + 2u; x ^= x >> 3; x += i * 11u; x = x * 13u; }
+      EXPECT_EQ(r.buffers[0][i], x) << mode << " " << i;
+      EXPECT_EQ(r.buffers[0][i + 32], mode == 1 ? x : a[i + 32]) << mode << " " << i;
+      EXPECT_EQ(r.buffers[0][i + 64], mode == 2 ? x : a[i + 64]) << mode << " " << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
