@@ -461,3 +461,32 @@ void main() {
 
 }  // namespace
 }  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+TEST(Exec, VectorComparisonsAllAny) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer A { uvec2 a[]; };
+layout(set = 0, binding = 1) buffer O { uint o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uvec2 v = a[i];
+  bvec2 lt = lessThan(v, uvec2(8u, 16u));
+  o[i] = (all(lt) ? 1u : 0u) + (any(lt) ? 2u : 0u) + (all(equal(v, v.yx)) ? 4u : 0u);
+})");
+  ASSERT_FALSE(s.code.empty());
+  Job r;
+  auto a = random_words(64, 77, 20);
+  r.buffers = {a, std::vector<uint32_t>(32)};
+  ASSERT_OK(execute(s, r));
+  for (uint32_t i = 0; i < 32; ++i) {
+    uint32_t x = a[2 * i], y = a[2 * i + 1];
+    bool l0 = x < 8, l1 = y < 16;
+    EXPECT_EQ(r.buffers[1][i], (l0 && l1 ? 1u : 0u) + (l0 || l1 ? 2u : 0u) + (x == y ? 4u : 0u)) << i;
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
