@@ -490,3 +490,48 @@ void main() {
 
 }  // namespace
 }  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+TEST(Exec, UniformBufferStd140AndSharedStructs) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 16) in;
+layout(std140, set = 0, binding = 0) uniform U { vec3 scale[4]; uint count; } u;
+layout(set = 0, binding = 1) buffer O { vec4 o[]; };
+struct S { vec3 p; uint id; vec2 q; };
+shared S items[16];
+void main() {
+  uint l = gl_LocalInvocationIndex;
+  items[l].p = u.scale[l % 4u] * float(l);
+  items[l].id = l + u.count;
+  items[l].q = vec2(float(l), 0.5);
+  barrier();
+  S other = items[15u - l];
+  o[l] = vec4(other.p.x + other.p.y + other.p.z, float(other.id), other.q.x * other.q.y, 1.0);
+})");
+  ASSERT_FALSE(s.code.empty());
+  ASSERT_EQ(s.abi.resources.size(), 2u);
+  EXPECT_EQ(s.abi.resources[1].kind, Resource::Kind::uniform_buffer);  // storage buffers first
+  // std140: vec3 array elements every 16 bytes, count at 64.
+  std::vector<uint32_t> ubo(17, 0);
+  float scales[4][3] = {{1, 2, 3}, {0.5f, 0.25f, 4}, {-1, 1, 2}, {8, 0, 1}};
+  for (int i = 0; i < 4; ++i)
+    for (int c = 0; c < 3; ++c) ubo[i * 4 + c] = fbits(scales[i][c]);
+  ubo[16] = 1000;
+  Job r;
+  r.buffers = {std::vector<uint32_t>(16 * 4), ubo};
+  ASSERT_OK(execute(s, r));
+  for (uint32_t l = 0; l < 16; ++l) {
+    uint32_t k = 15 - l;
+    float p[3];
+    for (int c = 0; c < 3; ++c) p[c] = scales[k % 4][c] * float(k);
+    EXPECT_EQ(bitsf(r.buffers[0][l * 4 + 0]), (p[0] + p[1]) + p[2]) << l;
+    EXPECT_EQ(bitsf(r.buffers[0][l * 4 + 1]), float(k + 1000)) << l;
+    EXPECT_EQ(bitsf(r.buffers[0][l * 4 + 2]), float(k) * 0.5f) << l;
+    EXPECT_EQ(bitsf(r.buffers[0][l * 4 + 3]), 1.0f) << l;
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
