@@ -210,7 +210,8 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
       AGX_TRY(auto base, S(0));
       AGX_TRY(auto idx, S(1));
-      add(fmt::format("device_load 0, i32, {}, {}, {}, {}, signed", kMasks[dv.comps], p.tuple(dv.reg, dv.comps), base, idx));
+      std::string lsl = in.imm ? fmt::format(", lsl {}", in.imm) : "";
+      add(fmt::format("device_load 0, i32, {}, {}, {}, {}, signed{}", kMasks[dv.comps], p.tuple(dv.reg, dv.comps), base, idx, lsl));
       return {};
     }
     case Op::device_store: {
@@ -220,7 +221,8 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
       AGX_TRY(auto base, S(1));
       AGX_TRY(auto idx, S(2));
-      add(fmt::format("device_store 0, i32, {}, {}, {}, {}, signed, 0", kMasks[n], p.tuple(p.half_of(data), n), base, idx));
+      std::string lsl = in.imm ? fmt::format(", lsl {}", in.imm) : "";
+      add(fmt::format("device_store 0, i32, {}, {}, {}, {}, signed{}, 0", kMasks[n], p.tuple(p.half_of(data), n), base, idx, lsl));
       return {};
     }
     case Op::local_load: {
