@@ -73,6 +73,11 @@ Result<std::vector<uint32_t>> glsl_to_spirv(std::string_view source, const Optio
     shader.setEnvInput(glslang::EShSourceGlsl, stage, glslang::EShClientOpenGL, 100);
     shader.setEnvClient(glslang::EShClientOpenGL, glslang::EShTargetOpenGL_450);
     shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_0);
+    // Loose uniforms and blocks without layout(location/binding) get them
+    // assigned in declaration order (glslang --auto-map-locations/-bindings),
+    // as an OpenGL driver assigns them at link time.
+    shader.setAutoMapLocations(true);
+    shader.setAutoMapBindings(true);
   }
   if (!shader.parse(GetDefaultResources(), 450, false, messages))
     return Error::parse("{}", glslang_log(shader.getInfoLog(), options.file_name));

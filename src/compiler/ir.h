@@ -61,6 +61,7 @@ struct Value {
   uint8_t comps = 1;       // 1-4
   bool variable = false;   // several definitions (phi)
   int32_t reg = -1;        // first 16-bit half after register allocation
+  bool pair = false;       // 2 x 32 bits read as one 64-bit register pair
   unsigned halves() const { return bits / 16 * comps; }
 };
 
@@ -99,7 +100,7 @@ struct Function {
   std::vector<Value> values;
   std::vector<Instr> instrs;
   ValueId new_value(uint8_t bits = 32, uint8_t comps = 1, bool variable = false) {
-    values.push_back(Value{bits, comps, variable, -1});
+    values.push_back(Value{bits, comps, variable, -1, false});
     return static_cast<ValueId>(values.size() - 1);
   }
 };

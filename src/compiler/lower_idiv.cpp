@@ -30,6 +30,20 @@ Status lower_idiv(Function& f) {
     if (!is_signed && d.is_imm() && std::has_single_bit(static_cast<uint32_t>(d.imm))) {
       uint32_t k = static_cast<uint32_t>(d.imm);
       result = div ? b.binary(Op::ushr, n, Src::immediate(std::countr_zero(k))) : b.binary(Op::iand, n, Src::immediate(k - 1));
+    } else if (!is_signed && d.is_imm() && d.imm > 1) {
+      // Division by a constant as a multiply (Hacker's Delight 10-8, the
+      // "add" variant that works for every divisor and dividend):
+      // s = ceil(log2 d), m = floor(2^(32+s) / d) + 1 - 2^32,
+      // t = mulhi(n, m), q = (t + ((n - t) >> 1)) >> (s - 1).
+      uint32_t k = static_cast<uint32_t>(d.imm);
+      unsigned s = 32 - std::countl_zero(k - 1);
+      uint64_t m = static_cast<uint64_t>(((static_cast<unsigned __int128>(1) << (32 + s)) / k) + 1 - (uint64_t{1} << 32));
+      ValueId wide = b.def(Op::umul_wide, {n, Src::immediate(static_cast<uint32_t>(m))}, 32, 2);
+      f.values[wide].pair = true;
+      Src t = Src::val(wide, 32, 1);
+      Src half = b.binary(Op::ushr, b.binary(Op::isub, n, t), Src::immediate(1));
+      Src q = b.binary(Op::ushr, b.binary(Op::iadd, t, half), Src::immediate(s - 1));
+      result = div ? q : b.binary(Op::isub, n, b.imul(q, Src::immediate(k)));
     } else {
       Src un = n, ud = d;
       if (is_signed) {

@@ -22,7 +22,13 @@ namespace {
 struct Line {
   std::string text;       // with "{}" for the branch offset when target >= 0
   int target = -1;        // line index a branch goes to
+  int target_ir = -1;     // or: the first line of this IR instruction
 };
+
+// Regions at least this many IR instructions long are jumped over
+// (jmp_exec_none) when no lane runs them; shorter ones just run with an
+// empty mask (the jump would cost more than it saves).
+constexpr size_t kSkipRegionInstrs = 6;
 
 // Python repr() of the float immediates' values, as applegpu prints them.
 std::string float_text(uint32_t bits) {
@@ -136,6 +142,12 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
     case Op::imul: {
       AGX_TRY(auto a, S(0));
       AGX_TRY(auto b, S(1)); add(fmt::format("imadd {}, {}, {}, 0", d, a, b)); return {}; }
+    case Op::umul_wide: {
+      AGX_TRY(auto a, S(0));
+      AGX_TRY(auto b, S(1));
+      add(fmt::format("imadd {}, {}, {}, 0", p.reg(f.values[in.dest].reg, 64), a, b));
+      return {};
+    }
     case Op::imad: {
       AGX_TRY(auto a, S(0));
       AGX_TRY(auto b, S(1));
@@ -198,7 +210,8 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
       AGX_TRY(auto base, S(0));
       AGX_TRY(auto idx, S(1));
-      add(fmt::format("device_load 0, i32, {}, {}, {}, {}, signed", kMasks[dv.comps], p.tuple(dv.reg, dv.comps), base, idx));
+      std::string lsl = in.imm ? fmt::format(", lsl {}", in.imm) : "";
+      add(fmt::format("device_load 0, i32, {}, {}, {}, {}, signed{}", kMasks[dv.comps], p.tuple(dv.reg, dv.comps), base, idx, lsl));
       return {};
     }
     case Op::device_store: {
@@ -208,7 +221,8 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
       AGX_TRY(auto base, S(1));
       AGX_TRY(auto idx, S(2));
-      add(fmt::format("device_store 0, i32, {}, {}, {}, {}, signed, 0", kMasks[n], p.tuple(p.half_of(data), n), base, idx));
+      std::string lsl = in.imm ? fmt::format(", lsl {}", in.imm) : "";
+      add(fmt::format("device_store 0, i32, {}, {}, {}, {}, signed{}, 0", kMasks[n], p.tuple(p.half_of(data), n), base, idx, lsl));
       return {};
     }
     case Op::local_load: {
@@ -284,14 +298,33 @@ Result<std::vector<Line>> all_lines(const Function& f) {
   Printer p(f);
   std::vector<Line> lines;
   std::vector<size_t> loop_starts;
-  for (const Instr& in : f.instrs) {
-    size_t before = lines.size();
+  // The else_/end_if that ends each if_/else_ region.
+  std::vector<int> region_end(f.instrs.size(), -1);
+  std::vector<size_t> open;
+  for (size_t i = 0; i < f.instrs.size(); ++i) {
+    Op op = f.instrs[i].op;
+    if (op == Op::else_ || op == Op::end_if) {
+      if (!open.empty()) { region_end[open.back()] = static_cast<int>(i); open.pop_back(); }
+    }
+    if (op == Op::if_ || op == Op::else_) open.push_back(i);
+  }
+  std::vector<size_t> first_line(f.instrs.size() + 1, 0);
+  for (size_t i = 0; i < f.instrs.size(); ++i) {
+    const Instr& in = f.instrs[i];
+    first_line[i] = lines.size();
     if (auto st = lines_for(f, p, in, lines, loop_starts); !st) {
       std::string where = in.line ? fmt::format(" (source line {})", in.line) : "";
       return std::move(st).error().context(fmt::format("packing '{}'{}", print_instr(f, in), where));
     }
-    (void)before;
+    // No lane left in the region: jump to its else/end (which update
+    // r0l for every lane; the skipped instructions would change nothing).
+    if ((in.op == Op::if_ || in.op == Op::else_) && region_end[i] > 0 &&
+        static_cast<size_t>(region_end[i]) - i > kSkipRegionInstrs)
+      lines.push_back(Line{"jmp_exec_none {}", -1, region_end[i]});
   }
+  first_line[f.instrs.size()] = lines.size();
+  for (Line& l : lines)
+    if (l.target_ir >= 0) l.target = static_cast<int>(first_line[l.target_ir]);
   return lines;
 }
 

@@ -21,6 +21,9 @@ bool opt_cse(Function& f);
 // dce.cpp: instructions whose results are unused go; atomics whose result
 // is unused lose their destination (the no-return form).
 bool dce(Function& f);
+// opt_coalesce_phis.cpp: `%t = op; ...; %var = mov %t` becomes `%var = op`
+// when the same lanes run both, nothing reads %var between and %t dies.
+bool opt_coalesce_phis(Function& f);
 // lower_idiv.cpp: udiv/umod/sdiv/smod by a power of two become shifts and
 // masks; other divisors become a float reciprocal estimate and two
 // integer corrections.

@@ -14,6 +14,8 @@ inline constexpr unsigned kFirstAllocatableHalf = 4;  // r2l
 
 // 16-bit values may sit in any half, 32-bit ones start on a register,
 // 64-bit ones on an even register (a 64-bit pair rN_rN+1 with N even).
-inline unsigned register_alignment(const Value& v) { return v.bits == 16 ? 1 : v.bits == 32 ? 2 : 4; }
+inline unsigned register_alignment(const Value& v) {
+  return v.pair || v.bits == 64 ? 4 : v.bits == 32 ? 2 : 1;
+}
 
 }  // namespace agx::compiler

@@ -72,7 +72,7 @@ class Translator {
   Status load(const spirv::Inst& in);
   Status store(const spirv::Inst& in);
   Status atomic(const spirv::Inst& in);
-  Result<Src> buffer_index(const Ptr& p, uint32_t elem_B, const spirv::Inst& in);
+  Result<Src> buffer_index(const Ptr& p, uint32_t elem_B, const spirv::Inst& in, uint32_t* shift = nullptr);
   Result<Src> shared_address(const Ptr& p);
 
   // helpers

@@ -405,6 +405,16 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
       }
       return per_comp([&](Src* s) -> Result<Src> { return b_.binary(IrOp::ixor, s[0], Src::immediate(1)); }, 1);
     }
+    case Op::OpAll: case Op::OpAny: {
+      // Every / any component of a bool vector (0/1 values).
+      AGX_TRY(auto v, get(w[2], in));
+      IrOp op = in.op == Op::OpAll ? IrOp::iand : IrOp::ior;
+      Src r;
+      if (v->cmp) r = materialize(*v->cmp);
+      for (size_t i = 0; !v->cmp && i < v->c.size(); ++i) r = i == 0 ? v->c[0] : b_.binary(op, r, v->c[i]);
+      out.cmp = Cmp{Cond::ueq, true, r, Src::immediate(0)};
+      return finish();
+    }
     case Op::OpLogicalAnd: case Op::OpLogicalOr: {
       IrOp op = in.op == Op::OpLogicalAnd ? IrOp::iand : IrOp::ior;
       for (unsigned i = 0; i < n; ++i) {

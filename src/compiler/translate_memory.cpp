@@ -273,8 +273,17 @@ Status Translator::access_chain(const spirv::Inst& in) {
 
 // Element index for device memory in units of elem_B: the offset is
 // const_B + sum(index * stride), every stride a multiple of elem_B.
-Result<Src> Translator::buffer_index(const Ptr& p, uint32_t elem_B, const spirv::Inst& in) {
+Result<Src> Translator::buffer_index(const Ptr& p, uint32_t elem_B, const spirv::Inst& in, uint32_t* shift) {
   if (p.const_B % elem_B) return unsupported(in, "unaligned buffer access");
+  // index * 2 or * 4 elements: the memory instruction's own left shift
+  // (field s) scales the index (vec2/vec4 arrays), no multiply needed.
+  if (shift && p.const_B == 0 && p.terms.size() == 1 && p.terms[0].second % elem_B == 0) {
+    uint32_t k = p.terms[0].second / elem_B;
+    if (k == 2 || k == 4) {
+      *shift = k == 2 ? 1 : 2;
+      return p.terms[0].first;
+    }
+  }
   Src acc = Src::immediate(p.const_B / elem_B);
   for (const auto& [idx, stride] : p.terms) {
     if (stride % elem_B) return unsupported(in, "array stride not a multiple of the element size");
@@ -293,6 +302,11 @@ namespace {
 // A vector in consecutive registers for a store or an atomic.
 Src gather(Builder& b, const std::vector<Src>& c) {
   if (c.size() == 1 && c[0].is_value()) return c[0];
+  // Already a whole vector in order (a loaded vector stored again).
+  bool whole = c[0].is_value() && b.function().values[c[0].value].comps == c.size();
+  for (size_t i = 0; whole && i < c.size(); ++i)
+    whole = c[i].is_value() && c[i].value == c[0].value && c[i].comp == i && !c[i].neg && !c[i].abs && c[i].bits == 32;
+  if (whole) return Src::val(c[0].value, 32, 0);
   ValueId v = b.def(Op::collect, c, 32, static_cast<uint8_t>(c.size()));
   return Src::val(v, 32);
 }
@@ -396,8 +410,9 @@ Status Translator::load(const spirv::Inst& in) {
       for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::uniform(p.uniform + p.const_B / 4 + i));
       break;
     case Ptr::Space::buffer: {
-      AGX_TRY(auto idx, buffer_index(p, 4, in));
-      ValueId d = b_.def(Op::device_load, {Src::uniform(p.uniform, 64), idx}, 32, static_cast<uint8_t>(n));
+      uint32_t shift = 0;
+      AGX_TRY(auto idx, buffer_index(p, 4, in, &shift));
+      ValueId d = b_.def(Op::device_load, {Src::uniform(p.uniform, 64), idx}, 32, static_cast<uint8_t>(n), shift);
       for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::val(d, 32, static_cast<uint8_t>(i)));
       break;
     }
@@ -437,8 +452,9 @@ Status Translator::store(const spirv::Inst& in) {
   if (data.size() != n) return unsupported(in, "store of a value of another shape");
   switch (p.space) {
     case Ptr::Space::buffer: {
-      AGX_TRY(auto idx, buffer_index(p, 4, in));
-      b_.emit(Op::device_store, {gather(b_, data), Src::uniform(p.uniform, 64), idx});
+      uint32_t shift = 0;
+      AGX_TRY(auto idx, buffer_index(p, 4, in, &shift));
+      b_.emit(Op::device_store, {gather(b_, data), Src::uniform(p.uniform, 64), idx}, shift);
       return {};
     }
     case Ptr::Space::shared: {

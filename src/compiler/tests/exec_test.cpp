@@ -284,7 +284,7 @@ void main() {
   if (sd == 0) sd = 7;
   o[i * 5u + 0u] = x / d;
   o[i * 5u + 1u] = x % d;
-  o[i * 5u + 2u] = x / 16u + x % 8u;
+  o[i * 5u + 2u] = x / 16u + x % 8u + (x / 10u) * 3u + (x % 7u) * 5u + x / 641u + x / 0xFFFFFFFFu + x % 0x80000001u;
   o[i * 5u + 3u] = uint(sx / sd);
   o[i * 5u + 4u] = uint(sx % sd);
 })");
@@ -292,6 +292,10 @@ void main() {
   Job r;
   auto a = random_words(128, 21);
   for (size_t i = 64; i < 128; i += 3) a[i] &= 0xFF;  // small divisors too
+  a[0] = 0xFFFFFFFFu;  // dividends at the extremes
+  a[1] = 0xFFFFFFFEu;
+  a[2] = 0;
+  a[3] = 0x80000000u;
   r.buffers = {a, std::vector<uint32_t>(64 * 5)};
   r.groups = {2, 1, 1};
   ASSERT_OK(execute(s, r));
@@ -301,7 +305,8 @@ void main() {
     if (sd == 0) sd = 7;
     EXPECT_EQ(r.buffers[1][i * 5 + 0], x / d) << i;
     EXPECT_EQ(r.buffers[1][i * 5 + 1], x % d) << i;
-    EXPECT_EQ(r.buffers[1][i * 5 + 2], x / 16u + x % 8u) << i;
+    EXPECT_EQ(r.buffers[1][i * 5 + 2], x / 16u + x % 8u + (x / 10u) * 3u + (x % 7u) * 5u + x / 641u + x / 0xFFFFFFFFu +
+                                           x % 0x80000001u) << i;
     EXPECT_EQ(int32_t(r.buffers[1][i * 5 + 3]), sx / sd) << i;
     int32_t m = sx % sd;  // OpSMod (GLSL %): the sign of the divisor
     if (m != 0 && ((m ^ sd) < 0)) m += sd;
@@ -411,6 +416,120 @@ void main() {
     EXPECT_NEAR(bitsf(o[5]), 1.0 / std::sqrt(std::fabs(x) + 0.5), 1e-6) << x;
     EXPECT_NEAR(bitsf(o[6]), std::floor(x) + (x - std::floor(x)) * 8.0, 1e-5) << x;
     EXPECT_NEAR(bitsf(o[7]), std::clamp(x, -1.5, 2.0) / 3.0, 1e-6) << x;
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+TEST(Exec, RegionsNoLaneRunsAreJumpedOver) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 32) in;
+layout(push_constant) uniform P { uint mode; } pc;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uint x = a[i];
+  if (pc.mode == 1u) {
+    x = x * 3u + 1u; x ^= x >> 5; x += i * 7u; x = x * 9u; a[i + 32u] = x;
+  } else {
+    x = x * 5u + 2u; x ^= x >> 3; x += i * 11u; x = x * 13u; a[i + 64u] = x;
+  }
+  a[i] = x;
+})");
+  ASSERT_FALSE(s.code.empty());
+  EXPECT_NE(disassemble(s.code).find("jmp_exec_none"), std::string::npos);
+  for (uint32_t mode : {1u, 2u}) {
+    Job r;
+    auto a = random_words(96, 40 + mode);
+    r.buffers = {a};
+    r.push = {mode};
+    ASSERT_OK(execute(s, r));
+    for (uint32_t i = 0; i < 32; ++i) {
+      uint32_t x = a[i];
+      if (mode == 1) { x = x * 3u + 1u; x ^= x >> 5; x += i * 7u; x = x * 9u; }
+      else { x = x * 5u + 2u; x ^= x >> 3; x += i * 11u; x = x * 13u; }
+      EXPECT_EQ(r.buffers[0][i], x) << mode << " " << i;
+      EXPECT_EQ(r.buffers[0][i + 32], mode == 1 ? x : a[i + 32]) << mode << " " << i;
+      EXPECT_EQ(r.buffers[0][i + 64], mode == 2 ? x : a[i + 64]) << mode << " " << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+TEST(Exec, VectorComparisonsAllAny) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer A { uvec2 a[]; };
+layout(set = 0, binding = 1) buffer O { uint o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uvec2 v = a[i];
+  bvec2 lt = lessThan(v, uvec2(8u, 16u));
+  o[i] = (all(lt) ? 1u : 0u) + (any(lt) ? 2u : 0u) + (all(equal(v, v.yx)) ? 4u : 0u);
+})");
+  ASSERT_FALSE(s.code.empty());
+  Job r;
+  auto a = random_words(64, 77, 20);
+  r.buffers = {a, std::vector<uint32_t>(32)};
+  ASSERT_OK(execute(s, r));
+  for (uint32_t i = 0; i < 32; ++i) {
+    uint32_t x = a[2 * i], y = a[2 * i + 1];
+    bool l0 = x < 8, l1 = y < 16;
+    EXPECT_EQ(r.buffers[1][i], (l0 && l1 ? 1u : 0u) + (l0 || l1 ? 2u : 0u) + (x == y ? 4u : 0u)) << i;
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+TEST(Exec, UniformBufferStd140AndSharedStructs) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 16) in;
+layout(std140, set = 0, binding = 0) uniform U { vec3 scale[4]; uint count; } u;
+layout(set = 0, binding = 1) buffer O { vec4 o[]; };
+struct S { vec3 p; uint id; vec2 q; };
+shared S items[16];
+void main() {
+  uint l = gl_LocalInvocationIndex;
+  items[l].p = u.scale[l % 4u] * float(l);
+  items[l].id = l + u.count;
+  items[l].q = vec2(float(l), 0.5);
+  barrier();
+  S other = items[15u - l];
+  o[l] = vec4(other.p.x + other.p.y + other.p.z, float(other.id), other.q.x * other.q.y, 1.0);
+})");
+  ASSERT_FALSE(s.code.empty());
+  ASSERT_EQ(s.abi.resources.size(), 2u);
+  EXPECT_EQ(s.abi.resources[1].kind, Resource::Kind::uniform_buffer);  // storage buffers first
+  // std140: vec3 array elements every 16 bytes, count at 64.
+  std::vector<uint32_t> ubo(17, 0);
+  float scales[4][3] = {{1, 2, 3}, {0.5f, 0.25f, 4}, {-1, 1, 2}, {8, 0, 1}};
+  for (int i = 0; i < 4; ++i)
+    for (int c = 0; c < 3; ++c) ubo[i * 4 + c] = fbits(scales[i][c]);
+  ubo[16] = 1000;
+  Job r;
+  r.buffers = {std::vector<uint32_t>(16 * 4), ubo};
+  ASSERT_OK(execute(s, r));
+  for (uint32_t l = 0; l < 16; ++l) {
+    uint32_t k = 15 - l;
+    float p[3];
+    for (int c = 0; c < 3; ++c) p[c] = scales[k % 4][c] * float(k);
+    EXPECT_EQ(bitsf(r.buffers[0][l * 4 + 0]), (p[0] + p[1]) + p[2]) << l;
+    EXPECT_EQ(bitsf(r.buffers[0][l * 4 + 1]), float(k + 1000)) << l;
+    EXPECT_EQ(bitsf(r.buffers[0][l * 4 + 2]), float(k) * 0.5f) << l;
+    EXPECT_EQ(bitsf(r.buffers[0][l * 4 + 3]), 1.0f) << l;
   }
 }
 

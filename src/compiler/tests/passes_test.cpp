@@ -83,6 +83,35 @@ TEST(Passes, DceRemovesDeadValuesAndAtomicResults) {
   ASSERT_TRUE(validate(f).ok());
 }
 
+TEST(Passes, CoalescePhisWritesTheVariableDirectly) {
+  Function f;
+  Builder b(f);
+  ValueId acc = f.new_value(32, 1, true);
+  b.def_into(acc, Op::mov, {Src::immediate(0)});
+  b.emit(Op::loop);
+  ValueId t = b.def(Op::iadd, {Src::val(acc), Src::immediate(3)});
+  ValueId u = b.def(Op::imul, {Src::val(t), Src::val(t)});  // t read before the copy: fine
+  b.def_into(acc, Op::mov, {Src::val(t)});
+  ValueId w = b.def(Op::iadd, {Src::val(u), Src::immediate(1)});
+  ValueId k = b.def(Op::iadd, {Src::val(acc), Src::immediate(1)});
+  b.emit(Op::if_, {Src::val(w), Src::immediate(100)}, 0, Cond::ugt);
+  b.emit(Op::end_if);
+  ValueId acc2 = f.new_value(32, 1, true);
+  b.def_into(acc2, Op::mov, {Src::val(k)});  // control flow between: stays
+  b.emit(Op::break_);
+  b.emit(Op::end_loop);
+  b.emit(Op::device_store, {Src::val(acc), Src::uniform(0, 64), Src::val(acc2)});
+  b.emit(Op::stop);
+  EXPECT_TRUE(opt_coalesce_phis(f));
+  auto l = lines(f);
+  EXPECT_EQ(l[2], "  %0:32 = iadd %0, #0x3");
+  EXPECT_EQ(l[3], "  %2:32 = imul %0, %0");
+  EXPECT_EQ(l[4], "  %3:32 = iadd %2, #0x1");
+  EXPECT_EQ(l[8], "  %5:32 = mov %4");
+  auto st = validate(f);
+  ASSERT_TRUE(st.ok()) << st.error().message();
+}
+
 TEST(Passes, LowerImmediatesMovesWhatCannotBeEncoded) {
   Function f;
   Builder b(f);

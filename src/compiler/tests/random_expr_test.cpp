@@ -31,7 +31,7 @@ Expr random_int(std::mt19937& rng, int depth) {
   if (depth == 0 || rng() % 5 == 0) return leaf();
   Expr a = random_int(rng, depth - 1), b = random_int(rng, depth - 1);
   auto A = a.eval, B = b.eval;
-  switch (rng() % 13) {
+  switch (rng() % 15) {
     case 0: return {"(" + a.glsl + " + " + b.glsl + ")", [=](auto x, auto y, auto z) { return A(x, y, z) + B(x, y, z); }};
     case 1: return {"(" + a.glsl + " - " + b.glsl + ")", [=](auto x, auto y, auto z) { return A(x, y, z) - B(x, y, z); }};
     case 2: return {"(" + a.glsl + " * " + b.glsl + ")", [=](auto x, auto y, auto z) { return A(x, y, z) * B(x, y, z); }};
@@ -51,13 +51,20 @@ Expr random_int(std::mt19937& rng, int depth) {
       return {"(" + a.glsl + " < " + b.glsl + " ? " + c.glsl + " : " + b.glsl + ")",
               [=](auto x, auto y, auto z) { return A(x, y, z) < B(x, y, z) ? C(x, y, z) : B(x, y, z); }};
     }
+    case 12: case 13: {
+      // Division and remainder by a constant (lower_idiv's multiply form).
+      uint32_t c = rng() % 3 ? 1 + rng() % 1000 : std::max<uint32_t>(1, rng());
+      std::string cs = std::to_string(c) + "u";
+      if (rng() % 2) return {"(" + a.glsl + " / " + cs + ")", [=](auto x, auto y, auto z) { return A(x, y, z) / c; }};
+      return {"(" + a.glsl + " % " + cs + ")", [=](auto x, auto y, auto z) { return A(x, y, z) % c; }};
+    }
     default: return {"(~" + a.glsl + ")", [=](auto x, auto y, auto z) { return ~A(x, y, z); }};
   }
 }
 
 TEST(RandomExpr, IntegerExpressionsMatchCpp) {
   std::mt19937 rng(2024);
-  for (int prog = 0; prog < 12; ++prog) {
+  for (int prog = 0; prog < 16; ++prog) {
     std::vector<Expr> exprs;
     for (int k = 0; k < 4; ++k) exprs.push_back(random_int(rng, 4));
     std::string src = "#version 450\nlayout(local_size_x = 64) in;\n"
