@@ -140,6 +140,7 @@ static Status run_threadgroup(const Program& program, const Dispatch& d, std::ar
     c->pc = program.base_pc();
     uint64_t left = threads - uint64_t{g} * kLanes;
     c->exec = left >= kLanes ? 0xFFFFFFFFu : (1u << left) - 1;
+    c->present = c->exec;
     cores.push_back(std::move(c));
   }
   std::vector<bool> done(groups, false);

@@ -33,6 +33,10 @@ struct alignas(64) Core {  // cache-line aligned: each register is two whole lin
   std::array<LaneArray, kRegisters> r{};  // r[n][lane]; rNl = low half, rNh = high
   std::array<uint32_t, kUniforms> u{};    // uniform registers
   uint32_t exec = 0xFFFFFFFFu;            // bit t = lane t active
+  // Lanes that hold a thread: the execution-mask stack never activates the
+  // others (the last SIMD group of a threadgroup whose size is not a
+  // multiple of 32). A dispatch sets it with exec.
+  uint32_t present = 0xFFFFFFFFu;
   uint64_t pc = 0;                        // byte address of the next instruction
   // Special registers (get_sr), per lane. Dynamic ones (active thread index,
   // is_active_thread) are computed from `exec` when read.

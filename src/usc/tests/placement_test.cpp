@@ -34,3 +34,23 @@ TEST(Placement, EdgeThreadgroupStepsByTheDispatchSize) {
 
 }  // namespace
 }  // namespace agx::usc
+
+namespace agx::usc {
+namespace {
+
+// if / pop_exec in a SIMD group with 8 threads: the 24 missing lanes stay
+// off when pop_exec restores the lanes whose nesting counter is 0.
+TEST(Placement, PopExecNeverActivatesLanesWithoutAThread) {
+  auto code = isa::assemble_program("if_icmp r0l, ult, r1, 100, 1\npop_exec r0l, 1\nstop");
+  ASSERT_TRUE(code);
+  auto program = compile(*code, 0);
+  ASSERT_TRUE(program);
+  Core c = make_core();
+  c.exec = c.present = 0xFFu;
+  Memories mem;
+  ASSERT_TRUE(run(*program, c, mem, RunOptions{}).ok());
+  EXPECT_EQ(c.exec, 0xFFu);
+}
+
+}  // namespace
+}  // namespace agx::usc
