@@ -1,6 +1,8 @@
 // The Device: the G13G profile, the executor, recording, default_device().
 #include <time.h>
 
+#include <atomic>
+
 #include "kmd/internal.h"
 
 namespace agx::kmd {
@@ -40,9 +42,20 @@ class CompletingExecutor final : public Executor {
   bool execute(const FirmwareCommand&, GpuFault*) override { return true; }
 };
 
+std::atomic<ExecutorFactory> g_default_factory{nullptr};
+
+std::shared_ptr<Executor> default_executor() {
+  ExecutorFactory factory = g_default_factory.load();
+  return factory ? factory() : completing_executor();
+}
+
 }  // namespace
 
-Device::Impl::Impl() : params(g13g_params()), executor(std::make_shared<CompletingExecutor>()) {
+std::shared_ptr<Executor> completing_executor() { return std::make_shared<CompletingExecutor>(); }
+
+void set_default_executor_factory(ExecutorFactory factory) { g_default_factory.store(factory); }
+
+Device::Impl::Impl() : params(g13g_params()), executor(default_executor()) {
   signaled_stub = std::make_shared<Fence>();
   signaled_stub->signaled = true;
 }
@@ -65,7 +78,7 @@ const drm_asahi_params_global& Device::params() const { return impl_->params; }
 
 void Device::set_executor(std::shared_ptr<Executor> executor) {
   std::lock_guard g(impl_->executor_mu);
-  impl_->executor = executor ? std::move(executor) : std::make_shared<CompletingExecutor>();
+  impl_->executor = executor ? std::move(executor) : default_executor();
 }
 
 void Device::set_recording(bool on) { impl_->recording = on; }

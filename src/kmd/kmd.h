@@ -95,8 +95,9 @@ class Device {
   // What GET_PARAMS reports (the G13G / T8103 profile).
   const drm_asahi_params_global& params() const;
 
-  // Replaces the firmware executor (nullptr: the default one). Takes effect
-  // for commands started afterwards.
+  // Replaces the firmware executor (nullptr: the default one, see
+  // set_default_executor_factory). Takes effect for commands started
+  // afterwards.
   void set_executor(std::shared_ptr<Executor> executor);
 
   // Records the firmware queue view of live submits (off by default).
@@ -138,6 +139,18 @@ std::unique_ptr<File> open_file(Device& device);
 
 // The process-wide device the shim and the CLI use.
 Device& default_device();
+
+// The executor that only completes commands (the kmd writes timestamps
+// around it): for tests that want the firmware without a GPU.
+std::shared_ptr<Executor> completing_executor();
+
+// Where a Device gets its default executor. The kmd cannot depend on the
+// software GPU, so the GPU registers a factory at static initialization
+// (the gpu unit's agx_gpu_default object, linked into the shim library and
+// the agx tool); Devices created afterwards, and set_executor(nullptr), use
+// it. Without one the default is completing_executor().
+using ExecutorFactory = std::shared_ptr<Executor> (*)();
+void set_default_executor_factory(ExecutorFactory factory);
 
 // Device name and version that DRM_IOCTL_VERSION reports.
 inline constexpr const char* kDriverName = "asahi";

@@ -17,6 +17,10 @@
 // Lanes are applied one at a time in ascending lane order (our choice: the
 // hardware guarantees only that each lane's read-modify-write is atomic),
 // so lanes hitting the same word see each other's results in that order.
+// Device words the memory maps on the host are updated with a host atomic
+// compare-exchange, atomic against other threads running SIMD groups.
+#include <atomic>
+#include <bit>
 #include <cstring>
 
 #include "usc/internal.h"
@@ -79,6 +83,18 @@ Status exec_device_atomic(const Step& s, Core& c, Ctx& ctx) {
     if (!lane_on(c.exec, l)) continue;
     if (!m) return Error::fault("pc 0x{:x}: atomic with no device memory", s.pc);
     uint64_t addr = (base[l] & ~uint64_t{3}) + static_cast<uint64_t>(lane_index(s, c, l) * 4);
+    // Memory shared with other host threads (the gpu unit runs threadgroups
+    // on several): one compare-exchange on the host word, so concurrent
+    // SIMD groups' read-modify-writes stay atomic.
+    if (uint8_t* p = m->host_pointer(addr, 4, Access::write); p && reinterpret_cast<uintptr_t>(p) % 4 == 0) {
+      static_assert(std::endian::native == std::endian::little);
+      std::atomic_ref<uint32_t> word(*reinterpret_cast<uint32_t*>(p));
+      uint32_t old = word.load();
+      while (!word.compare_exchange_weak(old, lane_result(s, c, l, old))) {
+      }
+      return_old(s, c, l, old);
+      continue;
+    }
     uint8_t bytes[4];
     GpuFault gf;
     if (!m->read(addr, bytes, 4, GpuUnit::usc, &gf)) return Error::fault("pc 0x{:x}: {}", s.pc, describe(gf));

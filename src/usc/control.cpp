@@ -22,7 +22,7 @@ void set_r0l(Core& c, const uint32_t v[kLanes]) {
     r0[l] = (r0[l] & 0xFFFF0000u) | (v[l] & 0xFFFF);
     running[l] = (v[l] & 0xFFFF) == 0;
   }
-  c.exec = lane_mask(running);
+  c.exec = lane_mask(running) & c.present;
   c.written[0] = true;
 }
 

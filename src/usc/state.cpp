@@ -16,10 +16,12 @@ void place(Core& c, const Placement& p) {
     for (unsigned l = 0; l < kLanes; ++l) c.sr[n][l] = f(l);
   };
   const auto& tpg = p.threads_per_threadgroup;
+  const bool full = p.dispatch_threads_per_threadgroup == std::array<uint32_t, 3>{0, 0, 0};
+  const auto& dtpg = full ? tpg : p.dispatch_threads_per_threadgroup;
   for (unsigned i = 0; i < 3; ++i) {
     set(i, [&](unsigned) { return p.threadgroup_position[i]; });
     set(4 + i, [&](unsigned) { return tpg[i]; });
-    set(8 + i, [&](unsigned) { return tpg[i]; });
+    set(8 + i, [&](unsigned) { return dtpg[i]; });
   }
   auto local = [&](unsigned l) { return p.simdgroup_index * kLanes + l; };
   auto pos = [&](unsigned l, unsigned axis) -> uint32_t {
@@ -30,7 +32,7 @@ void place(Core& c, const Placement& p) {
   };
   for (unsigned i = 0; i < 3; ++i) {
     set(48 + i, [&](unsigned l) { return pos(l, i); });
-    set(80 + i, [&](unsigned l) { return p.threadgroup_position[i] * tpg[i] + pos(l, i); });
+    set(80 + i, [&](unsigned l) { return p.threadgroup_position[i] * dtpg[i] + pos(l, i); });
   }
   set(51, local);
   set(52, [](unsigned l) { return l; });
@@ -138,6 +140,7 @@ static Status run_threadgroup(const Program& program, const Dispatch& d, std::ar
     c->pc = program.base_pc();
     uint64_t left = threads - uint64_t{g} * kLanes;
     c->exec = left >= kLanes ? 0xFFFFFFFFu : (1u << left) - 1;
+    c->present = c->exec;
     cores.push_back(std::move(c));
   }
   std::vector<bool> done(groups, false);

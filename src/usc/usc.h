@@ -33,6 +33,10 @@ struct alignas(64) Core {  // cache-line aligned: each register is two whole lin
   std::array<LaneArray, kRegisters> r{};  // r[n][lane]; rNl = low half, rNh = high
   std::array<uint32_t, kUniforms> u{};    // uniform registers
   uint32_t exec = 0xFFFFFFFFu;            // bit t = lane t active
+  // Lanes that hold a thread: the execution-mask stack never activates the
+  // others (the last SIMD group of a threadgroup whose size is not a
+  // multiple of 32). A dispatch sets it with exec.
+  uint32_t present = 0xFFFFFFFFu;
   uint64_t pc = 0;                        // byte address of the next instruction
   // Special registers (get_sr), per lane. Dynamic ones (active thread index,
   // is_active_thread) are computed from `exec` when read.
@@ -63,8 +67,13 @@ struct alignas(64) Core {  // cache-line aligned: each register is two whole lin
 // is_active_thread (sr63), thread_position_in_grid (sr80-82).
 struct Placement {
   std::array<uint32_t, 3> threadgroup_position{0, 0, 0};
+  // This threadgroup's size: smaller than the dispatch's at the edge of a
+  // grid whose size is not a multiple of it.
   std::array<uint32_t, 3> threads_per_threadgroup{32, 1, 1};
   uint32_t simdgroup_index = 0;
+  // The dispatch's threadgroup size (sr8-10; grid positions sr80-82 step
+  // by it). Zero: the same as threads_per_threadgroup.
+  std::array<uint32_t, 3> dispatch_threads_per_threadgroup{0, 0, 0};
 };
 void place(Core& core, const Placement& p);
 // A fresh core: all registers zero, all lanes active, placed as group 0 of

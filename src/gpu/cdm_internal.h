@@ -1,0 +1,198 @@
+// Shared by the CDM executor's files (src/gpu/cdm_*.cpp); never included
+// outside src/gpu.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gpu/gpu.h"
+
+namespace agx::gpu::detail {
+
+// Every failure of the executor is a GPU fault: an Error whose message is
+// the fault's reason, plus the address, access and unit written to *where.
+Error fail(GpuFault* where, GpuVa va, GpuUnit unit, Error error);
+
+// Reads `size` bytes at `va` for `unit`; a fault fills *where.
+Status read_gpu(GpuMemory& m, GpuVa va, void* dst, size_t size, GpuUnit unit, GpuFault* where);
+
+// ---------------------------------------------------------------------------
+// Programs: USC code found at an address, decoded once and cached.
+
+struct LoadedProgram {
+  usc::Program program;
+  std::vector<uint8_t> bytes;   // the code the program was decoded from
+  uint32_t register_halves = 0;  // 16-bit GPR halves the code names (r0l = 1)
+  bool writes_uniforms = false;  // has uniform_store: SIMD groups need a fresh uniform file
+};
+using ProgramPtr = std::shared_ptr<const LoadedProgram>;
+
+// The code of a program ends at the first `stop` no branch seen so far
+// jumps past (or at bytes that do not decode). Loads are cached by address
+// and reused while the bytes there are unchanged.
+class ProgramCache {
+ public:
+  Result<ProgramPtr> load(GpuMemory& m, GpuVa code, GpuFault* where);
+
+ private:
+  std::mutex mu_;
+  std::map<GpuVa, ProgramPtr> cache_;
+};
+
+inline constexpr size_t kMaxProgram_B = 1 << 20;
+
+// ---------------------------------------------------------------------------
+// The state a USC word list sets up for one Launch.
+
+struct UscState {
+  std::array<uint32_t, usc::kUniforms> uniforms{};
+  Bindings bindings;
+  bool uses_shared = false;
+  uint32_t shared_B = 0;          // threadgroup memory per threadgroup
+  bool has_shader = false;
+  GpuVa code = 0;                 // absolute (usc_exec_base + Code)
+  bool has_registers = false;
+  uint32_t register_halves = 0;   // GPRs allocated, in 16-bit halves
+  uint32_t stack_per_thread_B = 0;  // scratch, from the Registers word's spill size
+  bool has_preshader = false;
+  GpuVa preshader = 0;            // absolute
+};
+
+// What Launch Word 0 declares.
+struct LaunchCounts {
+  uint32_t uniform_halves = 0;
+  uint32_t texture_states = 0;
+  uint32_t sampler_states = 0;
+  bool extended_samplers = false;
+  uint32_t preshader_halves = 0;
+};
+
+enum class GridMode : uint8_t { direct, indirect_global, indirect_local };
+
+// One Launch block of the stream, as read.
+struct LaunchBlock {
+  GpuVa at = 0;                   // address of Launch Word 0
+  LaunchCounts counts;
+  GridMode mode = GridMode::direct;
+  GpuVa usc_words = 0;            // absolute
+  std::array<uint32_t, 3> global{};  // direct: threads
+  std::array<uint32_t, 3> local{};
+  GpuVa indirect = 0;
+};
+
+// ---------------------------------------------------------------------------
+// The words, unpacked through the cmdstream tables (cdm_words.cpp is the
+// only file that names a table). Each takes the word's bytes (at least its
+// length) and fails with a decode error naming the struct and the field.
+
+enum class CdmBlock : uint8_t { launch, stream_link, stream_terminate, barrier, stream_return };
+struct Lengths {
+  size_t launch_word0, launch_word1, indirect, global_size, local_size, barrier, stream_link, terminate,
+      stream_return;
+  size_t uniform, uniform_high, texture, sampler, shared, shader, registers, preshader, no_preshader;
+};
+const Lengths& lengths();
+inline constexpr size_t kMaxWord_B = 16;
+
+Result<CdmBlock> block_type(const uint8_t* word);
+Status unpack_launch_word0(const uint8_t* b, LaunchCounts& counts, GridMode& mode);
+Result<uint32_t> unpack_launch_word1(const uint8_t* b);  // pipeline (USC offset)
+Result<GpuVa> unpack_indirect(const uint8_t* b);
+Result<std::array<uint32_t, 3>> unpack_global_size(const uint8_t* b);
+Result<std::array<uint32_t, 3>> unpack_local_size(const uint8_t* b);
+Result<bool> unpack_barrier(const uint8_t* b);  // the Returns bit
+struct StreamLink {
+  GpuVa target = 0;
+  bool with_return = false;
+};
+Result<StreamLink> unpack_stream_link(const uint8_t* b);
+Status unpack_stream_terminate(const uint8_t* b);
+Status unpack_stream_return(const uint8_t* b);
+
+enum class UscWordKind : uint8_t {
+  uniform, uniform_high, texture, sampler, shared, shader, registers, preshader, no_preshader,
+  fragment_properties
+};
+// The kind of the USC word whose first byte (the Tag) is `tag`.
+Result<UscWordKind> usc_word_kind(uint8_t tag);
+struct UscWord {
+  UscWordKind kind{};
+  uint32_t start = 0, count = 0;  // uniform: halves; texture/sampler: registers
+  GpuVa buffer = 0;
+  bool uses_shared = false;
+  uint32_t shared_B = 0;
+  uint32_t code = 0;              // shader/preshader: USC offset
+  uint32_t register_halves = 0;
+  uint32_t spill_size = 0;        // the Registers word's scratch bucket
+};
+Result<UscWord> unpack_usc_word(UscWordKind kind, const uint8_t* b);
+
+// Reads the USC word list at block.usc_words.
+Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, const LaunchBlock& block,
+                                GpuFault* where);
+
+// ---------------------------------------------------------------------------
+// Worker threads: run(count, fn) calls fn(worker, item) for every item in
+// 0..count-1 on up to `threads` workers (the caller is worker 0), items
+// claimed in increasing order.
+
+class WorkerPool {
+ public:
+  explicit WorkerPool(unsigned threads);
+  ~WorkerPool();
+  unsigned threads() const { return threads_; }
+  void run(uint64_t count, const std::function<void(unsigned worker, uint64_t item)>& fn);
+
+ private:
+  void loop(unsigned worker);
+  void work(unsigned worker);
+  unsigned threads_;
+  std::mutex mu_;
+  std::condition_variable cv_, done_cv_;
+  std::vector<std::thread> pool_;
+  std::atomic<const std::function<void(unsigned, uint64_t)>*> fn_{nullptr};
+  std::atomic<uint64_t> count_{0};
+  uint64_t generation_ = 0;
+  std::atomic<uint64_t> next_{0};
+  unsigned busy_ = 0;
+  bool closing_ = false;
+};
+
+// ---------------------------------------------------------------------------
+// Running one Launch.
+
+struct Counters {
+  std::atomic<uint64_t> commands{0}, launches{0}, threadgroups{0}, simdgroups{0}, preshader_runs{0},
+      barriers{0}, faults{0};
+};
+
+struct Engine;  // per-executor: pool, per-worker cores, options
+Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchBlock& block, GpuFault* where);
+
+struct Engine {
+  explicit Engine(CdmOptions o);
+  ~Engine();
+  CdmOptions options;
+  uint64_t step_limit = kDefaultStepLimit;
+  ProgramCache programs;
+  Counters counters;
+  std::mutex run_mu;  // one launch at a time uses the workers
+  std::unique_ptr<WorkerPool> pool;
+  uint64_t launch_serial = 0;  // numbers launches, so cores know when their uniforms are stale
+  struct Worker;
+  std::vector<std::unique_ptr<Worker>> workers;
+};
+
+unsigned default_threads_from_env();
+
+// Walks the command's stream, running each Launch.
+Status run_stream(Engine& engine, const kmd::FirmwareCommand& cmd, GpuFault* where);
+
+}  // namespace agx::gpu::detail

@@ -1,0 +1,270 @@
+/*
+ * End-to-end compute, the way a driver does it: a C11 program that uses
+ * only libdrm, asahi_drm.h and pack helpers generated from the project's
+ * packet tables. Run under the shim (LD_PRELOAD=libagx_shim.so) it opens
+ * the render node, makes a VM, binds an arena object, writes AGX kernels
+ * (assembled with `agx asm` at build time), USC word lists and CDM streams
+ * into it, submits compute commands with a syncobj, waits, and checks the
+ * results against C references. One line per check; exit 1 on a mismatch.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <xf86drm.h>
+
+#include "agx_pack_c.h"
+#include "compute_client.h"
+
+#ifndef KERNEL_DIR
+#error "KERNEL_DIR must name the folder of the assembled kernels"
+#endif
+
+static int g_checks, g_failures;
+
+int check(int ok, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  printf("%s ", ok ? "ok  " : "FAIL");
+  vprintf(fmt, ap);
+  printf("\n");
+  va_end(ap);
+  g_checks++;
+  if (!ok) g_failures++;
+  return ok;
+}
+
+int xioctl(int fd, unsigned long request, void* arg) { return drmIoctl(fd, request, arg) ? -errno : 0; }
+
+uint64_t arena_alloc(struct client* c, uint64_t size, uint64_t align) {
+  uint64_t at = (c->used_B + align - 1) / align * align;
+  if (at + size > c->arena_B) return 0;
+  c->used_B = at + size;
+  return ARENA_VA + at;
+}
+
+void* arena_host(struct client* c, uint64_t va) { return c->map + (va - ARENA_VA); }
+
+uint64_t load_kernel(struct client* c, const char* name) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s.bin", KERNEL_DIR, name);
+  FILE* f = fopen(path, "rb");
+  if (!f) {
+    check(0, "open kernel %s", path);
+    return 0;
+  }
+  uint8_t code[4096];
+  size_t n = fread(code, 1, sizeof code, f);
+  fclose(f);
+  uint64_t va = arena_alloc(c, n, 128);
+  if (va) memcpy(arena_host(c, va), code, n);
+  return va;
+}
+
+/* ---- packing through the generated helpers ---- */
+
+static void put(struct stream* s, const void* bytes, size_t n) {
+  if (s->failed || s->at + n > s->end) {
+    s->failed = 1;
+    return;
+  }
+  memcpy(s->at, bytes, n);
+  s->at += n;
+}
+
+void stream_begin(struct client* c, struct stream* s, uint64_t size) {
+  s->c = c;
+  s->base = arena_alloc(c, size, 64);
+  s->at = s->base ? arena_host(c, s->base) : NULL;
+  s->end = s->at ? s->at + size : NULL;
+  s->failed = !s->base;
+}
+
+uint64_t stream_va(struct stream* s) { return s->base + (uint64_t)(s->at - (uint8_t*)arena_host(s->c, s->base)); }
+
+/* The USC word list: uniforms, shared, shader, registers, no preshader. */
+static uint64_t usc_words(struct client* c, const struct launch* l, int* failed) {
+  uint8_t words[512];
+  size_t n = 0;
+  uint64_t ubuf = 0;
+  if (l->uniform_count) {
+    ubuf = arena_alloc(c, 4ull * l->uniform_count, 4);
+    if (!ubuf) *failed = 1;
+    else memcpy(arena_host(c, ubuf), l->uniforms, 4ull * l->uniform_count);
+  }
+  for (unsigned u = 0; ubuf && u < l->uniform_count; u += 32) {
+    unsigned count = l->uniform_count - u < 32 ? l->uniform_count - u : 32;
+    struct agx_usc_uniform w;
+    agx_usc_uniform_init(&w);
+    w.start_halfs = 2 * u;
+    w.size_halfs = 2 * count;
+    w.buffer = ubuf + 4ull * u;
+    if (agx_usc_uniform_pack(words + n, &w)) *failed = 1;
+    n += AGX_USC_UNIFORM_LENGTH;
+  }
+  struct agx_usc_shared sh;
+  agx_usc_shared_init(&sh);
+  sh.layout = AGX_SHARED_LAYOUT_VERTEX_COMPUTE;
+  sh.uses_shared_memory = l->shared_B > 0;
+  sh.bytes_per_threadgroup = l->shared_B ? l->shared_B : 65536;
+  if (agx_usc_shared_pack(words + n, &sh)) *failed = 1;
+  n += AGX_USC_SHARED_LENGTH;
+  struct agx_usc_shader shader;
+  agx_usc_shader_init(&shader);
+  shader.code = l->code - ARENA_VA;
+  shader.unk_2 = 3;
+  if (agx_usc_shader_pack(words + n, &shader)) *failed = 1;
+  n += AGX_USC_SHADER_LENGTH;
+  struct agx_usc_registers regs;
+  agx_usc_registers_init(&regs);
+  regs.register_count = l->register_halves;
+  regs.unk_4 = 1;
+  if (agx_usc_registers_pack(words + n, &regs)) *failed = 1;
+  n += AGX_USC_REGISTERS_LENGTH;
+  struct agx_usc_no_preshader np;
+  agx_usc_no_preshader_init(&np);
+  if (agx_usc_no_preshader_pack(words + n, &np)) *failed = 1;
+  n += AGX_USC_NO_PRESHADER_LENGTH;
+  uint64_t va = arena_alloc(c, n, 64);
+  if (!va) *failed = 1;
+  else memcpy(arena_host(c, va), words, n);
+  return va;
+}
+
+void stream_launch(struct stream* s, const struct launch* l) {
+  uint64_t words = usc_words(s->c, l, &s->failed);
+  uint8_t b[16];
+  struct agx_cdm_launch_word_0 w0;
+  agx_cdm_launch_word_0_init(&w0);
+  w0.uniform_register_count = l->uniform_count ? 2 * l->uniform_count : 1;
+  w0.texture_state_register_count = 8;
+  w0.sampler_state_register_count = AGX_SAMPLER_STATES_0;
+  w0.preshader_register_count = 16;
+  w0.mode = l->mode;
+  if (agx_cdm_launch_word_0_pack(b, &w0)) s->failed = 1;
+  put(s, b, AGX_CDM_LAUNCH_WORD_0_LENGTH);
+  struct agx_cdm_launch_word_1 w1;
+  agx_cdm_launch_word_1_init(&w1);
+  w1.pipeline = words - ARENA_VA;
+  if (agx_cdm_launch_word_1_pack(b, &w1)) s->failed = 1;
+  put(s, b, AGX_CDM_LAUNCH_WORD_1_LENGTH);
+  if (l->mode == AGX_CDM_MODE_DIRECT) {
+    struct agx_cdm_global_size g;
+    agx_cdm_global_size_init(&g);
+    g.x = l->grid[0];
+    g.y = l->grid[1];
+    g.z = l->grid[2];
+    if (agx_cdm_global_size_pack(b, &g)) s->failed = 1;
+    put(s, b, AGX_CDM_GLOBAL_SIZE_LENGTH);
+  } else {
+    struct agx_cdm_indirect ind;
+    agx_cdm_indirect_init(&ind);
+    ind.address_hi = l->indirect >> 32;
+    ind.address_lo = l->indirect & 0xffffffffu;
+    if (agx_cdm_indirect_pack(b, &ind)) s->failed = 1;
+    put(s, b, AGX_CDM_INDIRECT_LENGTH);
+  }
+  if (l->mode != AGX_CDM_MODE_INDIRECT_LOCAL) {
+    struct agx_cdm_local_size ls;
+    agx_cdm_local_size_init(&ls);
+    ls.x = l->local[0];
+    ls.y = l->local[1];
+    ls.z = l->local[2];
+    if (agx_cdm_local_size_pack(b, &ls)) s->failed = 1;
+    put(s, b, AGX_CDM_LOCAL_SIZE_LENGTH);
+  }
+}
+
+/* The barrier Mesa's drivers put after each launch (G13G, one cluster). */
+void stream_barrier(struct stream* s) {
+  struct agx_cdm_barrier br;
+  agx_cdm_barrier_init(&br);
+  br.unk_0 = br.unk_1 = br.unk_2 = br.usc_cache_inval = br.unk_4 = br.unk_5 = br.unk_6 = br.unk_7 = 1;
+  br.unk_8 = br.unk_9 = br.unk_10 = br.unk_11 = br.unk_12 = br.unk_13 = br.unk_14 = br.unk_15 = 1;
+  br.unk_16 = br.unk_17 = br.unk_18 = br.unk_19 = 1;
+  uint8_t b[AGX_CDM_BARRIER_LENGTH];
+  if (agx_cdm_barrier_pack(b, &br)) s->failed = 1;
+  put(s, b, sizeof b);
+}
+
+void stream_terminate(struct stream* s) {
+  struct agx_cdm_stream_terminate t;
+  agx_cdm_stream_terminate_init(&t);
+  uint8_t b[AGX_CDM_STREAM_TERMINATE_LENGTH];
+  if (agx_cdm_stream_terminate_pack(b, &t)) s->failed = 1;
+  put(s, b, sizeof b);
+}
+
+int submit_and_wait(struct client* c, struct stream* s) {
+  if (s->failed) return -ENOSPC;
+  struct {
+    struct drm_asahi_cmd_header h;
+    struct drm_asahi_cmd_compute cc;
+  } buf;
+  memset(&buf, 0, sizeof buf);
+  buf.h.cmd_type = DRM_ASAHI_CMD_COMPUTE;
+  buf.h.size = sizeof buf.cc;
+  buf.h.vdm_barrier = DRM_ASAHI_BARRIER_NONE;
+  buf.h.cdm_barrier = DRM_ASAHI_BARRIER_NONE;
+  buf.cc.cdm_ctrl_stream_base = s->base;
+  buf.cc.cdm_ctrl_stream_end = stream_va(s);
+  struct drm_asahi_sync out = {.sync_type = DRM_ASAHI_SYNC_SYNCOBJ, .handle = c->syncobj};
+  struct drm_asahi_submit sub = {.syncs = (uintptr_t)&out, .cmdbuf = (uintptr_t)&buf, .queue_id = c->queue,
+                                 .out_sync_count = 1, .cmdbuf_size = sizeof buf};
+  int r = xioctl(c->fd, DRM_IOCTL_ASAHI_SUBMIT, &sub);
+  if (r) return r;
+  return drmSyncobjWait(c->fd, &c->syncobj, 1, INT64_MAX, DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL);
+}
+
+/* ---- setup ---- */
+
+static int open_client(struct client* c, uint64_t arena_B) {
+  memset(c, 0, sizeof *c);
+  c->fd = drmOpenWithType("asahi", NULL, DRM_NODE_RENDER);
+  if (!check(c->fd >= 0, "drmOpenWithType(\"asahi\", render) opens fd %d", c->fd)) return 0;
+  struct drm_asahi_vm_create vc = {.kernel_start = 0x4000000000ull, .kernel_end = 0x4020000000ull};
+  if (!check(xioctl(c->fd, DRM_IOCTL_ASAHI_VM_CREATE, &vc) == 0, "VM_CREATE")) return 0;
+  c->vm = vc.vm_id;
+  struct drm_asahi_gem_create gc = {.size = arena_B};
+  if (!check(xioctl(c->fd, DRM_IOCTL_ASAHI_GEM_CREATE, &gc) == 0, "GEM_CREATE arena of %llu MiB",
+             (unsigned long long)(arena_B >> 20)))
+    return 0;
+  c->bo = gc.handle;
+  c->arena_B = arena_B;
+  struct drm_asahi_gem_mmap_offset mo = {.handle = c->bo};
+  if (!check(xioctl(c->fd, DRM_IOCTL_ASAHI_GEM_MMAP_OFFSET, &mo) == 0, "GEM_MMAP_OFFSET")) return 0;
+  c->map = mmap(NULL, arena_B, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, (off_t)mo.offset);
+  if (!check(c->map != MAP_FAILED, "mmap of the arena")) return 0;
+  struct drm_asahi_gem_bind_op op = {.flags = DRM_ASAHI_BIND_READ | DRM_ASAHI_BIND_WRITE, .handle = c->bo,
+                                     .range = arena_B, .addr = ARENA_VA};
+  struct drm_asahi_vm_bind vb = {.vm_id = c->vm, .num_binds = 1, .stride = sizeof op, .userptr = (uintptr_t)&op};
+  if (!check(xioctl(c->fd, DRM_IOCTL_ASAHI_VM_BIND, &vb) == 0, "VM_BIND arena at 0x%llx",
+             (unsigned long long)ARENA_VA))
+    return 0;
+  struct drm_asahi_queue_create qc = {.vm_id = c->vm, .priority = DRM_ASAHI_PRIORITY_MEDIUM,
+                                      .usc_exec_base = ARENA_VA};
+  if (!check(xioctl(c->fd, DRM_IOCTL_ASAHI_QUEUE_CREATE, &qc) == 0, "QUEUE_CREATE (usc_exec_base 0x%llx)",
+             (unsigned long long)ARENA_VA))
+    return 0;
+  c->queue = qc.queue_id;
+  return check(drmSyncobjCreate(c->fd, 0, &c->syncobj) == 0, "drmSyncobjCreate");
+}
+
+int main(void) {
+  struct client c;
+  if (!open_client(&c, 64ull << 20)) {
+    printf("compute_client: setup failed (run under LD_PRELOAD=libagx_shim.so)\n");
+    return 1;
+  }
+  run_saxpy(&c);
+  run_reduction(&c);
+  run_prefix_sum(&c);
+  run_histogram(&c);
+  run_indirect(&c);
+  run_two_kernels(&c);
+  run_fault_then_survive(&c);
+  printf("compute_client: %d checks, %d failures\n", g_checks, g_failures);
+  return g_failures ? 1 : 0;
+}
