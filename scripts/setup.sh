@@ -8,6 +8,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libfmt-dev libcli11-dev nlohmann-json3-dev
   libdrm-dev libpng-dev
+  glslang-dev spirv-tools spirv-headers
+  piglit
   libastcenc-dev libsquish-dev
   libvulkan-dev mesa-vulkan-drivers glslang-tools android-libetc1-dev
   python3

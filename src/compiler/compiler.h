@@ -1,0 +1,88 @@
+// The shader compiler: compute shaders in GLSL (through glslang) or SPIR-V,
+// validated and optimized with SPIRV-Tools, translated to our SSA IR
+// (ir.h), lowered and register-allocated by the passes of passes.h and
+// packed into AGX (G13) machine code through the isa unit's assembler.
+// docs/compiler.md has the compute ABI the code follows.
+#pragma once
+
+#include <array>
+#include <span>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/result.h"
+
+namespace agx::compiler {
+
+// Which API's SPIR-V: Vulkan (glslang -V: descriptor sets, push constants)
+// or OpenGL (glslang -G: loose uniforms, binding points, atomic counters).
+enum class TargetEnv { vulkan, opengl };
+
+struct Options {
+  TargetEnv env = TargetEnv::vulkan;
+  std::string entry = "main";    // entry point name
+  std::string file_name = "<source>";  // for error messages
+  bool optimize = true;          // SPIRV-Tools performance passes
+  bool validate_ir = true;       // run the IR validator after every pass
+};
+
+// What the runtime must put where (docs/compiler.md, "Compute ABI"). Every
+// location is a 32-bit uniform register index (u<N>).
+struct Resource {
+  enum class Kind { storage_buffer, uniform_buffer, atomic_counter } kind{};
+  uint32_t set = 0, binding = 0;
+  uint32_t uniform = 0;  // u<N>_u<N+1>: 64-bit base address
+  std::string name;
+};
+// An OpenGL loose uniform (`layout(location = L) uniform uint n;`).
+struct LooseUniform {
+  std::string name;
+  uint32_t location = 0;
+  uint32_t uniform = 0;  // first u<N>
+  uint32_t size_B = 0;
+};
+struct Abi {
+  std::vector<Resource> resources;
+  std::vector<LooseUniform> loose_uniforms;
+  uint32_t push_constants_uniform = 0;  // first uniform of the push constant / loose uniform block
+  uint32_t push_constants_size_B = 0;
+  uint32_t workgroup_count_uniform = 0; // u<N..N+2>: gl_NumWorkGroups (always reserved)
+  std::array<uint32_t, 3> workgroup_size{1, 1, 1};
+  uint32_t threadgroup_memory_B = 0;    // shared variables
+  uint32_t uniform_count = 0;           // 32-bit uniform registers the shader reads
+};
+
+// shader-db style figures.
+struct Stats {
+  uint32_t instructions = 0;
+  uint32_t bytes = 0;
+  uint32_t gprs = 0;             // 16-bit register halves allocated, r0 included
+  uint32_t uniforms = 0;         // 16-bit uniform halves
+  uint32_t spills = 0, fills = 0;
+  uint32_t threads_per_core = 0;
+  uint32_t loops = 0;
+};
+
+struct Shader {
+  std::vector<uint8_t> code;   // AGX machine code, from offset 0, ends in stop
+  Abi abi;
+  Stats stats;
+  std::string ir_text;         // the final IR (printer), for debugging
+};
+
+// GLSL compute source -> SPIR-V words (glslang; Vulkan 1.1 / OpenGL 4.5
+// semantics by options.env). Errors name the file and line glslang reports.
+Result<std::vector<uint32_t>> glsl_to_spirv(std::string_view source, const Options& options);
+// Validate, legalize and (options.optimize) optimize SPIR-V (SPIRV-Tools).
+Result<std::vector<uint32_t>> optimize_spirv(std::span<const uint32_t> words, const Options& options);
+
+Result<Shader> compile_spirv(std::span<const uint32_t> words, const Options& options);
+Result<Shader> compile_glsl(std::string_view source, const Options& options);
+
+// AGX disassembly of a compiled shader, one instruction per line
+// ("OFFSET: HEX  TEXT" as `agx disasm` prints).
+std::string disassemble(std::span<const uint8_t> code);
+
+}  // namespace agx::compiler

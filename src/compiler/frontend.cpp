@@ -1,0 +1,135 @@
+// GLSL -> SPIR-V with glslang's C++ API, and SPIR-V validation, legalization
+// and optimization with SPIRV-Tools' C++ API.
+#include <glslang/Public/ResourceLimits.h>
+#include <glslang/Public/ShaderLang.h>
+#include <glslang/SPIRV/GlslangToSpv.h>
+#include <spirv-tools/libspirv.hpp>
+#include <spirv-tools/optimizer.hpp>
+
+#include <mutex>
+#include <regex>
+
+#include "compiler/compiler.h"
+
+namespace agx::compiler {
+
+namespace {
+
+// glslang keeps process-wide tables: initialize once; parsing is then
+// thread-safe per TShader.
+void init_glslang() {
+  static std::once_flag once;
+  std::call_once(once, [] { glslang::InitializeProcess(); });
+}
+
+// glslang's log lines look like "ERROR: 0:12: 'foo' : undeclared identifier";
+// name the file instead of the string number.
+std::string glslang_log(std::string_view log, const std::string& file) {
+  std::string out;
+  static const std::regex line_re(R"(^(ERROR|WARNING): [^:]*:(\d+): (.*)$)");
+  size_t start = 0;
+  while (start < log.size()) {
+    size_t end = log.find('\n', start);
+    if (end == std::string_view::npos) end = log.size();
+    std::string line(log.substr(start, end - start));
+    start = end + 1;
+    std::smatch m;
+    if (std::regex_match(line, m, line_re)) {
+      if (m[1] != "ERROR" || m[3].str().find("compilation terminated") != std::string::npos) continue;
+      out += fmt::format("{}{}:{}: {}", out.empty() ? "" : "\n", file, m[2].str(), m[3].str());
+    } else if (line.rfind("ERROR:", 0) == 0 && line.find("compilation terminated") == std::string::npos &&
+               line.find("compilation errors") == std::string::npos) {
+      out += fmt::format("{}{}: {}", out.empty() ? "" : "\n", file, line.substr(7));
+    }
+  }
+  return out.empty() ? std::string(file) + ": " + std::string(log) : out;
+}
+
+spv_target_env spirv_env(const Options& o) {
+  return o.env == TargetEnv::vulkan ? SPV_ENV_VULKAN_1_1 : SPV_ENV_OPENGL_4_5;
+}
+
+}  // namespace
+
+Result<std::vector<uint32_t>> glsl_to_spirv(std::string_view source, const Options& options) {
+  init_glslang();
+  const EShLanguage stage = EShLangCompute;
+  glslang::TShader shader(stage);
+  std::string text(source);
+  const char* strings[] = {text.c_str()};
+  const char* names[] = {options.file_name.c_str()};
+  shader.setStringsWithLengthsAndNames(strings, nullptr, names, 1);
+  shader.setEntryPoint(options.entry.c_str());
+  shader.setSourceEntryPoint(options.entry.c_str());
+  auto messages = static_cast<EShMessages>(EShMsgSpvRules);
+  if (options.env == TargetEnv::vulkan) {
+    // glslang -V: Vulkan 1.1 client, SPIR-V 1.3.
+    shader.setEnvInput(glslang::EShSourceGlsl, stage, glslang::EShClientVulkan, 100);
+    shader.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_1);
+    shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_3);
+    messages = static_cast<EShMessages>(messages | EShMsgVulkanRules);
+  } else {
+    // glslang -G: OpenGL 4.5 client, SPIR-V 1.0.
+    shader.setEnvInput(glslang::EShSourceGlsl, stage, glslang::EShClientOpenGL, 100);
+    shader.setEnvClient(glslang::EShClientOpenGL, glslang::EShTargetOpenGL_450);
+    shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_0);
+    // Loose uniforms and blocks without layout(location/binding) get them
+    // assigned in declaration order (glslang --auto-map-locations/-bindings),
+    // as an OpenGL driver assigns them at link time.
+    shader.setAutoMapLocations(true);
+    shader.setAutoMapBindings(true);
+  }
+  if (!shader.parse(GetDefaultResources(), 450, false, messages))
+    return Error::parse("{}", glslang_log(shader.getInfoLog(), options.file_name));
+  glslang::TProgram program;
+  program.addShader(&shader);
+  if (!program.link(messages))
+    return Error::parse("{}", glslang_log(program.getInfoLog(), options.file_name));
+  glslang::TIntermediate* ir = program.getIntermediate(stage);
+  if (!ir) return Error::unsupported("{}: no compute shader stage in the source", options.file_name);
+  std::vector<uint32_t> words;
+  glslang::SpvOptions spv_options;
+  spv_options.generateDebugInfo = true;  // OpLine: errors name the source line
+  spv_options.disableOptimizer = true;
+  spv::SpvBuildLogger logger;
+  glslang::GlslangToSpv(*ir, words, &logger, &spv_options);
+  std::string log = logger.getAllMessages();
+  if (words.empty()) return Error::parse("{}: SPIR-V generation failed: {}", options.file_name, log);
+  return words;
+}
+
+Result<std::vector<uint32_t>> optimize_spirv(std::span<const uint32_t> words, const Options& options) {
+  if (words.size() < 5 || words[0] != 0x07230203u)
+    return Error::decode("{}: not a SPIR-V module (bad magic number or shorter than the header)", options.file_name);
+  std::string messages;
+  auto consumer = [&](spv_message_level_t level, const char*, const spv_position_t& pos, const char* msg) {
+    if (level > SPV_MSG_WARNING) return;
+    messages += fmt::format("{}{}: word {}: {}", messages.empty() ? "" : "\n", options.file_name, pos.index, msg);
+  };
+  spvtools::SpirvTools tools(spirv_env(options));
+  tools.SetMessageConsumer(consumer);
+  if (!tools.Validate(words.data(), words.size()))
+    return Error::decode("invalid SPIR-V: {}", messages.empty() ? options.file_name : messages);
+  spvtools::Optimizer opt(spirv_env(options));
+  opt.SetMessageConsumer(consumer);
+  // Legalization: exhaustive inlining, SSA rewrite, scalar replacement,
+  // constant folding, DCE; it also makes loads/stores of whole structs into
+  // per-member accesses.
+  opt.RegisterLegalizationPasses();
+  if (options.optimize) {
+    opt.RegisterPerformancePasses();
+    // Loops with a small constant trip count are unrolled fully (each
+    // iteration then folds against constants; no exec-mask loop).
+    opt.RegisterPass(spvtools::CreateLoopUnrollPass(true));
+    opt.RegisterPass(spvtools::CreateSimplificationPass());
+    opt.RegisterPass(spvtools::CreateAggressiveDCEPass());
+  }
+  spvtools::OptimizerOptions oo;
+  oo.set_run_validator(false);
+  std::vector<uint32_t> out;
+  if (!opt.Run(words.data(), words.size(), &out, oo))
+    return Error::unsupported("SPIR-V optimization failed: {}", messages.empty() ? options.file_name : messages);
+  return out;
+}
+
+}  // namespace agx::compiler

@@ -1,0 +1,88 @@
+// Op table, printer and names of the IR (ir.h).
+#include <fmt/format.h>
+
+#include "compiler/ir.h"
+
+namespace agx::compiler {
+
+namespace {
+constexpr OpInfo kOps[] = {
+#define AGX_IR_OP(name, srcs, flags) {#name, srcs, static_cast<uint16_t>(flags)},
+#include "compiler/ops.inc"
+#undef AGX_IR_OP
+};
+}  // namespace
+
+const OpInfo& op_info(Op op) { return kOps[static_cast<size_t>(op)]; }
+
+const char* cond_name(Cond c, bool invert) {
+  // applegpu's ICondition / FCondition enumerations (bminor/mesa-mesa
+  // src/asahi/compiler/agx_opcodes.py agrees): names of the plain and the
+  // inverted (n bit) forms, in Cond order.
+  static constexpr const char* kNames[][2] = {
+      {"ueq", "nueq"}, {"ult", "ugte"}, {"ugt", "ulte"}, {"seq", "nseq"}, {"slt", "sgte"}, {"sgt", "slte"},
+      {"eq", "neq"},   {"lt", "nlt"},   {"gt", "ngt"},   {"ltn", "nltn"}, {"gte", "ngte"}, {"lte", "nlte"},
+      {"gtn", "ngtn"}, {"none", "none"}};
+  return kNames[static_cast<size_t>(c)][invert ? 1 : 0];
+}
+
+bool cond_is_float(Cond c) { return c >= Cond::feq && c <= Cond::fgtn; }
+
+const char* atomic_name(AtomicOp op) {
+  static constexpr const char* kNames[] = {"add", "sub", "xchg", "cmpxchg", "umin", "imin",
+                                           "umax", "imax", "and", "or", "xor"};
+  return kNames[static_cast<size_t>(op)];
+}
+
+namespace {
+std::string src_text(const Src& s) {
+  std::string t;
+  switch (s.kind) {
+    case Src::Kind::none: t = "_"; break;
+    case Src::Kind::value:
+      t = fmt::format("%{}", s.value);
+      if (s.comp) t += fmt::format(".{}", "xyzw"[s.comp & 3]);
+      break;
+    case Src::Kind::imm: t = fmt::format("#0x{:x}", s.imm); break;
+    case Src::Kind::uniform: t = fmt::format("u{}", s.imm); break;
+    case Src::Kind::sr: t = fmt::format("sr{}", s.imm); break;
+  }
+  if (s.bits != 32) t += fmt::format(":{}", s.bits);
+  if (s.abs) t = "|" + t + "|";
+  if (s.neg) t = "-" + t;
+  return t;
+}
+}  // namespace
+
+std::string print_instr(const Function& f, const Instr& in) {
+  std::string t;
+  if (in.dest != kNoValue) {
+    const Value& v = f.values[in.dest];
+    t = fmt::format("%{}:{}{} = ", in.dest, v.bits, v.comps > 1 ? fmt::format("x{}", v.comps) : "");
+    if (v.reg >= 0) t = fmt::format("%{}@h{}:{}{} = ", in.dest, v.reg, v.bits, v.comps > 1 ? fmt::format("x{}", v.comps) : "");
+  }
+  t += op_info(in.op).name;
+  if (in.cond != Cond::none) t += fmt::format(".{}", cond_name(in.cond, in.invert));
+  switch (in.op) {
+    case Op::get_sr: t += fmt::format(" sr{}", in.imm); break;
+    case Op::convert: t += fmt::format(".{}", in.imm); break;
+    case Op::device_load: case Op::device_store: if (in.imm) t += fmt::format(".lsl{}", in.imm); break;
+    case Op::atomic: case Op::local_atomic: t += fmt::format(".{}", atomic_name(static_cast<AtomicOp>(in.imm))); break;
+    default: break;
+  }
+  for (size_t i = 0; i < in.srcs.size(); ++i) t += (i ? ", " : " ") + src_text(in.srcs[i]);
+  return t;
+}
+
+std::string print(const Function& f) {
+  std::string out;
+  int depth = 0;
+  for (const Instr& in : f.instrs) {
+    if (in.op == Op::end_if || in.op == Op::end_loop || in.op == Op::else_) --depth;
+    out += std::string(2 * std::max(depth, 0), ' ') + print_instr(f, in) + "\n";
+    if (in.op == Op::if_ || in.op == Op::loop || in.op == Op::else_) ++depth;
+  }
+  return out;
+}
+
+}  // namespace agx::compiler

@@ -1,0 +1,119 @@
+// The compiler's IR: a function is one flat list of instructions in program
+// order with structured control flow markers (if/else/end_if, loop/end_loop,
+// break/continue), the way the AGX executes it: every instruction runs, and
+// the execution mask (r0l nesting counter) decides which lanes it touches.
+//
+// Values are virtual registers of 16, 32 or 64 bits with 1-4 components.
+// Most are defined once (SSA); a value flagged `variable` (phi results) is
+// written on each incoming path and read after the join.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "util/result.h"
+
+namespace agx::compiler {
+
+enum class Op : uint8_t {
+#define AGX_IR_OP(name, srcs, flags) name,
+#include "compiler/ops.inc"
+#undef AGX_IR_OP
+};
+
+// Per-op facts (ops.inc).
+enum OpFlag : uint16_t {
+  kOpDest = 1 << 0,       // writes a value
+  kOpSideEffect = 1 << 1, // never removed by DCE
+  kOpControl = 1 << 2,    // structured control flow marker
+  kOpLoad = 1 << 3,       // result arrives later: needs a wait before use
+  kOpCse = 1 << 4,        // pure: equal instructions give equal values
+  kOpFloat = 1 << 5,      // float sources (float immediates, modifiers)
+};
+struct OpInfo {
+  const char* name;
+  int8_t srcs;  // fixed source count, -1 = variable
+  uint16_t flags;
+};
+const OpInfo& op_info(Op op);
+
+// Comparison conditions of icmpsel/fcmpsel/if (applegpu's ICondition and
+// FCondition names; `invert` is their `n` prefix).
+enum class Cond : uint8_t { ueq, ult, ugt, seq, slt, sgt, feq, flt, fgt, fltn, fgte, flte, fgtn, none };
+// applegpu's spelling of a condition, inverted or not ("ult" / "ugte").
+const char* cond_name(Cond c, bool invert = false);
+bool cond_is_float(Cond c);
+
+// Memory formats/ops carried in Instr::imm for the memory instructions.
+enum class AtomicOp : uint8_t { add, sub, xchg, cmpxchg, umin, imin, umax, imax, and_, or_, xor_ };
+const char* atomic_name(AtomicOp op);
+
+// Conversions (Instr::imm of Op::convert): applegpu's convert modes.
+enum class Conv : uint8_t { u32_to_f, s32_to_f, f_to_u32, f_to_s32 };
+
+using ValueId = uint32_t;
+inline constexpr ValueId kNoValue = UINT32_MAX;
+
+struct Value {
+  uint8_t bits = 32;       // 16, 32, 64 per component
+  uint8_t comps = 1;       // 1-4
+  bool variable = false;   // several definitions (phi)
+  int32_t reg = -1;        // first 16-bit half after register allocation
+  bool pair = false;       // 2 x 32 bits read as one 64-bit register pair
+  unsigned halves() const { return bits / 16 * comps; }
+};
+
+struct Src {
+  enum class Kind : uint8_t { none, value, imm, uniform, sr } kind = Kind::none;
+  ValueId value = kNoValue;
+  uint8_t comp = 0;        // component of a vector value
+  uint8_t bits = 32;       // size read (16/32/64)
+  bool neg = false, abs = false;  // float modifiers
+  uint64_t imm = 0;        // immediate bits, uniform index (32-bit units), or sr number
+  static Src val(ValueId v, uint8_t bits = 32, uint8_t comp = 0) {
+    Src s; s.kind = Kind::value; s.value = v; s.bits = bits; s.comp = comp; return s;
+  }
+  static Src immediate(uint64_t v, uint8_t bits = 32) {
+    Src s; s.kind = Kind::imm; s.imm = v; s.bits = bits; return s;
+  }
+  static Src uniform(uint32_t u, uint8_t bits = 32) {
+    Src s; s.kind = Kind::uniform; s.imm = u; s.bits = bits; return s;
+  }
+  bool is_value() const { return kind == Kind::value; }
+  bool is_imm() const { return kind == Kind::imm; }
+  bool operator==(const Src&) const = default;
+};
+
+struct Instr {
+  Op op{};
+  Cond cond = Cond::none;
+  bool invert = false;
+  ValueId dest = kNoValue;
+  std::vector<Src> srcs;
+  uint64_t imm = 0;        // op-specific: special register, atomic op, convert mode, components ...
+  uint32_t line = 0;       // source line (OpLine) for errors, 0 unknown
+};
+
+struct Function {
+  std::vector<Value> values;
+  std::vector<Instr> instrs;
+  ValueId new_value(uint8_t bits = 32, uint8_t comps = 1, bool variable = false) {
+    values.push_back(Value{bits, comps, variable, -1, false});
+    return static_cast<ValueId>(values.size() - 1);
+  }
+};
+
+// Text form, one instruction per line ("%3 = iadd %1, #4"), indented by
+// control-flow depth.
+std::string print(const Function& f);
+std::string print_instr(const Function& f, const Instr& in);
+
+// Structural checks: control markers nest, sources refer to defined values
+// of the right size and component, definitions dominate uses (in the
+// structured order), destinations exist for ops that need them. After
+// register allocation (`allocated`), every value has an aligned register.
+Status validate(const Function& f, bool allocated = false);
+
+}  // namespace agx::compiler

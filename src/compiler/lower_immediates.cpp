@@ -1,0 +1,96 @@
+// Sources the encodings cannot hold move into registers first. Integer ALU
+// sources take 8-bit immediates, float sources the 8-bit float codes of
+// isa::float_immediate, memory offsets signed 16-bit immediates; data to
+// store and atomic operands must be registers (dougallj/applegpu's
+// operand descriptors, as the isa unit's table encodes them).
+#include <bit>
+#include <cstring>
+#include <optional>
+
+#include "compiler/passes.h"
+#include "compiler/lower_immediates.h"
+#include "isa/isa.h"
+
+namespace agx::compiler {
+
+std::optional<uint8_t> float_immediate_code(uint32_t bits) {
+  static const auto table = [] {
+    std::array<uint32_t, 256> t{};
+    for (unsigned c = 0; c < 256; ++c) {
+      float v = static_cast<float>(isa::float_immediate(static_cast<uint8_t>(c)));
+      std::memcpy(&t[c], &v, 4);
+    }
+    return t;
+  }();
+  for (unsigned c = 0; c < 256; ++c)
+    if (table[c] == bits) return static_cast<uint8_t>(c);
+  return std::nullopt;
+}
+
+namespace {
+
+enum class Slot { any, int8, float8, reg, reg_or_uniform, mem_index, local_address };
+
+Slot slot_of(const Instr& in, size_t i) {
+  switch (in.op) {
+    case Op::mov: case Op::collect: return Slot::any;
+    case Op::fadd: case Op::fmul: case Op::fmadd: case Op::floor: case Op::ceil: case Op::trunc: case Op::rint:
+    case Op::rcp: case Op::rsqrt: case Op::rsqrt_special: case Op::log2: case Op::exp2: case Op::sin_pt_1: case Op::sin_pt_2:
+      return Slot::float8;
+    case Op::fcmpsel: return i < 2 ? Slot::float8 : Slot::int8;
+    case Op::if_: return cond_is_float(in.cond) ? Slot::float8 : Slot::int8;
+    case Op::device_load: return i == 0 ? Slot::reg_or_uniform : Slot::mem_index;
+    case Op::device_store: return i == 0 ? Slot::reg : i == 1 ? Slot::reg_or_uniform : Slot::mem_index;
+    case Op::atomic: return i == 0 ? Slot::reg_or_uniform : i == 1 ? Slot::mem_index : Slot::reg;
+    case Op::local_load: return Slot::local_address;
+    case Op::local_store: return i == 0 ? Slot::reg : Slot::local_address;
+    case Op::local_atomic: return i == 0 ? Slot::local_address : Slot::reg;
+    case Op::convert: return Slot::reg;
+    default: return Slot::int8;
+  }
+}
+
+bool fits(const Src& s, Slot slot) {
+  if (s.is_value()) return true;
+  switch (slot) {
+    case Slot::any: return true;
+    case Slot::reg: return false;
+    case Slot::reg_or_uniform: return s.kind == Src::Kind::uniform;
+    case Slot::int8: return s.kind == Src::Kind::uniform || (s.is_imm() && s.imm < 256);
+    case Slot::float8: return s.kind == Src::Kind::uniform || (s.is_imm() && float_immediate_code(static_cast<uint32_t>(s.imm)));
+    case Slot::mem_index: {
+      if (!s.is_imm()) return false;
+      auto v = static_cast<int32_t>(static_cast<uint32_t>(s.imm));
+      return v >= -32768 && v <= 32767;
+    }
+    case Slot::local_address: return s.is_imm() && s.imm % 4 == 0 && s.imm / 4 <= 32767;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status lower_immediates(Function& f) {
+  std::vector<Instr> out;
+  out.reserve(f.instrs.size());
+  for (Instr& in : f.instrs) {
+    for (size_t i = 0; i < in.srcs.size(); ++i) {
+      Src& s = in.srcs[i];
+      if (fits(s, slot_of(in, i))) continue;
+      if (s.kind == Src::Kind::imm && s.bits == 64) return Error::unsupported("64-bit immediate operands are not supported");
+      ValueId t = f.new_value(s.bits == 64 ? 64 : 32);
+      Src plain = s;
+      plain.neg = plain.abs = false;
+      out.push_back(Instr{Op::mov, Cond::none, false, t, {plain}, 0, in.line});
+      Src r = Src::val(t, s.bits == 64 ? 64 : 32);
+      r.neg = s.neg;
+      r.abs = s.abs;
+      s = r;
+    }
+    out.push_back(std::move(in));
+  }
+  f.instrs = std::move(out);
+  return {};
+}
+
+}  // namespace agx::compiler

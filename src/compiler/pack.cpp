@@ -1,0 +1,368 @@
+// Packing: every IR instruction becomes applegpu's assembly text, which
+// the isa unit assembles (isa::assemble) -- the one opcode table of the
+// project; no encoding is written here. Control markers become the
+// exec-mask instructions (bminor/mesa-mesa src/asahi/compiler/agx_compile.c
+// uses the same sequences): if -> if_icmp/if_fcmp n=1, else -> else_icmp
+// (always true) n=1, end_if -> pop_exec 1, loop -> push_exec 2, end_loop ->
+// while_icmp (always true) n=2 + jmp_exec_any to the loop start +
+// pop_exec 2, break/continue -> mov_imm r0l, k + pop_exec 0.
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "compiler/lower_immediates.h"
+#include "compiler/passes.h"
+#include "isa/isa.h"
+
+namespace agx::compiler {
+
+namespace {
+
+struct Line {
+  std::string text;       // with "{}" for the branch offset when target >= 0
+  int target = -1;        // line index a branch goes to
+  int target_ir = -1;     // or: the first line of this IR instruction
+};
+
+// Regions at least this many IR instructions long are jumped over
+// (jmp_exec_none) when no lane runs them; shorter ones just run with an
+// empty mask (the jump would cost more than it saves).
+constexpr size_t kSkipRegionInstrs = 6;
+
+// Python repr() of the float immediates' values, as applegpu prints them.
+std::string float_text(uint32_t bits) {
+  float v;
+  std::memcpy(&v, &bits, 4);
+  std::string t = fmt::format("{}", static_cast<double>(v));
+  if (t.find('.') == std::string::npos && t.find('e') == std::string::npos && t.find("inf") == std::string::npos) t += ".0";
+  return t;
+}
+
+class Printer {
+ public:
+  explicit Printer(const Function& f) : f_(f) {}
+
+  std::string reg(unsigned half, unsigned bits) const {
+    if (bits == 16) return fmt::format("r{}{}", half / 2, half % 2 ? 'h' : 'l');
+    if (bits == 64) return fmt::format("r{}_r{}", half / 2, half / 2 + 1);
+    return fmt::format("r{}", half / 2);
+  }
+  unsigned half_of(const Src& s) const {
+    const Value& v = f_.values[s.value];
+    return static_cast<unsigned>(v.reg) + s.comp * (v.bits / 16);
+  }
+  std::string dest(ValueId d) const {
+    const Value& v = f_.values[d];
+    return reg(static_cast<unsigned>(v.reg), v.bits);
+  }
+  // A register tuple for memory data: rA_rB_rC for n 32-bit registers.
+  std::string tuple(unsigned half, unsigned n) const {
+    std::string t;
+    for (unsigned i = 0; i < n; ++i) t += fmt::format("{}r{}", i ? "_" : "", half / 2 + i);
+    return t;
+  }
+  Result<std::string> src(const Src& s, bool is_float) const {
+    std::string t;
+    switch (s.kind) {
+      case Src::Kind::value: t = reg(half_of(s), s.bits); break;
+      case Src::Kind::uniform:
+        t = s.bits == 64 ? fmt::format("u{}_u{}", s.imm, s.imm + 1) : s.bits == 16 ? fmt::format("u{}l", s.imm) : fmt::format("u{}", s.imm);
+        break;
+      case Src::Kind::imm:
+        if (is_float) {
+          uint32_t bits = static_cast<uint32_t>(s.imm);
+          if (s.abs) bits &= 0x7FFFFFFFu;
+          if (s.neg) bits ^= 0x80000000u;
+          if (!float_immediate_code(bits)) return Error::unsupported("float immediate 0x{:08x} has no 8-bit code", bits);
+          return float_text(bits);
+        }
+        return fmt::format("{}", static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(s.imm))));
+      case Src::Kind::sr: return fmt::format("sr{}", s.imm);
+      case Src::Kind::none: return std::string("None");
+    }
+    if (is_float) {
+      if (s.abs) t += ".abs";
+      if (s.neg) t += ".neg";
+    }
+    return t;
+  }
+
+ private:
+  const Function& f_;
+};
+
+Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vector<Line>& out,
+                 std::vector<size_t>& loop_starts) {
+  auto add = [&](std::string t, int target = -1) { out.push_back(Line{std::move(t), target}); };
+  auto S = [&](size_t i, bool fl = false) -> Result<std::string> { return p.src(in.srcs[i], fl); };
+  std::string d = in.dest != kNoValue ? p.dest(in.dest) : "None";
+  // Threadgroup addressing: base (16-bit register or 0) + index elements of
+  // 4 bytes: a register byte address is "rNl, 0", a constant one "0, N/4".
+  auto local_address = [&](const Src& a) -> Result<std::string> {
+    if (a.is_imm()) {
+      if (a.imm % 4 || a.imm / 4 > 32767) return Error::unsupported("threadgroup address {} not a multiple of 4 below 128 KiB", a.imm);
+      return fmt::format("0, {}", a.imm / 4);
+    }
+    Src r = a;
+    if (r.is_value()) r.bits = 16;
+    AGX_TRY(auto t, p.src(r, false));
+    return t + ", 0";
+  };
+  switch (in.op) {
+    case Op::mov: case Op::collect: {
+      const Value& dv = f.values[in.dest];
+      for (size_t i = 0; i < in.srcs.size(); ++i) {
+        const Src& s = in.srcs[i];
+        unsigned half = static_cast<unsigned>(dv.reg) + static_cast<unsigned>(i) * (dv.bits / 16);
+        if (dv.bits == 64) return Error::unsupported("64-bit moves are not supported");
+        std::string dr = p.reg(half, dv.bits);
+        if (s.is_imm() && (s.imm > 255 || s.neg || s.abs)) {
+          uint32_t bits = static_cast<uint32_t>(s.imm);
+          if (s.abs) bits &= 0x7FFFFFFFu;
+          if (s.neg) bits ^= 0x80000000u;
+          add(dv.bits == 16 ? fmt::format("mov_imm {}, {}", dr, bits & 0xFFFF) : fmt::format("mov_imm {}, {}, 0b0", dr, bits));
+        } else if (s.neg || s.abs) {
+          AGX_TRY(auto t, p.src(s, true));
+          add(fmt::format("fadd32 {}, {}, -0.0", dr, t));
+        } else {
+          AGX_TRY(auto t, p.src(s, false));
+          add(fmt::format("mov {}, {}", dr, t));
+        }
+      }
+      return {};
+    }
+    case Op::get_sr: add(fmt::format("get_sr {}, sr{}", d, in.imm)); return {};
+    case Op::iadd: case Op::isub: {
+      AGX_TRY(auto a, S(0));
+      AGX_TRY(auto b, S(1));
+      add(fmt::format("{} {}, {}, {}", in.op == Op::iadd ? "iadd" : "isub", d, a, b));
+      return {};
+    }
+    case Op::imul: {
+      AGX_TRY(auto a, S(0));
+      AGX_TRY(auto b, S(1)); add(fmt::format("imadd {}, {}, {}, 0", d, a, b)); return {}; }
+    case Op::umul_wide: {
+      AGX_TRY(auto a, S(0));
+      AGX_TRY(auto b, S(1));
+      add(fmt::format("imadd {}, {}, {}, 0", p.reg(f.values[in.dest].reg, 64), a, b));
+      return {};
+    }
+    case Op::imad: {
+      AGX_TRY(auto a, S(0));
+      AGX_TRY(auto b, S(1));
+      AGX_TRY(auto c, S(2)); add(fmt::format("imadd {}, {}, {}, {}", d, a, b, c)); return {}; }
+    // Shifts through the bitfield instructions: bfi D, 0, x, s is x << s;
+    // bfeil D, 0, x, s is x >> s (mask 0 = all 32 bits).
+    case Op::ishl: {
+      AGX_TRY(auto a, S(0));
+      AGX_TRY(auto b, S(1)); add(fmt::format("bfi {}, 0, {}, {}", d, a, b)); return {}; }
+    case Op::ushr: {
+      AGX_TRY(auto a, S(0));
+      AGX_TRY(auto b, S(1)); add(fmt::format("bfeil {}, 0, {}, {}", d, a, b)); return {}; }
+    case Op::ishr: {
+      AGX_TRY(auto a, S(0));
+      AGX_TRY(auto b, S(1)); add(fmt::format("asr {}, {}, {}", d, a, b)); return {}; }
+    case Op::iand: case Op::ior: case Op::ixor: {
+      AGX_TRY(auto a, S(0));
+      AGX_TRY(auto b, S(1));
+      add(fmt::format("{} {}, {}, {}", in.op == Op::iand ? "and" : in.op == Op::ior ? "or" : "xor", d, a, b));
+      return {};
+    }
+    case Op::inot: { AGX_TRY(auto a, S(0)); add(fmt::format("not {}, {}", d, a)); return {}; }
+    case Op::popcount: { AGX_TRY(auto a, S(0)); add(fmt::format("popcount {}, {}", d, a)); return {}; }
+    case Op::bitrev: { AGX_TRY(auto a, S(0)); add(fmt::format("bitrev {}, {}", d, a)); return {}; }
+    case Op::fadd: case Op::fmul: {
+      AGX_TRY(auto a, S(0, true));
+      AGX_TRY(auto b, S(1, true));
+      add(fmt::format("{} {}, {}, {}", in.op == Op::fadd ? "fadd32" : "fmul32", d, a, b));
+      return {};
+    }
+    case Op::fmadd: {
+      AGX_TRY(auto a, S(0, true));
+      AGX_TRY(auto b, S(1, true));
+      AGX_TRY(auto c, S(2, true)); add(fmt::format("fmadd32 {}, {}, {}, {}", d, a, b, c)); return {}; }
+    case Op::floor: case Op::ceil: case Op::trunc: case Op::rint: case Op::rcp: case Op::rsqrt: case Op::rsqrt_special:
+    case Op::log2: case Op::exp2: case Op::sin_pt_1: case Op::sin_pt_2: {
+      AGX_TRY(auto a, S(0, true));
+      add(fmt::format("{} {}, {}", op_info(in.op).name, d, a));
+      return {};
+    }
+    case Op::icmpsel: case Op::fcmpsel: {
+      bool f_cmp = in.op == Op::fcmpsel;
+      AGX_TRY(auto a, S(0, f_cmp));
+      AGX_TRY(auto b, S(1, f_cmp));
+      AGX_TRY(auto x, S(2));
+      AGX_TRY(auto y, S(3));
+      add(fmt::format("{} {}, {}, {}, {}, {}, {}", op_info(in.op).name, cond_name(in.cond, in.invert), d, a, b, x, y));
+      return {};
+    }
+    case Op::convert: {
+      static constexpr const char* kModes[] = {"u32_to_f", "s32_to_f", "f_to_u32", "f_to_s32"};
+      if (in.imm > 3) return Error::invalid_argument("bad convert mode");
+      AGX_TRY(auto a, S(0));
+      // int -> float rounds to nearest even; float -> int truncates (GLSL).
+      add(fmt::format("convert {}, {}, {}, {}", kModes[in.imm], d, a, in.imm < 2 ? "rte" : "rtz"));
+      return {};
+    }
+    case Op::device_load: {
+      const Value& dv = f.values[in.dest];
+      static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
+      AGX_TRY(auto base, S(0));
+      AGX_TRY(auto idx, S(1));
+      std::string lsl = in.imm ? fmt::format(", lsl {}", in.imm) : "";
+      add(fmt::format("device_load 0, i32, {}, {}, {}, {}, signed{}", kMasks[dv.comps], p.tuple(dv.reg, dv.comps), base, idx, lsl));
+      return {};
+    }
+    case Op::device_store: {
+      const Src& data = in.srcs[0];
+      const Value& v = f.values[data.value];
+      unsigned n = data.comp == 0 ? v.comps : 1;
+      static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
+      AGX_TRY(auto base, S(1));
+      AGX_TRY(auto idx, S(2));
+      std::string lsl = in.imm ? fmt::format(", lsl {}", in.imm) : "";
+      add(fmt::format("device_store 0, i32, {}, {}, {}, {}, signed{}, 0", kMasks[n], p.tuple(p.half_of(data), n), base, idx, lsl));
+      return {};
+    }
+    case Op::local_load: {
+      const Value& dv = f.values[in.dest];
+      static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
+      AGX_TRY(auto addr, local_address(in.srcs[0]));
+      add(fmt::format("threadgroup_load i32, {}, {}, {}", kMasks[dv.comps], p.tuple(dv.reg, dv.comps), addr));
+      return {};
+    }
+    case Op::local_store: {
+      const Src& data = in.srcs[0];
+      const Value& v = f.values[data.value];
+      unsigned n = data.comp == 0 ? v.comps : 1;
+      static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
+      AGX_TRY(auto addr, local_address(in.srcs[1]));
+      add(fmt::format("threadgroup_store i32, {}, {}, {}", kMasks[n], p.tuple(p.half_of(data), n), addr));
+      return {};
+    }
+    case Op::atomic: {
+      AGX_TRY(auto base, S(0));
+      AGX_TRY(auto idx, S(1));
+      const Src& data = in.srcs[2];
+      unsigned n = static_cast<AtomicOp>(in.imm) == AtomicOp::cmpxchg ? 2 : 1;
+      std::string s = n == 2 ? p.reg(p.half_of(data), 64) : p.reg(p.half_of(data), 32);
+      add(fmt::format("atomic {}, 0, {}, {}, {}, signed, {}, 0, 0, 0, 0, 0", atomic_name(static_cast<AtomicOp>(in.imm)), d, base, idx, s));
+      return {};
+    }
+    case Op::local_atomic: {
+      AGX_TRY(auto addr, local_address(in.srcs[0]));
+      const Src& data = in.srcs[1];
+      unsigned n = static_cast<AtomicOp>(in.imm) == AtomicOp::cmpxchg ? 2 : 1;
+      std::string s = n == 2 ? p.reg(p.half_of(data), 64) : p.reg(p.half_of(data), 32);
+      add(fmt::format("threadgroup_atomic {}, {}, {}, {}, 0, 0, 0, 0", atomic_name(static_cast<AtomicOp>(in.imm)), d, addr, s));
+      return {};
+    }
+    case Op::wait: add("wait 0"); return {};
+    case Op::barrier: add("threadgroup_barrier"); return {};
+    case Op::memory_barrier: return {};  // see docs/compiler.md: the emulator orders memory; no encoding is emitted
+    case Op::if_: {
+      bool f_cmp = cond_is_float(in.cond);
+      AGX_TRY(auto a, S(0, f_cmp));
+      AGX_TRY(auto b, S(1, f_cmp));
+      add(fmt::format("{} r0l, {}, {}, {}, 1", f_cmp ? "if_fcmp" : "if_icmp", cond_name(in.cond, in.invert), a, b));
+      return {};
+    }
+    case Op::else_: add("else_icmp r0l, ueq, 0, 0, 1"); return {};
+    case Op::end_if: add("pop_exec r0l, 1"); return {};
+    case Op::loop:
+      add("push_exec r0l, 2");
+      loop_starts.push_back(out.size());
+      return {};
+    case Op::continue_join: add("while_icmp r0l, ueq, 0, 0, 2"); return {};
+    case Op::end_loop: {
+      if (loop_starts.empty()) return Error::invalid_argument("end_loop without loop");
+      add("while_icmp r0l, ueq, 0, 0, 2");
+      add("jmp_exec_any {}", static_cast<int>(loop_starts.back()));
+      loop_starts.pop_back();
+      add("pop_exec r0l, 2");
+      return {};
+    }
+    case Op::break_: case Op::continue_:
+      add(fmt::format("mov_imm r0l, {}", in.imm));
+      add("pop_exec r0l, 0");
+      return {};
+    case Op::stop: add("stop"); return {};
+    case Op::udiv: case Op::umod: case Op::sdiv: case Op::smod:
+      return Error::unsupported("integer division reached the packer (lower_idiv did not run)");
+  }
+  return Error::invalid_argument("unknown IR op");
+}
+
+Result<std::vector<Line>> all_lines(const Function& f) {
+  Printer p(f);
+  std::vector<Line> lines;
+  std::vector<size_t> loop_starts;
+  // The else_/end_if that ends each if_/else_ region.
+  std::vector<int> region_end(f.instrs.size(), -1);
+  std::vector<size_t> open;
+  for (size_t i = 0; i < f.instrs.size(); ++i) {
+    Op op = f.instrs[i].op;
+    if (op == Op::else_ || op == Op::end_if) {
+      if (!open.empty()) { region_end[open.back()] = static_cast<int>(i); open.pop_back(); }
+    }
+    if (op == Op::if_ || op == Op::else_) open.push_back(i);
+  }
+  std::vector<size_t> first_line(f.instrs.size() + 1, 0);
+  for (size_t i = 0; i < f.instrs.size(); ++i) {
+    const Instr& in = f.instrs[i];
+    first_line[i] = lines.size();
+    if (auto st = lines_for(f, p, in, lines, loop_starts); !st) {
+      std::string where = in.line ? fmt::format(" (source line {})", in.line) : "";
+      return std::move(st).error().context(fmt::format("packing '{}'{}", print_instr(f, in), where));
+    }
+    // No lane left in the region: jump to its else/end (which update
+    // r0l for every lane; the skipped instructions would change nothing).
+    if ((in.op == Op::if_ || in.op == Op::else_) && region_end[i] > 0 &&
+        static_cast<size_t>(region_end[i]) - i > kSkipRegionInstrs)
+      lines.push_back(Line{"jmp_exec_none {}", -1, region_end[i]});
+  }
+  first_line[f.instrs.size()] = lines.size();
+  for (Line& l : lines)
+    if (l.target_ir >= 0) l.target = static_cast<int>(first_line[l.target_ir]);
+  return lines;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> pack_text(const Function& f) {
+  AGX_TRY(auto lines, all_lines(f));
+  std::vector<std::string> out;
+  for (const Line& l : lines) out.push_back(l.target >= 0 ? fmt::format(fmt::runtime(l.text), "pc+0") : l.text);
+  return out;
+}
+
+Result<std::vector<uint8_t>> pack(const Function& f, Stats& stats) {
+  AGX_TRY(auto lines, all_lines(f));
+  // Round 1: lengths (branches with a placeholder offset; their length
+  // does not depend on it).
+  std::vector<uint64_t> pc(lines.size() + 1, 0);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string text = lines[i].target >= 0 ? fmt::format(fmt::runtime(lines[i].text), "pc+0") : lines[i].text;
+    auto enc = isa::assemble(text, pc[i]);
+    if (!enc) return std::move(enc).error().context(fmt::format("assembling '{}'", text));
+    pc[i + 1] = pc[i] + enc->length_B;
+  }
+  std::vector<uint8_t> code;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string text = lines[i].text;
+    if (lines[i].target >= 0) {
+      int64_t off = static_cast<int64_t>(pc[lines[i].target]) - static_cast<int64_t>(pc[i]);
+      text = fmt::format(fmt::runtime(text), off < 0 ? fmt::format("pc-{}", -off) : fmt::format("pc+{}", off));
+    }
+    auto enc = isa::assemble(text, pc[i]);
+    if (!enc) return std::move(enc).error().context(fmt::format("assembling '{}'", text));
+    if (enc->length_B != pc[i + 1] - pc[i]) return Error::invalid_argument("branch '{}' changed length", text);
+    code.insert(code.end(), enc->bytes.begin(), enc->bytes.begin() + enc->length_B);
+  }
+  stats.instructions = static_cast<uint32_t>(lines.size());
+  stats.bytes = static_cast<uint32_t>(code.size());
+  return code;
+}
+
+}  // namespace agx::compiler

@@ -1,0 +1,52 @@
+// The compiler's passes, one per file, in pipeline order (compile.cpp).
+// Each takes the function, changes it in place and may fail with an Error
+// naming the unsupported construct.
+#pragma once
+
+#include "compiler/compiler.h"
+#include "compiler/ir.h"
+
+namespace agx::compiler {
+
+// opt_copy_prop.cpp: uses of `mov` results read the mov's source instead
+// (not for variables, which are written on several paths).
+bool opt_copy_prop(Function& f);
+// opt_float_modifiers.cpp: float sources read through an fmov (fadd x, -0.0)
+// take its abs/neg modifiers and read x.
+bool opt_float_modifiers(Function& f);
+// opt_cse.cpp: pure instructions equal to one whose result dominates them
+// reuse that result. Loads are reused too while no store, atomic or
+// barrier comes between.
+bool opt_cse(Function& f);
+// dce.cpp: instructions whose results are unused go; atomics whose result
+// is unused lose their destination (the no-return form).
+bool dce(Function& f);
+// opt_coalesce_phis.cpp: `%t = op; ...; %var = mov %t` becomes `%var = op`
+// when the same lanes run both, nothing reads %var between and %t dies.
+bool opt_coalesce_phis(Function& f);
+// lower_idiv.cpp: udiv/umod/sdiv/smod by a power of two become shifts and
+// masks; other divisors become a float reciprocal estimate and two
+// integer corrections.
+Status lower_idiv(Function& f);
+// lower_immediates.cpp: immediates an instruction cannot encode (8-bit
+// integer ALU sources, 8-bit float codes, 16-bit memory offsets) and
+// uniforms where only registers are allowed move into registers.
+Status lower_immediates(Function& f);
+// register_allocate.cpp: linear scan over the structured order; values live
+// across a loop back edge are live for the whole loop. Errors when the 128
+// registers do not suffice (spilling is not implemented). Fills stats.gprs.
+Status register_allocate(Function& f, Stats& stats);
+// lower_control_flow.cpp: the nesting values the exec-mask stack needs:
+// break/continue get the r0l value (ifs inside the loop + 2 / + 1).
+Status lower_control_flow(Function& f);
+// insert_waits.cpp: a `wait` before an instruction touches registers a
+// load or atomic has not yet written, and before control-flow markers
+// while loads are outstanding.
+Status insert_waits(Function& f);
+// pack.cpp: applegpu assembly text for each instruction, assembled with
+// the isa unit (isa::assemble); branch offsets resolved in a second round.
+Result<std::vector<uint8_t>> pack(const Function& f, Stats& stats);
+// The text pack() assembles (for tests and --ir).
+Result<std::vector<std::string>> pack_text(const Function& f);
+
+}  // namespace agx::compiler

@@ -1,0 +1,113 @@
+// Register allocation: linear scan over the structured order, which is the
+// order the hardware executes (every instruction runs; the exec mask picks
+// lanes). A value's interval runs from its first definition to its last
+// use; an interval that crosses a loop boundary covers the whole loop, so
+// values carried around the back edge keep their register. Registers are
+// 16-bit halves with the alignment of regs.h; r0-r1 are reserved.
+#include <algorithm>
+#include <bitset>
+
+#include <fmt/format.h>
+
+#include "compiler/passes.h"
+#include "compiler/regs.h"
+
+namespace agx::compiler {
+
+namespace {
+// Threads per core for a register count (halves): bminor/mesa-mesa
+// src/asahi/compiler agx_occupancy_for_register_count's table.
+constexpr std::pair<unsigned, unsigned> kOccupancy[] = {
+    {104, 1024}, {112, 896}, {128, 832}, {136, 768}, {144, 704},
+    {160, 640},  {184, 576}, {208, 512}, {232, 448}, {256, 384},
+};
+}  // namespace
+
+unsigned threads_for_halves(unsigned halves) {
+  for (auto [max, threads] : kOccupancy)
+    if (halves <= max) return threads;
+  return 0;
+}
+
+Status register_allocate(Function& f, Stats& stats) {
+  const size_t n = f.values.size();
+  std::vector<int64_t> start(n, INT64_MAX), end(n, -1);
+  std::vector<std::pair<size_t, size_t>> loops;
+  std::vector<size_t> open;
+  for (size_t i = 0; i < f.instrs.size(); ++i) {
+    const Instr& in = f.instrs[i];
+    for (const Src& s : in.srcs) {
+      if (!s.is_value()) continue;
+      // Sources stay live through their instruction, so no destination
+      // shares a register with them (collect writes several registers).
+      end[s.value] = std::max<int64_t>(end[s.value], static_cast<int64_t>(i) + 1);
+      start[s.value] = std::min<int64_t>(start[s.value], static_cast<int64_t>(i));
+    }
+    if (in.dest != kNoValue) {
+      start[in.dest] = std::min<int64_t>(start[in.dest], static_cast<int64_t>(i));
+      end[in.dest] = std::max<int64_t>(end[in.dest], static_cast<int64_t>(i));
+    }
+    if (in.op == Op::loop) open.push_back(i);
+    if (in.op == Op::end_loop && !open.empty()) {
+      loops.push_back({open.back(), i});
+      open.pop_back();
+    }
+  }
+  // Innermost loops first (they come first in end order), repeated until
+  // nothing grows: an interval crossing a loop's boundary covers the loop.
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (auto [ls, le] : loops) {
+      for (size_t v = 0; v < n; ++v) {
+        if (end[v] < 0) continue;
+        bool crosses = start[v] < static_cast<int64_t>(ls) ? end[v] > static_cast<int64_t>(ls)
+                                                             : start[v] <= static_cast<int64_t>(le) && end[v] > static_cast<int64_t>(le);
+        if (!crosses) continue;
+        int64_t ns = std::min<int64_t>(start[v], ls), ne = std::max<int64_t>(end[v], le);
+        if (ns != start[v] || ne != end[v]) { start[v] = ns; end[v] = ne; grew = true; }
+      }
+    }
+  }
+  // Variables used before any definition (a phi on a path that never
+  // assigns it) still need a register from their first mention.
+  std::vector<std::vector<ValueId>> starts_at(f.instrs.size() + 1), ends_at(f.instrs.size() + 2);
+  for (size_t v = 0; v < n; ++v) {
+    if (end[v] < 0) continue;
+    starts_at[start[v]].push_back(static_cast<ValueId>(v));
+    ends_at[std::min<size_t>(end[v], f.instrs.size()) + 1].push_back(static_cast<ValueId>(v));
+  }
+  std::bitset<kRegisterHalves> used;
+  for (unsigned h = 0; h < kFirstAllocatableHalf; ++h) used.set(h);
+  unsigned max_half = kFirstAllocatableHalf;
+  for (size_t i = 0; i <= f.instrs.size(); ++i) {
+    for (ValueId v : ends_at[i]) {
+      Value& val = f.values[v];
+      for (unsigned h = 0; h < val.halves(); ++h) used.reset(val.reg + h);
+    }
+    if (i == f.instrs.size()) break;
+    for (ValueId v : starts_at[i]) {
+      Value& val = f.values[v];
+      unsigned align = register_alignment(val), size = val.halves();
+      int found = -1;
+      for (unsigned r = kFirstAllocatableHalf; r + size <= kRegisterHalves && found < 0; r += align) {
+        bool free = true;
+        for (unsigned h = 0; h < size && free; ++h) free = !used.test(r + h);
+        if (free) found = static_cast<int>(r);
+      }
+      if (found < 0) {
+        const Instr& in = f.instrs[i];
+        return Error::unsupported("register allocation: more than 128 registers live at instruction {} ({}); spilling is not supported{}",
+                                  i, print_instr(f, in), in.line ? fmt::format(" (source line {})", in.line) : "");
+      }
+      val.reg = found;
+      for (unsigned h = 0; h < size; ++h) used.set(found + h);
+      max_half = std::max(max_half, static_cast<unsigned>(found) + size);
+    }
+  }
+  stats.gprs = (max_half + 1) & ~1u;  // whole 32-bit registers
+  stats.threads_per_core = threads_for_halves(stats.gprs);
+  stats.spills = stats.fills = 0;
+  return {};
+}
+
+}  // namespace agx::compiler

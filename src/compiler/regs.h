@@ -1,0 +1,21 @@
+// The register file the allocator hands out: 128 32-bit GPRs seen as 256
+// 16-bit halves (r0l = half 0). r0 is reserved: r0l is the nesting counter
+// of the execution-mask stack and r0h is left alone (bminor/mesa-mesa
+// src/asahi/compiler/README.md: "r0l is the hardware nesting counter",
+// "r1 is the hardware link register" -- kept free as well, no calls here).
+#pragma once
+
+#include "compiler/ir.h"
+
+namespace agx::compiler {
+
+inline constexpr unsigned kRegisterHalves = 256;
+inline constexpr unsigned kFirstAllocatableHalf = 4;  // r2l
+
+// 16-bit values may sit in any half, 32-bit ones start on a register,
+// 64-bit ones on an even register (a 64-bit pair rN_rN+1 with N even).
+inline unsigned register_alignment(const Value& v) {
+  return v.pair || v.bits == 64 ? 4 : v.bits == 32 ? 2 : 1;
+}
+
+}  // namespace agx::compiler

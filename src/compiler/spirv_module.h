@@ -1,0 +1,88 @@
+// A SPIR-V module read into tables by id: types with their explicit layout
+// (Offset, ArrayStride), constants, global variables with their
+// decorations, and the blocks of the entry point's function (after
+// SPIRV-Tools' exhaustive inlining there is one).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <spirv/unified1/spirv.hpp11>
+
+#include "util/result.h"
+
+namespace agx::compiler::spirv {
+
+struct Inst {
+  spv::Op op{};
+  std::vector<uint32_t> w;  // operands (after the opcode word)
+  uint32_t line = 0;        // OpLine line, 0 when unknown
+  uint32_t word_offset = 0; // where in the module
+};
+
+struct Type {
+  enum class Kind : uint8_t { none, void_, bool_, int_, float_, vector, array, runtime_array, struct_, pointer, function, other } kind = Kind::none;
+  uint32_t width = 0;           // int/float bits
+  bool is_signed = false;
+  uint32_t elem = 0;            // vector/array/pointer element type
+  uint32_t count = 0;           // vector components, array length
+  std::vector<uint32_t> members;
+  std::vector<uint32_t> member_offsets;  // Offset decorations (UINT32_MAX: none)
+  uint32_t array_stride = 0;    // ArrayStride decoration
+  spv::StorageClass storage{};  // pointer
+  bool block = false, buffer_block = false;
+};
+
+struct Constant {
+  uint32_t type = 0;
+  uint64_t bits = 0;                 // scalar value
+  std::vector<uint32_t> parts;       // composite
+  bool composite = false, null = false;
+};
+
+struct Variable {
+  uint32_t type = 0;  // pointer type
+  spv::StorageClass storage{};
+  uint32_t initializer = 0;
+};
+
+struct Decorations {
+  uint32_t set = UINT32_MAX, binding = UINT32_MAX, location = UINT32_MAX, offset = UINT32_MAX;
+  int32_t builtin = -1;
+};
+
+struct Block {
+  uint32_t id = 0;
+  std::vector<Inst> phis;
+  std::vector<Inst> body;
+  Inst merge;        // OpSelectionMerge / OpLoopMerge, op = OpNop when absent
+  Inst terminator;
+};
+
+struct Module {
+  uint32_t bound = 0;
+  std::vector<Type> types;           // by id
+  std::vector<Constant> constants;   // by id (type 0: not a constant)
+  std::vector<uint8_t> is_constant;
+  std::vector<Variable> variables;   // by id (type 0: not a variable)
+  std::vector<uint8_t> is_variable;
+  std::vector<Decorations> decorations;
+  std::vector<std::string> names;
+  std::vector<uint32_t> ext_glsl;    // ids of imported GLSL.std.450 sets (bool per id)
+  std::vector<uint32_t> interface;   // entry point interface variables
+  uint32_t entry_function = 0;
+  std::array<uint32_t, 3> local_size{1, 1, 1};
+  std::vector<Block> blocks;         // the entry function's blocks, first = entry
+  std::vector<int32_t> block_index;  // id -> index in blocks, -1
+  std::vector<uint32_t> globals;     // module-scope variables in order
+  std::vector<uint32_t> function_variables;
+};
+
+// Reads `words`; errors name the word offset and what is unsupported
+// (several functions left after inlining, non-compute entry points ...).
+Result<Module> parse(std::span<const uint32_t> words, const std::string& entry);
+
+}  // namespace agx::compiler::spirv

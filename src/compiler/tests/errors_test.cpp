@@ -1,0 +1,79 @@
+// Bad and unsupported input gives errors naming the file, the line and
+// the construct.
+#include <gtest/gtest.h>
+
+#include "compiler/compiler.h"
+
+namespace agx::compiler {
+namespace {
+
+std::string error_of(const std::string& src, TargetEnv env = TargetEnv::vulkan) {
+  Options o;
+  o.env = env;
+  o.file_name = "k.comp";
+  auto s = compile_glsl(src, o);
+  EXPECT_FALSE(s.ok());
+  return s.ok() ? "" : s.error().message();
+}
+
+TEST(Errors, GlslSyntaxNamesFileAndLine) {
+  std::string e = error_of("#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n  int x = nope;\n}\n");
+  EXPECT_NE(e.find("k.comp:4:"), std::string::npos) << e;
+  EXPECT_NE(e.find("nope"), std::string::npos) << e;
+}
+
+TEST(Errors, UnsupportedConstructNamesLine) {
+  std::string e = error_of(R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer A { double d[]; };
+void main() {
+  d[0] = d[1] * 2.0lf;
+}
+)");
+  EXPECT_NE(e.find("k.comp:5:"), std::string::npos) << e;
+  EXPECT_NE(e.find("64-bit"), std::string::npos) << e;
+}
+
+TEST(Errors, NonComputeAndBadSpirv) {
+  Options o;
+  std::vector<uint32_t> junk = {1, 2, 3, 4, 5, 6};
+  auto s = compile_spirv(junk, o);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message().find("magic"), std::string::npos) << s.error().message();
+  std::vector<uint32_t> header_only = {0x07230203u, 0x00010000u, 0, 1, 0};
+  auto t = compile_spirv(header_only, o);
+  ASSERT_FALSE(t.ok());
+}
+
+TEST(Errors, MissingEntryPoint) {
+  Options o;
+  o.entry = "other";
+  auto words = glsl_to_spirv("#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n", Options{});
+  ASSERT_TRUE(words.ok());
+  auto s = compile_spirv(*words, o);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message().find("other"), std::string::npos) << s.error().message();
+}
+
+}  // namespace
+}  // namespace agx::compiler
+
+namespace agx::compiler {
+namespace {
+
+TEST(Errors, TooManyLiveValuesIsAClearError) {
+  // 200 loaded values all live at once: more than the 128 registers, and
+  // spilling is not implemented.
+  std::string src = "#version 450\nlayout(local_size_x = 32) in;\n"
+                    "layout(set = 0, binding = 0) buffer A { uint a[]; };\nvoid main() {\n";
+  for (int i = 0; i < 200; ++i) src += "  uint v" + std::to_string(i) + " = a[gl_GlobalInvocationID.x * 200u + " + std::to_string(i) + "u];\n";
+  src += "  uint s = 0u;\n";
+  for (int i = 0; i < 200; ++i) src += "  s = s * 3u + v" + std::to_string(199 - i) + ";\n";
+  src += "  a[0] = s;\n}\n";
+  std::string e = error_of(src);
+  EXPECT_NE(e.find("register allocation"), std::string::npos) << e;
+  EXPECT_NE(e.find("spilling is not supported"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace agx::compiler

@@ -1,0 +1,252 @@
+// One test per pass: IR built with the builder, the pass run, the printed
+// IR (or the allocation / waits) compared with what the pass must produce.
+#include <gtest/gtest.h>
+
+#include "compiler/builder.h"
+#include "compiler/passes.h"
+#include "compiler/regs.h"
+
+namespace agx::compiler {
+namespace {
+
+std::vector<std::string> lines(const Function& f) {
+  std::vector<std::string> out;
+  std::string text = print(f), cur;
+  for (char c : text) {
+    if (c == '\n') { out.push_back(cur); cur.clear(); } else { cur += c; }
+  }
+  return out;
+}
+
+TEST(Passes, BuilderFoldsImmediates) {
+  Function f;
+  Builder b(f);
+  Src s = b.imad(Src::immediate(3), Src::immediate(4), Src::immediate(5));
+  EXPECT_TRUE(s.is_imm());
+  EXPECT_EQ(s.imm, 17u);
+  EXPECT_TRUE(f.instrs.empty());
+  EXPECT_EQ(b.binary(Op::ishl, Src::immediate(1), Src::immediate(31)).imm, 0x80000000u);
+}
+
+TEST(Passes, CopyPropReadsTheSource) {
+  Function f;
+  Builder b(f);
+  ValueId x = b.def(Op::get_sr, {}, 32, 1, 80);
+  ValueId m = b.def(Op::mov, {Src::val(x)});
+  ValueId y = b.def(Op::iadd, {Src::val(m), Src::immediate(1)});
+  b.emit(Op::device_store, {Src::val(y), Src::uniform(0, 64), Src::val(m)});
+  b.emit(Op::stop);
+  EXPECT_TRUE(opt_copy_prop(f));
+  EXPECT_EQ(lines(f)[2], "%2:32 = iadd %0, #0x1");
+  EXPECT_EQ(lines(f)[3], "device_store %2, u0:64, %0");
+  ASSERT_TRUE(validate(f).ok());
+}
+
+TEST(Passes, CseReusesDominatingResultsOnly) {
+  Function f;
+  Builder b(f);
+  ValueId x = b.def(Op::get_sr, {}, 32, 1, 80);
+  ValueId a = b.def(Op::iadd, {Src::val(x), Src::immediate(1)});
+  ValueId a2 = b.def(Op::iadd, {Src::val(x), Src::immediate(1)});
+  b.emit(Op::if_, {Src::val(x), Src::immediate(0)}, 0, Cond::ueq);
+  ValueId c = b.def(Op::imul, {Src::val(x), Src::val(x)});
+  b.emit(Op::device_store, {Src::val(c), Src::uniform(0, 64), Src::val(a2)});
+  b.emit(Op::else_);
+  ValueId c2 = b.def(Op::imul, {Src::val(x), Src::val(x)});  // not dominated by the then part
+  b.emit(Op::device_store, {Src::val(c2), Src::uniform(0, 64), Src::val(a)});
+  b.emit(Op::end_if);
+  b.emit(Op::stop);
+  EXPECT_TRUE(opt_cse(f));
+  auto l = lines(f);
+  EXPECT_EQ(l[5], "  device_store %3, u0:64, %1");  // a2 -> a
+  EXPECT_EQ(l[7], "  %4:32 = imul %0, %0");         // stays
+  EXPECT_EQ(l[8], "  device_store %4, u0:64, %1");
+  ASSERT_TRUE(validate(f).ok());
+}
+
+TEST(Passes, DceRemovesDeadValuesAndAtomicResults) {
+  Function f;
+  Builder b(f);
+  ValueId x = b.def(Op::get_sr, {}, 32, 1, 80);
+  b.def(Op::iadd, {Src::val(x), Src::immediate(1)});  // dead
+  ValueId l = b.def(Op::device_load, {Src::uniform(0, 64), Src::val(x)});  // dead load
+  (void)l;
+  ValueId one = b.def(Op::mov, {Src::immediate(1)});
+  f.instrs.push_back(Instr{Op::atomic, Cond::none, false, f.new_value(), {Src::uniform(0, 64), Src::val(x), Src::val(one)},
+                           static_cast<uint64_t>(AtomicOp::add), 0});
+  b.emit(Op::stop);
+  EXPECT_TRUE(dce(f));
+  auto ls = lines(f);
+  ASSERT_EQ(ls.size(), 4u);
+  EXPECT_EQ(ls[0], "%0:32 = get_sr sr80");
+  EXPECT_EQ(ls[2], "atomic.add u0:64, %0, %3");  // no destination: the no-return form
+  ASSERT_TRUE(validate(f).ok());
+}
+
+TEST(Passes, CoalescePhisWritesTheVariableDirectly) {
+  Function f;
+  Builder b(f);
+  ValueId acc = f.new_value(32, 1, true);
+  b.def_into(acc, Op::mov, {Src::immediate(0)});
+  b.emit(Op::loop);
+  ValueId t = b.def(Op::iadd, {Src::val(acc), Src::immediate(3)});
+  ValueId u = b.def(Op::imul, {Src::val(t), Src::val(t)});  // t read before the copy: fine
+  b.def_into(acc, Op::mov, {Src::val(t)});
+  ValueId w = b.def(Op::iadd, {Src::val(u), Src::immediate(1)});
+  ValueId k = b.def(Op::iadd, {Src::val(acc), Src::immediate(1)});
+  b.emit(Op::if_, {Src::val(w), Src::immediate(100)}, 0, Cond::ugt);
+  b.emit(Op::end_if);
+  ValueId acc2 = f.new_value(32, 1, true);
+  b.def_into(acc2, Op::mov, {Src::val(k)});  // control flow between: stays
+  b.emit(Op::break_);
+  b.emit(Op::end_loop);
+  b.emit(Op::device_store, {Src::val(acc), Src::uniform(0, 64), Src::val(acc2)});
+  b.emit(Op::stop);
+  EXPECT_TRUE(opt_coalesce_phis(f));
+  auto l = lines(f);
+  EXPECT_EQ(l[2], "  %0:32 = iadd %0, #0x3");
+  EXPECT_EQ(l[3], "  %2:32 = imul %0, %0");
+  EXPECT_EQ(l[4], "  %3:32 = iadd %2, #0x1");
+  EXPECT_EQ(l[8], "  %5:32 = mov %4");
+  auto st = validate(f);
+  ASSERT_TRUE(st.ok()) << st.error().message();
+}
+
+TEST(Passes, LowerImmediatesMovesWhatCannotBeEncoded) {
+  Function f;
+  Builder b(f);
+  ValueId x = b.def(Op::get_sr, {}, 32, 1, 80);
+  ValueId a = b.def(Op::iadd, {Src::val(x), Src::immediate(300)});        // > 8 bits
+  ValueId c = b.def(Op::iadd, {Src::val(a), Src::immediate(200)});        // fits
+  ValueId fl = b.def(Op::fmul, {Src::val(c), Src::immediate(0x3f800000)}); // 1.0 has a code
+  ValueId fl2 = b.def(Op::fmul, {Src::val(fl), Src::immediate(0x3dcccccd)}); // 0.1 has none
+  b.emit(Op::device_store, {Src::immediate(5), Src::uniform(0, 64), Src::immediate(70000)});
+  b.emit(Op::device_store, {Src::val(fl2), Src::uniform(0, 64), Src::immediate(12)});
+  b.emit(Op::stop);
+  ASSERT_TRUE(lower_immediates(f).ok());
+  auto l = lines(f);
+  EXPECT_EQ(l[1], "%5:32 = mov #0x12c");
+  EXPECT_EQ(l[2], "%1:32 = iadd %0, %5");
+  EXPECT_EQ(l[3], "%2:32 = iadd %1, #0xc8");
+  EXPECT_EQ(l[4], "%3:32 = fmul %2, #0x3f800000");
+  EXPECT_EQ(l[5], "%6:32 = mov #0x3dcccccd");
+  EXPECT_EQ(l[7], "%7:32 = mov #0x5");
+  EXPECT_EQ(l[8], "%8:32 = mov #0x11170");
+  EXPECT_EQ(l[9], "device_store %7, u0:64, %8");
+  EXPECT_EQ(l[10], "device_store %4, u0:64, #0xc");
+  ASSERT_TRUE(validate(f).ok());
+}
+
+TEST(Passes, LowerIdivByPowerOfTwoIsAShift) {
+  Function f;
+  Builder b(f);
+  ValueId x = b.def(Op::get_sr, {}, 32, 1, 80);
+  ValueId q = b.def(Op::udiv, {Src::val(x), Src::immediate(8)});
+  ValueId r = b.def(Op::umod, {Src::val(x), Src::immediate(8)});
+  b.emit(Op::device_store, {Src::val(q), Src::uniform(0, 64), Src::val(r)});
+  b.emit(Op::stop);
+  ASSERT_TRUE(lower_idiv(f).ok());
+  auto l = lines(f);
+  EXPECT_EQ(l[1], "%3:32 = ushr %0, #0x3");
+  EXPECT_EQ(l[2], "%1:32 = mov %3");
+  EXPECT_EQ(l[3], "%4:32 = iand %0, #0x7");
+  ASSERT_TRUE(validate(f).ok());
+}
+
+TEST(Passes, RegisterAllocationKeepsLoopCarriedValuesAlive) {
+  Function f;
+  Builder b(f);
+  ValueId acc = f.new_value(32, 1, true);
+  b.def_into(acc, Op::mov, {Src::immediate(0)});
+  ValueId x = b.def(Op::get_sr, {}, 32, 1, 80);
+  b.emit(Op::loop);
+  ValueId t = b.def(Op::iadd, {Src::val(acc), Src::val(x)});  // x: defined before, used inside
+  b.def_into(acc, Op::mov, {Src::val(t)});
+  ValueId tmp = b.def(Op::imul, {Src::val(t), Src::val(t)});  // dies inside the loop
+  b.emit(Op::if_, {Src::val(tmp), Src::immediate(100)}, 0, Cond::ugt);
+  b.emit(Op::break_);
+  b.emit(Op::end_if);
+  b.emit(Op::end_loop);
+  ValueId v4 = b.def(Op::collect, {Src::val(acc), Src::val(acc), Src::val(acc), Src::val(acc)}, 32, 4);
+  b.emit(Op::device_store, {Src::val(v4), Src::uniform(0, 64), Src::immediate(0)});
+  b.emit(Op::stop);
+  Stats st;
+  ASSERT_TRUE(register_allocate(f, st).ok());
+  ASSERT_TRUE(validate(f, true).ok());
+  auto overlap = [&](ValueId a, ValueId c) {
+    const Value &p = f.values[a], &q = f.values[c];
+    return p.reg < q.reg + int(q.halves()) && q.reg < p.reg + int(p.halves());
+  };
+  EXPECT_FALSE(overlap(acc, x));
+  EXPECT_FALSE(overlap(acc, tmp));
+  EXPECT_FALSE(overlap(x, tmp));
+  EXPECT_FALSE(overlap(x, t));
+  EXPECT_EQ(f.values[v4].reg % 2, 0);
+  EXPECT_GE(f.values[acc].reg, int(kFirstAllocatableHalf));
+  EXPECT_GE(st.gprs, 12u);
+  EXPECT_EQ(st.threads_per_core, 1024u);
+}
+
+TEST(Passes, LowerControlFlowCountsIfsInsideTheLoop) {
+  Function f;
+  Builder b(f);
+  ValueId x = b.def(Op::get_sr, {}, 32, 1, 80);
+  b.emit(Op::loop);
+  b.emit(Op::if_, {Src::val(x), Src::immediate(1)}, 0, Cond::ueq);
+  b.emit(Op::if_, {Src::val(x), Src::immediate(2)}, 0, Cond::ugt);
+  b.emit(Op::break_);
+  b.emit(Op::end_if);
+  b.emit(Op::continue_);
+  b.emit(Op::end_if);
+  b.emit(Op::break_);
+  b.emit(Op::end_loop);
+  b.emit(Op::stop);
+  ASSERT_TRUE(lower_control_flow(f).ok());
+  EXPECT_EQ(f.instrs[4].imm, 4u);  // two ifs + 2
+  EXPECT_EQ(f.instrs[6].imm, 2u);  // one if + 1
+  EXPECT_EQ(f.instrs[8].imm, 2u);  // no if + 2
+}
+
+TEST(Passes, InsertWaitsBeforeTheFirstUseOfALoad) {
+  Function f;
+  Builder b(f);
+  ValueId x = b.def(Op::get_sr, {}, 32, 1, 80);
+  ValueId l = b.def(Op::device_load, {Src::uniform(0, 64), Src::val(x)}, 32, 2);
+  ValueId y = b.def(Op::iadd, {Src::val(x), Src::immediate(1)});
+  ValueId z = b.def(Op::iadd, {Src::val(l, 32, 1), Src::val(y)});
+  b.emit(Op::device_store, {Src::val(z), Src::uniform(0, 64), Src::val(x)});
+  b.emit(Op::stop);
+  Stats st;
+  ASSERT_TRUE(register_allocate(f, st).ok());
+  ASSERT_TRUE(insert_waits(f).ok());
+  auto ls = lines(f);
+  ASSERT_EQ(ls.size(), 7u);
+  EXPECT_NE(ls[2].find("iadd"), std::string::npos);  // independent work runs before the wait
+  EXPECT_EQ(ls[3], "wait");
+  EXPECT_NE(ls[4].find("iadd"), std::string::npos);
+}
+
+TEST(Passes, ValidatorRejectsBrokenIr) {
+  Function f;
+  Builder b(f);
+  ValueId x = f.new_value();
+  b.def(Op::iadd, {Src::val(x), Src::immediate(1)});  // x never defined
+  b.emit(Op::stop);
+  EXPECT_FALSE(validate(f).ok());
+  Function g;
+  Builder c(g);
+  c.emit(Op::if_, {Src::immediate(0), Src::immediate(0)}, 0, Cond::ueq);
+  c.emit(Op::stop);
+  EXPECT_FALSE(validate(g).ok());
+  Function h;
+  Builder d(h);
+  d.emit(Op::if_, {Src::immediate(0), Src::immediate(0)}, 0, Cond::ueq);
+  ValueId v = d.def(Op::get_sr, {}, 32, 1, 80);
+  d.emit(Op::end_if);
+  d.def(Op::iadd, {Src::val(v), Src::immediate(1)});  // then-part value used after the join
+  d.emit(Op::stop);
+  EXPECT_FALSE(validate(h).ok());
+}
+
+}  // namespace
+}  // namespace agx::compiler

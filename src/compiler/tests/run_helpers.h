@@ -1,0 +1,65 @@
+// Compiles GLSL compute kernels and runs them on the usc emulator's
+// dispatch with buffers at fixed addresses (docs/compiler.md's ABI).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstring>
+#include <vector>
+
+#include "compiler/compiler.h"
+#include "usc/usc.h"
+
+namespace agx::compiler::test {
+
+struct Job {
+  std::vector<std::vector<uint32_t>> buffers;  // by resource, in Abi order
+  std::vector<uint32_t> push;                  // push constants / loose uniforms, in words
+  std::array<uint32_t, 3> groups{1, 1, 1};
+};
+
+inline constexpr uint64_t kBufferBase = 0x10'0000'0000ull;
+inline constexpr uint64_t kBufferStride = 0x100'0000ull;
+
+inline Result<Shader> compile(const std::string& glsl, TargetEnv env = TargetEnv::vulkan) {
+  Options o;
+  o.env = env;
+  o.file_name = "test.comp";
+  return compile_glsl(glsl, o);
+}
+
+// Runs `shader`; on return run.buffers hold what the kernel left there.
+inline Status execute(const Shader& shader, Job& run) {
+  usc::RegionMemory mem;
+  usc::Dispatch d;
+  d.threadgroups = run.groups;
+  d.threads_per_threadgroup = shader.abi.workgroup_size;
+  d.threadgroup_memory_B = std::max<uint32_t>(shader.abi.threadgroup_memory_B, 16);
+  if (run.buffers.size() < shader.abi.resources.size())
+    return Error::invalid_argument("the shader has {} resources, the test gives {}", shader.abi.resources.size(), run.buffers.size());
+  for (size_t i = 0; i < shader.abi.resources.size(); ++i) {
+    uint64_t va = kBufferBase + i * kBufferStride;
+    std::vector<uint8_t> bytes(std::max<size_t>(run.buffers[i].size() * 4, 4));
+    std::memcpy(bytes.data(), run.buffers[i].data(), run.buffers[i].size() * 4);
+    AGX_CHECK(mem.map(va, std::move(bytes)));
+    uint32_t u = shader.abi.resources[i].uniform;
+    d.uniforms[u] = static_cast<uint32_t>(va);
+    d.uniforms[u + 1] = static_cast<uint32_t>(va >> 32);
+  }
+  for (int i = 0; i < 3; ++i) d.uniforms[shader.abi.workgroup_count_uniform + i] = run.groups[i];
+  for (size_t i = 0; i < run.push.size(); ++i) d.uniforms[shader.abi.push_constants_uniform + i] = run.push[i];
+  AGX_TRY(auto program, usc::compile(shader.code, 0));
+  usc::RunOptions opt;
+  opt.step_limit = 50'000'000;
+  AGX_CHECK(usc::dispatch(program, d, mem, opt));
+  for (size_t i = 0; i < shader.abi.resources.size(); ++i) {
+    uint64_t va = kBufferBase + i * kBufferStride;
+    GpuFault fault;
+    if (!run.buffers[i].empty() && !mem.read(va, run.buffers[i].data(), run.buffers[i].size() * 4, GpuUnit::usc, &fault))
+      return Error::fault("reading back buffer {}", i);
+  }
+  return {};
+}
+
+}  // namespace agx::compiler::test

@@ -1,0 +1,106 @@
+// SPIR-V (spirv_module.h) -> IR (ir.h) for GLCompute shaders. Internal to
+// the unit: translate.cpp walks the structured control flow,
+// translate_alu.cpp and translate_memory.cpp translate instructions.
+#pragma once
+
+#include <optional>
+
+#include "compiler/builder.h"
+#include "compiler/compiler.h"
+#include "compiler/spirv_module.h"
+
+namespace agx::compiler::detail {
+
+// A boolean kept as the comparison that made it, materialized as 0/1 only
+// when stored or combined.
+struct Cmp {
+  Cond cond = Cond::ueq;
+  bool invert = false;
+  Src a, b;
+};
+
+// Where a pointer points: a buffer (64-bit base address in a uniform pair),
+// the push constant / loose uniform area, threadgroup memory or a built-in
+// input. The byte offset is const_B + sum(index * stride_B).
+struct Ptr {
+  enum class Space : uint8_t { buffer, push, shared, builtin } space{};
+  uint32_t uniform = 0;         // buffer: base address pair u<N>_u<N+1>
+  uint32_t const_B = 0;
+  std::vector<std::pair<Src, uint32_t>> terms;
+  uint32_t type = 0;            // pointee type
+  int32_t builtin = -1;
+};
+
+struct TVal {
+  enum class Kind : uint8_t { none, data, ptr } kind = Kind::none;
+  uint32_t type = 0;
+  std::vector<Src> c;           // scalar components (flattened for vectors)
+  std::optional<Cmp> cmp;       // scalar bool from a comparison
+  Ptr ptr;
+};
+
+struct Ctx {
+  uint32_t end = 0;             // the region ends where control reaches this block
+  uint32_t header = 0, merge = 0, cont = 0;  // innermost loop (0: none)
+  bool in_continue = false;     // walking the continue construct
+  bool* saw_continue = nullptr;
+};
+
+class Translator {
+ public:
+  Translator(const spirv::Module& m, Function& f, Abi& abi, const Options& o) : m_(m), b_(f), abi_(abi), o_(o) {}
+  Status run();
+
+ private:
+  // translate.cpp: control flow
+  Status walk(uint32_t pred, uint32_t start, const Ctx& ctx, int depth);
+  Status block(uint32_t id, const Ctx& ctx, int depth);
+  Status phi_moves(uint32_t pred, uint32_t target);
+  Status terminator(const spirv::Block& blk, const Ctx& ctx, int depth);
+  Status if_cmp(const Cmp& c);
+  Status switch_(const spirv::Block& blk, const Ctx& ctx, int depth);
+
+  // translate_alu.cpp
+  Status instruction(const spirv::Inst& in);
+  Status alu(const spirv::Inst& in, bool& handled);
+  Status ext_glsl(const spirv::Inst& in);
+
+  // translate_memory.cpp
+  Status setup_resources();
+  Status access_chain(const spirv::Inst& in);
+  Result<Ptr> variable_pointer(uint32_t var, const spirv::Inst& in);
+  Status load(const spirv::Inst& in);
+  Status store(const spirv::Inst& in);
+  Status atomic(const spirv::Inst& in);
+  Result<Src> buffer_index(const Ptr& p, uint32_t elem_B, const spirv::Inst& in, uint32_t* shift = nullptr);
+  Result<Src> shared_address(const Ptr& p);
+
+  // helpers
+  Result<const TVal*> get(uint32_t id, const spirv::Inst& in);
+  Result<Src> scalar(uint32_t id, const spirv::Inst& in, unsigned comp = 0);
+  Result<Cmp> condition(uint32_t id, const spirv::Inst& in);
+  Src materialize(const Cmp& c);
+  TVal constant(uint32_t id);
+  const spirv::Type& type(uint32_t id) const { return m_.types[id]; }
+  unsigned components(uint32_t type_id) const;      // scalars of a scalar/vector, 0 otherwise
+  unsigned flat_count(uint32_t type_id) const;      // scalars of any composite, flattened
+  uint32_t scalar_type(uint32_t type_id) const;
+  bool is_float(uint32_t type_id) const;
+  bool is_bool(uint32_t type_id) const;
+  Error unsupported(const spirv::Inst& in, std::string_view what) const;
+  uint32_t natural_size_B(uint32_t type_id, uint32_t* align_B) const;
+
+  const spirv::Module& m_;
+  Builder b_;
+  Abi& abi_;
+  const Options& o_;
+  std::vector<TVal> vals_;
+  std::vector<std::vector<ValueId>> phi_vars_;  // phi id -> a variable per component
+  std::vector<uint32_t> shared_offset_B_;       // workgroup variable id -> byte offset
+  std::vector<int32_t> resource_uniform_;       // buffer variable id -> uniform index, -1
+  std::vector<uint32_t> loose_uniform_;         // loose uniform variable id -> uniform index
+  bool uses_workgroup_count_ = false;
+  int loop_depth_ = 0;
+};
+
+}  // namespace agx::compiler::detail

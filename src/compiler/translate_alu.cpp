@@ -1,0 +1,614 @@
+// SPIR-V values, composites, arithmetic, comparisons and GLSL.std.450
+// functions -> IR.
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include <bit>
+#include <cstring>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "compiler/translate.h"
+
+namespace agx::compiler::detail {
+
+using spv::Op;
+using IrOp = agx::compiler::Op;
+
+unsigned Translator::flat_count(uint32_t t) const {
+  const spirv::Type& ty = type(t);
+  switch (ty.kind) {
+    case spirv::Type::Kind::bool_: case spirv::Type::Kind::int_: case spirv::Type::Kind::float_: return 1;
+    case spirv::Type::Kind::vector: case spirv::Type::Kind::array: return ty.count * flat_count(ty.elem);
+    case spirv::Type::Kind::struct_: {
+      unsigned n = 0;
+      for (uint32_t mem : ty.members) n += flat_count(mem);
+      return n;
+    }
+    default: return 0;
+  }
+}
+
+unsigned Translator::components(uint32_t t) const {
+  const spirv::Type& ty = type(t);
+  switch (ty.kind) {
+    case spirv::Type::Kind::bool_: case spirv::Type::Kind::int_: case spirv::Type::Kind::float_: return 1;
+    case spirv::Type::Kind::vector: return ty.count;
+    default: return 0;
+  }
+}
+
+uint32_t Translator::scalar_type(uint32_t t) const {
+  return type(t).kind == spirv::Type::Kind::vector ? type(t).elem : t;
+}
+bool Translator::is_float(uint32_t t) const { return type(scalar_type(t)).kind == spirv::Type::Kind::float_; }
+bool Translator::is_bool(uint32_t t) const { return type(scalar_type(t)).kind == spirv::Type::Kind::bool_; }
+
+TVal Translator::constant(uint32_t id) {
+  const spirv::Constant& c = m_.constants[id];
+  TVal v;
+  v.kind = TVal::Kind::data;
+  v.type = c.type;
+  std::function<void(uint32_t)> flatten = [&](uint32_t cid) {
+    const spirv::Constant& k = m_.constants[cid];
+    if (k.composite) {
+      for (uint32_t p : k.parts) flatten(p);
+    } else if (k.null) {
+      unsigned n = std::max(1u, components(k.type));
+      for (unsigned i = 0; i < n; ++i) v.c.push_back(Src::immediate(0));
+    } else {
+      v.c.push_back(Src::immediate(k.bits, type(k.type).width == 64 ? 64 : 32));
+    }
+  };
+  flatten(id);
+  return v;
+}
+
+Result<const TVal*> Translator::get(uint32_t id, const spirv::Inst& in) {
+  if (id >= m_.bound) return unsupported(in, fmt::format("operand %{} out of range", id));
+  if (vals_[id].kind == TVal::Kind::none && m_.is_constant[id]) vals_[id] = constant(id);
+  if (vals_[id].kind == TVal::Kind::none && m_.is_variable[id]) {
+    AGX_TRY(auto p, variable_pointer(id, in));
+    vals_[id].kind = TVal::Kind::ptr;
+    vals_[id].type = m_.variables[id].type;
+    vals_[id].ptr = std::move(p);
+  }
+  if (vals_[id].kind == TVal::Kind::none)
+    return unsupported(in, fmt::format("operand %{}{} has no value here (unsupported instruction or type)", id,
+                                       m_.names[id].empty() ? "" : " (" + m_.names[id] + ")"));
+  return &vals_[id];
+}
+
+Result<Src> Translator::scalar(uint32_t id, const spirv::Inst& in, unsigned comp) {
+  AGX_TRY(auto v, get(id, in));
+  if (v->cmp) return materialize(*v->cmp);
+  if (v->kind != TVal::Kind::data || comp >= v->c.size()) return unsupported(in, fmt::format("operand %{} is not a scalar/vector value", id));
+  return v->c[comp];
+}
+
+Src Translator::materialize(const Cmp& c) {
+  return b_.select(c.cond, c.invert, c.a, c.b, Src::immediate(1), Src::immediate(0));
+}
+
+Result<Cmp> Translator::condition(uint32_t id, const spirv::Inst& in) {
+  AGX_TRY(auto v, get(id, in));
+  if (v->cmp) return *v->cmp;
+  if (v->kind != TVal::Kind::data || v->c.empty()) return unsupported(in, "condition is not a boolean");
+  return Cmp{Cond::ueq, true, v->c[0], Src::immediate(0)};  // v != 0
+}
+
+namespace {
+
+Src fneg(Src s) { s.neg = !s.neg; return s; }
+Src fabs_(Src s) { s.abs = true; s.neg = false; return s; }
+
+}  // namespace
+
+Status Translator::instruction(const spirv::Inst& in) {
+  const auto& w = in.w;
+  auto need = [&](size_t n) -> Status {
+    if (w.size() < n) return Error::decode("{}: SPIR-V word {}: too few operands", o_.file_name, in.word_offset);
+    if (w.size() >= 2 && w[1] >= m_.bound) return Error::decode("{}: SPIR-V word {}: result id out of range", o_.file_name, in.word_offset);
+    return {};
+  };
+  switch (in.op) {
+    case Op::OpNop: case Op::OpSelectionMerge: case Op::OpLoopMerge: return {};
+    case Op::OpVariable: {
+      const spirv::Variable& var = m_.variables[w[1]];
+      if (var.storage == spv::StorageClass::Function)
+        return unsupported(in, "a function-local variable left after optimization (dynamically indexed local array)");
+      return {};
+    }
+    case Op::OpAccessChain: case Op::OpInBoundsAccessChain:
+      AGX_CHECK(need(3));
+      return access_chain(in);
+    case Op::OpLoad: case Op::OpAtomicLoad: AGX_CHECK(need(3)); return load(in);
+    case Op::OpStore: case Op::OpAtomicStore: return store(in);
+    case Op::OpAtomicIAdd: case Op::OpAtomicISub: case Op::OpAtomicExchange: case Op::OpAtomicCompareExchange:
+    case Op::OpAtomicUMin: case Op::OpAtomicSMin: case Op::OpAtomicUMax: case Op::OpAtomicSMax:
+    case Op::OpAtomicAnd: case Op::OpAtomicOr: case Op::OpAtomicXor:
+    case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement:
+      AGX_CHECK(need(5));
+      return atomic(in);
+    case Op::OpControlBarrier:
+      // Execution scope Workgroup: every SIMD group of the threadgroup meets.
+      b_.emit(IrOp::memory_barrier);
+      b_.emit(IrOp::barrier);
+      return {};
+    case Op::OpMemoryBarrier:
+      b_.emit(IrOp::memory_barrier);
+      return {};
+    case Op::OpExtInst:
+      AGX_CHECK(need(4));
+      if (w[2] >= m_.bound || !m_.ext_glsl[w[2]]) return unsupported(in, "extended instruction set other than GLSL.std.450");
+      return ext_glsl(in);
+    default: break;
+  }
+  bool handled = false;
+  AGX_CHECK(need(2));
+  AGX_CHECK(alu(in, handled));
+  if (!handled) return unsupported(in, fmt::format("SPIR-V instruction op {} is not supported", static_cast<unsigned>(in.op)));
+  return {};
+}
+
+Status Translator::alu(const spirv::Inst& in, bool& handled) {
+  const auto& w = in.w;
+  handled = true;
+  if (w.size() < 3) { handled = false; return {}; }
+  uint32_t rtype = w[0], rid = w[1];
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = rtype;
+  unsigned n = components(rtype);
+  auto finish = [&]() -> Status { vals_[rid] = std::move(out); return {}; };
+  auto check_width = [&](uint32_t t) -> Status {
+    uint32_t st = scalar_type(t);
+    if (type(st).kind != spirv::Type::Kind::bool_ && type(st).width != 32)
+      return unsupported(in, fmt::format("{}-bit arithmetic is not supported (32-bit only)", type(st).width));
+    return {};
+  };
+
+  // Per-component binary/unary ops.
+  auto per_comp = [&](auto fn, size_t nsrc) -> Status {
+    AGX_CHECK(check_width(rtype));
+    for (unsigned i = 0; i < n; ++i) {
+      Src s[3];
+      for (size_t k = 0; k < nsrc; ++k) {
+        AGX_TRY(auto v, scalar(w[2 + k], in, i));
+        s[k] = v;
+      }
+      AGX_TRY(auto r, fn(s));
+      out.c.push_back(r);
+    }
+    return finish();
+  };
+  auto int_bin = [&](IrOp op) {
+    return per_comp([&](Src* s) -> Result<Src> { return b_.binary(op, s[0], s[1]); }, 2);
+  };
+  auto float_bin = [&](IrOp op) {
+    return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(op, {s[0], s[1]})); }, 2);
+  };
+  // A comparison: kept as a Cmp for scalars, 0/1 per component for vectors.
+  auto compare = [&](Cond cond, bool invert, bool swap) -> Status {
+    uint32_t at = 0;
+    {
+      AGX_TRY(auto a, get(w[2], in));
+      at = a->type;
+    }
+    AGX_CHECK(check_width(at));
+    for (unsigned i = 0; i < n; ++i) {
+      AGX_TRY(auto a, scalar(w[2], in, i));
+      AGX_TRY(auto bb, scalar(w[3], in, i));
+      Cmp c{cond, invert, swap ? bb : a, swap ? a : bb};
+      if (n == 1) out.cmp = c;
+      else out.c.push_back(materialize(c));
+    }
+    return finish();
+  };
+  // FOrdNotEqual / FUnordEqual: (a < b) or (a > b), and its inverse.
+  auto ordered_ne = [&](bool invert) -> Status {
+    for (unsigned i = 0; i < n; ++i) {
+      AGX_TRY(auto a, scalar(w[2], in, i));
+      AGX_TRY(auto bb, scalar(w[3], in, i));
+      Src gt = b_.select(Cond::fgt, false, a, bb, Src::immediate(1), Src::immediate(0));
+      Src r = b_.select(Cond::flt, false, a, bb, Src::immediate(1), gt);
+      if (n == 1) out.cmp = Cmp{Cond::ueq, !invert, r, Src::immediate(0)};
+      else out.c.push_back(invert ? b_.binary(IrOp::ixor, r, Src::immediate(1)) : r);
+    }
+    return finish();
+  };
+
+  switch (in.op) {
+    case Op::OpCopyObject: {
+      AGX_TRY(auto v, get(w[2], in));
+      vals_[rid] = *v;
+      return {};
+    }
+    case Op::OpUndef: {
+      for (unsigned i = 0; i < std::max(1u, n); ++i) out.c.push_back(Src::immediate(0));
+      return finish();
+    }
+    case Op::OpBitcast: {
+      AGX_TRY(auto v, get(w[2], in));
+      if (v->kind != TVal::Kind::data || v->c.size() != n) return unsupported(in, "bitcast between different component counts");
+      out.c = v->c;
+      return finish();
+    }
+    case Op::OpCompositeConstruct: {
+      for (size_t k = 2; k < w.size(); ++k) {
+        AGX_TRY(auto v, get(w[k], in));
+        if (v->cmp) out.c.push_back(materialize(*v->cmp));
+        else if (v->kind == TVal::Kind::data) out.c.insert(out.c.end(), v->c.begin(), v->c.end());
+        else return unsupported(in, "composite of non-data values");
+      }
+      return finish();
+    }
+    case Op::OpCompositeExtract: {
+      AGX_TRY(auto v, get(w[2], in));
+      if (v->kind != TVal::Kind::data) return unsupported(in, "OpCompositeExtract of a non-data value");
+      // Walk the indices over the flattened scalars.
+      uint32_t t = v->type, first = 0;
+      for (size_t k = 3; k < w.size(); ++k) {
+        const spirv::Type& ty = type(t);
+        uint32_t idx = w[k];
+        if (ty.kind == spirv::Type::Kind::struct_) {
+          if (idx >= ty.members.size()) return unsupported(in, "OpCompositeExtract index out of range");
+          for (uint32_t j = 0; j < idx; ++j) first += flat_count(ty.members[j]);
+          t = ty.members[idx];
+        } else if (ty.kind == spirv::Type::Kind::array || ty.kind == spirv::Type::Kind::vector) {
+          if (idx >= ty.count) return unsupported(in, "OpCompositeExtract index out of range");
+          first += idx * flat_count(ty.elem);
+          t = ty.elem;
+        } else {
+          return unsupported(in, "OpCompositeExtract through a non-composite");
+        }
+      }
+      uint32_t cnt = flat_count(t);
+      if (first + cnt > v->c.size()) return unsupported(in, "OpCompositeExtract out of range");
+      out.c.assign(v->c.begin() + first, v->c.begin() + first + cnt);
+      if (is_bool(t) && cnt == 1 && !out.c.empty()) { out.cmp = Cmp{Cond::ueq, true, out.c[0], Src::immediate(0)}; out.c.clear(); }
+      return finish();
+    }
+    case Op::OpCompositeInsert: {
+      AGX_TRY(auto obj, scalar(w[2], in));
+      AGX_TRY(auto v, get(w[3], in));
+      if (w.size() != 5 || v->kind != TVal::Kind::data || w[4] >= v->c.size()) return unsupported(in, "OpCompositeInsert of a nested composite");
+      out.c = v->c;
+      out.c[w[4]] = obj;
+      return finish();
+    }
+    case Op::OpVectorShuffle: {
+      AGX_TRY(auto a, get(w[2], in));
+      AGX_TRY(auto bv, get(w[3], in));
+      std::vector<Src> all = a->c;
+      all.insert(all.end(), bv->c.begin(), bv->c.end());
+      for (size_t k = 4; k < w.size(); ++k) {
+        if (w[k] == 0xFFFFFFFFu) out.c.push_back(Src::immediate(0));
+        else if (w[k] < all.size()) out.c.push_back(all[w[k]]);
+        else return unsupported(in, "OpVectorShuffle index out of range");
+      }
+      return finish();
+    }
+    case Op::OpVectorExtractDynamic: {
+      AGX_TRY(auto v, get(w[2], in));
+      AGX_TRY(auto idx, scalar(w[3], in));
+      if (idx.is_imm() && idx.imm < v->c.size()) { out.c.push_back(v->c[idx.imm]); return finish(); }
+      Src r = v->c.empty() ? Src::immediate(0) : v->c[0];
+      for (size_t i = 1; i < v->c.size(); ++i)
+        r = b_.select(Cond::ueq, false, idx, Src::immediate(i), v->c[i], r);
+      out.c.push_back(r);
+      return finish();
+    }
+    case Op::OpIAdd: return int_bin(IrOp::iadd);
+    case Op::OpISub: return int_bin(IrOp::isub);
+    case Op::OpIMul: return int_bin(IrOp::imul);
+    case Op::OpShiftLeftLogical: return int_bin(IrOp::ishl);
+    case Op::OpShiftRightLogical: return int_bin(IrOp::ushr);
+    case Op::OpShiftRightArithmetic: return int_bin(IrOp::ishr);
+    case Op::OpBitwiseAnd: return int_bin(IrOp::iand);
+    case Op::OpBitwiseOr: return int_bin(IrOp::ior);
+    case Op::OpBitwiseXor: return int_bin(IrOp::ixor);
+    case Op::OpUDiv: return int_bin(IrOp::udiv);
+    case Op::OpUMod: return int_bin(IrOp::umod);
+    case Op::OpSDiv: return int_bin(IrOp::sdiv);
+    case Op::OpSRem: return int_bin(IrOp::smod);
+    case Op::OpSMod:
+      // The remainder takes the divisor's sign: a nonzero truncated
+      // remainder of the other sign gets the divisor added.
+      return per_comp([&](Src* s) -> Result<Src> {
+        Src r = b_.binary(IrOp::smod, s[0], s[1]);
+        Src x = b_.binary(IrOp::ixor, r, s[1]);
+        Src fixed = b_.select(Cond::slt, false, x, Src::immediate(0), b_.binary(IrOp::iadd, r, s[1]), r);
+        return b_.select(Cond::ueq, false, r, Src::immediate(0), r, fixed);
+      }, 2);
+    case Op::OpNot:
+      return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::inot, {s[0]})); }, 1);
+    case Op::OpSNegate:
+      return per_comp([&](Src* s) -> Result<Src> { return b_.binary(IrOp::isub, Src::immediate(0), s[0]); }, 1);
+    case Op::OpBitCount:
+      return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::popcount, {s[0]})); }, 1);
+    case Op::OpBitReverse:
+      return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::bitrev, {s[0]})); }, 1);
+    case Op::OpFAdd: return float_bin(IrOp::fadd);
+    case Op::OpFSub:
+      return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::fadd, {s[0], fneg(s[1])})); }, 2);
+    case Op::OpFMul: return float_bin(IrOp::fmul);
+    case Op::OpFDiv:
+      // a / b = a * rcp(b) (Mesa lowers fdiv the same way: lower_fdiv).
+      return per_comp([&](Src* s) -> Result<Src> {
+        Src r = Src::val(b_.def(IrOp::rcp, {s[1]}));
+        return Src::val(b_.def(IrOp::fmul, {s[0], r}));
+      }, 2);
+    case Op::OpFNegate:
+      return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::fadd, {fneg(s[0]), Src::immediate(0x80000000u)})); }, 1);
+    case Op::OpVectorTimesScalar: {
+      AGX_CHECK(check_width(rtype));
+      AGX_TRY(auto k, scalar(w[3], in));
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto a, scalar(w[2], in, i));
+        out.c.push_back(Src::val(b_.def(IrOp::fmul, {a, k})));
+      }
+      return finish();
+    }
+    case Op::OpDot: {
+      AGX_TRY(auto av, get(w[2], in));
+      Src acc;
+      for (size_t i = 0; i < av->c.size(); ++i) {
+        AGX_TRY(auto a, scalar(w[2], in, i));
+        AGX_TRY(auto bb, scalar(w[3], in, i));
+        acc = i == 0 ? Src::val(b_.def(IrOp::fmul, {a, bb})) : Src::val(b_.def(IrOp::fmadd, {a, bb, acc}));
+      }
+      out.c.push_back(acc);
+      return finish();
+    }
+    case Op::OpConvertUToF: case Op::OpConvertSToF: case Op::OpConvertFToU: case Op::OpConvertFToS: {
+      Conv mode = in.op == Op::OpConvertUToF ? Conv::u32_to_f : in.op == Op::OpConvertSToF ? Conv::s32_to_f
+                : in.op == Op::OpConvertFToU ? Conv::f_to_u32 : Conv::f_to_s32;
+      return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::convert, {s[0]}, 32, 1, static_cast<uint64_t>(mode))); }, 1);
+    }
+    case Op::OpIEqual: case Op::OpLogicalEqual: return compare(Cond::ueq, false, false);
+    case Op::OpINotEqual: case Op::OpLogicalNotEqual: return compare(Cond::ueq, true, false);
+    case Op::OpULessThan: return compare(Cond::ult, false, false);
+    case Op::OpULessThanEqual: return compare(Cond::ugt, true, false);
+    case Op::OpUGreaterThan: return compare(Cond::ugt, false, false);
+    case Op::OpUGreaterThanEqual: return compare(Cond::ult, true, false);
+    case Op::OpSLessThan: return compare(Cond::slt, false, false);
+    case Op::OpSLessThanEqual: return compare(Cond::sgt, true, false);
+    case Op::OpSGreaterThan: return compare(Cond::sgt, false, false);
+    case Op::OpSGreaterThanEqual: return compare(Cond::slt, true, false);
+    case Op::OpFOrdEqual: return compare(Cond::feq, false, false);
+    case Op::OpFUnordNotEqual: return compare(Cond::feq, true, false);
+    case Op::OpFOrdLessThan: return compare(Cond::flt, false, false);
+    case Op::OpFOrdGreaterThan: return compare(Cond::fgt, false, false);
+    case Op::OpFOrdLessThanEqual: return compare(Cond::flte, false, false);
+    case Op::OpFOrdGreaterThanEqual: return compare(Cond::fgte, false, false);
+    case Op::OpFUnordLessThan: return compare(Cond::fgte, true, false);
+    case Op::OpFUnordGreaterThan: return compare(Cond::flte, true, false);
+    case Op::OpFUnordLessThanEqual: return compare(Cond::fgt, true, false);
+    case Op::OpFUnordGreaterThanEqual: return compare(Cond::flt, true, false);
+    case Op::OpFOrdNotEqual: return ordered_ne(false);
+    case Op::OpFUnordEqual: return ordered_ne(true);
+    case Op::OpIsNan:
+      // x != x only for NaN.
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto a, scalar(w[2], in, i));
+        Cmp c{Cond::feq, true, a, a};
+        if (n == 1) out.cmp = c; else out.c.push_back(materialize(c));
+      }
+      return finish();
+    case Op::OpLogicalNot: {
+      if (n == 1) {
+        AGX_TRY(auto c, condition(w[2], in));
+        c.invert = !c.invert;
+        out.cmp = c;
+        return finish();
+      }
+      return per_comp([&](Src* s) -> Result<Src> { return b_.binary(IrOp::ixor, s[0], Src::immediate(1)); }, 1);
+    }
+    case Op::OpAll: case Op::OpAny: {
+      // Every / any component of a bool vector (0/1 values).
+      AGX_TRY(auto v, get(w[2], in));
+      IrOp op = in.op == Op::OpAll ? IrOp::iand : IrOp::ior;
+      Src r;
+      if (v->cmp) r = materialize(*v->cmp);
+      for (size_t i = 0; !v->cmp && i < v->c.size(); ++i) r = i == 0 ? v->c[0] : b_.binary(op, r, v->c[i]);
+      out.cmp = Cmp{Cond::ueq, true, r, Src::immediate(0)};
+      return finish();
+    }
+    case Op::OpLogicalAnd: case Op::OpLogicalOr: {
+      IrOp op = in.op == Op::OpLogicalAnd ? IrOp::iand : IrOp::ior;
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto a, scalar(w[2], in, i));
+        AGX_TRY(auto bb, scalar(w[3], in, i));
+        Src r = b_.binary(op, a, bb);
+        if (n == 1) out.cmp = Cmp{Cond::ueq, true, r, Src::immediate(0)};
+        else out.c.push_back(r);
+      }
+      return finish();
+    }
+    case Op::OpSelect: {
+      for (unsigned i = 0; i < std::max(1u, n); ++i) {
+        AGX_TRY(auto cv, get(w[2], in));
+        Cmp c;
+        if (cv->cmp) c = *cv->cmp;
+        else {
+          size_t ci = cv->c.size() > 1 ? i : 0;
+          if (ci >= cv->c.size()) return unsupported(in, "OpSelect condition shape");
+          c = Cmp{Cond::ueq, true, cv->c[ci], Src::immediate(0)};
+        }
+        AGX_TRY(auto x, scalar(w[3], in, i));
+        AGX_TRY(auto y, scalar(w[4], in, i));
+        out.c.push_back(b_.select(c.cond, c.invert, c.a, c.b, x, y));
+      }
+      if (is_bool(rtype) && n == 1) { out.cmp = Cmp{Cond::ueq, true, out.c[0], Src::immediate(0)}; out.c.clear(); }
+      return finish();
+    }
+    default:
+      handled = false;
+      return {};
+  }
+}
+
+Status Translator::ext_glsl(const spirv::Inst& in) {
+  const auto& w = in.w;
+  uint32_t rtype = w[0], rid = w[1];
+  auto inst = static_cast<GLSLstd450>(w[3]);
+  unsigned n = components(rtype);
+  // Whole-vector functions first.
+  if (inst == GLSLstd450Length || inst == GLSLstd450Normalize || inst == GLSLstd450Distance || inst == GLSLstd450Cross) {
+    if (w.size() < 5) return unsupported(in, "GLSL.std.450 operand count");
+    AGX_TRY(auto av, get(w[4], in));
+    size_t m = av->c.size();
+    if (!m || type(scalar_type(av->type)).width != 32) return unsupported(in, "vector function on a non-32-bit vector");
+    std::vector<Src> x(m), y(m);
+    for (size_t i = 0; i < m; ++i) {
+      AGX_TRY(auto xi, scalar(w[4], in, static_cast<unsigned>(i)));
+      x[i] = xi;
+      if (inst == GLSLstd450Distance || inst == GLSLstd450Cross) {
+        if (w.size() < 6) return unsupported(in, "GLSL.std.450 operand count");
+        AGX_TRY(auto yi, scalar(w[5], in, static_cast<unsigned>(i)));
+        y[i] = yi;
+      }
+    }
+    TVal out;
+    out.kind = TVal::Kind::data;
+    out.type = rtype;
+    if (inst == GLSLstd450Cross) {
+      if (m != 3) return unsupported(in, "cross of other than 3 components");
+      for (size_t i = 0; i < 3; ++i) {
+        size_t j = (i + 1) % 3, k = (i + 2) % 3;
+        Src p = Src::val(b_.def(IrOp::fmul, {x[k], y[j]}));
+        out.c.push_back(Src::val(b_.def(IrOp::fmadd, {x[j], y[k], fneg(p)})));
+      }
+    } else {
+      if (inst == GLSLstd450Distance)
+        for (size_t i = 0; i < m; ++i) x[i] = Src::val(b_.def(IrOp::fadd, {x[i], fneg(y[i])}));
+      Src dot = Src::val(b_.def(IrOp::fmul, {x[0], x[0]}));
+      for (size_t i = 1; i < m; ++i) dot = Src::val(b_.def(IrOp::fmadd, {x[i], x[i], dot}));
+      if (inst == GLSLstd450Normalize) {
+        Src r = Src::val(b_.def(IrOp::rsqrt, {dot}));
+        for (size_t i = 0; i < m; ++i) out.c.push_back(Src::val(b_.def(IrOp::fmul, {x[i], r})));
+      } else {
+        Src r = Src::val(b_.def(IrOp::rsqrt_special, {dot}));
+        out.c.push_back(Src::val(b_.def(IrOp::fmul, {dot, r})));
+      }
+    }
+    vals_[rid] = std::move(out);
+    return {};
+  }
+  if (!n) return unsupported(in, "GLSL.std.450 function on a composite");
+  if (type(scalar_type(rtype)).width != 32) return unsupported(in, "GLSL.std.450 function on a non-32-bit type");
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = rtype;
+  for (unsigned i = 0; i < n; ++i) {
+    std::vector<Src> s;
+    for (size_t k = 4; k < w.size(); ++k) {
+      AGX_TRY(auto v, scalar(w[k], in, i));
+      s.push_back(v);
+    }
+    auto args = [&](size_t k) -> Status {
+      if (s.size() != k) return unsupported(in, "GLSL.std.450 operand count");
+      return {};
+    };
+    auto un = [&](IrOp op) { return Src::val(b_.def(op, {s[0]})); };
+    auto sel = [&](Cond c, Src a, Src b2) { return b_.select(c, false, a, b2, a, b2); };
+    Src r;
+    switch (inst) {
+      case GLSLstd450FAbs: AGX_CHECK(args(1)); r = Src::val(b_.def(IrOp::fadd, {fabs_(s[0]), Src::immediate(0x80000000u)})); break;
+      case GLSLstd450SAbs: AGX_CHECK(args(1)); r = b_.select(Cond::slt, false, s[0], Src::immediate(0), b_.binary(IrOp::isub, Src::immediate(0), s[0]), s[0]); break;
+      case GLSLstd450Floor: AGX_CHECK(args(1)); r = un(IrOp::floor); break;
+      case GLSLstd450Ceil: AGX_CHECK(args(1)); r = un(IrOp::ceil); break;
+      case GLSLstd450Trunc: AGX_CHECK(args(1)); r = un(IrOp::trunc); break;
+      case GLSLstd450RoundEven: AGX_CHECK(args(1)); r = un(IrOp::rint); break;
+      case GLSLstd450Fract: {
+        AGX_CHECK(args(1));
+        Src f = un(IrOp::floor);
+        r = Src::val(b_.def(IrOp::fadd, {s[0], fneg(f)}));
+        break;
+      }
+      case GLSLstd450Exp2: AGX_CHECK(args(1)); r = un(IrOp::exp2); break;
+      case GLSLstd450Log2: AGX_CHECK(args(1)); r = un(IrOp::log2); break;
+      case GLSLstd450InverseSqrt: AGX_CHECK(args(1)); r = un(IrOp::rsqrt); break;
+      case GLSLstd450Sqrt: {
+        // sqrt(x) = x * rsqrt_special(x) (0 and +inf map to themselves).
+        AGX_CHECK(args(1));
+        Src q = un(IrOp::rsqrt_special);
+        r = Src::val(b_.def(IrOp::fmul, {s[0], q}));
+        break;
+      }
+      case GLSLstd450Sin: case GLSLstd450Cos: {
+        // Quarter turns: x * 2/pi (+1 for cosine), then sin_pt_1 folds it
+        // into [-1, 1] and sin_pt_2 gives sin(pi/2 y) / y, multiplied by y
+        // (the sequence Mesa's agx_compile.c emits for fsin/fcos).
+        AGX_CHECK(args(1));
+        float two_over_pi = 0.63661977236758134f;
+        uint32_t bits;
+        std::memcpy(&bits, &two_over_pi, 4);
+        Src turns = inst == GLSLstd450Cos
+                        ? Src::val(b_.def(IrOp::fmadd, {s[0], Src::immediate(bits), Src::immediate(0x3f800000u)}))
+                        : Src::val(b_.def(IrOp::fmul, {s[0], Src::immediate(bits)}));
+        Src y = Src::val(b_.def(IrOp::sin_pt_1, {turns}));
+        Src k = Src::val(b_.def(IrOp::sin_pt_2, {y}));
+        r = Src::val(b_.def(IrOp::fmul, {k, y}));
+        break;
+      }
+      case GLSLstd450Pow: {
+        AGX_CHECK(args(2));
+        Src l = un(IrOp::log2);
+        Src p = Src::val(b_.def(IrOp::fmul, {l, s[1]}));
+        r = Src::val(b_.def(IrOp::exp2, {p}));
+        break;
+      }
+      case GLSLstd450Exp: case GLSLstd450Log: {
+        AGX_CHECK(args(1));
+        float k = inst == GLSLstd450Exp ? 1.4426950408889634f : 0.69314718055994531f;
+        uint32_t bits;
+        std::memcpy(&bits, &k, 4);
+        if (inst == GLSLstd450Exp) {
+          Src p = Src::val(b_.def(IrOp::fmul, {s[0], Src::immediate(bits)}));
+          r = Src::val(b_.def(IrOp::exp2, {p}));
+        } else {
+          Src l = un(IrOp::log2);
+          r = Src::val(b_.def(IrOp::fmul, {l, Src::immediate(bits)}));
+        }
+        break;
+      }
+      case GLSLstd450FMin: case GLSLstd450NMin: AGX_CHECK(args(2)); r = sel(Cond::fltn, s[0], s[1]); break;
+      case GLSLstd450FMax: case GLSLstd450NMax: AGX_CHECK(args(2)); r = sel(Cond::fgtn, s[0], s[1]); break;
+      case GLSLstd450UMin: AGX_CHECK(args(2)); r = sel(Cond::ult, s[0], s[1]); break;
+      case GLSLstd450UMax: AGX_CHECK(args(2)); r = sel(Cond::ugt, s[0], s[1]); break;
+      case GLSLstd450SMin: AGX_CHECK(args(2)); r = sel(Cond::slt, s[0], s[1]); break;
+      case GLSLstd450SMax: AGX_CHECK(args(2)); r = sel(Cond::sgt, s[0], s[1]); break;
+      case GLSLstd450FClamp: case GLSLstd450NClamp: {
+        AGX_CHECK(args(3));
+        Src lo = sel(Cond::fgtn, s[0], s[1]);
+        r = sel(Cond::fltn, lo, s[2]);
+        break;
+      }
+      case GLSLstd450UClamp: { AGX_CHECK(args(3)); r = sel(Cond::ult, sel(Cond::ugt, s[0], s[1]), s[2]); break; }
+      case GLSLstd450SClamp: { AGX_CHECK(args(3)); r = sel(Cond::slt, sel(Cond::sgt, s[0], s[1]), s[2]); break; }
+      case GLSLstd450Fma: AGX_CHECK(args(3)); r = Src::val(b_.def(IrOp::fmadd, {s[0], s[1], s[2]})); break;
+      case GLSLstd450FMix: {
+        // x + (y - x) * a
+        AGX_CHECK(args(3));
+        Src d = Src::val(b_.def(IrOp::fadd, {s[1], fneg(s[0])}));
+        r = Src::val(b_.def(IrOp::fmadd, {d, s[2], s[0]}));
+        break;
+      }
+      case GLSLstd450FSign: {
+        AGX_CHECK(args(1));
+        Src pos = b_.select(Cond::fgt, false, s[0], Src::immediate(0), Src::immediate(0x3f800000u), Src::immediate(0));
+        r = b_.select(Cond::flt, false, s[0], Src::immediate(0), Src::immediate(0xbf800000u), pos);
+        break;
+      }
+      default:
+        return unsupported(in, fmt::format("GLSL.std.450 function {} is not supported", static_cast<unsigned>(inst)));
+    }
+    out.c.push_back(r);
+  }
+  vals_[rid] = std::move(out);
+  return {};
+}
+
+}  // namespace agx::compiler::detail

@@ -1,0 +1,536 @@
+// SPIR-V variables, access chains, loads, stores and atomics -> IR, on the
+// compute ABI of docs/compiler.md: buffer base addresses in uniform pairs,
+// push constants / loose uniforms in uniforms, shared variables in
+// threadgroup memory, built-ins in special registers.
+#include <algorithm>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "compiler/translate.h"
+
+namespace agx::compiler::detail {
+
+using spv::StorageClass;
+using Kind = spirv::Type::Kind;
+
+namespace {
+// Special registers of the compute built-ins (dougallj/applegpu SR_NAMES,
+// as the usc unit's Placement fills them): threadgroup_position_in_grid
+// sr0-2, thread_position_in_threadgroup sr48-50,
+// thread_index_in_threadgroup sr51, thread_index_in_simdgroup sr52,
+// simdgroup_index_in_threadgroup sr53, thread_position_in_grid sr80-82.
+int builtin_sr(int32_t builtin) {
+  switch (static_cast<spv::BuiltIn>(builtin)) {
+    case spv::BuiltIn::GlobalInvocationId: return 80;
+    case spv::BuiltIn::LocalInvocationId: return 48;
+    case spv::BuiltIn::WorkgroupId: return 0;
+    case spv::BuiltIn::LocalInvocationIndex: return 51;
+    case spv::BuiltIn::SubgroupLocalInvocationId: return 52;
+    case spv::BuiltIn::SubgroupId: return 53;
+    default: return -1;
+  }
+}
+}  // namespace
+
+// Natural (std430-like) size and alignment of a type, for threadgroup
+// memory, which has no explicit layout in SPIR-V.
+uint32_t Translator::natural_size_B(uint32_t t, uint32_t* align_B) const {
+  const spirv::Type& ty = type(t);
+  uint32_t a = 4, size = 4;
+  switch (ty.kind) {
+    case Kind::bool_: case Kind::int_: case Kind::float_:
+      size = a = std::max(4u, ty.width / 8);
+      break;
+    case Kind::vector: {
+      uint32_t e = natural_size_B(ty.elem, nullptr);
+      size = e * ty.count;
+      a = e * (ty.count == 3 ? 4 : ty.count);
+      break;
+    }
+    case Kind::array: {
+      uint32_t ea = 4;
+      uint32_t e = natural_size_B(ty.elem, &ea);
+      uint32_t stride = (e + ea - 1) / ea * ea;
+      size = stride * ty.count;
+      a = ea;
+      break;
+    }
+    case Kind::struct_: {
+      size = 0;
+      a = 4;
+      for (uint32_t mem : ty.members) {
+        uint32_t ma = 4;
+        uint32_t ms = natural_size_B(mem, &ma);
+        size = (size + ma - 1) / ma * ma + ms;
+        a = std::max(a, ma);
+      }
+      size = (size + a - 1) / a * a;
+      break;
+    }
+    default: break;
+  }
+  if (align_B) *align_B = a;
+  return size;
+}
+
+Status Translator::setup_resources() {
+  resource_uniform_.assign(m_.bound, -1);
+  loose_uniform_.assign(m_.bound, UINT32_MAX);
+  shared_offset_B_.assign(m_.bound, UINT32_MAX);
+  struct Res { uint32_t set, binding, var; Resource::Kind kind; };
+  std::vector<Res> res;
+  std::vector<uint32_t> loose;
+  uint32_t push_var = 0;
+  uint32_t shared_B = 0;
+  for (uint32_t v : m_.globals) {
+    const spirv::Variable& var = m_.variables[v];
+    const spirv::Decorations& d = m_.decorations[v];
+    uint32_t pointee = type(var.type).elem;
+    switch (var.storage) {
+      case StorageClass::StorageBuffer: case StorageClass::Uniform: {
+        if (type(pointee).kind != Kind::struct_)
+          return Error::unsupported("{}: buffer variable %{} ({}) is an array of blocks (descriptor arrays are not supported)",
+                                    o_.file_name, v, m_.names[v]);
+        bool ssbo = var.storage == StorageClass::StorageBuffer || type(pointee).buffer_block;
+        res.push_back({d.set == UINT32_MAX ? 0 : d.set, d.binding == UINT32_MAX ? 0 : d.binding, v,
+                       ssbo ? Resource::Kind::storage_buffer : Resource::Kind::uniform_buffer});
+        break;
+      }
+      case StorageClass::AtomicCounter:
+        res.push_back({0, d.binding == UINT32_MAX ? 0 : d.binding, v, Resource::Kind::atomic_counter});
+        break;
+      case StorageClass::PushConstant: push_var = v; break;
+      case StorageClass::UniformConstant: {
+        Kind k = type(pointee).kind;
+        if (k == Kind::other) break;  // images/samplers: only an error if used
+        loose.push_back(v);
+        break;
+      }
+      case StorageClass::Workgroup: {
+        uint32_t align = 4;
+        uint32_t size = natural_size_B(pointee, &align);
+        align = std::max(align, 16u);
+        shared_B = (shared_B + align - 1) / align * align;
+        shared_offset_B_[v] = shared_B;
+        shared_B += size;
+        break;
+      }
+      default: break;
+    }
+  }
+  // Buffers in (set, binding) order; atomic counters of one binding share
+  // one buffer.
+  std::stable_sort(res.begin(), res.end(), [](const Res& a, const Res& b) {
+    return std::tie(a.kind, a.set, a.binding) < std::tie(b.kind, b.set, b.binding);
+  });
+  uint32_t next_u = 0;
+  for (const Res& r : res) {
+    int32_t existing = -1;
+    for (const Resource& x : abi_.resources)
+      if (x.kind == r.kind && x.set == r.set && x.binding == r.binding) existing = static_cast<int32_t>(x.uniform);
+    if (existing >= 0) { resource_uniform_[r.var] = existing; continue; }
+    resource_uniform_[r.var] = static_cast<int32_t>(next_u);
+    // The instance name, or the block's name for `buffer B { ... };`.
+    std::string name = m_.names[r.var];
+    if (name.empty()) name = m_.names[type(m_.variables[r.var].type).elem];
+    abi_.resources.push_back(Resource{r.kind, r.set, r.binding, next_u, name});
+    next_u += 2;
+  }
+  abi_.workgroup_count_uniform = next_u;
+  next_u += 4;  // x, y, z, padding: the push area starts 64-bit aligned
+  abi_.push_constants_uniform = next_u;
+  if (push_var) {
+    uint32_t t = type(m_.variables[push_var].type).elem;
+    const spirv::Type& st = type(t);
+    uint32_t size = 0;
+    for (size_t i = 0; i < st.members.size(); ++i) {
+      uint32_t off = i < st.member_offsets.size() ? st.member_offsets[i] : UINT32_MAX;
+      if (off == UINT32_MAX) return Error::unsupported("{}: push constant member {} has no Offset", o_.file_name, i);
+      size = std::max(size, off + natural_size_B(st.members[i], nullptr));
+    }
+    abi_.push_constants_size_B = (size + 3) / 4 * 4;
+  }
+  std::stable_sort(loose.begin(), loose.end(), [&](uint32_t a, uint32_t b) {
+    return m_.decorations[a].location < m_.decorations[b].location;
+  });
+  uint32_t loose_B = abi_.push_constants_size_B;
+  for (uint32_t v : loose) {
+    uint32_t pointee = type(m_.variables[v].type).elem;
+    uint32_t align = 4;
+    uint32_t size = natural_size_B(pointee, &align);
+    loose_B = (loose_B + 3) / 4 * 4;
+    loose_uniform_[v] = abi_.push_constants_uniform + loose_B / 4;
+    abi_.loose_uniforms.push_back(LooseUniform{m_.names[v], m_.decorations[v].location, loose_uniform_[v], size});
+    loose_B += size;
+  }
+  abi_.push_constants_size_B = loose_B;
+  abi_.uniform_count = abi_.push_constants_uniform + (loose_B + 3) / 4;
+  abi_.threadgroup_memory_B = shared_B;
+  if (shared_B > 32 * 1024) return Error::unsupported("{}: {} bytes of shared variables (at most 32768)", o_.file_name, shared_B);
+  abi_.workgroup_size = m_.local_size;
+  if (abi_.uniform_count > 256) return Error::unsupported("{}: needs {} uniform registers (at most 256)", o_.file_name, abi_.uniform_count);
+  return {};
+}
+
+
+Result<Ptr> Translator::variable_pointer(uint32_t base, const spirv::Inst& in) {
+  Ptr p;
+  const spirv::Variable& var = m_.variables[base];
+  p.type = type(var.type).elem;
+  switch (var.storage) {
+    case StorageClass::StorageBuffer: case StorageClass::Uniform: case StorageClass::AtomicCounter:
+      p.space = Ptr::Space::buffer;
+      p.uniform = static_cast<uint32_t>(resource_uniform_[base]);
+      if (var.storage == StorageClass::AtomicCounter && m_.decorations[base].offset != UINT32_MAX)
+        p.const_B = m_.decorations[base].offset;
+      break;
+    case StorageClass::PushConstant: p.space = Ptr::Space::push; p.uniform = abi_.push_constants_uniform; break;
+    case StorageClass::Workgroup: p.space = Ptr::Space::shared; p.const_B = shared_offset_B_[base]; break;
+    case StorageClass::Input:
+      p.space = Ptr::Space::builtin;
+      p.builtin = m_.decorations[base].builtin;
+      break;
+    case StorageClass::UniformConstant:
+      if (loose_uniform_[base] == UINT32_MAX) return unsupported(in, "images and samplers are not supported");
+      p.space = Ptr::Space::push;
+      p.uniform = abi_.push_constants_uniform;
+      p.const_B = (loose_uniform_[base] - abi_.push_constants_uniform) * 4;
+      break;
+    default:
+      return unsupported(in, fmt::format("pointer into storage class {} is not supported", static_cast<unsigned>(var.storage)));
+  }
+  return p;
+}
+
+Status Translator::access_chain(const spirv::Inst& in) {
+  const auto& w = in.w;
+  uint32_t base = w[2];
+  if (base >= m_.bound) return unsupported(in, "access chain base out of range");
+  Ptr p;
+  if (m_.is_variable[base]) {
+    AGX_TRY(auto vp, variable_pointer(base, in));
+    p = std::move(vp);
+  } else {
+    AGX_TRY(auto bv, get(base, in));
+    if (bv->kind != TVal::Kind::ptr) return unsupported(in, "access chain base is not a pointer");
+    p = bv->ptr;
+  }
+  bool explicit_layout = p.space == Ptr::Space::buffer || p.space == Ptr::Space::push;
+  for (size_t k = 3; k < w.size(); ++k) {
+    AGX_TRY(auto idx, scalar(w[k], in));
+    const spirv::Type& ty = type(p.type);
+    if (ty.kind == Kind::struct_) {
+      if (!idx.is_imm() || idx.imm >= ty.members.size()) return unsupported(in, "struct member index is not a constant in range");
+      uint32_t off = 0;
+      if (explicit_layout) {
+        off = idx.imm < ty.member_offsets.size() ? ty.member_offsets[idx.imm] : UINT32_MAX;
+        if (off == UINT32_MAX) return unsupported(in, "struct member without an Offset decoration");
+      } else {
+        for (uint32_t j = 0; j <= idx.imm; ++j) {
+          uint32_t ma = 4;
+          uint32_t ms = natural_size_B(ty.members[j], &ma);
+          off = (off + ma - 1) / ma * ma;
+          if (j < idx.imm) off += ms;
+        }
+      }
+      p.const_B += off;
+      p.type = ty.members[idx.imm];
+      continue;
+    }
+    uint32_t stride = 0;
+    if (ty.kind == Kind::array || ty.kind == Kind::runtime_array) {
+      if (explicit_layout) {
+        stride = ty.array_stride;
+        if (!stride) return unsupported(in, "array without an ArrayStride decoration");
+      } else {
+        uint32_t ea = 4;
+        uint32_t e = natural_size_B(ty.elem, &ea);
+        stride = (e + ea - 1) / ea * ea;
+      }
+    } else if (ty.kind == Kind::vector) {
+      stride = std::max(4u, type(ty.elem).width / 8);
+    } else {
+      return unsupported(in, "access chain through a scalar");
+    }
+    if (p.space == Ptr::Space::builtin) {
+      if (!idx.is_imm()) return unsupported(in, "dynamic index into a built-in");
+      p.const_B += static_cast<uint32_t>(idx.imm) * 4;
+    } else if (idx.is_imm()) {
+      p.const_B += static_cast<uint32_t>(idx.imm) * stride;
+    } else {
+      p.terms.push_back({idx, stride});
+    }
+    p.type = ty.elem;
+  }
+  TVal v;
+  v.kind = TVal::Kind::ptr;
+  v.type = w[0];
+  v.ptr = std::move(p);
+  vals_[w[1]] = std::move(v);
+  return {};
+}
+
+// Element index for device memory in units of elem_B: the offset is
+// const_B + sum(index * stride), every stride a multiple of elem_B.
+Result<Src> Translator::buffer_index(const Ptr& p, uint32_t elem_B, const spirv::Inst& in, uint32_t* shift) {
+  if (p.const_B % elem_B) return unsupported(in, "unaligned buffer access");
+  // index * 2 or * 4 elements: the memory instruction's own left shift
+  // (field s) scales the index (vec2/vec4 arrays), no multiply needed.
+  if (shift && p.const_B == 0 && p.terms.size() == 1 && p.terms[0].second % elem_B == 0) {
+    uint32_t k = p.terms[0].second / elem_B;
+    if (k == 2 || k == 4) {
+      *shift = k == 2 ? 1 : 2;
+      return p.terms[0].first;
+    }
+  }
+  Src acc = Src::immediate(p.const_B / elem_B);
+  for (const auto& [idx, stride] : p.terms) {
+    if (stride % elem_B) return unsupported(in, "array stride not a multiple of the element size");
+    acc = b_.imad(idx, Src::immediate(stride / elem_B), acc);
+  }
+  return acc;
+}
+
+Result<Src> Translator::shared_address(const Ptr& p) {
+  Src acc = Src::immediate(p.const_B);
+  for (const auto& [idx, stride] : p.terms) acc = b_.imad(idx, Src::immediate(stride), acc);
+  return acc;
+}
+
+namespace {
+// A vector in consecutive registers for a store or an atomic.
+Src gather(Builder& b, const std::vector<Src>& c) {
+  if (c.size() == 1 && c[0].is_value()) return c[0];
+  // Already a whole vector in order (a loaded vector stored again).
+  bool whole = c[0].is_value() && b.function().values[c[0].value].comps == c.size();
+  for (size_t i = 0; whole && i < c.size(); ++i)
+    whole = c[i].is_value() && c[i].value == c[0].value && c[i].comp == i && !c[i].neg && !c[i].abs && c[i].bits == 32;
+  if (whole) return Src::val(c[0].value, 32, 0);
+  ValueId v = b.def(Op::collect, c, 32, static_cast<uint8_t>(c.size()));
+  return Src::val(v, 32);
+}
+}  // namespace
+
+Status Translator::load(const spirv::Inst& in) {
+  const auto& w = in.w;
+  AGX_TRY(auto pv, get(w[2], in));
+  if (pv->kind != TVal::Kind::ptr) return unsupported(in, "load through a non-pointer");
+  const Ptr p = pv->ptr;
+  uint32_t rtype = w[0];
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = rtype;
+  unsigned n = components(rtype);
+  bool boolean = is_bool(rtype);
+  auto finish_bool = [&]() {
+    if (boolean && n == 1) { out.cmp = Cmp{Cond::ueq, true, out.c[0], Src::immediate(0)}; out.c.clear(); }
+  };
+  if (p.space == Ptr::Space::builtin) {
+    int32_t bi = p.builtin;
+    unsigned first = p.const_B / 4;
+    if (!n) return unsupported(in, "load of a composite built-in");
+    for (unsigned i = 0; i < n; ++i) {
+      unsigned c = first + i;
+      if (bi == static_cast<int32_t>(spv::BuiltIn::NumWorkgroups)) {
+        out.c.push_back(Src::uniform(abi_.workgroup_count_uniform + c));
+        continue;
+      }
+      int sr = builtin_sr(bi);
+      if (sr < 0) return unsupported(in, fmt::format("built-in {} is not supported", bi));
+      out.c.push_back(Src::val(b_.def(Op::get_sr, {}, 32, 1, static_cast<uint64_t>(sr + c))));
+    }
+    vals_[w[1]] = std::move(out);
+    return {};
+  }
+  if (type(scalar_type(rtype)).kind != Kind::bool_ && !n) {
+    // A whole struct/array: one load per scalar, in flattened order.
+    if (p.space != Ptr::Space::buffer && p.space != Ptr::Space::push && p.space != Ptr::Space::shared)
+      return unsupported(in, "composite load from this storage class");
+    bool explicit_layout = p.space != Ptr::Space::shared;
+    std::vector<std::pair<uint32_t, uint32_t>> leaves;  // offset, type
+    std::function<Status(uint32_t, uint32_t)> walk = [&](uint32_t t, uint32_t off) -> Status {
+      const spirv::Type& ty = type(t);
+      if (ty.kind == Kind::struct_) {
+        uint32_t noff = 0;
+        for (size_t j = 0; j < ty.members.size(); ++j) {
+          uint32_t mo;
+          if (explicit_layout) {
+            mo = j < ty.member_offsets.size() ? ty.member_offsets[j] : UINT32_MAX;
+            if (mo == UINT32_MAX) return unsupported(in, "struct member without an Offset decoration");
+          } else {
+            uint32_t ma = 4;
+            uint32_t ms = natural_size_B(ty.members[j], &ma);
+            noff = (noff + ma - 1) / ma * ma;
+            mo = noff;
+            noff += ms;
+          }
+          AGX_CHECK(walk(ty.members[j], off + mo));
+        }
+        return {};
+      }
+      if (ty.kind == Kind::array || ty.kind == Kind::vector) {
+        uint32_t stride;
+        if (ty.kind == Kind::vector) stride = 4;
+        else if (explicit_layout) stride = ty.array_stride;
+        else { uint32_t ea = 4; uint32_t e = natural_size_B(ty.elem, &ea); stride = (e + ea - 1) / ea * ea; }
+        if (ty.count > 4096) return unsupported(in, "composite load of a large array");
+        for (uint32_t i = 0; i < ty.count; ++i) AGX_CHECK(walk(ty.elem, off + i * stride));
+        return {};
+      }
+      if ((ty.kind == Kind::int_ || ty.kind == Kind::float_ || ty.kind == Kind::bool_) && (ty.kind == Kind::bool_ || ty.width == 32)) {
+        leaves.push_back({off, t});
+        return {};
+      }
+      return unsupported(in, "load of a composite containing non-32-bit members");
+    };
+    AGX_CHECK(walk(p.type, 0));
+    for (auto [off, t] : leaves) {
+      Ptr q = p;
+      q.const_B += off;
+      if (p.space == Ptr::Space::push) {
+        if (!q.terms.empty()) return unsupported(in, "dynamic index into push constants");
+        out.c.push_back(Src::uniform(q.uniform + q.const_B / 4));
+      } else if (p.space == Ptr::Space::buffer) {
+        AGX_TRY(auto idx, buffer_index(q, 4, in));
+        out.c.push_back(Src::val(b_.def(Op::device_load, {Src::uniform(q.uniform, 64), idx})));
+      } else {
+        AGX_TRY(auto addr, shared_address(q));
+        out.c.push_back(Src::val(b_.def(Op::local_load, {addr})));
+      }
+    }
+    vals_[w[1]] = std::move(out);
+    return {};
+  }
+  if (type(scalar_type(rtype)).kind != Kind::bool_ && type(scalar_type(rtype)).width != 32)
+    return unsupported(in, fmt::format("{}-bit load (32-bit only)", type(scalar_type(rtype)).width));
+  switch (p.space) {
+    case Ptr::Space::push:
+      if (!p.terms.empty()) return unsupported(in, "dynamic index into push constants / loose uniforms");
+      for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::uniform(p.uniform + p.const_B / 4 + i));
+      break;
+    case Ptr::Space::buffer: {
+      uint32_t shift = 0;
+      AGX_TRY(auto idx, buffer_index(p, 4, in, &shift));
+      ValueId d = b_.def(Op::device_load, {Src::uniform(p.uniform, 64), idx}, 32, static_cast<uint8_t>(n), shift);
+      for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::val(d, 32, static_cast<uint8_t>(i)));
+      break;
+    }
+    case Ptr::Space::shared: {
+      AGX_TRY(auto addr, shared_address(p));
+      ValueId d = b_.def(Op::local_load, {addr}, 32, static_cast<uint8_t>(n));
+      for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::val(d, 32, static_cast<uint8_t>(i)));
+      break;
+    }
+    default: return unsupported(in, "load from this storage class");
+  }
+  finish_bool();
+  vals_[w[1]] = std::move(out);
+  return {};
+}
+
+Status Translator::store(const spirv::Inst& in) {
+  const auto& w = in.w;
+  bool atomic_store = in.op == spv::Op::OpAtomicStore;
+  if (w.size() < (atomic_store ? 4u : 2u)) return Error::decode("{}: bad OpStore", o_.file_name);
+  uint32_t ptr_id = w[0], val_id = atomic_store ? w[3] : w[1];
+  AGX_TRY(auto pv, get(ptr_id, in));
+  if (pv->kind != TVal::Kind::ptr) return unsupported(in, "store through a non-pointer");
+  const Ptr p = pv->ptr;
+  AGX_TRY(auto vv, get(val_id, in));
+  std::vector<Src> data;
+  if (vv->cmp) data.push_back(materialize(*vv->cmp));
+  else data = vv->c;
+  if (data.empty()) return unsupported(in, "store of an empty value");
+  unsigned n = components(p.type);
+  if (!n) {
+    // Whole composite: per flattened scalar, only for simple layouts.
+    return unsupported(in, "store of a whole struct/array (store members one by one)");
+  }
+  if (type(scalar_type(p.type)).kind != Kind::bool_ && type(scalar_type(p.type)).width != 32)
+    return unsupported(in, fmt::format("{}-bit store (32-bit only)", type(scalar_type(p.type)).width));
+  if (data.size() != n) return unsupported(in, "store of a value of another shape");
+  switch (p.space) {
+    case Ptr::Space::buffer: {
+      uint32_t shift = 0;
+      AGX_TRY(auto idx, buffer_index(p, 4, in, &shift));
+      b_.emit(Op::device_store, {gather(b_, data), Src::uniform(p.uniform, 64), idx}, shift);
+      return {};
+    }
+    case Ptr::Space::shared: {
+      AGX_TRY(auto addr, shared_address(p));
+      b_.emit(Op::local_store, {gather(b_, data), addr});
+      return {};
+    }
+    default: return unsupported(in, "store to a read-only or unsupported storage class");
+  }
+}
+
+Status Translator::atomic(const spirv::Inst& in) {
+  const auto& w = in.w;
+  AGX_TRY(auto pv, get(w[2], in));
+  if (pv->kind != TVal::Kind::ptr) return unsupported(in, "atomic on a non-pointer");
+  const Ptr p = pv->ptr;
+  if (type(p.type).kind != Kind::int_ || type(p.type).width != 32) return unsupported(in, "atomic on a non-32-bit-integer");
+  AtomicOp op{};
+  std::vector<Src> data;
+  switch (in.op) {
+    case spv::Op::OpAtomicIIncrement: op = AtomicOp::add; data.push_back(Src::immediate(1)); break;
+    case spv::Op::OpAtomicIDecrement: op = AtomicOp::sub; data.push_back(Src::immediate(1)); break;
+    case spv::Op::OpAtomicCompareExchange: {
+      if (w.size() < 8) return Error::decode("{}: bad OpAtomicCompareExchange", o_.file_name);
+      op = AtomicOp::cmpxchg;
+      AGX_TRY(auto value, scalar(w[6], in));
+      AGX_TRY(auto cmp, scalar(w[7], in));
+      data = {value, cmp};  // the pair (new value, compare value)
+      break;
+    }
+    default: {
+      if (w.size() < 6) return Error::decode("{}: bad atomic", o_.file_name);
+      AGX_TRY(auto value, scalar(w[5], in));
+      data.push_back(value);
+      switch (in.op) {
+        case spv::Op::OpAtomicIAdd: op = AtomicOp::add; break;
+        case spv::Op::OpAtomicISub: op = AtomicOp::sub; break;
+        case spv::Op::OpAtomicExchange: op = AtomicOp::xchg; break;
+        case spv::Op::OpAtomicUMin: op = AtomicOp::umin; break;
+        case spv::Op::OpAtomicSMin: op = AtomicOp::imin; break;
+        case spv::Op::OpAtomicUMax: op = AtomicOp::umax; break;
+        case spv::Op::OpAtomicSMax: op = AtomicOp::imax; break;
+        case spv::Op::OpAtomicAnd: op = AtomicOp::and_; break;
+        case spv::Op::OpAtomicOr: op = AtomicOp::or_; break;
+        case spv::Op::OpAtomicXor: op = AtomicOp::xor_; break;
+        default: return unsupported(in, "atomic operation");
+      }
+    }
+  }
+  // Data in registers (a pair for cmpxchg).
+  Src d = data.size() == 1 && data[0].is_value() ? data[0]
+                                                  : gather(b_, data.size() == 1 ? data : data);
+  if (data.size() == 1 && !data[0].is_value()) d = Src::val(b_.def(Op::mov, {data[0]}));
+  ValueId result = b_.function().new_value();
+  Instr atom;
+  atom.imm = static_cast<uint64_t>(op);
+  atom.dest = result;
+  atom.line = b_.line;
+  if (p.space == Ptr::Space::buffer) {
+    AGX_TRY(auto idx, buffer_index(p, 4, in));
+    atom.op = Op::atomic;
+    atom.srcs = {Src::uniform(p.uniform, 64), idx, d};
+  } else if (p.space == Ptr::Space::shared) {
+    AGX_TRY(auto addr, shared_address(p));
+    atom.op = Op::local_atomic;
+    atom.srcs = {addr, d};
+  } else {
+    return unsupported(in, "atomic on this storage class");
+  }
+  b_.function().instrs.push_back(std::move(atom));
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = w[0];
+  out.c.push_back(Src::val(result));
+  vals_[w[1]] = std::move(out);
+  return {};
+}
+
+}  // namespace agx::compiler::detail

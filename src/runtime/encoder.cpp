@@ -1,0 +1,141 @@
+#include "runtime/encoder.h"
+
+#include <cstring>
+
+#include "cmdstream/cmdstream.h"
+
+namespace agx::runtime {
+
+namespace cs = agx::cmdstream;
+
+namespace {
+
+constexpr uint32_t kMaxUniforms = 256;            // u0..u255
+constexpr uint32_t kUniformsPerWord = 32;         // Size (halfs): 6 bits of groups of 1 half = 64 halves
+constexpr uint32_t kLowUniforms = 128;            // Uniform: halves 0..255; Uniform High: 256..511
+constexpr uint32_t kMaxThreads = 1024;
+constexpr uint32_t kMaxThreadgroupMemory_B = 65536;
+constexpr uint32_t kMaxRegisterHalves = 256;
+
+template <class T>
+Status push(std::vector<uint8_t>& out, const T& value) {
+  size_t at = out.size();
+  out.resize(at + T::kSize_B);
+  return cs::pack_into(value, std::span<uint8_t>(out).subspan(at, T::kSize_B));
+}
+
+Status check(const LaunchDesc& l) {
+  if (l.code.empty()) return Error::invalid_argument("launch: no code");
+  if (l.uniforms.size() > kMaxUniforms)
+    return Error::limit("launch: {} uniform registers (at most {})", l.uniforms.size(), kMaxUniforms);
+  uint64_t threads = uint64_t(l.local[0]) * l.local[1] * l.local[2];
+  if (threads == 0 || threads > kMaxThreads)
+    return Error::limit("launch: {}x{}x{} threads per threadgroup (1..{})", l.local[0], l.local[1], l.local[2],
+                        kMaxThreads);
+  for (int i = 0; i < 3; ++i) {
+    if (uint64_t(l.groups[i]) * l.local[i] > UINT32_MAX)
+      return Error::limit("launch: global size of axis {} does not fit 32 bits", i);
+  }
+  if (l.threadgroup_memory_B > kMaxThreadgroupMemory_B)
+    return Error::limit("launch: {} bytes of threadgroup memory (at most {})", l.threadgroup_memory_B,
+                        kMaxThreadgroupMemory_B);
+  if (l.register_halves == 0 || l.register_halves > kMaxRegisterHalves)
+    return Error::limit("launch: {} register halves (1..{})", l.register_halves, kMaxRegisterHalves);
+  return {};
+}
+
+uint32_t uniform_halves(const LaunchDesc& l) { return uint32_t(l.uniforms.size()) * 2; }
+
+}  // namespace
+
+Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& l, uint64_t code_usc, uint64_t uniforms_va) {
+  AGX_CHECK(check(l));
+  std::vector<uint8_t> out;
+  // Uniform words of at most 32 registers each, u0..u127 then u128..u255.
+  for (uint32_t first = 0, count = 0; first < l.uniforms.size(); first += count) {
+    count = std::min<uint32_t>(kUniformsPerWord, uint32_t(l.uniforms.size()) - first);
+    if (first < kLowUniforms && first + count > kLowUniforms) count = kLowUniforms - first;
+    uint64_t buffer = uniforms_va + uint64_t(first) * 4;
+    if (first < kLowUniforms) {
+      cs::UscUniform u;
+      u.start_halfs = first * 2;
+      u.size_halfs = count * 2;
+      u.buffer = buffer;
+      AGX_CHECK(push(out, u));
+    } else {
+      cs::UscUniformHigh u;
+      u.start_halfs = (first - kLowUniforms) * 2;
+      u.size_halfs = count * 2;
+      u.buffer = buffer;
+      AGX_CHECK(push(out, u));
+    }
+  }
+  cs::UscShared shared;
+  shared.uses_shared_memory = l.threadgroup_memory_B > 0;
+  shared.layout = cs::SharedLayout::kVertexCompute;
+  shared.bytes_per_threadgroup = l.threadgroup_memory_B;
+  AGX_CHECK(push(out, shared));
+  cs::UscShader shader;
+  shader.code = code_usc;
+  AGX_CHECK(push(out, shader));
+  cs::UscRegisters regs;
+  regs.register_count = l.register_halves;
+  AGX_CHECK(push(out, regs));
+  AGX_CHECK(push(out, cs::UscNoPreshader{}));
+  return out;
+}
+
+Result<std::vector<uint8_t>> pack_cdm_launch(const LaunchDesc& l, uint64_t pipeline_usc) {
+  AGX_CHECK(check(l));
+  std::vector<uint8_t> out;
+  cs::CdmLaunchWord0 w0;
+  w0.uniform_register_count = uniform_halves(l);
+  w0.texture_state_register_count = 0;
+  w0.sampler_state_register_count = cs::SamplerStates::k0;
+  w0.preshader_register_count = 0;
+  w0.mode = cs::CdmMode::kDirect;
+  AGX_CHECK(push(out, w0));
+  cs::CdmLaunchWord1 w1;
+  w1.pipeline = pipeline_usc;
+  AGX_CHECK(push(out, w1));
+  // Direct mode: the global size counts threads.
+  cs::CdmGlobalSize global;
+  global.x = uint64_t(l.groups[0]) * l.local[0];
+  global.y = uint64_t(l.groups[1]) * l.local[1];
+  global.z = uint64_t(l.groups[2]) * l.local[2];
+  AGX_CHECK(push(out, global));
+  cs::CdmLocalSize local;
+  local.x = l.local[0];
+  local.y = l.local[1];
+  local.z = l.local[2];
+  AGX_CHECK(push(out, local));
+  AGX_CHECK(push(out, cs::CdmStreamTerminate{}));
+  return out;
+}
+
+Result<EncodedLaunch> encode_launch(Device& device, const LaunchDesc& l) {
+  AGX_CHECK(check(l));
+  EncodedLaunch e;
+  // The Pipeline field holds a USC offset in 64-byte units; buffers are
+  // page-aligned, and the code stays aligned too.
+  AGX_TRY(e.code, device.create_buffer(l.code.size(), "shader code", /*usc=*/true));
+  std::memcpy(e.code->host().data(), l.code.data(), l.code.size());
+  uint64_t usc_base = device.va_layout().usc_base;
+  uint64_t uniforms_va = 0;
+  if (!l.uniforms.empty()) {
+    AGX_TRY(e.uniforms, device.create_buffer(l.uniforms.size() * 4, "uniforms"));
+    std::memcpy(e.uniforms->host().data(), l.uniforms.data(), l.uniforms.size() * 4);
+    uniforms_va = e.uniforms->gpu_va();
+  }
+  AGX_TRY(auto words, pack_usc_words(l, e.code->gpu_va() - usc_base, uniforms_va));
+  AGX_TRY(e.usc_words, device.create_buffer(words.size(), "USC word list", /*usc=*/true));
+  std::memcpy(e.usc_words->host().data(), words.data(), words.size());
+  AGX_TRY(auto stream, pack_cdm_launch(l, e.usc_words->gpu_va() - usc_base));
+  AGX_TRY(e.stream, device.create_buffer(stream.size(), "CDM stream"));
+  std::memcpy(e.stream->host().data(), stream.data(), stream.size());
+  e.command.cdm_ctrl_stream_base = e.stream->gpu_va();
+  e.command.cdm_ctrl_stream_end = e.stream->gpu_va() + stream.size();
+  return e;
+}
+
+}  // namespace agx::runtime

@@ -1,0 +1,47 @@
+// The command encoder: one compute launch as the hardware takes it, packed
+// with the cmdstream unit's typed tables (bminor/mesa-mesa
+// src/asahi/genxml/cmdbuf.xml): the kernel's code in the USC window, a
+// uniform buffer, a USC word list (Uniform / Uniform High, Shared, Shader,
+// Registers, No Preshader) and a CDM control stream (Launch words 0-1,
+// Global size in threads, Local size, Stream Terminate), then the
+// drm_asahi_cmd_compute that points at the stream.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "runtime/runtime.h"
+#include "util/result.h"
+
+namespace agx::runtime {
+
+struct LaunchDesc {
+  std::span<const uint8_t> code;        // AGX machine code ending in stop
+  uint32_t register_halves = 0;         // 16-bit register halves the code uses (r0 included)
+  std::span<const uint32_t> uniforms;   // u0, u1, ...: the uniform file the kernel starts with
+  uint32_t threadgroup_memory_B = 0;
+  std::array<uint32_t, 3> groups{1, 1, 1};  // threadgroups per axis
+  std::array<uint32_t, 3> local{1, 1, 1};   // threads per threadgroup
+};
+
+// A launch ready to submit; keeps its buffers alive until destroyed.
+struct EncodedLaunch {
+  drm_asahi_cmd_compute command{};
+  std::unique_ptr<Buffer> code, uniforms, usc_words, stream;
+};
+
+// Limits the encoding checks (errors name the limit): at most 256 uniform
+// registers, 1024 threads per threadgroup, 65536 bytes of threadgroup
+// memory, 256 register halves.
+Result<EncodedLaunch> encode_launch(Device& device, const LaunchDesc& launch);
+
+// The USC word list and CDM stream bytes alone (what encode_launch writes),
+// for given addresses: `code_usc`, `pipeline_usc` are USC offsets
+// (from usc_exec_base), `uniforms_va` a GPU VA.
+Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& launch, uint64_t code_usc, uint64_t uniforms_va);
+Result<std::vector<uint8_t>> pack_cdm_launch(const LaunchDesc& launch, uint64_t pipeline_usc);
+
+}  // namespace agx::runtime

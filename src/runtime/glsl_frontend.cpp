@@ -1,0 +1,138 @@
+// GLSL -> OpenGL SPIR-V for the runtime (the GL driver's front end): glslang
+// with OpenGL 4.5 client semantics, and with locations and bindings that
+// GLSL leaves implicit assigned automatically (glslang --auto-map-locations
+// --auto-map-bindings), as a GL implementation's linker does. OpenGL SPIR-V
+// itself needs every location and binding explicit.
+#include "runtime/glsl_frontend.h"
+
+#include <glslang/Public/ResourceLimits.h>
+#include <glslang/Public/ShaderLang.h>
+#include <glslang/MachineIndependent/iomapper.h>
+#include <glslang/SPIRV/GlslangToSpv.h>
+
+#include <mutex>
+
+namespace agx::runtime {
+
+namespace {
+
+// glslang's process-wide setup, once; never finalized (other threads may
+// still compile).
+void initialize_glslang() {
+  static std::once_flag once;
+  std::call_once(once, [] { glslang::InitializeProcess(); });
+}
+
+// GL's bindings: a uniform or buffer block without a binding qualifier is
+// at binding 0 (GLSL 4.60 section 4.4.5); samplers and images get distinct
+// bindings here, which the runtime maps to the units `uniform int NAME U`
+// names; everything explicit stays.
+class GlBindingResolver : public glslang::TDefaultIoResolverBase {
+ public:
+  using TDefaultIoResolverBase::TDefaultIoResolverBase;
+  bool validateBinding(EShLanguage, glslang::TVarEntryInfo&) override { return true; }
+  glslang::TResourceType getResourceType(const glslang::TType& type) override {
+    if (type.getBasicType() == glslang::EbtBlock)
+      return type.getQualifier().storage == glslang::EvqBuffer ? glslang::EResSsbo : glslang::EResUbo;
+    if (type.isImage()) return glslang::EResImage;
+    if (type.getBasicType() == glslang::EbtSampler) return glslang::EResSampler;
+    return glslang::EResCount;
+  }
+  int resolveBinding(EShLanguage, glslang::TVarEntryInfo& ent) override {
+    const glslang::TType& type = ent.symbol->getType();
+    if (type.getQualifier().hasBinding()) return ent.newBinding = -1;
+    if (type.getBasicType() == glslang::EbtBlock) return ent.newBinding = 0;
+    if (type.isImage()) return ent.newBinding = next_image_++;
+    if (type.getBasicType() == glslang::EbtSampler) return ent.newBinding = next_sampler_++;
+    return ent.newBinding = -1;
+  }
+
+ private:
+  int next_image_ = 0, next_sampler_ = 0;
+};
+
+std::string trim_log(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+Result<std::vector<uint32_t>> glsl_to_opengl_spirv(std::span<const std::string> sources, std::string_view name) {
+  initialize_glslang();
+  if (sources.empty()) return Error::invalid_argument("no GLSL source");
+  // glslang's defaults allow one atomic counter binding; GL 4.3 asks for at
+  // least 1 per stage, piglit's tests use up to 8 (shader_runner's limit).
+  TBuiltInResource resources = *GetDefaultResources();
+  resources.maxAtomicCounterBindings = 8;
+  resources.maxComputeAtomicCounterBuffers = 8;
+  resources.maxCombinedAtomicCounterBuffers = 8;
+  resources.maxComputeAtomicCounters = 64;
+  resources.maxCombinedAtomicCounters = 64;
+  auto messages = static_cast<EShMessages>(EShMsgSpvRules);
+  std::string file(name);
+  // Several compilation units of one stage link into one program, as GL's
+  // glLinkProgram does with several compute shader objects.
+  std::vector<std::unique_ptr<glslang::TShader>> shaders;
+  glslang::TProgram program;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    auto shader = std::make_unique<glslang::TShader>(EShLangCompute);
+    const char* strings[] = {sources[i].c_str()};
+    const int lengths[] = {int(sources[i].size())};
+    const char* names[] = {file.c_str()};
+    shader->setStringsWithLengthsAndNames(strings, lengths, names, 1);
+    shader->setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientOpenGL, 100);
+    shader->setEnvClient(glslang::EShClientOpenGL, glslang::EShTargetOpenGL_450);
+    shader->setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_0);
+    shader->setAutoMapLocations(true);
+    shader->setAutoMapBindings(true);
+    if (!shader->parse(&resources, 100, false, messages)) {
+      return Error::parse("GLSL: {}", trim_log(shader->getInfoLog()));
+    }
+    program.addShader(shader.get());
+    shaders.push_back(std::move(shader));
+  }
+  if (!program.link(messages)) return Error::parse("GLSL link: {}", trim_log(program.getInfoLog()));
+  glslang::TIntermediate* ir = program.getIntermediate(EShLangCompute);
+  GlBindingResolver resolver(*ir);
+  if (!program.mapIO(&resolver)) return Error::parse("GLSL link: {}", trim_log(program.getInfoLog()));
+  // GLSL 4.30 section 4.4.1.1: a compute program must declare its local size.
+  if (!ir->isLocalSizeSet()) return Error::parse("GLSL link: the compute shader declares no local size");
+  std::vector<uint32_t> words;
+  spv::SpvBuildLogger logger;
+  glslang::SpvOptions options;
+  options.generateDebugInfo = false;
+  glslang::GlslangToSpv(*ir, words, &logger, &options);
+  if (words.empty()) return Error::parse("GLSL to SPIR-V: {}", logger.getAllMessages());
+  return words;
+}
+
+}  // namespace agx::runtime
+
+#include <spirv-tools/libspirv.hpp>
+
+namespace agx::runtime {
+
+Result<std::vector<uint32_t>> assemble_spirv(std::string_view text) {
+  std::string stripped;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos + 1);
+    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (!line.empty() && line.front() == '#') continue;
+    stripped.append(line);
+  }
+  spvtools::SpirvTools tools(SPV_ENV_OPENGL_4_5);
+  std::string messages;
+  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t& p, const char* m) {
+    messages += fmt::format("{}line {}: {}", messages.empty() ? "" : "; ", p.line + 1, m);
+  });
+  std::vector<uint32_t> words;
+  if (!tools.Assemble(stripped, &words, SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS)) {
+    return Error::parse("SPIR-V assembly: {}", messages.empty() ? "failed" : messages);
+  }
+  return words;
+}
+
+}  // namespace agx::runtime

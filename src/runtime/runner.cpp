@@ -1,0 +1,201 @@
+#include "runtime/runner.h"
+
+#include <algorithm>
+
+#include "compiler/compiler.h"
+#include "runtime/glsl_frontend.h"
+#include "runtime/pipeline.h"
+#include "runtime/runtime.h"
+#include "runtime/session.h"
+
+namespace agx::runtime {
+
+const char* to_string(Outcome o) {
+  switch (o) {
+    case Outcome::pass: return "pass";
+    case Outcome::fail: return "fail";
+    case Outcome::skip: return "skip";
+    case Outcome::crash: return "crash";
+  }
+  return "?";
+}
+
+const char* to_upper_string(Outcome o) {
+  switch (o) {
+    case Outcome::pass: return "PASS";
+    case Outcome::fail: return "FAIL";
+    case Outcome::skip: return "SKIP";
+    case Outcome::crash: return "CRASH";
+  }
+  return "?";
+}
+
+const Capabilities& Capabilities::stack() {
+  // GLSL 4.60 / ES 3.20 is what glslang parses; the extensions are the ones
+  // whose compute features glslang and the compiler translate (docs/runtime.md
+  // lists the ones left out and why).
+  static const Capabilities caps{460, 320, 46, 32,
+                                 {"GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object",
+                                  "GL_ARB_shader_atomic_counters", "GL_ARB_shader_image_load_store",
+                                  "GL_ARB_gl_spirv"}};
+  return caps;
+}
+
+bool Capabilities::has_extension(std::string_view name) const {
+  return std::find(extensions.begin(), extensions.end(), name) != extensions.end();
+}
+
+namespace {
+
+std::string version_text(const VersionRequirement& v) {
+  if (v.api == Api::glsl) return fmt::format("GLSL{} {}.{:02}", v.es ? " ES" : "", v.num / 100, v.num % 100);
+  return fmt::format("GL{} {}.{}", v.es ? " ES" : "", v.num / 10, v.num % 10);
+}
+
+}  // namespace
+
+std::optional<std::string> skip_reason(const ShaderTest& test, const Capabilities& caps) {
+  bool compute = false;
+  for (const auto& s : test.shaders) compute = compute || s.kind != ShaderKind::other;
+  for (const auto& s : test.shaders) {
+    // With a compute shader too, it is a link error the runner reports.
+    if (s.kind == ShaderKind::other && !compute)
+      return fmt::format("has a [{}] section: not a compute-only test", s.header);
+  }
+  for (const auto& v : test.require.versions) {
+    unsigned offered = v.api == Api::glsl ? (v.es ? caps.glsl_es_num : caps.glsl_num)
+                                          : (v.es ? caps.gl_es_num : caps.gl_num);
+    if (!compare(v.num, offered, v.cmp)) {
+      VersionRequirement have = v;
+      have.num = offered;
+      return fmt::format("requires {} {}, the stack offers {}", to_string(v.cmp), version_text(v),
+                         version_text(have));
+    }
+  }
+  for (const auto& e : test.require.extensions) {
+    if (!caps.has_extension(e)) return fmt::format("{} is not supported", e);
+  }
+  for (const auto& e : test.require.absent_extensions) {
+    if (caps.has_extension(e)) return fmt::format("requires {} to be absent", e);
+  }
+  for (const auto& o : test.require.other) {
+    return fmt::format("requirement '{}' is not offered", o);
+  }
+  return std::nullopt;
+}
+
+std::string adapt_glsl(const ShaderTest& test, const ShaderSection& section,
+                       std::vector<std::string>* notes) {
+  const std::string& text = section.text;
+  // Where is #version? (piglit adds one from [require] when it is missing)
+  size_t vpos = std::string::npos;
+  for (size_t p = text.find("#version"); p != std::string::npos; p = text.find("#version", p + 1)) {
+    size_t bol = text.rfind('\n', p);
+    bol = bol == std::string::npos ? 0 : bol + 1;
+    if (text.find_first_not_of(" \t", bol) == p) {
+      vpos = p;
+      break;
+    }
+  }
+  unsigned version = 0;
+  bool es = false;
+  std::string body = text;
+  if (vpos == std::string::npos) {
+    version = test.require.glsl_num().value_or(110);
+    es = test.require.glsl_es();
+    // A #line keeps glslang's line numbers those of the file.
+    body = fmt::format("#line {}\n{}", section.first_line, text);
+  } else {
+    size_t eol = text.find('\n', vpos);
+    std::string line = text.substr(vpos, eol == std::string::npos ? std::string::npos : eol - vpos);
+    std::sscanf(line.c_str(), "#version %u", &version);
+    es = line.find(" es") != std::string::npos;
+    // The #version line is replaced by an empty one so lines stay in place.
+    body = text.substr(0, vpos) + (eol == std::string::npos ? "" : text.substr(eol));
+    body = fmt::format("#line {}\n{}", section.first_line, body);
+  }
+  unsigned used = version;
+  if (!es && version < 420) {
+    used = 430;
+    if (notes) notes->push_back(fmt::format("GLSL {} compute shader compiled as GLSL 430", version));
+  } else if (vpos == std::string::npos && notes) {
+    notes->push_back(fmt::format("#version {}{} added from [require]", version, es ? " es" : ""));
+  }
+  return fmt::format("#version {}{}\n{}", used, es ? " es" : "", body);
+}
+
+namespace {
+
+Verdict fail(std::string detail) { return {Outcome::fail, std::move(detail)}; }
+
+bool expects_link_error(const ShaderTest& test) {
+  for (const auto& c : test.commands)
+    if (std::holds_alternative<CmdLinkError>(c.body)) return true;
+  return false;
+}
+
+}  // namespace
+
+Verdict run_shader_test(std::string_view text) {
+  auto parsed = parse_shader_test(text);
+  if (!parsed.ok()) return fail(parsed.error().message());
+  const ShaderTest& test = *parsed;
+  if (auto reason = skip_reason(test, Capabilities::stack())) return {Outcome::skip, *reason};
+
+  // SPIRV ONLY takes the [compute shader spirv] section; otherwise GLSL, as
+  // piglit's shader_runner does without -spirv.
+  ShaderKind want = test.require.spirv == Requirements::Spirv::only ? ShaderKind::compute_spirv
+                                                                     : ShaderKind::compute_glsl;
+  std::vector<const ShaderSection*> sections;
+  for (const auto& s : test.shaders)
+    if (s.kind == want) sections.push_back(&s);
+  if (sections.empty()) return fail("no [compute shader] section to run");
+  if (want == ShaderKind::compute_spirv && sections.size() > 1)
+    return fail(fmt::format("{} [compute shader spirv] sections: one SPIR-V module is supported", sections.size()));
+
+  std::vector<std::string> notes;
+  Result<std::vector<uint32_t>> spirv = Error::parse("unset");
+  if (want == ShaderKind::compute_glsl) {
+    std::vector<std::string> sources;
+    for (const auto* s : sections) sources.push_back(adapt_glsl(test, *s, &notes));
+    spirv = glsl_to_opengl_spirv(sources, "shader");
+  } else {
+    spirv = assemble_spirv(sections[0]->text);
+  }
+  bool link_error = expects_link_error(test);
+  // GL 4.3 section 7.3: a program with a compute shader and any other stage
+  // fails to link.
+  if (test.has_non_compute_stage()) {
+    if (link_error) return {Outcome::pass, ""};
+    return fail("a compute shader cannot be linked with other stages");
+  }
+  if (!spirv.ok()) {
+    // glslang rejected the program: what a "link error" test wants.
+    if (link_error) return {Outcome::pass, ""};
+    return fail(spirv.error().message());
+  }
+  if (link_error) return fail("link error expected, but the shader compiled and linked");
+
+  compiler::Options options;
+  options.env = compiler::TargetEnv::opengl;
+  options.file_name = "shader";
+  // One cache per process: files run in their own children, but a caller
+  // that runs several files in one process compiles each program once.
+  static PipelineCache cache;
+  auto pipeline = cache.get(*spirv, options);
+  if (!pipeline.ok()) return fail(fmt::format("compile: {}", pipeline.error().message()));
+  const compiler::Shader* shader = pipeline->get();
+
+  // The [test] commands, on a fresh in-process device; the first failing
+  // command ends the file (piglit goes on to later probes).
+  auto device = Device::open_in_process();
+  if (!device.ok()) return fail(fmt::format("device: {}", device.error().message()));
+  Session session(**device, *shader);
+  for (const auto& c : test.commands) {
+    auto st = session.run(c);
+    if (!st.ok()) return fail(fmt::format("line {}: '{}': {}", c.line, c.text, st.error().message()));
+  }
+  return {Outcome::pass, ""};
+}
+
+}  // namespace agx::runtime

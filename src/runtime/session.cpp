@@ -1,0 +1,373 @@
+#include "runtime/session.h"
+
+#include "runtime/encoder.h"
+
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+
+namespace agx::runtime {
+
+namespace {
+
+constexpr uint32_t kWinsys_px = 250;  // piglit's default window (shader_runner DEFAULT_WINDOW_*)
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+
+uint8_t unorm8(float v) {
+  if (!(v > 0)) return 0;
+  if (v >= 1) return 255;
+  return uint8_t(std::lround(v * 255.0f));
+}
+
+}  // namespace
+
+Result<std::vector<uint8_t>> read_rgba8(const Image& image) {
+  std::vector<uint8_t> px(size_t(image.width_px()) * image.height_px() * 4);
+  AGX_CHECK(image.download(px, uint64_t(image.width_px()) * 4));
+  return px;
+}
+
+namespace {
+
+std::array<float, 4> texel_at(const std::vector<uint8_t>& px, uint32_t width_px, uint32_t x, uint32_t y) {
+  const uint8_t* p = px.data() + (size_t(y) * width_px + x) * 4;
+  return {p[0] / 255.0f, p[1] / 255.0f, p[2] / 255.0f, p[3] / 255.0f};
+}
+
+}  // namespace
+
+std::vector<uint8_t> rgbw_rgba8(uint32_t w, uint32_t h) {
+  std::vector<uint8_t> out(size_t(w) * h * 4);
+  for (uint32_t y = 0; y < h; ++y) {
+    for (uint32_t x = 0; x < w; ++x) {
+      bool left = x < w / 2, bottom = y < h / 2;
+      uint8_t r, g, b;
+      // red (left, bottom), green (right, bottom), blue (left, top), white (right, top)
+      if (left && bottom) r = 255, g = 0, b = 0;
+      else if (bottom) r = 0, g = 255, b = 0;
+      else if (left) r = 0, g = 0, b = 255;
+      else r = g = b = 255;
+      uint8_t* p = out.data() + (size_t(y) * w + x) * 4;
+      p[0] = r, p[1] = g, p[2] = b, p[3] = 255;
+    }
+  }
+  return out;
+}
+
+bool probe_matches(const std::array<float, 4>& observed, const std::array<float, 4>& expected,
+                   const std::array<float, 4>& tolerance, int channels) {
+  for (int i = 0; i < channels; ++i)
+    if (!(std::fabs(observed[i] - expected[i]) <= tolerance[i])) return false;
+  return true;
+}
+
+bool probe_value(ProbeType type, uint64_t observed, uint64_t reference, Compare cmp) {
+  switch (type) {
+    case ProbeType::uint32: return compare(uint32_t(reference), uint32_t(observed), cmp);
+    case ProbeType::int32: return compare(int32_t(reference), int32_t(observed), cmp);
+    case ProbeType::uint64: return compare(reference, observed, cmp);
+    case ProbeType::int64: return compare(int64_t(reference), int64_t(observed), cmp);
+    case ProbeType::float32:
+    case ProbeType::float64: {
+      double o, r;
+      if (type == ProbeType::float32) {
+        float fo, fr;
+        uint32_t bo = uint32_t(observed), br = uint32_t(reference);
+        std::memcpy(&fo, &bo, 4);
+        std::memcpy(&fr, &br, 4);
+        o = fo, r = fr;
+      } else {
+        std::memcpy(&o, &observed, 8);
+        std::memcpy(&r, &reference, 8);
+      }
+      if (cmp == Compare::eq) return std::fabs(o - r) < DBL_EPSILON;
+      if (cmp == Compare::ne) return std::fabs(o - r) >= DBL_EPSILON;
+      return compare(r, o, cmp);
+    }
+  }
+  return false;
+}
+
+Result<std::unique_ptr<Image>> Session::make_image(const std::string& label, uint32_t w, uint32_t h) {
+  if (w == 0 || h == 0 || w > 16384 || h > 16384)
+    return Error::invalid_argument("{}: size {}x{} is not 1..16384", label, w, h);
+  layout::Request r;
+  r.format = format::Format::R8G8B8A8_UNORM;
+  r.width_px = w;
+  r.height_px = h;
+  r.tiling = layout::Tiling::gpu;
+  r.writeable_image = true;  // image stores
+  r.renderable = true;       // a framebuffer
+  return Image::create(device_, r, label);
+}
+
+Result<Buffer*> Session::ssbo(int index) {
+  auto it = ssbos_.find(index);
+  if (it == ssbos_.end()) return Error::not_found("no ssbo {} (an 'ssbo {} SIZE' line comes first)", index, index);
+  return it->second.get();
+}
+
+Status Session::set_uniform(const CmdUniform& u) {
+  if (u.type.opaque || (u.type.components() == 1 && u.type.scalar == Scalar::int32 &&
+                        opaque_units_.count(u.name))) {
+    int32_t unit;
+    std::memcpy(&unit, u.data.data(), 4);
+    opaque_units_[u.name] = unit;
+    return {};
+  }
+  for (const auto& lu : shader_.abi.loose_uniforms) {
+    if (lu.name != u.name) continue;
+    if (u.data.size() > lu.size_B)
+      return Error::invalid_argument("uniform {}: {} bytes of {} for a {}-byte uniform", u.name, u.data.size(),
+                                     u.type.name, lu.size_B);
+    uint32_t first = lu.uniform - shader_.abi.push_constants_uniform;
+    size_t words = (u.data.size() + 3) / 4;
+    if (uniform_words_.size() < first + words) uniform_words_.resize(first + words, 0);
+    std::memcpy(uniform_words_.data() + first, u.data.data(), u.data.size());
+    return {};
+  }
+  // Sampler and image units are set with `uniform int NAME UNIT` too; the
+  // compiler's ABI does not list opaque uniforms yet, so an unknown int is
+  // taken as a unit.
+  if (u.type.components() == 1 && u.type.scalar == Scalar::int32) {
+    int32_t unit;
+    std::memcpy(&unit, u.data.data(), 4);
+    opaque_units_[u.name] = unit;
+    return {};
+  }
+  return Error::not_found("uniform '{}' is not an active uniform of the shader", u.name);
+}
+
+Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::array<uint32_t, 3>> local,
+                         const Command& at) {
+  ++dispatches_;
+  // Every resource the ABI names must have its buffer (piglit binds by index).
+  for (const auto& r : shader_.abi.resources) {
+    switch (r.kind) {
+      case compiler::Resource::Kind::storage_buffer:
+        if (!ssbos_.count(int(r.binding)))
+          return Error::not_found("the shader's buffer '{}' (binding {}) has no 'ssbo {} SIZE'", r.name, r.binding,
+                                  r.binding);
+        break;
+      case compiler::Resource::Kind::atomic_counter:
+        if (!atomic_buffers_.count(r.binding))
+          return Error::not_found("the shader's atomic counters (binding {}) have no buffer ('atomic counters N')",
+                                  r.binding);
+        break;
+      case compiler::Resource::Kind::uniform_buffer:
+        return Error::unsupported("uniform block '{}': piglit's block uniforms are not supported yet", r.name);
+    }
+  }
+  if (local) return Error::unsupported("'compute group size' (variable group sizes) is not supported");
+  const compiler::Abi& abi = shader_.abi;
+  // The uniform file by the compiler's compute ABI (docs/compiler.md):
+  // resource addresses, gl_NumWorkGroups, then the loose uniforms.
+  std::vector<uint32_t> u(std::max<uint32_t>(abi.uniform_count, abi.push_constants_uniform + uint32_t(uniform_words_.size())), 0);
+  auto put64 = [&](uint32_t at, uint64_t va) {
+    if (at + 1 >= u.size()) u.resize(at + 2, 0);
+    u[at] = uint32_t(va);
+    u[at + 1] = uint32_t(va >> 32);
+  };
+  for (const auto& r : abi.resources) {
+    if (r.kind == compiler::Resource::Kind::storage_buffer) put64(r.uniform, ssbos_.at(int(r.binding))->gpu_va());
+    if (r.kind == compiler::Resource::Kind::atomic_counter) put64(r.uniform, atomic_buffers_.at(r.binding)->gpu_va());
+  }
+  if (abi.workgroup_count_uniform + 3 > u.size()) u.resize(abi.workgroup_count_uniform + 3, 0);
+  for (int i = 0; i < 3; ++i) u[abi.workgroup_count_uniform + i] = groups[i];
+  for (size_t i = 0; i < uniform_words_.size(); ++i) u[abi.push_constants_uniform + i] = uniform_words_[i];
+
+  LaunchDesc launch;
+  launch.code = shader_.code;
+  launch.register_halves = shader_.stats.gprs;
+  launch.uniforms = u;
+  launch.threadgroup_memory_B = abi.threadgroup_memory_B;
+  launch.groups = groups;
+  launch.local = abi.workgroup_size;
+  std::string what = fmt::format("dispatch {} ('{}' at line {})", dispatches_, at.text, at.line);
+  if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return {};  // an empty grid runs nothing
+  AGX_TRY(EncodedLaunch encoded, encode_launch(device_, launch));
+#if AGX_RUNTIME_HAS_GPU
+  return device_.submit_compute(encoded.command, what);
+#else
+  return Error::unsupported(
+      "{}: encoded, but this build has no GPU executor behind SUBMIT (the gpu unit's CDM executor), so "
+      "nothing would run it",
+      what);
+#endif
+}
+
+Result<Image*> Session::read_framebuffer() {
+  if (fb_texture_) {
+    auto it = textures_.find(*fb_texture_);
+    if (it == textures_.end()) return Error::not_found("fb tex 2d {}: no such texture", *fb_texture_);
+    return it->second.get();
+  }
+  if (!winsys_) {
+    AGX_TRY(winsys_, make_image("window", kWinsys_px, kWinsys_px));
+  }
+  return winsys_.get();
+}
+
+Status Session::probe_pixel(const CmdProbeRgba& p) {
+  AGX_TRY(Image * fb, read_framebuffer());
+  if (p.x < 0 || p.y < 0 || uint32_t(p.x) >= fb->width_px() || uint32_t(p.y) >= fb->height_px())
+    return Error::invalid_argument("probe at ({}, {}) is outside the {}x{} framebuffer", p.x, p.y, fb->width_px(),
+                                   fb->height_px());
+  AGX_TRY(auto px, read_rgba8(*fb));
+  auto got = texel_at(px, fb->width_px(), uint32_t(p.x), uint32_t(p.y));
+  int channels = p.alpha ? 4 : 3;
+  if (!probe_matches(got, p.rgba, tolerance_, channels)) {
+    return Error::make(ErrorKind::invalid_argument, "probe at ({}, {}): expected {:g} {:g} {:g}{}, observed {:g} {:g} {:g}{}",
+                       p.x, p.y, p.rgba[0], p.rgba[1], p.rgba[2], p.alpha ? fmt::format(" {:g}", p.rgba[3]) : "",
+                       got[0], got[1], got[2], p.alpha ? fmt::format(" {:g}", got[3]) : "");
+  }
+  return {};
+}
+
+Status Session::probe_all(const CmdProbeAll& p) {
+  AGX_TRY(Image * fb, read_framebuffer());
+  AGX_TRY(auto px, read_rgba8(*fb));
+  for (uint32_t y = 0; y < fb->height_px(); ++y) {
+    for (uint32_t x = 0; x < fb->width_px(); ++x) {
+      auto got = texel_at(px, fb->width_px(), x, y);
+      if (!probe_matches(got, p.rgba, tolerance_, p.alpha ? 4 : 3))
+        return Error::invalid_argument("probe all: ({}, {}) is {:g} {:g} {:g} {:g}, expected {:g} {:g} {:g} {:g}", x,
+                                       y, got[0], got[1], got[2], got[3], p.rgba[0], p.rgba[1], p.rgba[2], p.rgba[3]);
+    }
+  }
+  return {};
+}
+
+Status Session::run(const Command& command) {
+  return std::visit(
+      Overloaded{
+          [&](const CmdUniform& u) { return set_uniform(u); },
+          [&](const CmdUniformHandle&) -> Status {
+            return Error::unsupported("bindless handles (ARB_bindless_texture) are not supported");
+          },
+          [&](const CmdSsbo& s) -> Status {
+            ssbos_.erase(s.index);  // a new buffer, as glBufferData
+            AGX_TRY(ssbos_[s.index], device_.create_buffer(std::max<uint32_t>(s.size_B, 4), fmt::format("ssbo {}", s.index)));
+            return {};
+          },
+          [&](const CmdSsboSubdata& s) -> Status {
+            AGX_TRY(Buffer * b, ssbo(s.index));
+            if (s.offset_B > b->size_B() || s.data.size() > b->size_B() - s.offset_B)
+              return Error::invalid_argument("ssbo {} subdata at {} overruns its {} bytes", s.index, s.offset_B, b->size_B());
+            std::memcpy(b->host().data() + s.offset_B, s.data.data(), s.data.size());
+            return {};
+          },
+          [&](const CmdAtomicCounters& a) -> Status {
+            atomic_buffers_.erase(0);
+            AGX_TRY(atomic_buffers_[0], device_.create_buffer(std::max<uint32_t>(a.count, 1) * 4u, "atomic counters"));
+            return {};
+          },
+          [&](const CmdAtomicCounterBuffer& a) -> Status {
+            atomic_buffers_.erase(a.binding);
+            AGX_TRY(atomic_buffers_[a.binding],
+                    device_.create_buffer(std::max<uint32_t>(a.count, 1) * 4u, fmt::format("atomic counter buffer {}", a.binding)));
+            return {};
+          },
+          [&](const CmdAtomicCounterSet& a) -> Status {
+            auto it = atomic_buffers_.find(a.binding);
+            if (it == atomic_buffers_.end()) return Error::not_found("no atomic counter buffer {}", a.binding);
+            if (uint64_t(a.index) * 4 + 4 > it->second->size_B())
+              return Error::invalid_argument("atomic counter {} is past buffer {}", a.index, a.binding);
+            std::memcpy(it->second->host().data() + a.index * 4, &a.value, 4);
+            return {};
+          },
+          [&](const CmdCompute& c) { return dispatch({c.x, c.y, c.z}, std::nullopt, command); },
+          [&](const CmdComputeGroupSize& c) { return dispatch(c.groups, c.local, command); },
+          [&](const CmdProbeSsbo& p) -> Status {
+            AGX_TRY(Buffer * b, ssbo(p.index));
+            uint32_t n = p.type == ProbeType::uint64 || p.type == ProbeType::int64 || p.type == ProbeType::float64 ? 8 : 4;
+            if (p.offset_B > b->size_B() || n > b->size_B() - p.offset_B)
+              return Error::invalid_argument("probe at {} is past ssbo {}'s {} bytes", p.offset_B, p.index, b->size_B());
+            uint64_t observed = 0;
+            std::memcpy(&observed, b->host().data() + p.offset_B, n);
+            if (!probe_value(p.type, observed, p.bits, p.cmp))
+              return Error::invalid_argument("SSBO {} at {}: reference {} observed (bits {:#x} vs {:#x})", p.index,
+                                             p.offset_B, to_string(p.cmp), p.bits, observed);
+            return {};
+          },
+          [&](const CmdProbeAtomicCounter& p) -> Status {
+            auto it = atomic_buffers_.find(p.binding);
+            if (it == atomic_buffers_.end()) return Error::not_found("no atomic counter buffer {}", p.binding);
+            uint64_t at = p.by_buffer ? p.index : uint64_t(p.index) * 4;
+            if (at + 4 > it->second->size_B()) return Error::invalid_argument("atomic counter at byte {} is past the buffer", at);
+            uint32_t observed;
+            std::memcpy(&observed, it->second->host().data() + at, 4);
+            if (!compare(p.value, observed, p.cmp))
+              return Error::invalid_argument("atomic counter {}: reference {} {} observed {}", p.index, p.value,
+                                             to_string(p.cmp), observed);
+            return {};
+          },
+          [&](const CmdTextureRgbw& t) -> Status {
+            if (t.format != "GL_RGBA8" && t.format != "GL_RGBA")
+              return Error::unsupported("texture format {} is not supported (GL_RGBA8)", t.format);
+            AGX_TRY(auto img, make_image(fmt::format("texture {}", t.unit), t.width_px, t.height_px));
+            auto data = rgbw_rgba8(t.width_px, t.height_px);
+            AGX_CHECK(img->upload(data, uint64_t(t.width_px) * 4));
+            textures_[t.unit] = std::move(img);
+            return {};
+          },
+          [&](const CmdTextureInteger& t) -> Status {
+            return Error::unsupported("texture integer ({}) is not supported", t.format);
+          },
+          [&](const CmdTextureMiptree&) -> Status { return Error::unsupported("texture miptree is not supported"); },
+          [&](const CmdTexParameter& t) -> Status {
+            return Error::unsupported("texparameter {} {}: samplers are not supported", t.target, t.name);
+          },
+          [&](const CmdImageTexture& i) -> Status {
+            if (i.resident) return Error::unsupported("resident images (ARB_bindless_texture) are not supported");
+            if (!textures_.count(i.unit)) return Error::not_found("image texture {}: no texture {}", i.unit, i.unit);
+            if (i.format != "GL_RGBA8") return Error::unsupported("image format {} is not supported (GL_RGBA8)", i.format);
+            image_units_[i.unit] = i.format;
+            return {};
+          },
+          [&](const CmdFbTex2d& f) -> Status {
+            if (f.units.size() != 1 || f.units[0] < 0)
+              return Error::unsupported("fb tex 2d with {} attachments is not supported (one)", f.units.size());
+            if (!textures_.count(f.units[0])) return Error::not_found("fb tex 2d {}: no texture {}", f.units[0], f.units[0]);
+            fb_texture_ = f.units[0];
+            return {};
+          },
+          [&](const CmdClearColor& c) -> Status {
+            clear_color_ = c.rgba;
+            return {};
+          },
+          [&](const CmdClear&) -> Status {
+            AGX_TRY(Image * fb, read_framebuffer());
+            uint8_t px[4] = {unorm8(clear_color_[0]), unorm8(clear_color_[1]), unorm8(clear_color_[2]),
+                             unorm8(clear_color_[3])};
+            std::vector<uint8_t> fill(size_t(fb->width_px()) * fb->height_px() * 4);
+            for (size_t i = 0; i < fill.size(); i += 4) std::memcpy(&fill[i], px, 4);
+            return fb->upload(fill, uint64_t(fb->width_px()) * 4);
+          },
+          [&](const CmdProbeRgba& p) { return probe_pixel(p); },
+          [&](const CmdProbeAll& p) { return probe_all(p); },
+          [&](const CmdTolerance& t) -> Status {
+            tolerance_ = t.values;
+            return {};
+          },
+          // The runtime waits for every dispatch: barriers have nothing to order.
+          [&](const CmdMemoryBarrier&) -> Status { return {}; },
+          [&](const CmdLinkError&) -> Status { return Error::invalid_argument("link error expected"); },
+          [&](const CmdLinkSuccess&) -> Status { return {}; },
+          [&](const CmdVerifyProgramQuery& q) -> Status {
+            return Error::unsupported("verify program_query {} is not supported", q.name);
+          },
+          [&](const CmdBlockIndex& b) -> Status {
+            return Error::unsupported("'{}' (uniform blocks) is not supported", b.what);
+          },
+      },
+      command.body);
+}
+
+}  // namespace agx::runtime

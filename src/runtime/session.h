@@ -1,0 +1,72 @@
+// The state a .shader_test's [test] commands act on, over a runtime Device:
+// SSBOs and atomic counter buffers by binding, loose uniform values laid
+// out by the compiler's compute ABI, RGBA8 textures (GPU-tiled images) and
+// the framebuffer the probes read, and dispatches of one compiled compute
+// shader.
+#pragma once
+
+#include <array>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/compiler.h"
+#include "runtime/image.h"
+#include "runtime/runtime.h"
+#include "runtime/shader_test.h"
+
+namespace agx::runtime {
+
+// piglit's rgbw pattern: red, green, blue and white quadrants (x < w/2 and
+// y < h/2 red, y < h/2 green, x < w/2 blue, else white), alpha 1
+// (X11Libre/mirror.fdo.piglit tests/util/piglit-util-gl.c piglit_rgbw_image_ubyte).
+std::vector<uint8_t> rgbw_rgba8(uint32_t width_px, uint32_t height_px);
+
+// piglit's probe: every channel within the tolerance (|observed - expected|
+// <= tolerance); `channels` is 3 for rgb, 4 for rgba.
+bool probe_matches(const std::array<float, 4>& observed, const std::array<float, 4>& expected,
+                   const std::array<float, 4>& tolerance, int channels);
+
+// The RGBA8 texels of a whole image level 0 (detiled), as floats per channel.
+Result<std::vector<uint8_t>> read_rgba8(const Image& image);
+
+// A probe of a 32- or 64-bit value as piglit compares it ("observed OP
+// reference"; floats and doubles compare equal within DBL_EPSILON).
+bool probe_value(ProbeType type, uint64_t observed_bits, uint64_t reference_bits, Compare cmp);
+
+class Session {
+ public:
+  // `shader` is the compiled compute shader the dispatches run.
+  Session(Device& device, const compiler::Shader& shader) : device_(device), shader_(shader) {}
+
+  // Runs one command; an Error is the FAIL reason (the caller adds the line).
+  Status run(const Command& command);
+
+ private:
+  Status set_uniform(const CmdUniform& u);
+  Result<Buffer*> ssbo(int index);
+  Status dispatch(std::array<uint32_t, 3> groups, std::optional<std::array<uint32_t, 3>> local,
+                  const Command& at);
+  Status probe_pixel(const CmdProbeRgba& p);
+  Status probe_all(const CmdProbeAll& p);
+  Result<Image*> read_framebuffer();
+  Result<std::unique_ptr<Image>> make_image(const std::string& label, uint32_t w, uint32_t h);
+
+  Device& device_;
+  const compiler::Shader& shader_;
+  std::map<int, std::unique_ptr<Buffer>> ssbos_;
+  std::map<uint32_t, std::unique_ptr<Buffer>> atomic_buffers_;
+  std::map<std::string, int> opaque_units_;     // `uniform int tex 0` for samplers/images
+  std::vector<uint32_t> uniform_words_;         // the loose uniform block, from u(P)
+  std::map<int, std::unique_ptr<Image>> textures_;
+  std::map<int, std::string> image_units_;      // image unit -> format
+  std::unique_ptr<Image> winsys_;               // piglit's window: 250x250 RGBA8
+  std::optional<int> fb_texture_;               // `fb tex 2d N`; none: the window
+  std::array<float, 4> clear_color_{};
+  std::array<float, 4> tolerance_{0.01f, 0.01f, 0.01f, 0.01f};  // piglit_tolerance's default
+  unsigned dispatches_ = 0;
+};
+
+}  // namespace agx::runtime

@@ -1,0 +1,106 @@
+// The launch encoding, read back with the cmdstream typed tables.
+#include <gtest/gtest.h>
+
+#include "cmdstream/cmdstream.h"
+#include "runtime/encoder.h"
+
+namespace agx::runtime {
+namespace {
+
+namespace cs = agx::cmdstream;
+
+LaunchDesc launch(std::span<const uint8_t> code, std::span<const uint32_t> uniforms) {
+  LaunchDesc l;
+  l.code = code;
+  l.uniforms = uniforms;
+  l.register_halves = 10;
+  l.threadgroup_memory_B = 300;
+  l.groups = {2, 3, 1};
+  l.local = {5, 2, 1};
+  return l;
+}
+
+TEST(Encoder, CdmStream) {
+  uint8_t code[8] = {};
+  uint32_t u[6] = {};
+  auto s = pack_cdm_launch(launch(code, u), 0x4040);
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  std::span<const uint8_t> b(*s);
+  ASSERT_EQ(b.size(), 4u + 4 + 12 + 12 + 8);
+  auto w0 = cs::unpack<cs::CdmLaunchWord0>(b);
+  ASSERT_TRUE(w0.ok());
+  EXPECT_EQ(w0->block_type, cs::CdmBlockType::kLaunch);
+  EXPECT_EQ(w0->mode, cs::CdmMode::kDirect);
+  EXPECT_EQ(w0->uniform_register_count, 64u);  // 12 halves, in groups of 64
+  EXPECT_EQ(cs::unpack<cs::CdmLaunchWord1>(b.subspan(4))->pipeline, 0x4040u);
+  auto g = cs::unpack<cs::CdmGlobalSize>(b.subspan(8));
+  EXPECT_EQ(g->x, 10u);  // threads: 2 groups of 5
+  EXPECT_EQ(g->y, 6u);
+  auto l = cs::unpack<cs::CdmLocalSize>(b.subspan(20));
+  EXPECT_EQ(l->x, 5u);
+  EXPECT_EQ(cs::unpack<cs::CdmStreamTerminate>(b.subspan(32))->block_type, cs::CdmBlockType::kStreamTerminate);
+}
+
+TEST(Encoder, UscWordsSplitUniforms) {
+  uint8_t code[8] = {};
+  std::vector<uint32_t> u(140);  // u0..u139: 32+32+32+32 low, then 12 high
+  auto w = pack_usc_words(launch(code, u), 0x8000, 0x2'0000'0000);
+  ASSERT_TRUE(w.ok()) << w.error().message();
+  std::span<const uint8_t> b(*w);
+  for (int i = 0; i < 4; ++i) {
+    auto uw = cs::unpack<cs::UscUniform>(b.subspan(8 * i));
+    ASSERT_TRUE(uw.ok());
+    EXPECT_EQ(uw->tag, cs::UscControl::kUniform);
+    EXPECT_EQ(uw->start_halfs, 64u * i);
+    EXPECT_EQ(uw->size_halfs, 64u);
+    EXPECT_EQ(uw->buffer, 0x2'0000'0000u + 128u * i);
+  }
+  auto hi = cs::unpack<cs::UscUniformHigh>(b.subspan(32));
+  EXPECT_EQ(hi->tag, cs::UscControl::kUniformHigh);
+  EXPECT_EQ(hi->start_halfs, 0u);
+  EXPECT_EQ(hi->size_halfs, 24u);
+  EXPECT_EQ(hi->buffer, 0x2'0000'0000u + 128u * 4);
+  auto sh = cs::unpack<cs::UscShared>(b.subspan(40));
+  EXPECT_TRUE(sh->uses_shared_memory);
+  EXPECT_EQ(sh->bytes_per_threadgroup, 512u);  // 300 B in groups of 256
+  auto shader = cs::unpack<cs::UscShader>(b.subspan(44));
+  EXPECT_EQ(shader->code, 0x8000u);
+  auto regs = cs::unpack<cs::UscRegisters>(b.subspan(50));
+  EXPECT_EQ(regs->register_count, 16u);  // 10 halves in groups of 8
+  EXPECT_EQ(cs::unpack<cs::UscNoPreshader>(b.subspan(54))->tag, cs::UscControl::kNoPreshader);
+  EXPECT_EQ(b.size(), 56u);
+}
+
+TEST(Encoder, LimitsAreErrors) {
+  uint8_t code[8] = {};
+  std::vector<uint32_t> u(257);
+  EXPECT_FALSE(pack_usc_words(launch(code, u), 0, 0).ok());
+  auto l = launch(code, std::span<const uint32_t>());
+  l.local = {33, 32, 1};
+  EXPECT_FALSE(pack_cdm_launch(l, 0).ok());
+  l = launch(code, std::span<const uint32_t>());
+  l.threadgroup_memory_B = 65537;
+  EXPECT_FALSE(pack_cdm_launch(l, 0).ok());
+  l = launch({}, std::span<const uint32_t>());
+  EXPECT_FALSE(pack_cdm_launch(l, 0).ok());
+}
+
+TEST(Encoder, EncodesIntoDeviceBuffers) {
+  auto d = Device::open_in_process();
+  ASSERT_TRUE(d.ok());
+  uint8_t code[8] = {1, 2, 3};
+  uint32_t u[2] = {7, 8};
+  auto e = encode_launch(**d, launch(code, u));
+  ASSERT_TRUE(e.ok()) << e.error().message();
+  EXPECT_EQ(e->code->host()[2], 3);
+  EXPECT_EQ(e->command.cdm_ctrl_stream_base, e->stream->gpu_va());
+  EXPECT_EQ(e->command.cdm_ctrl_stream_end - e->command.cdm_ctrl_stream_base, 40u);
+  auto w1 = cs::unpack<cs::CdmLaunchWord1>(e->stream->host().subspan(4));
+  EXPECT_EQ(w1->pipeline + (*d)->va_layout().usc_base, e->usc_words->gpu_va());
+  // The submit goes through the UAPI (the in-process firmware completes it).
+  auto st = (*d)->submit_compute(e->command, "dispatch 1");
+  EXPECT_TRUE(st.ok()) << st.error().message();
+}
+
+}  // namespace
+}  // namespace agx::runtime

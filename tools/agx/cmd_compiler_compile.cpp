@@ -1,0 +1,97 @@
+// `agx compile`: a compute shader (GLSL .comp or SPIR-V .spv) to AGX
+// machine code (docs/compiler.md).
+//   agx compile SHADER [-o OUT.bin] [--disasm] [--stats] [--json] [--entry NAME]
+//                      [--target vulkan|opengl] [--ir] [--no-opt]
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "command.h"
+#include "compiler/compiler.h"
+
+namespace {
+
+struct Options {
+  std::string input, out, entry = "main", target = "vulkan";
+  bool disasm = false, stats = false, json = false, ir = false, no_opt = false;
+};
+
+nlohmann::json abi_json(const agx::compiler::Abi& abi) {
+  nlohmann::json res = nlohmann::json::array();
+  for (const auto& r : abi.resources) {
+    const char* kind = r.kind == agx::compiler::Resource::Kind::storage_buffer ? "storage_buffer"
+                     : r.kind == agx::compiler::Resource::Kind::uniform_buffer ? "uniform_buffer" : "atomic_counter";
+    res.push_back({{"kind", kind}, {"set", r.set}, {"binding", r.binding}, {"uniform", r.uniform}, {"name", r.name}});
+  }
+  nlohmann::json loose = nlohmann::json::array();
+  for (const auto& u : abi.loose_uniforms)
+    loose.push_back({{"name", u.name}, {"location", u.location}, {"uniform", u.uniform}, {"size_B", u.size_B}});
+  return {{"resources", res},
+          {"loose_uniforms", loose},
+          {"push_constants_uniform", abi.push_constants_uniform},
+          {"push_constants_size_B", abi.push_constants_size_B},
+          {"workgroup_count_uniform", abi.workgroup_count_uniform},
+          {"workgroup_size", abi.workgroup_size},
+          {"threadgroup_memory_B", abi.threadgroup_memory_B},
+          {"uniform_count", abi.uniform_count}};
+}
+
+void run(const Options& o) {
+  agx::compiler::Options co;
+  co.entry = o.entry;
+  co.file_name = o.input;
+  co.optimize = !o.no_opt;
+  if (o.target == "opengl") co.env = agx::compiler::TargetEnv::opengl;
+  else if (o.target != "vulkan") agx::cli::fail(std::string("--target is vulkan or opengl"));
+  bool spirv = o.input.size() > 4 && o.input.substr(o.input.size() - 4) == ".spv";
+  agx::Result<agx::compiler::Shader> shader = agx::Error::invalid_argument("unreachable");
+  if (spirv) {
+    auto bytes = agx::cli::read_binary(o.input);
+    if (!bytes) agx::cli::fail(bytes.error());
+    if (bytes->size() % 4) agx::cli::fail(fmt::format("{}: SPIR-V size {} is not a multiple of 4 bytes", o.input, bytes->size()));
+    std::vector<uint32_t> words(bytes->size() / 4);
+    std::memcpy(words.data(), bytes->data(), bytes->size());
+    shader = agx::compiler::compile_spirv(words, co);
+  } else {
+    auto text = agx::cli::read_file(o.input);
+    if (!text) agx::cli::fail(text.error());
+    shader = agx::compiler::compile_glsl(*text, co);
+  }
+  if (!shader) agx::cli::fail(shader.error());
+  if (!o.out.empty())
+    if (auto st = agx::cli::write_binary(o.out, shader->code); !st) agx::cli::fail(st.error());
+  const auto& s = shader->stats;
+  if (o.json) {
+    nlohmann::json j = {{"instructions", s.instructions}, {"bytes", s.bytes}, {"gprs", s.gprs},
+                        {"uniforms", s.uniforms}, {"spills", s.spills}, {"fills", s.fills},
+                        {"threads_per_core", s.threads_per_core}, {"loops", s.loops},
+                        {"abi", abi_json(shader->abi)}};
+    fmt::print("{}\n", j.dump());
+    return;
+  }
+  if (o.ir) fmt::print("{}", shader->ir_text);
+  if (o.disasm) fmt::print("{}", agx::compiler::disassemble(shader->code));
+  if (o.stats)
+    fmt::print("compute shader: {} inst, {} bytes, {} halfregs, {} threads, {} loops, {}:{} spills:fills, {} uniform halves\n",
+               s.instructions, s.bytes, s.gprs, s.threads_per_core, s.loops, s.spills, s.fills, s.uniforms);
+}
+
+void setup(CLI::App& sub) {
+  auto o = std::make_shared<Options>();
+  sub.add_option("shader", o->input, "GLSL compute shader (.comp, or any other name) or SPIR-V (.spv)")->required();
+  sub.add_option("-o,--output", o->out, "Write the machine code to this file");
+  sub.add_flag("--disasm", o->disasm, "Print the disassembly");
+  sub.add_flag("--stats", o->stats, "Print shader-db style statistics");
+  sub.add_flag("--json", o->json, "With --stats: one JSON object (instructions, bytes, gprs, uniforms, spills, fills, threads_per_core, loops, abi)");
+  sub.add_flag("--ir", o->ir, "Print the final IR");
+  sub.add_flag("--no-opt", o->no_opt, "Skip the SPIR-V performance passes (legalization still runs)");
+  sub.add_option("--entry", o->entry, "Entry point name (default main)");
+  sub.add_option("--target", o->target, "SPIR-V flavour: vulkan (glslang -V, default) or opengl (-G)");
+  sub.callback([o] { run(*o); });
+}
+
+agx::cli::Command kCompile{"compile", "Compile a compute shader (GLSL or SPIR-V) to AGX machine code", setup};
+
+}  // namespace
