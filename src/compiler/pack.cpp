@@ -171,6 +171,11 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
     }
     case Op::inot: { AGX_TRY(auto a, S(0)); add(fmt::format("not {}, {}", d, a)); return {}; }
     case Op::popcount: { AGX_TRY(auto a, S(0)); add(fmt::format("popcount {}, {}", d, a)); return {}; }
+    case Op::ffs: {
+      AGX_TRY(auto a, S(0));
+      add(fmt::format("ffs {}, {}", d, a));
+      return {};
+    }
     case Op::bitrev: { AGX_TRY(auto a, S(0)); add(fmt::format("bitrev {}, {}", d, a)); return {}; }
     case Op::fadd: case Op::fmul: {
       AGX_TRY(auto a, S(0, true));

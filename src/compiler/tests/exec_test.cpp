@@ -535,3 +535,46 @@ void main() {
 
 }  // namespace
 }  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+TEST(Exec, BitScansStepAndSmoothstep) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+layout(set = 0, binding = 1) buffer O { uint o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uint x = a[i];
+  o[i * 5u] = uint(findMSB(x));
+  o[i * 5u + 1u] = uint(findMSB(int(x)));
+  o[i * 5u + 2u] = uint(findLSB(x));
+  float f = float(x & 255u) / 255.0;
+  o[i * 5u + 3u] = floatBitsToUint(step(0.5, f));
+  o[i * 5u + 4u] = floatBitsToUint(smoothstep(0.25, 0.75, f));
+})");
+  ASSERT_FALSE(s.code.empty());
+  Job r;
+  auto a = random_words(32, 5);
+  a[0] = 0; a[1] = 0xFFFFFFFFu; a[2] = 1; a[3] = 0x80000000u; a[4] = 0x7FFFFFFFu; a[5] = 0x40;
+  r.buffers = {a, std::vector<uint32_t>(32 * 5)};
+  ASSERT_OK(execute(s, r));
+  for (uint32_t i = 0; i < 32; ++i) {
+    uint32_t x = a[i];
+    int32_t umsb = x ? 31 - std::countl_zero(x) : -1;
+    int32_t sx = int32_t(x), sv = sx < 0 ? ~sx : sx;
+    int32_t smsb = sv ? 31 - std::countl_zero(uint32_t(sv)) : -1;
+    int32_t lsb = x ? std::countr_zero(x) : -1;
+    EXPECT_EQ(int32_t(r.buffers[1][i * 5]), umsb) << i;
+    EXPECT_EQ(int32_t(r.buffers[1][i * 5 + 1]), smsb) << i;
+    EXPECT_EQ(int32_t(r.buffers[1][i * 5 + 2]), lsb) << i;
+    float f = float(x & 255u) * (1.0f / 255.0f);
+    EXPECT_EQ(bitsf(r.buffers[1][i * 5 + 3]), f < 0.5f ? 0.0f : 1.0f) << i;
+    double t = std::clamp((double(f) - 0.25) / 0.5, 0.0, 1.0);
+    EXPECT_NEAR(bitsf(r.buffers[1][i * 5 + 4]), t * t * (3 - 2 * t), 1e-6) << i;
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
