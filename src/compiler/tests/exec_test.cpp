@@ -578,3 +578,36 @@ void main() {
 
 }  // namespace
 }  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+TEST(Exec, SpillsWhenMoreValuesLiveThanRegisters) {
+  // 200 loaded values all live at once: more than the 128 registers, so
+  // some go to the stack and come back.
+  std::string src = "#version 450\nlayout(local_size_x = 32) in;\n"
+                    "layout(set = 0, binding = 0) buffer A { uint a[]; };\n"
+                    "layout(set = 0, binding = 1) buffer O { uint o[]; };\nvoid main() {\n"
+                    "  uint b = gl_GlobalInvocationID.x * 200u;\n";
+  for (int i = 0; i < 200; ++i) src += "  uint v" + std::to_string(i) + " = a[b + " + std::to_string(i) + "u];\n";
+  src += "  uint s = 0u;\n";
+  for (int i = 0; i < 200; ++i) src += "  s = s * 3u + v" + std::to_string(199 - i) + ";\n";
+  src += "  o[gl_GlobalInvocationID.x] = s;\n}\n";
+  Shader s = must_compile(src);
+  ASSERT_FALSE(s.code.empty());
+  EXPECT_GT(s.stats.spills, 0u);
+  EXPECT_GE(s.stats.fills, s.stats.spills);
+  EXPECT_LE(s.stats.gprs, 256u);
+  Job r;
+  auto a = random_words(32 * 200, 31);
+  r.buffers = {a, std::vector<uint32_t>(32)};
+  ASSERT_OK(execute(s, r));
+  for (uint32_t t = 0; t < 32; ++t) {
+    uint32_t sum = 0;
+    for (int i = 0; i < 200; ++i) sum = sum * 3u + a[t * 200 + 199 - i];
+    EXPECT_EQ(r.buffers[1][t], sum) << t;
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
