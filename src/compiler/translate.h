@@ -44,6 +44,7 @@ struct Ctx {
   uint32_t header = 0, merge = 0, cont = 0;  // innermost loop (0: none)
   bool in_continue = false;     // walking the continue construct
   bool* saw_continue = nullptr;
+  uint32_t outer_merge = 0, outer_cont = 0;  // a loop around a switch: not reachable from inside it
 };
 
 class Translator {

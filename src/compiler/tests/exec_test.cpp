@@ -611,3 +611,42 @@ TEST(Exec, SpillsWhenMoreValuesLiveThanRegisters) {
 
 }  // namespace
 }  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+TEST(Exec, EarlyReturnsFromIfsAndLoops) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 32) in;
+layout(push_constant) uniform P { uint n; } pc;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= pc.n) return;
+  for (uint k = 0u; k < 4u + i % 5u; ++k) {
+    if (a[i] > 1000u) return;
+    a[i] += k * 300u;
+  }
+  a[i] *= 2u;
+})");
+  ASSERT_FALSE(s.code.empty());
+  Job r;
+  auto a = random_words(64, 17, 1200);
+  r.buffers = {a};
+  r.push = {50};
+  r.groups = {2, 1, 1};
+  ASSERT_OK(execute(s, r));
+  for (uint32_t i = 0; i < 64; ++i) {
+    uint32_t v = a[i];
+    bool returned = i >= 50;
+    for (uint32_t k = 0; !returned && k < 4 + i % 5; ++k) {
+      if (v > 1000) { returned = true; break; }
+      v += k * 300;
+    }
+    if (!returned) v *= 2;
+    EXPECT_EQ(r.buffers[0][i], v) << i;
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
