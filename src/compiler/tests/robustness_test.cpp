@@ -13,7 +13,8 @@ namespace agx::compiler {
 namespace {
 
 TEST(Robustness, MutatedSpirvGivesShadersOrErrors) {
-  std::mt19937 rng(77);
+  const char* seed = std::getenv("AGX_COMPILER_MUTATION_SEED");
+  std::mt19937 rng(seed ? static_cast<uint32_t>(std::atoi(seed)) : 77u);
   size_t ok = 0, errors = 0;
   for (const Kernel& k : sample_kernels()) {
     Options o;
