@@ -134,7 +134,10 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
                    op == spv::Op::OpTypeFloat || op == spv::Op::OpTypeVector || op == spv::Op::OpTypeArray ||
                    op == spv::Op::OpTypeRuntimeArray || op == spv::Op::OpTypeStruct || op == spv::Op::OpTypePointer ||
                    op == spv::Op::OpTypeFunction || op == spv::Op::OpTypeImage || op == spv::Op::OpTypeSampler ||
-                   op == spv::Op::OpTypeSampledImage;
+                   op == spv::Op::OpTypeSampledImage || op == spv::Op::OpTypeMatrix || op == spv::Op::OpTypeOpaque ||
+                   op == spv::Op::OpTypeEvent || op == spv::Op::OpTypeDeviceEvent || op == spv::Op::OpTypeReserveId ||
+                   op == spv::Op::OpTypeQueue || op == spv::Op::OpTypePipe ||
+                   op == spv::Op::OpTypeAccelerationStructureKHR || op == spv::Op::OpTypeRayQueryKHR;
     if (type_op && !w.empty() && id_ok(w[0]) && (m.types[w[0]].kind != Type::Kind::none || m.is_constant[w[0]]))
       return bad("id defined twice");
     bool const_op = op == spv::Op::OpConstantTrue || op == spv::Op::OpConstantFalse || op == spv::Op::OpConstant ||
@@ -188,6 +191,9 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
       }
       case spv::Op::OpTypeFunction: if (!need(1) || !id_ok(w[0])) return bad("bad type"); result_type(Type::Kind::function); continue;
       case spv::Op::OpTypeImage: case spv::Op::OpTypeSampler: case spv::Op::OpTypeSampledImage:
+      case spv::Op::OpTypeMatrix: case spv::Op::OpTypeOpaque: case spv::Op::OpTypeEvent:
+      case spv::Op::OpTypeDeviceEvent: case spv::Op::OpTypeReserveId: case spv::Op::OpTypeQueue:
+      case spv::Op::OpTypePipe: case spv::Op::OpTypeAccelerationStructureKHR: case spv::Op::OpTypeRayQueryKHR:
         if (!need(1) || !id_ok(w[0])) return bad("bad type");
         result_type(Type::Kind::other);
         continue;
