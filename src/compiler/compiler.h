@@ -60,7 +60,8 @@ struct Stats {
   uint32_t bytes = 0;
   uint32_t gprs = 0;             // 16-bit register halves allocated, r0 included
   uint32_t uniforms = 0;         // 16-bit uniform halves
-  uint32_t spills = 0, fills = 0;
+  uint32_t spills = 0, fills = 0;  // stack stores / loads added by spilling
+  uint32_t scratch_B = 0;          // stack bytes per thread they use
   uint32_t threads_per_core = 0;
   uint32_t loops = 0;
 };

@@ -116,6 +116,11 @@ Result<std::vector<uint32_t>> optimize_spirv(std::span<const uint32_t> words, co
   // constant folding, DCE; it also makes loads/stores of whole structs into
   // per-member accesses.
   opt.RegisterLegalizationPasses();
+  // Early returns become one return at the end (a single-iteration loop
+  // that the returns break out of), which the exec-mask form needs; then
+  // the flag it introduces goes back into SSA.
+  opt.RegisterPass(spvtools::CreateMergeReturnPass());
+  opt.RegisterPass(spvtools::CreateSSARewritePass());
   if (options.optimize) {
     opt.RegisterPerformancePasses();
     // Loops with a small constant trip count are unrolled fully (each

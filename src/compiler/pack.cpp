@@ -171,6 +171,11 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
     }
     case Op::inot: { AGX_TRY(auto a, S(0)); add(fmt::format("not {}, {}", d, a)); return {}; }
     case Op::popcount: { AGX_TRY(auto a, S(0)); add(fmt::format("popcount {}, {}", d, a)); return {}; }
+    case Op::ffs: {
+      AGX_TRY(auto a, S(0));
+      add(fmt::format("ffs {}, {}", d, a));
+      return {};
+    }
     case Op::bitrev: { AGX_TRY(auto a, S(0)); add(fmt::format("bitrev {}, {}", d, a)); return {}; }
     case Op::fadd: case Op::fmul: {
       AGX_TRY(auto a, S(0, true));
@@ -258,6 +263,12 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       add(fmt::format("threadgroup_atomic {}, {}, {}, {}, 0, 0, 0, 0", atomic_name(static_cast<AtomicOp>(in.imm)), d, addr, s));
       return {};
     }
+    case Op::stack_store: {
+      AGX_TRY(auto r, S(0));
+      add(fmt::format("stack_store i32, 0, 0, x, 0, {}, {}, 0", r, in.imm));
+      return {};
+    }
+    case Op::stack_load: add(fmt::format("stack_load {}, i32, 0, 0, x, 0, {}, 0", d, in.imm)); return {};
     case Op::wait: add("wait 0"); return {};
     case Op::barrier: add("threadgroup_barrier"); return {};
     case Op::memory_barrier: return {};  // see docs/compiler.md: the emulator orders memory; no encoding is emitted

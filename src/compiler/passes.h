@@ -33,8 +33,9 @@ Status lower_idiv(Function& f);
 // uniforms where only registers are allowed move into registers.
 Status lower_immediates(Function& f);
 // register_allocate.cpp: linear scan over the structured order; values live
-// across a loop back edge are live for the whole loop. Errors when the 128
-// registers do not suffice (spilling is not implemented). Fills stats.gprs.
+// across a loop back edge are live for the whole loop. When the 128
+// registers do not suffice, 32-bit values spill to the thread's stack.
+// Fills stats.gprs, threads_per_core, spills, fills, scratch_B.
 Status register_allocate(Function& f, Stats& stats);
 // lower_control_flow.cpp: the nesting values the exec-mask stack needs:
 // break/continue get the r0l value (ifs inside the loop + 2 / + 1).

@@ -6,6 +6,7 @@
 // 16-bit halves with the alignment of regs.h; r0-r1 are reserved.
 #include <algorithm>
 #include <bitset>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -29,7 +30,16 @@ unsigned threads_for_halves(unsigned halves) {
   return 0;
 }
 
-Status register_allocate(Function& f, Stats& stats) {
+namespace {
+
+struct Failure {
+  size_t at;                       // instruction where no register was free
+  std::vector<ValueId> live;       // values holding registers there
+  std::vector<int64_t> end;        // interval ends
+};
+
+// One linear-scan attempt; a Failure when the registers run out.
+std::optional<Failure> allocate_once(Function& f, Stats& stats) {
   const size_t n = f.values.size();
   std::vector<int64_t> start(n, INT64_MAX), end(n, -1);
   std::vector<std::pair<size_t, size_t>> loops;
@@ -95,9 +105,12 @@ Status register_allocate(Function& f, Stats& stats) {
         if (free) found = static_cast<int>(r);
       }
       if (found < 0) {
-        const Instr& in = f.instrs[i];
-        return Error::unsupported("register allocation: more than 128 registers live at instruction {} ({}); spilling is not supported{}",
-                                  i, print_instr(f, in), in.line ? fmt::format(" (source line {})", in.line) : "");
+        Failure fail{i, {}, end};
+        for (size_t w = 0; w < n; ++w)
+          if (f.values[w].reg >= 0 && end[w] >= static_cast<int64_t>(i) && start[w] < static_cast<int64_t>(i))
+            fail.live.push_back(static_cast<ValueId>(w));
+        for (Value& val2 : f.values) val2.reg = -1;
+        return fail;
       }
       val.reg = found;
       for (unsigned h = 0; h < size; ++h) used.set(found + h);
@@ -106,8 +119,69 @@ Status register_allocate(Function& f, Stats& stats) {
   }
   stats.gprs = (max_half + 1) & ~1u;  // whole 32-bit registers
   stats.threads_per_core = threads_for_halves(stats.gprs);
+  return std::nullopt;
+}
+
+}  // namespace
+
+// Spilling: when the registers run out at an instruction, the live 32-bit
+// SSA value whose interval reaches furthest is stored to the thread's
+// stack right after its definition and loaded back right before each use
+// (Mesa's AGX compiler spills to the stack with stack_store/stack_load
+// too); then allocation starts again.
+Status register_allocate(Function& f, Stats& stats) {
   stats.spills = stats.fills = 0;
-  return {};
+  stats.scratch_B = 0;
+  std::vector<uint8_t> reload;  // values made by spilling: never spilled again
+  for (int round = 0; round < 4096; ++round) {
+    auto fail = allocate_once(f, stats);
+    if (!fail) return {};
+    reload.resize(f.values.size(), 0);
+    ValueId victim = kNoValue;
+    int64_t best_end = -1;
+    const Instr& at = f.instrs[fail->at];
+    for (ValueId v : fail->live) {
+      const Value& val = f.values[v];
+      if (val.variable || val.comps != 1 || val.bits != 32 || val.pair || reload[v]) continue;
+      bool used_here = false;
+      for (const Src& s : at.srcs) used_here |= s.is_value() && s.value == v;
+      if (used_here) continue;
+      if (fail->end[v] > best_end) { best_end = fail->end[v]; victim = v; }
+    }
+    if (victim == kNoValue) {
+      return Error::unsupported("register allocation: more than 128 registers live at instruction {} ({}) and nothing left to spill{}",
+                                fail->at, print_instr(f, at), at.line ? fmt::format(" (source line {})", at.line) : "");
+    }
+    uint32_t slot_B = stats.scratch_B;
+    stats.scratch_B += 4;
+    if (stats.scratch_B > kMaxScratch_B)
+      return Error::unsupported("register allocation: spilling needs more than {} bytes of stack per thread", kMaxScratch_B);
+    std::vector<Instr> out;
+    out.reserve(f.instrs.size() + 8);
+    for (Instr& in : f.instrs) {
+      bool uses = false;
+      for (const Src& s : in.srcs) uses |= s.is_value() && s.value == victim;
+      if (uses) {
+        ValueId r = f.new_value();
+        reload.resize(f.values.size(), 0);
+        reload[r] = 1;
+        out.push_back(Instr{Op::stack_load, Cond::none, false, r, {}, slot_B, in.line});
+        ++stats.fills;
+        for (Src& s : in.srcs)
+          if (s.is_value() && s.value == victim) s.value = r;
+      }
+      bool defines = in.dest == victim;
+      out.push_back(std::move(in));
+      if (defines) {
+        out.push_back(Instr{Op::stack_store, Cond::none, false, kNoValue, {Src::val(victim)}, slot_B, out.back().line});
+        ++stats.spills;
+      }
+    }
+    f.instrs = std::move(out);
+    reload.resize(f.values.size(), 0);
+    reload[victim] = 1;  // its interval is now one instruction long
+  }
+  return Error::unsupported("register allocation did not converge");
 }
 
 }  // namespace agx::compiler

@@ -11,6 +11,8 @@ namespace agx::compiler {
 
 inline constexpr unsigned kRegisterHalves = 256;
 inline constexpr unsigned kFirstAllocatableHalf = 4;  // r2l
+// Stack bytes per thread spilling may use (the usc unit's default scratch).
+inline constexpr uint32_t kMaxScratch_B = 1024;
 
 // 16-bit values may sit in any half, 32-bit ones start on a register,
 // 64-bit ones on an even register (a 64-bit pair rN_rN+1 with N even).

@@ -50,6 +50,9 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
   std::vector<std::pair<uint32_t, uint32_t>> local_size_fn;
 
   auto id_ok = [&](uint32_t id) { return id < m.bound; };
+  // A type operand must name a type declared before (so types have no
+  // cycles; forward pointers are not supported).
+  auto type_ok = [&](uint32_t id) { return id < m.bound && m.types[id].kind != Type::Kind::none; };
   for (size_t pos = 5; pos < words.size();) {
     uint32_t count = words[pos] >> 16;
     auto op = static_cast<spv::Op>(words[pos] & 0xFFFF);
@@ -126,7 +129,23 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
       }
       default: break;
     }
-    // Types.
+    // Types. An id is defined once (no cycles through redefinitions).
+    bool type_op = op == spv::Op::OpTypeVoid || op == spv::Op::OpTypeBool || op == spv::Op::OpTypeInt ||
+                   op == spv::Op::OpTypeFloat || op == spv::Op::OpTypeVector || op == spv::Op::OpTypeArray ||
+                   op == spv::Op::OpTypeRuntimeArray || op == spv::Op::OpTypeStruct || op == spv::Op::OpTypePointer ||
+                   op == spv::Op::OpTypeFunction || op == spv::Op::OpTypeImage || op == spv::Op::OpTypeSampler ||
+                   op == spv::Op::OpTypeSampledImage || op == spv::Op::OpTypeMatrix || op == spv::Op::OpTypeOpaque ||
+                   op == spv::Op::OpTypeEvent || op == spv::Op::OpTypeDeviceEvent || op == spv::Op::OpTypeReserveId ||
+                   op == spv::Op::OpTypeQueue || op == spv::Op::OpTypePipe ||
+                   op == spv::Op::OpTypeAccelerationStructureKHR || op == spv::Op::OpTypeRayQueryKHR;
+    if (type_op && !w.empty() && id_ok(w[0]) && (m.types[w[0]].kind != Type::Kind::none || m.is_constant[w[0]]))
+      return bad("id defined twice");
+    bool const_op = op == spv::Op::OpConstantTrue || op == spv::Op::OpConstantFalse || op == spv::Op::OpConstant ||
+                    op == spv::Op::OpConstantComposite || op == spv::Op::OpConstantNull || op == spv::Op::OpSpecConstant ||
+                    op == spv::Op::OpSpecConstantTrue || op == spv::Op::OpSpecConstantFalse ||
+                    op == spv::Op::OpSpecConstantComposite;
+    if (const_op && w.size() > 1 && id_ok(w[1]) && (m.is_constant[w[1]] || m.types[w[1]].kind != Type::Kind::none))
+      return bad("id defined twice");
     auto result_type = [&](Type::Kind k) -> Type& {
       Type& t = m.types[w[0]];
       t.kind = k;
@@ -144,34 +163,37 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
         Type& t = result_type(Type::Kind::float_); t.width = w[1]; continue;
       }
       case spv::Op::OpTypeVector: {
-        if (!need(3) || !id_ok(w[0]) || !id_ok(w[1])) return bad("bad OpTypeVector");
+        if (!need(3) || !id_ok(w[0]) || !type_ok(w[1]) || w[2] < 2 || w[2] > 4) return bad("bad OpTypeVector");
         Type& t = result_type(Type::Kind::vector); t.elem = w[1]; t.count = w[2]; continue;
       }
       case spv::Op::OpTypeArray: {
-        if (!need(3) || !id_ok(w[0]) || !id_ok(w[1]) || !id_ok(w[2])) return bad("bad OpTypeArray");
+        if (!need(3) || !id_ok(w[0]) || !type_ok(w[1]) || !id_ok(w[2])) return bad("bad OpTypeArray");
         Type& t = result_type(Type::Kind::array); t.elem = w[1];
         if (!m.is_constant[w[2]]) return bad("array length is not a constant");
         t.count = static_cast<uint32_t>(m.constants[w[2]].bits);
         continue;
       }
       case spv::Op::OpTypeRuntimeArray: {
-        if (!need(2) || !id_ok(w[0]) || !id_ok(w[1])) return bad("bad OpTypeRuntimeArray");
+        if (!need(2) || !id_ok(w[0]) || !type_ok(w[1])) return bad("bad OpTypeRuntimeArray");
         Type& t = result_type(Type::Kind::runtime_array); t.elem = w[1]; continue;
       }
       case spv::Op::OpTypeStruct: {
         if (!need(1) || !id_ok(w[0])) return bad("bad OpTypeStruct");
         Type& t = result_type(Type::Kind::struct_);
         t.members.assign(w.begin() + 1, w.end());
-        for (uint32_t mem : t.members) if (!id_ok(mem)) return bad("bad struct member");
+        for (uint32_t mem : t.members) if (!type_ok(mem) || mem == w[0]) return bad("bad struct member");
         t.member_offsets.resize(t.members.size(), UINT32_MAX);
         continue;
       }
       case spv::Op::OpTypePointer: {
-        if (!need(3) || !id_ok(w[0]) || !id_ok(w[2])) return bad("bad OpTypePointer");
+        if (!need(3) || !id_ok(w[0]) || !type_ok(w[2])) return bad("bad OpTypePointer");
         Type& t = result_type(Type::Kind::pointer); t.storage = static_cast<spv::StorageClass>(w[1]); t.elem = w[2]; continue;
       }
       case spv::Op::OpTypeFunction: if (!need(1) || !id_ok(w[0])) return bad("bad type"); result_type(Type::Kind::function); continue;
       case spv::Op::OpTypeImage: case spv::Op::OpTypeSampler: case spv::Op::OpTypeSampledImage:
+      case spv::Op::OpTypeMatrix: case spv::Op::OpTypeOpaque: case spv::Op::OpTypeEvent:
+      case spv::Op::OpTypeDeviceEvent: case spv::Op::OpTypeReserveId: case spv::Op::OpTypeQueue:
+      case spv::Op::OpTypePipe: case spv::Op::OpTypeAccelerationStructureKHR: case spv::Op::OpTypeRayQueryKHR:
         if (!need(1) || !id_ok(w[0])) return bad("bad type");
         result_type(Type::Kind::other);
         continue;
@@ -181,29 +203,29 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
     switch (op) {
       case spv::Op::OpConstantTrue: case spv::Op::OpConstantFalse:
       case spv::Op::OpSpecConstantTrue: case spv::Op::OpSpecConstantFalse: {
-        if (!need(2) || !id_ok(w[1])) return bad("bad constant");
+        if (!need(2) || !id_ok(w[1]) || !type_ok(w[0])) return bad("bad constant");
         Constant& c = m.constants[w[1]]; c.type = w[0];
         c.bits = op == spv::Op::OpConstantTrue || op == spv::Op::OpSpecConstantTrue;
         m.is_constant[w[1]] = 1;
         continue;
       }
       case spv::Op::OpConstant: case spv::Op::OpSpecConstant: {
-        if (!need(3) || !id_ok(w[1]) || !id_ok(w[0])) return bad("bad constant");
+        if (!need(3) || !id_ok(w[1]) || !type_ok(w[0])) return bad("bad constant");
         Constant& c = m.constants[w[1]]; c.type = w[0];
         c.bits = w[2] | (w.size() > 3 ? uint64_t{w[3]} << 32 : 0);
         m.is_constant[w[1]] = 1;
         continue;
       }
       case spv::Op::OpConstantComposite: case spv::Op::OpSpecConstantComposite: {
-        if (!need(2) || !id_ok(w[1])) return bad("bad constant");
+        if (!need(2) || !id_ok(w[1]) || !type_ok(w[0])) return bad("bad constant");
         Constant& c = m.constants[w[1]]; c.type = w[0]; c.composite = true;
         c.parts.assign(w.begin() + 2, w.end());
-        for (uint32_t p : c.parts) if (!id_ok(p) || !m.is_constant[p]) return bad("composite part is not a constant");
+        for (uint32_t p : c.parts) if (!id_ok(p) || !m.is_constant[p] || p == w[1]) return bad("composite part is not a constant");
         m.is_constant[w[1]] = 1;
         continue;
       }
       case spv::Op::OpConstantNull: {
-        if (!need(2) || !id_ok(w[1])) return bad("bad constant");
+        if (!need(2) || !id_ok(w[1]) || !type_ok(w[0])) return bad("bad constant");
         Constant& c = m.constants[w[1]]; c.type = w[0]; c.null = true;
         m.is_constant[w[1]] = 1;
         continue;
@@ -214,7 +236,7 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
     }
     switch (op) {
       case spv::Op::OpVariable: {
-        if (!need(3) || !id_ok(w[1]) || !id_ok(w[0])) return bad("bad OpVariable");
+        if (!need(3) || !id_ok(w[1]) || !type_ok(w[0]) || m.types[w[0]].kind != Type::Kind::pointer) return bad("bad OpVariable");
         Variable& v = m.variables[w[1]];
         v.type = w[0];
         v.storage = static_cast<spv::StorageClass>(w[2]);
@@ -226,7 +248,7 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
         continue;
       }
       case spv::Op::OpFunction:
-        if (!need(2)) return bad("bad OpFunction");
+        if (!need(2) || !id_ok(w[1])) return bad("bad OpFunction");
         functions.push_back(RawFunction{w[1], {}, {}});
         in_function = true;
         block = nullptr;

@@ -76,6 +76,8 @@ Status Translator::walk(uint32_t pred, uint32_t start, const Ctx& ctx, int depth
   if (depth > kMaxDepth) return Error::unsupported("{}: control flow nested too deeply", o_.file_name);
   AGX_CHECK(phi_moves(pred, start));
   if (start == ctx.end) return {};
+  if (start && (start == ctx.outer_merge || start == ctx.outer_cont))
+    return Error::unsupported("{}: break or continue of a loop from inside a switch is not supported", o_.file_name);
   if (ctx.header) {
     if (start == ctx.merge) { b_.emit(Op::break_); return {}; }
     if (start == ctx.cont && !ctx.in_continue) {
@@ -186,7 +188,9 @@ Status Translator::terminator(const spirv::Block& blk, const Ctx& ctx, int depth
 // OpSwitch: an if/else chain over the distinct targets, in order of first
 // appearance; the default target runs where no literal matched. A case
 // that falls through walks on into the next case's blocks (the code is
-// repeated there), and `break` is the branch to the merge block.
+// repeated there). The chain sits in a loop that runs once, so a branch
+// to the merge block from inside nested constructs (`break` in a case,
+// SPIRV-Tools' merge-return) is a loop break; everyone breaks at the end.
 Status Translator::switch_(const spirv::Block& blk, const Ctx& ctx, int depth) {
   const spirv::Inst& t = blk.terminator;
   if (blk.merge.op != spv::Op::OpSelectionMerge || t.w.size() < 2) return unsupported(t, "OpSwitch without OpSelectionMerge");
@@ -203,8 +207,14 @@ Status Translator::switch_(const spirv::Block& blk, const Ctx& ctx, int depth) {
     if (it == targets.end()) targets.push_back({target, {lit}});
     else it->second.push_back(lit);
   }
-  Ctx inner = ctx;
+  Ctx inner;
   inner.end = merge;
+  inner.header = blk.id;
+  inner.merge = merge;
+  inner.cont = 0;
+  inner.outer_merge = ctx.header ? ctx.merge : ctx.outer_merge;
+  inner.outer_cont = ctx.header ? ctx.cont : ctx.outer_cont;
+  b_.emit(Op::loop);
   size_t opened = 0;
   for (auto& [target, lits] : targets) {
     // match = (sel == l0) | (sel == l1) ...
@@ -220,6 +230,8 @@ Status Translator::switch_(const spirv::Block& blk, const Ctx& ctx, int depth) {
   }
   AGX_CHECK(walk(blk.id, dflt, inner, depth + 1));
   for (size_t k = 0; k < opened; ++k) b_.emit(Op::end_if);
+  b_.emit(Op::break_);
+  b_.emit(Op::end_loop);
   return walk(0, merge, ctx, depth + 1);
 }
 

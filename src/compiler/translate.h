@@ -44,6 +44,7 @@ struct Ctx {
   uint32_t header = 0, merge = 0, cont = 0;  // innermost loop (0: none)
   bool in_continue = false;     // walking the continue construct
   bool* saw_continue = nullptr;
+  uint32_t outer_merge = 0, outer_cont = 0;  // a loop around a switch: not reachable from inside it
 };
 
 class Translator {
@@ -81,7 +82,10 @@ class Translator {
   Result<Cmp> condition(uint32_t id, const spirv::Inst& in);
   Src materialize(const Cmp& c);
   TVal constant(uint32_t id);
-  const spirv::Type& type(uint32_t id) const { return m_.types[id]; }
+  const spirv::Type& type(uint32_t id) const {
+    static const spirv::Type kNone;
+    return id < m_.types.size() ? m_.types[id] : kNone;
+  }
   unsigned components(uint32_t type_id) const;      // scalars of a scalar/vector, 0 otherwise
   unsigned flat_count(uint32_t type_id) const;      // scalars of any composite, flattened
   uint32_t scalar_type(uint32_t type_id) const;

@@ -589,6 +589,42 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
       case GLSLstd450UClamp: { AGX_CHECK(args(3)); r = sel(Cond::ult, sel(Cond::ugt, s[0], s[1]), s[2]); break; }
       case GLSLstd450SClamp: { AGX_CHECK(args(3)); r = sel(Cond::slt, sel(Cond::sgt, s[0], s[1]), s[2]); break; }
       case GLSLstd450Fma: AGX_CHECK(args(3)); r = Src::val(b_.def(IrOp::fmadd, {s[0], s[1], s[2]})); break;
+      case GLSLstd450FindUMsb: AGX_CHECK(args(1)); r = un(IrOp::ffs); break;
+      case GLSLstd450FindSMsb: {
+        // The highest bit that differs from the sign: msb of ~x for x < 0.
+        AGX_CHECK(args(1));
+        Src inv = Src::val(b_.def(IrOp::inot, {s[0]}));
+        Src v = b_.select(Cond::slt, false, s[0], Src::immediate(0), inv, s[0]);
+        r = Src::val(b_.def(IrOp::ffs, {v}));
+        break;
+      }
+      case GLSLstd450FindILsb: {
+        // 31 - msb(bitreverse(x)), and -1 for 0.
+        AGX_CHECK(args(1));
+        Src rev = Src::val(b_.def(IrOp::bitrev, {s[0]}));
+        Src h = Src::val(b_.def(IrOp::ffs, {rev}));
+        Src lsb = b_.binary(IrOp::isub, Src::immediate(31), h);
+        r = b_.select(Cond::ueq, false, s[0], Src::immediate(0), Src::immediate(0xFFFFFFFFu), lsb);
+        break;
+      }
+      case GLSLstd450Step: {
+        // edge <= x ? 1.0 : 0.0 (x < edge gives 0, NaN gives 1 as !(x < edge))
+        AGX_CHECK(args(2));
+        r = b_.select(Cond::flt, false, s[1], s[0], Src::immediate(0), Src::immediate(0x3f800000u));
+        break;
+      }
+      case GLSLstd450SmoothStep: {
+        // t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 t)
+        AGX_CHECK(args(3));
+        Src num = Src::val(b_.def(IrOp::fadd, {s[2], fneg(s[0])}));
+        Src den = Src::val(b_.def(IrOp::fadd, {s[1], fneg(s[0])}));
+        Src q = Src::val(b_.def(IrOp::fmul, {num, Src::val(b_.def(IrOp::rcp, {den}))}));
+        Src lo = sel(Cond::fgtn, q, Src::immediate(0));
+        Src t = sel(Cond::fltn, lo, Src::immediate(0x3f800000u));
+        Src poly = Src::val(b_.def(IrOp::fmadd, {fneg(t), Src::immediate(0x40000000u), Src::immediate(0x40400000u)}));
+        r = Src::val(b_.def(IrOp::fmul, {Src::val(b_.def(IrOp::fmul, {t, t})), poly}));
+        break;
+      }
       case GLSLstd450FMix: {
         // x + (y - x) * a
         AGX_CHECK(args(3));

@@ -192,7 +192,7 @@ Result<Ptr> Translator::variable_pointer(uint32_t base, const spirv::Inst& in) {
       p.builtin = m_.decorations[base].builtin;
       break;
     case StorageClass::UniformConstant:
-      if (loose_uniform_[base] == UINT32_MAX) return unsupported(in, "images and samplers are not supported");
+      if (loose_uniform_[base] == UINT32_MAX) return unsupported(in, "images, samplers and matrix uniforms are not supported");
       p.space = Ptr::Space::push;
       p.uniform = abi_.push_constants_uniform;
       p.const_B = (loose_uniform_[base] - abi_.push_constants_uniform) * 4;
@@ -382,6 +382,7 @@ Status Translator::load(const spirv::Inst& in) {
         leaves.push_back({off, t});
         return {};
       }
+      if (ty.kind == Kind::other) return unsupported(in, "load of a composite containing a matrix or an opaque type");
       return unsupported(in, "load of a composite containing non-32-bit members");
     };
     AGX_CHECK(walk(p.type, 0));

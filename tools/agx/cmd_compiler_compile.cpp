@@ -65,7 +65,7 @@ void run(const Options& o) {
   const auto& s = shader->stats;
   if (o.json) {
     nlohmann::json j = {{"instructions", s.instructions}, {"bytes", s.bytes}, {"gprs", s.gprs},
-                        {"uniforms", s.uniforms}, {"spills", s.spills}, {"fills", s.fills},
+                        {"uniforms", s.uniforms}, {"spills", s.spills}, {"fills", s.fills}, {"scratch_B", s.scratch_B},
                         {"threads_per_core", s.threads_per_core}, {"loops", s.loops},
                         {"abi", abi_json(shader->abi)}};
     fmt::print("{}\n", j.dump());

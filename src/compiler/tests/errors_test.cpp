@@ -58,22 +58,3 @@ TEST(Errors, MissingEntryPoint) {
 }  // namespace
 }  // namespace agx::compiler
 
-namespace agx::compiler {
-namespace {
-
-TEST(Errors, TooManyLiveValuesIsAClearError) {
-  // 200 loaded values all live at once: more than the 128 registers, and
-  // spilling is not implemented.
-  std::string src = "#version 450\nlayout(local_size_x = 32) in;\n"
-                    "layout(set = 0, binding = 0) buffer A { uint a[]; };\nvoid main() {\n";
-  for (int i = 0; i < 200; ++i) src += "  uint v" + std::to_string(i) + " = a[gl_GlobalInvocationID.x * 200u + " + std::to_string(i) + "u];\n";
-  src += "  uint s = 0u;\n";
-  for (int i = 0; i < 200; ++i) src += "  s = s * 3u + v" + std::to_string(199 - i) + ";\n";
-  src += "  a[0] = s;\n}\n";
-  std::string e = error_of(src);
-  EXPECT_NE(e.find("register allocation"), std::string::npos) << e;
-  EXPECT_NE(e.find("spilling is not supported"), std::string::npos) << e;
-}
-
-}  // namespace
-}  // namespace agx::compiler

@@ -535,3 +535,118 @@ void main() {
 
 }  // namespace
 }  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+TEST(Exec, BitScansStepAndSmoothstep) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+layout(set = 0, binding = 1) buffer O { uint o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uint x = a[i];
+  o[i * 5u] = uint(findMSB(x));
+  o[i * 5u + 1u] = uint(findMSB(int(x)));
+  o[i * 5u + 2u] = uint(findLSB(x));
+  float f = float(x & 255u) / 255.0;
+  o[i * 5u + 3u] = floatBitsToUint(step(0.5, f));
+  o[i * 5u + 4u] = floatBitsToUint(smoothstep(0.25, 0.75, f));
+})");
+  ASSERT_FALSE(s.code.empty());
+  Job r;
+  auto a = random_words(32, 5);
+  a[0] = 0; a[1] = 0xFFFFFFFFu; a[2] = 1; a[3] = 0x80000000u; a[4] = 0x7FFFFFFFu; a[5] = 0x40;
+  r.buffers = {a, std::vector<uint32_t>(32 * 5)};
+  ASSERT_OK(execute(s, r));
+  for (uint32_t i = 0; i < 32; ++i) {
+    uint32_t x = a[i];
+    int32_t umsb = x ? 31 - std::countl_zero(x) : -1;
+    int32_t sx = int32_t(x), sv = sx < 0 ? ~sx : sx;
+    int32_t smsb = sv ? 31 - std::countl_zero(uint32_t(sv)) : -1;
+    int32_t lsb = x ? std::countr_zero(x) : -1;
+    EXPECT_EQ(int32_t(r.buffers[1][i * 5]), umsb) << i;
+    EXPECT_EQ(int32_t(r.buffers[1][i * 5 + 1]), smsb) << i;
+    EXPECT_EQ(int32_t(r.buffers[1][i * 5 + 2]), lsb) << i;
+    float f = float(x & 255u) * (1.0f / 255.0f);
+    EXPECT_EQ(bitsf(r.buffers[1][i * 5 + 3]), f < 0.5f ? 0.0f : 1.0f) << i;
+    double t = std::clamp((double(f) - 0.25) / 0.5, 0.0, 1.0);
+    EXPECT_NEAR(bitsf(r.buffers[1][i * 5 + 4]), t * t * (3 - 2 * t), 1e-6) << i;
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+TEST(Exec, SpillsWhenMoreValuesLiveThanRegisters) {
+  // 200 loaded values all live at once: more than the 128 registers, so
+  // some go to the stack and come back.
+  std::string src = "#version 450\nlayout(local_size_x = 32) in;\n"
+                    "layout(set = 0, binding = 0) buffer A { uint a[]; };\n"
+                    "layout(set = 0, binding = 1) buffer O { uint o[]; };\nvoid main() {\n"
+                    "  uint b = gl_GlobalInvocationID.x * 200u;\n";
+  for (int i = 0; i < 200; ++i) src += "  uint v" + std::to_string(i) + " = a[b + " + std::to_string(i) + "u];\n";
+  src += "  uint s = 0u;\n";
+  for (int i = 0; i < 200; ++i) src += "  s = s * 3u + v" + std::to_string(199 - i) + ";\n";
+  src += "  o[gl_GlobalInvocationID.x] = s;\n}\n";
+  Shader s = must_compile(src);
+  ASSERT_FALSE(s.code.empty());
+  EXPECT_GT(s.stats.spills, 0u);
+  EXPECT_GE(s.stats.fills, s.stats.spills);
+  EXPECT_LE(s.stats.gprs, 256u);
+  Job r;
+  auto a = random_words(32 * 200, 31);
+  r.buffers = {a, std::vector<uint32_t>(32)};
+  ASSERT_OK(execute(s, r));
+  for (uint32_t t = 0; t < 32; ++t) {
+    uint32_t sum = 0;
+    for (int i = 0; i < 200; ++i) sum = sum * 3u + a[t * 200 + 199 - i];
+    EXPECT_EQ(r.buffers[1][t], sum) << t;
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+TEST(Exec, EarlyReturnsFromIfsAndLoops) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 32) in;
+layout(push_constant) uniform P { uint n; } pc;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= pc.n) return;
+  for (uint k = 0u; k < 4u + i % 5u; ++k) {
+    if (a[i] > 1000u) return;
+    a[i] += k * 300u;
+  }
+  a[i] *= 2u;
+})");
+  ASSERT_FALSE(s.code.empty());
+  Job r;
+  auto a = random_words(64, 17, 1200);
+  r.buffers = {a};
+  r.push = {50};
+  r.groups = {2, 1, 1};
+  ASSERT_OK(execute(s, r));
+  for (uint32_t i = 0; i < 64; ++i) {
+    uint32_t v = a[i];
+    bool returned = i >= 50;
+    for (uint32_t k = 0; !returned && k < 4 + i % 5; ++k) {
+      if (v > 1000) { returned = true; break; }
+      v += k * 300;
+    }
+    if (!returned) v *= 2;
+    EXPECT_EQ(r.buffers[0][i], v) << i;
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
