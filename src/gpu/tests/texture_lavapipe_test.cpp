@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "texture_helpers.h"
 
 // Vulkan structs are filled field by field after naming their sType.
@@ -358,7 +360,9 @@ class Lavapipe {
 
   bool make_pipeline() {
     const std::string dir = testing::TempDir();
-    const std::string src = dir + "agx_texture_xcheck.comp", spv = dir + "agx_texture_xcheck.spv";
+    // Per-process names: ctest runs the cross-checks in parallel.
+    const std::string stem = dir + "agx_texture_xcheck_" + std::to_string(::getpid());
+    const std::string src = stem + ".comp", spv = stem + ".spv";
     std::ofstream(src) << shader_;
     const std::string cmd = "glslangValidator -V -o " + spv + " " + src + " > /dev/null 2>&1";
     if (std::system(cmd.c_str()) != 0) {
@@ -367,6 +371,8 @@ class Lavapipe {
     }
     std::ifstream f(spv, std::ios::binary);
     std::vector<char> code((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    std::remove(src.c_str());
+    std::remove(spv.c_str());
     VkShaderModuleCreateInfo smi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     smi.codeSize = code.size();
     smi.pCode = reinterpret_cast<const uint32_t*>(code.data());

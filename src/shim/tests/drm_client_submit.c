@@ -12,6 +12,10 @@
 
 #include "drm_client.h"
 
+#ifdef AGX_CLIENT_PACKS_STREAMS
+#include "agx_pack_c.h" /* generated from the cmdstream tables */
+#endif
+
 #define NONE DRM_ASAHI_BARRIER_NONE
 
 /* Appends a command header and its payload to buf at *at. */
@@ -33,6 +37,23 @@ static int submit(int fd, uint32_t queue, const uint8_t* cmdbuf, size_t size, co
 static struct drm_asahi_timestamps stamps(uint32_t object, uint32_t slot) {
   struct drm_asahi_timestamps t = {{object, slot * 8}, {object, slot * 8 + 8}};
   return t;
+}
+
+/* The compute commands run on the software GPU: their CDM stream at c->va
+ * is one Stream Terminate word, so the job completes without a fault. */
+static int write_terminate_stream(const struct ctx* c) {
+#ifndef AGX_CLIENT_PACKS_STREAMS
+  (void)c;
+  return 1; /* built without the software GPU: the firmware reads no stream */
+#else
+  uint8_t* p = map_bo(c->fd, c->bo, PAGE_B);
+  if (p == MAP_FAILED) return 0;
+  struct agx_cdm_stream_terminate t;
+  agx_cdm_stream_terminate_init(&t);
+  int ok = agx_cdm_stream_terminate_pack(p, &t) == 0;
+  munmap(p, PAGE_B);
+  return ok;
+#endif
 }
 
 static struct drm_asahi_cmd_compute compute_cmd(const struct ctx* c, uint32_t ts_slot) {
@@ -58,6 +79,8 @@ static uint64_t now(int fd) {
 void check_submits(struct ctx* c) {
   volatile uint64_t* ts = map_bo(c->fd, c->ts_bo, PAGE_B);
   if (!check(ts != MAP_FAILED, "timestamp buffer mapped")) return;
+  check(write_terminate_stream(c), "CDM stream at 0x%llx: one Stream Terminate word (agx_pack_c.h)",
+        (unsigned long long)c->va);
   uint32_t done = 0, timeline = 0;
   int ok = drmSyncobjCreate(c->fd, 0, &done) == 0 && drmSyncobjCreate(c->fd, 0, &timeline) == 0;
   check(ok, "drmSyncobjCreate: binary %u, timeline %u", done, timeline);
