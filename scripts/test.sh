@@ -26,6 +26,10 @@ echo "== tests"
 status=0
 ctest --test-dir build --output-on-failure -j"$jobs" | tee "$log/gcc" || status=1
 
+echo "== piglit compute tests that must pass (src/runtime/tests/data/piglit_compute_pass.list)"
+build/agx shader-test --root /usr/lib/x86_64-linux-gnu/piglit \
+  --list src/runtime/tests/data/piglit_compute_pass.list -j"$jobs" | tee "$log/piglit" || status=1
+
 echo "== build (clang-14, ASan + UBSan, fuzzers)"
 CC=clang-14 CXX=clang++-14 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DAGX_SANITIZE=ON -DAGX_FUZZ=ON -DAGX_BENCH=OFF >/dev/null
@@ -39,11 +43,22 @@ scripts/fuzz.sh build-asan "${AGX_FUZZ_SECONDS:-20}" | tee "$log/fuzz" || status
 fuzz_total=$(grep -c '^-- ' "$log/fuzz" || true)
 fuzz_failed=$(grep -c '^FUZZER FAILED' "$log/fuzz" || true)
 
+# piglit_counts LOG: "passed failed" from agx shader-test's closing line
+# (skips count as failures: every listed file must pass).
+piglit_counts() {
+  local line
+  line=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' "$1" | tail -1)
+  if [ -z "$line" ]; then echo "0 1"; return; fi
+  read -r p f k <<<"$line"
+  echo "$p $((f + k))"
+}
+
 read -r gp gf < <(ctest_counts "$log/gcc")
+read -r pp pf < <(piglit_counts "$log/piglit")
 read -r ap af < <(ctest_counts "$log/asan")
-passed=$((gp + ap + fuzz_total - fuzz_failed))
-failed=$((gf + af + fuzz_failed))
+passed=$((gp + pp + ap + fuzz_total - fuzz_failed))
+failed=$((gf + pf + af + fuzz_failed))
 echo
-echo "g++: $gp passed, $gf failed; ASan+UBSan: $ap passed, $af failed; fuzzers: $fuzz_total run"
+echo "g++: $gp passed, $gf failed; piglit: $pp passed, $pf failed; ASan+UBSan: $ap passed, $af failed; fuzzers: $fuzz_total run"
 echo "tests: $passed passed, $failed failed"
 exit $status
