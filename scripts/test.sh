@@ -2,6 +2,7 @@
 # The README's test command: installs what is missing, builds, runs every
 # test; then builds with clang + AddressSanitizer + UndefinedBehaviorSanitizer,
 # runs every test again under them, and runs each fuzzer for a bounded time.
+# After the g++ tests it runs the piglit compute tests that must pass.
 # Ends with one line "tests: N passed, M failed" over all of it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
