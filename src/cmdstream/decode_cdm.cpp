@@ -74,25 +74,12 @@ void launch(Walker& w, GpuVa va, Block& b) {
 
 Block cdm_block(Walker& w, GpuVa va) {
   Block b;
-  b.node = packet_node(va, "CDM block");
   // Every CDM block's first word carries its Block Type: read it through
   // the Launch word's table.
-  DecodeNode probe;
-  auto head = read_typed<CdmLaunchWord0>(w, va, GpuUnit::cdm, probe);
-  if (!head) {
-    b.node.children = std::move(probe.children);
-    b.node.title = "CDM block (unreadable: the stream runs off mapped memory)";
-    b.flow = Flow::stop;
-    return b;
-  }
-  auto simple = [&]<class T>(T*, const char* title, Flow flow) -> std::optional<T> {
-    b.node.title = title;
-    b.node.size_B = T::kSize_B;
-    b.size_B = T::kSize_B;
-    b.flow = flow;
-    auto v = read_typed<T>(w, va, GpuUnit::cdm, b.node);
-    if (!v) b.flow = Flow::stop;
-    return v;
+  auto head = read_block_head<CdmLaunchWord0>(w, va, GpuUnit::cdm, "CDM", b);
+  if (!head) return b;
+  auto simple = [&]<class T>(T*, const char* title, Flow flow) {
+    return read_whole_block<T>(w, va, GpuUnit::cdm, b, title, flow);
   };
   switch (head->block_type) {
     case CdmBlockType::kLaunch:

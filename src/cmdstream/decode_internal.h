@@ -1,6 +1,8 @@
 // Shared by the decode_*.cpp files: the walk state and its helpers.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <functional>
 #include <set>
 #include <span>
@@ -77,6 +79,35 @@ inline DecodeNode packet_node(GpuVa va, std::string title) {
   n.va = va;
   n.title = std::move(title);
   return n;
+}
+
+// The block at va read as `Head` (a struct whose first word carries the
+// stream's Block Type), for dispatching on it. On failure b is a stopped,
+// unreadable block named `stream` and nullopt is returned.
+template <class Head>
+std::optional<Head> read_block_head(Walker& w, GpuVa va, GpuUnit unit, const char* stream, Block& b) {
+  b.node = packet_node(va, fmt::format("{} block", stream));
+  DecodeNode probe;
+  auto head = read_typed<Head>(w, va, unit, probe);
+  if (!head) {
+    b.node.children = std::move(probe.children);
+    b.node.title = fmt::format("{} block (unreadable: the stream runs off mapped memory)", stream);
+    b.flow = Flow::stop;
+  }
+  return head;
+}
+
+// A block that is exactly one struct T: titles b, sets its size and flow,
+// and reads it into b's node (flow stop when unreadable).
+template <class T>
+std::optional<T> read_whole_block(Walker& w, GpuVa va, GpuUnit unit, Block& b, const char* title, Flow flow) {
+  b.node.title = title;
+  b.node.size_B = T::kSize_B;
+  b.size_B = T::kSize_B;
+  b.flow = flow;
+  auto v = read_typed<T>(w, va, unit, b.node);
+  if (!v) b.flow = Flow::stop;
+  return v;
 }
 
 // Texture state words in end-of-tile programs are PBE descriptors.

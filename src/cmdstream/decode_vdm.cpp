@@ -77,25 +77,12 @@ void tessellate(Walker& w, GpuVa va, const VdmTessellate& h, Block& b) {
 
 Block vdm_block(Walker& w, GpuVa va) {
   Block b;
-  b.node = packet_node(va, "VDM block");
   // Every VDM block's first word carries its Block Type: read it through
   // the Barrier word's table.
-  DecodeNode probe;
-  auto head = read_typed<VdmBarrier>(w, va, GpuUnit::vdm, probe);
-  if (!head) {
-    b.node.children = std::move(probe.children);
-    b.node.title = "VDM block (unreadable: the stream runs off mapped memory)";
-    b.flow = Flow::stop;
-    return b;
-  }
-  auto header = [&]<class T>(T*, const char* title, Flow flow) -> std::optional<T> {
-    b.node.title = title;
-    b.node.size_B = T::kSize_B;
-    b.size_B = T::kSize_B;
-    b.flow = flow;
-    auto v = read_typed<T>(w, va, GpuUnit::vdm, b.node);
-    if (!v) b.flow = Flow::stop;
-    return v;
+  auto head = read_block_head<VdmBarrier>(w, va, GpuUnit::vdm, "VDM", b);
+  if (!head) return b;
+  auto header = [&]<class T>(T*, const char* title, Flow flow) {
+    return read_whole_block<T>(w, va, GpuUnit::vdm, b, title, flow);
   };
   switch (head->block_type) {
     case VdmBlockType::kPppStateUpdate:
