@@ -239,7 +239,7 @@ bool device_fast(const Step& s, Core& c, GpuMemory* m) {
       unsigned r = reg;
       for (unsigned i = 0; i < 4; ++i) {
         if (!(mask >> i & 1)) continue;
-        uint8_t* p = host + (a[l] - span_lo) + i * size;
+        uint8_t* p = host + ((a[l] + i * size) - span_lo);  // element i of lane l (>= span_lo)
         uint32_t v = get_reg(c, r32, r++, l);
         if (size == 1) store_le<uint8_t>(p, static_cast<uint8_t>(v));
         else if (size == 2) store_le<uint16_t>(p, static_cast<uint16_t>(v));

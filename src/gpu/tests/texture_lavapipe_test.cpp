@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include "texture_helpers.h"
@@ -135,6 +136,10 @@ class Lavapipe {
     shader_ = shader;
     layers_ = layers;
     cube_ = cube;
+    // Keep lavapipe mapped after the loader closes it, so LeakSanitizer can
+    // name (and the suppressions above match) what it keeps until exit.
+    static void* const keep_lavapipe = dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NODELETE);
+    (void)keep_lavapipe;
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.apiVersion = VK_API_VERSION_1_1;
     VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
