@@ -1,5 +1,4 @@
-// Float rounding as the USC does it (dougallj/applegpu fma.py, restated in
-// ../shared/reference/isa/isa-facts.md "Float rules"): the fused
+// Float rounding as the USC does it (dougallj/applegpu fma.py): the fused
 // multiply-add is computed exactly and rounded to odd in f64; the result is
 // then rounded to the destination: f32 with round-to-nearest-even and
 // flush-to-zero (decided on the unrounded exponent), or f16 with RNE keeping
