@@ -105,11 +105,7 @@ Block cdm_block(Walker& w, GpuVa va) {
       (void)simple((CdmStreamReturn*)nullptr, "CDM Stream Return", Flow::ret);
       break;
     default:
-      b.node.children.push_back(error_node(
-          va, fmt::format("unknown CDM block type {} at 0x{:x}; its length is unknown, the stream stops",
-                          uint32_t(head->block_type), va)));
-      b.node.size_B = 4;
-      b.flow = Flow::stop;
+      stop_at_unknown_block(b, va, "CDM", uint32_t(head->block_type));
   }
   return b;
 }

@@ -110,6 +110,16 @@ std::optional<T> read_whole_block(Walker& w, GpuVa va, GpuUnit unit, Block& b, c
   return v;
 }
 
+// A block type the stream's table does not name: its length is unknown, so
+// the walk stops there with an error naming the type and the address.
+inline void stop_at_unknown_block(Block& b, GpuVa va, const char* stream, uint32_t type) {
+  b.node.children.push_back(error_node(
+      va, fmt::format("unknown {} block type {} at 0x{:x}; its length is unknown, the stream stops", stream,
+                      type, va)));
+  b.node.size_B = 4;
+  b.flow = Flow::stop;
+}
+
 // Texture state words in end-of-tile programs are PBE descriptors.
 enum class ImageKind : uint8_t { texture, pbe };
 

@@ -120,11 +120,7 @@ Block vdm_block(Walker& w, GpuVa va) {
       (void)header((VdmStreamTerminate*)nullptr, "VDM Stream Terminate", Flow::terminate);
       break;
     default:
-      b.node.children.push_back(error_node(
-          va, fmt::format("unknown VDM block type {} at 0x{:x}; its length is unknown, the stream stops",
-                          uint32_t(head->block_type), va)));
-      b.node.size_B = 4;
-      b.flow = Flow::stop;
+      stop_at_unknown_block(b, va, "VDM", uint32_t(head->block_type));
   }
   return b;
 }
