@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -77,8 +78,11 @@ class Run {
       }
       case 5: return p_.ConsumeIntegral<uint64_t>();  // wild
       case 6: return uint64_t{0xffff'8000'0000'0000} + p_.ConsumeIntegral<uint32_t>();  // kernel half
-      default: {  // a valid buffer of random bytes
-        bufs_.emplace_back(std::max<size_t>(size_B, 1) + 8);
+      default: {  // a valid buffer of random bytes; a huge size (a wild
+                  // count times a stride) gets a short buffer, so the
+                  // device's reads run past its end as a bad pointer would
+        constexpr size_t kMaxBuffer_B = size_t{1} << 20;
+        bufs_.emplace_back(std::clamp<size_t>(size_B, 1, kMaxBuffer_B) + 8);
         fill(bufs_.back().data(), bufs_.back().size());
         return reinterpret_cast<uintptr_t>(bufs_.back().data() + (p_.ConsumeBool() ? 0 : 1));
       }
