@@ -46,6 +46,7 @@ Slot slot_of(const Instr& in, size_t i) {
     case Op::local_store: return i == 0 ? Slot::reg : Slot::local_address;
     case Op::local_atomic: return i == 0 ? Slot::local_address : Slot::reg;
     case Op::convert: case Op::stack_store: return Slot::reg;
+    case Op::image_write: return i < 2 ? Slot::reg : Slot::int8;
     default: return Slot::int8;
   }
 }

@@ -8,6 +8,7 @@
 // pop_exec 2, break/continue -> mov_imm r0l, k + pop_exec 0.
 #include <cmath>
 #include <cstring>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -261,6 +262,23 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       unsigned n = static_cast<AtomicOp>(in.imm) == AtomicOp::cmpxchg ? 2 : 1;
       std::string s = n == 2 ? p.reg(p.half_of(data), 64) : p.reg(p.half_of(data), 32);
       add(fmt::format("threadgroup_atomic {}, {}, {}, {}, 0, 0, 0, 0", atomic_name(static_cast<AtomicOp>(in.imm)), d, addr, s));
+      return {};
+    }
+    case Op::image_write: {
+      // applegpu operand order R, C, D, U, T, n, round, then u1 u2 u3 u5:
+      // Mesa's image_write encoding sets bit 23 (u1) and 9 at bit 43 (u3)
+      // (bminor/mesa-mesa src/asahi/compiler/agx_opcodes.py).
+      static constexpr const char* kDims[] = {"tex_1d", "tex_1d_array", "tex_2d", "tex_2d_array", "tex_2d_ms",
+                                              "tex_3d", "tex_cube", "tex_cube_array", "tex_2d_ms_array"};
+      const uint32_t dim = image_dim(in.imm);
+      if (dim >= std::size(kDims)) return Error::invalid_argument("image dimension {}", dim);
+      const Src& data = in.srcs[0];
+      const Src& coords = in.srcs[1];
+      if (!data.is_value() || !coords.is_value()) return Error::invalid_argument("image_write data and coordinates must be registers");
+      AGX_TRY(auto lod, S(2));
+      add(fmt::format("image_write {}, {}, {}, None, ts{}, {}, rte, 1, 0, 9, 0", p.tuple(p.half_of(data), 4),
+                      p.tuple(p.half_of(coords), f.values[coords.value].comps - coords.comp), lod,
+                      image_texture_state(in.imm), kDims[dim]));
       return {};
     }
     case Op::stack_store: {

@@ -1,6 +1,7 @@
 #include "runtime/session.h"
 
 #include "runtime/encoder.h"
+#include "runtime/image_binding.h"
 
 #include <cfloat>
 #include <cmath>
@@ -189,6 +190,9 @@ Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::arra
   launch.threadgroup_memory_B = abi.threadgroup_memory_B;
   launch.groups = groups;
   launch.local = abi.workgroup_size;
+  AGX_TRY(StateDescriptors states, bind_images(abi, [&](const compiler::ImageBinding& b) { return bound_image(b); }));
+  launch.texture_states = states.textures;
+  launch.sampler_states = states.samplers;
   std::string what = fmt::format("dispatch {} ('{}' at line {})", dispatches_, at.text, at.line);
   if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return {};  // an empty grid runs nothing
   AGX_TRY(EncodedLaunch encoded, encode_launch(device_, launch));
@@ -200,6 +204,18 @@ Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::arra
       "nothing would run it",
       what);
 #endif
+}
+
+// The image a shader's image uniform reaches: the unit is the uniform's
+// value (`uniform int NAME UNIT`; 0 when never set, as in GL).
+Result<const Image*> Session::bound_image(const compiler::ImageBinding& b) const {
+  auto u = opaque_units_.find(b.name);
+  const int unit = u == opaque_units_.end() ? 0 : u->second;
+  if (b.kind == compiler::ImageBinding::Kind::storage_image && !image_units_.count(unit))
+    return Error::not_found("image '{}': no image bound to unit {} ('image texture {} FORMAT')", b.name, unit, unit);
+  auto t = textures_.find(unit);
+  if (t == textures_.end()) return Error::not_found("image '{}': no texture {}", b.name, unit);
+  return t->second.get();
 }
 
 Result<Image*> Session::read_framebuffer() {

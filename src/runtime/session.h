@@ -52,6 +52,7 @@ class Session {
   Status probe_pixel(const CmdProbeRgba& p);
   Status probe_all(const CmdProbeAll& p);
   Result<Image*> read_framebuffer();
+  Result<const Image*> bound_image(const compiler::ImageBinding& b) const;
   Result<std::unique_ptr<Image>> make_image(const std::string& label, uint32_t w, uint32_t h);
 
   Device& device_;

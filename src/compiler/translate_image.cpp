@@ -1,0 +1,223 @@
+// Image and sampler uniforms -> the texture unit and the PBE.
+//
+// Binding (docs/compiler.md, "Images and samplers"): the texture state
+// registers follow Mesa's gallium driver (bminor/mesa-mesa
+// src/gallium/drivers/asahi/agx_nir_lower_bindings.c): sampled textures
+// first, one register each, then every storage image as two registers side
+// by side, its Texture descriptor (reads and queries) and its PBE
+// descriptor (writes). Sampler state registers follow the textures one to
+// one; the sampler texel fetches use comes after them (Mesa's txf sampler,
+// src/asahi/compiler/agx_compile.c agx_txf_sampler).
+//
+// imageStore is `image_write` with the four 32-bit channels: the PBE
+// converts them to the bound image's format.
+#include <algorithm>
+#include <iterator>
+#include <optional>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "compiler/translate.h"
+
+namespace agx::compiler {
+
+const char* image_dim_name(ImageDim d) {
+  static constexpr const char* kNames[] = {"1d", "1d_array", "2d", "2d_array", "2d_ms",
+                                           "3d", "cube", "cube_array", "2d_ms_array", "buffer"};
+  const auto i = static_cast<size_t>(d);
+  return i < std::size(kNames) ? kNames[i] : "?";
+}
+
+namespace detail {
+
+using spv::Op;
+using Kind = spirv::Type::Kind;
+using IrOp = agx::compiler::Op;
+
+namespace {
+
+// Texture state registers the T operand reaches (8 bits) and sampler state
+// registers a compute launch declares (CDM Launch Word 0: at most 16).
+constexpr uint32_t kMaxTextureStates = 256;
+constexpr uint32_t kMaxSamplerStates = 16;
+
+// GLSL layout names of the SPIR-V image formats, in spv::ImageFormat order
+// (KhronosGroup SPIR-V spec, "Image Format").
+constexpr const char* kFormatNames[] = {
+    "unknown",  "rgba32f",  "rgba16f",    "r32f",       "rgba8",        "rgba8_snorm", "rg32f",     "rg16f",
+    "r11f_g11f_b10f", "r16f", "rgba16",   "rgb10_a2",   "rg16",         "rg8",         "r16",       "r8",
+    "rgba16_snorm", "rg16_snorm", "rg8_snorm", "r16_snorm", "r8_snorm", "rgba32i",     "rgba16i",   "rgba8i",
+    "r32i",     "rg32i",    "rg16i",      "rg8i",       "r16i",         "r8i",         "rgba32ui",  "rgba16ui",
+    "rgba8ui",  "r32ui",    "rgb10_a2ui", "rg32ui",     "rg16ui",       "rg8ui",       "r16ui",     "r8ui"};
+
+std::optional<ImageDim> dim_of(const spirv::Type& t) {
+  switch (t.image_dim) {
+    case spv::Dim::Dim1D: return t.arrayed ? ImageDim::d1_array : ImageDim::d1;
+    case spv::Dim::Dim2D:
+    case spv::Dim::Rect:
+      if (t.multisampled) return t.arrayed ? ImageDim::d2_ms_array : ImageDim::d2_ms;
+      return t.arrayed ? ImageDim::d2_array : ImageDim::d2;
+    case spv::Dim::Dim3D: return ImageDim::d3;
+    case spv::Dim::Cube: return t.arrayed ? ImageDim::cube_array : ImageDim::cube;
+    case spv::Dim::Buffer: return ImageDim::buffer;
+    default: return std::nullopt;
+  }
+}
+
+// Coordinate components an image access names (the layer included).
+unsigned coord_count(ImageDim d) {
+  switch (d) {
+    case ImageDim::d1: case ImageDim::buffer: return 1;
+    case ImageDim::d1_array: case ImageDim::d2: case ImageDim::d2_ms: return 2;
+    case ImageDim::d2_array: case ImageDim::d2_ms_array: case ImageDim::d3: case ImageDim::cube: return 3;
+    case ImageDim::cube_array: return 4;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Status Translator::setup_images() {
+  image_index_.assign(m_.bound, -1);
+  struct Found { uint32_t var, binding; ImageBinding::Kind kind; };
+  std::vector<Found> found;
+  for (uint32_t v : m_.globals) {
+    const spirv::Variable& var = m_.variables[v];
+    if (var.storage != spv::StorageClass::UniformConstant) continue;
+    const spirv::Type& t = type(type(var.type).elem);
+    ImageBinding::Kind kind;
+    if (t.kind == Kind::image) kind = t.sampled == 1 ? ImageBinding::Kind::sampled_image : ImageBinding::Kind::storage_image;
+    else if (t.kind == Kind::sampled_image) kind = ImageBinding::Kind::sampled_image;
+    else continue;  // samplers, arrays of images: an error where used
+    uint32_t b = m_.decorations[v].binding;
+    found.push_back({v, b == UINT32_MAX ? 0 : b, kind});
+  }
+  // Sampled textures, then storage images; each in binding order.
+  auto order = [](const Found& f) { return std::pair(f.kind == ImageBinding::Kind::sampled_image ? 0 : 1, f.binding); };
+  std::stable_sort(found.begin(), found.end(), [&](const Found& a, const Found& b) { return order(a) < order(b); });
+  uint32_t textures = 0;
+  for (const Found& f : found) textures += f.kind == ImageBinding::Kind::sampled_image;
+  uint32_t next_texture = 0, next_image = textures;
+  for (const Found& f : found) {
+    const spirv::Type& ptr_t = type(m_.variables[f.var].type);
+    const spirv::Type& t = type(ptr_t.elem).kind == Kind::sampled_image ? type(type(ptr_t.elem).elem) : type(ptr_t.elem);
+    ImageBinding img;
+    img.kind = f.kind;
+    img.binding = f.binding;
+    img.name = m_.names[f.var];
+    auto dim = dim_of(t);
+    if (!dim)
+      return Error::unsupported("{}: image '{}' has SPIR-V dimension {} (1D, 2D, 3D, cube, rect and buffer are supported)",
+                                o_.file_name, img.name, static_cast<unsigned>(t.image_dim));
+    img.dim = *dim;
+    const auto format = static_cast<size_t>(t.image_format);
+    img.format = format < std::size(kFormatNames) ? kFormatNames[format] : fmt::format("format {}", format);
+    if (f.kind == ImageBinding::Kind::sampled_image) {
+      img.texture_state = next_texture;
+      img.sampler_state = next_texture;
+      ++next_texture;
+    } else {
+      img.texture_state = next_image;
+      img.pbe_state = next_image + 1;
+      next_image += 2;
+    }
+    image_index_[f.var] = static_cast<int32_t>(abi_.images.size());
+    abi_.images.push_back(std::move(img));
+  }
+  abi_.texture_state_count = next_image;
+  abi_.sampler_state_count = textures;
+  if (abi_.texture_state_count > kMaxTextureStates)
+    return Error::unsupported("{}: {} texture state registers for the images and textures (at most {})", o_.file_name,
+                              abi_.texture_state_count, kMaxTextureStates);
+  if (abi_.sampler_state_count > kMaxSamplerStates)
+    return Error::unsupported("{}: {} samplers (at most {} sampler state registers)", o_.file_name,
+                              abi_.sampler_state_count, kMaxSamplerStates);
+  return {};
+}
+
+Result<const ImageBinding*> Translator::image_of(uint32_t id, const spirv::Inst& in) {
+  AGX_TRY(auto v, get(id, in));
+  if (v->kind != TVal::Kind::image || v->image >= abi_.images.size())
+    return unsupported(in, fmt::format("operand %{} is not an image", id));
+  return &abi_.images[v->image];
+}
+
+// The coordinates as one vector value of 32-bit integers, in the order the
+// texture instructions read them (x, y, z or layer).
+Result<Src> Translator::image_coords(uint32_t id, const ImageBinding& img, const spirv::Inst& in) {
+  AGX_TRY(auto v, get(id, in));
+  if (v->kind != TVal::Kind::data) return unsupported(in, "image coordinates are not a value");
+  const unsigned n = coord_count(img.dim);
+  if (v->c.size() < n) return unsupported(in, fmt::format("{} image coordinates for a {} image", v->c.size(), image_dim_name(img.dim)));
+  std::vector<Src> c(v->c.begin(), v->c.begin() + n);
+  for (const Src& s : c)
+    if (s.bits != 32) return unsupported(in, "image coordinates must be 32-bit integers");
+  return Src::val(b_.def(IrOp::collect, c, 32, static_cast<uint8_t>(n)), 32);
+}
+
+Status Translator::image_write(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (w.size() < 3) return Error::decode("{}: bad OpImageWrite", o_.file_name);
+  if (w.size() > 3 && w[3] != 0) return unsupported(in, fmt::format("imageStore with image operands 0x{:x}", w[3]));
+  AGX_TRY(const ImageBinding* img, image_of(w[0], in));
+  if (img->kind != ImageBinding::Kind::storage_image) return unsupported(in, "OpImageWrite to a sampled image");
+  // Dimensions the PBE writes as they are; the rest are not lowered yet.
+  uint32_t n = 0;
+  switch (img->dim) {
+    case ImageDim::d1: case ImageDim::d1_array: case ImageDim::d2: case ImageDim::d2_array: case ImageDim::d3:
+      n = static_cast<uint32_t>(img->dim);
+      break;
+    default:
+      return unsupported(in, fmt::format("imageStore to a {} image is not supported", image_dim_name(img->dim)));
+  }
+  AGX_TRY(Src coords, image_coords(w[1], *img, in));
+  AGX_TRY(auto texel, get(w[2], in));
+  if (texel->kind != TVal::Kind::data || texel->c.empty() || texel->c.size() > 4)
+    return unsupported(in, "imageStore of a value that is not a scalar or a vector");
+  std::vector<Src> data = texel->c;
+  for (const Src& s : data)
+    if (s.bits != 32) return unsupported(in, "imageStore of a non-32-bit value");
+  while (data.size() < 4) data.push_back(Src::immediate(0));
+  Src d = Src::val(b_.def(IrOp::collect, data, 32, 4), 32);
+  b_.emit(IrOp::image_write, {d, coords, Src::immediate(0)}, image_imm(img->pbe_state, n));
+  return {};
+}
+
+Status Translator::image_instruction(const spirv::Inst& in, bool& handled) {
+  handled = true;
+  const auto& w = in.w;
+  switch (in.op) {
+    case Op::OpLoad: {
+      if (w.size() < 3 || w[2] >= m_.bound || w[1] >= m_.bound || !m_.is_variable[w[2]]) break;
+      const spirv::Variable& var = m_.variables[w[2]];
+      if (var.storage != spv::StorageClass::UniformConstant) break;
+      const Kind k = type(type(var.type).elem).kind;
+      if (k != Kind::image && k != Kind::sampled_image && k != Kind::sampler) break;
+      if (image_index_[w[2]] < 0) return unsupported(in, "separate samplers are not supported");
+      TVal v;
+      v.kind = TVal::Kind::image;
+      v.type = w[0];
+      v.image = static_cast<uint32_t>(image_index_[w[2]]);
+      vals_[w[1]] = std::move(v);
+      return {};
+    }
+    case Op::OpImageWrite: return image_write(in);
+    case Op::OpImageRead: return unsupported(in, "imageLoad is not supported yet");
+    case Op::OpImageQuerySize: case Op::OpImageQuerySizeLod: case Op::OpImageQueryLevels:
+    case Op::OpImageQuerySamples:
+      return unsupported(in, "image size queries are not supported yet");
+    case Op::OpImageTexelPointer: return unsupported(in, "image atomics are not supported yet");
+    case Op::OpSampledImage: case Op::OpImage: case Op::OpImageFetch:
+    case Op::OpImageSampleImplicitLod: case Op::OpImageSampleExplicitLod: case Op::OpImageSampleDrefImplicitLod:
+    case Op::OpImageSampleDrefExplicitLod: case Op::OpImageGather: case Op::OpImageDrefGather:
+    case Op::OpImageSampleProjImplicitLod: case Op::OpImageSampleProjExplicitLod:
+      return unsupported(in, "sampling textures is not supported yet");
+    default: break;
+  }
+  handled = false;
+  return {};
+}
+
+}  // namespace detail
+}  // namespace agx::compiler

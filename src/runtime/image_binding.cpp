@@ -1,0 +1,58 @@
+#include "runtime/image_binding.h"
+
+#include <cstring>
+
+#include "cmdstream/cmdstream.h"
+
+namespace agx::runtime {
+
+namespace cs = agx::cmdstream;
+
+namespace {
+constexpr uint32_t kTextureState_B = 24;
+constexpr uint32_t kSamplerState_B = 8;
+
+void put(std::vector<uint8_t>& table, uint32_t index, uint32_t size_B, const void* bytes) {
+  if (table.size() < uint64_t(index + 1) * size_B) table.resize(uint64_t(index + 1) * size_B, 0);
+  std::memcpy(table.data() + uint64_t(index) * size_B, bytes, size_B);
+}
+}  // namespace
+
+Result<std::array<uint8_t, 8>> txf_sampler_descriptor() {
+  cs::Sampler s;
+  s.magnify = s.minify = cs::Filter::kNearest;
+  s.mip_filter = cs::MipFilter::kNearest;
+  s.wrap_s = s.wrap_t = s.wrap_r = cs::Wrap::kClampToBorder;
+  s.border_colour = cs::BorderColour::kTransparentBlack;
+  AGX_TRY(auto bytes, cs::pack(s));
+  std::array<uint8_t, 8> out{};
+  std::memcpy(out.data(), bytes.data(), out.size());
+  return out;
+}
+
+Result<StateDescriptors> bind_images(const compiler::Abi& abi, const ImageLookup& image_for) {
+  StateDescriptors out;
+  out.textures.assign(size_t(abi.texture_state_count) * kTextureState_B, 0);
+  out.samplers.assign(size_t(abi.sampler_state_count) * kSamplerState_B, 0);
+  for (const compiler::ImageBinding& b : abi.images) {
+    if (b.dim != compiler::ImageDim::d2)
+      return Error::unsupported("image '{}': binding {} images is not supported yet (2D)", b.name,
+                                compiler::image_dim_name(b.dim));
+    AGX_TRY(const Image* img, image_for(b));
+    AGX_TRY(auto tex, img->texture_descriptor());
+    put(out.textures, b.texture_state, kTextureState_B, tex.data());
+    if (b.pbe_state != UINT32_MAX) {
+      AGX_TRY(auto pbe, img->pbe_descriptor());
+      put(out.textures, b.pbe_state, kTextureState_B, pbe.data());
+    }
+    if (b.sampler_state != UINT32_MAX)
+      return Error::unsupported("sampler '{}': sampled textures are not supported yet", b.name);
+  }
+  if (abi.txf_sampler_state != UINT32_MAX) {
+    AGX_TRY(auto s, txf_sampler_descriptor());
+    put(out.samplers, abi.txf_sampler_state, kSamplerState_B, s.data());
+  }
+  return out;
+}
+
+}  // namespace agx::runtime
