@@ -31,6 +31,10 @@ struct Line {
 // empty mask (the jump would cost more than it saves).
 constexpr size_t kSkipRegionInstrs = 6;
 
+// The texture instructions' `n` values (applegpu's enum).
+constexpr const char* kDims[] = {"tex_1d", "tex_1d_array", "tex_2d", "tex_2d_array", "tex_2d_ms",
+                                 "tex_3d", "tex_cube", "tex_cube_array", "tex_2d_ms_array"};
+
 // Python repr() of the float immediates' values, as applegpu prints them.
 std::string float_text(uint32_t bits) {
   float v;
@@ -264,12 +268,36 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       add(fmt::format("threadgroup_atomic {}, {}, {}, {}, 0, 0, 0, 0", atomic_name(static_cast<AtomicOp>(in.imm)), d, addr, s));
       return {};
     }
+    case Op::texture_load: case Op::texture_sample: {
+      // applegpu operand order: compare, q3, slot, q6, mask, kill, R, U,
+      // T, S, n, C, lod mode, D. The LOD is an immediate 0 with mode
+      // auto_lod (texture_load then reads level 0; texture_sample in a
+      // compute shader has no quad derivatives, so an explicit LOD always
+      // comes as a register with lod_min).
+      const uint32_t dim = image_dim(in.imm);
+      if (dim >= std::size(kDims)) return Error::invalid_argument("texture dimension {}", dim);
+      const Src& coords = in.srcs[0];
+      if (!coords.is_value()) return Error::invalid_argument("texture coordinates must be registers");
+      const Value& dv = f.values[in.dest];
+      std::string lod;
+      if (in.srcs[1].is_imm() && in.srcs[1].imm == 0) lod = "auto_lod, 0";
+      else {
+        Src l = in.srcs[1];
+        if (!l.is_value()) return Error::invalid_argument("texture LOD must be a register or 0");
+        l.bits = 16;
+        AGX_TRY(auto t, p.src(l, false));
+        lod = "lod_min, " + t;
+      }
+      add(fmt::format("{} 0, 0b0000, 0b0, none, xyzw, 0b00, {}, None, ts{}, ss{}, {}, {}, {}", op_info(in.op).name,
+                      p.tuple(static_cast<unsigned>(dv.reg), dv.comps), image_texture_state(in.imm),
+                      image_sampler_state(in.imm), kDims[dim],
+                      p.tuple(p.half_of(coords), f.values[coords.value].comps - coords.comp), lod));
+      return {};
+    }
     case Op::image_write: {
       // applegpu operand order R, C, D, U, T, n, round, then u1 u2 u3 u5:
       // Mesa's image_write encoding sets bit 23 (u1) and 9 at bit 43 (u3)
       // (bminor/mesa-mesa src/asahi/compiler/agx_opcodes.py).
-      static constexpr const char* kDims[] = {"tex_1d", "tex_1d_array", "tex_2d", "tex_2d_array", "tex_2d_ms",
-                                              "tex_3d", "tex_cube", "tex_cube_array", "tex_2d_ms_array"};
       const uint32_t dim = image_dim(in.imm);
       if (dim >= std::size(kDims)) return Error::invalid_argument("image dimension {}", dim);
       const Src& data = in.srcs[0];

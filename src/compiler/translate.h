@@ -84,6 +84,10 @@ class Translator {
   Status image_instruction(const spirv::Inst& in, bool& handled);
   Result<const ImageBinding*> image_of(uint32_t id, const spirv::Inst& in);
   Status image_write(const spirv::Inst& in);
+  Status image_read(const spirv::Inst& in);     // imageLoad, texelFetch
+  Status image_sample(const spirv::Inst& in);   // texture(), textureLod()
+  Result<uint32_t> txf_sampler(const spirv::Inst& in);
+  Status texel_result(const spirv::Inst& in, ValueId texel);
   Result<Src> image_coords(uint32_t id, const ImageBinding& img, const spirv::Inst& in);
 
   // helpers

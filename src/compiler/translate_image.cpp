@@ -184,6 +184,100 @@ Status Translator::image_write(const spirv::Inst& in) {
   return {};
 }
 
+// The sampler texel fetches use, allocated after the units' samplers.
+Result<uint32_t> Translator::txf_sampler(const spirv::Inst& in) {
+  if (abi_.txf_sampler_state == UINT32_MAX) {
+    if (abi_.sampler_state_count + 1 > kMaxSamplerStates)
+      return unsupported(in, fmt::format("no sampler state register left for texel fetches (at most {})", kMaxSamplerStates));
+    abi_.txf_sampler_state = abi_.sampler_state_count++;
+  }
+  return abi_.txf_sampler_state;
+}
+
+// The components of a texture instruction's 4-component result.
+Status Translator::texel_result(const spirv::Inst& in, ValueId texel) {
+  const unsigned n = components(in.w[0]);
+  if (n == 0 || type(scalar_type(in.w[0])).width != 32) return unsupported(in, "texel result that is not a 32-bit scalar or vector");
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = in.w[0];
+  for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::val(texel, 32, static_cast<uint8_t>(i)));
+  vals_[in.w[1]] = std::move(out);
+  return {};
+}
+
+namespace {
+// The dimensions texture_load / texture_sample read as they are.
+std::optional<uint32_t> direct_dim(ImageDim d) {
+  switch (d) {
+    case ImageDim::d1: case ImageDim::d1_array: case ImageDim::d2: case ImageDim::d2_array: case ImageDim::d3:
+    case ImageDim::cube: case ImageDim::cube_array:
+      return static_cast<uint32_t>(d);
+    default: return std::nullopt;
+  }
+}
+}  // namespace
+
+// imageLoad (OpImageRead) and texelFetch (OpImageFetch): texture_load of
+// the Texture descriptor with the texel-fetch sampler (Mesa reads images
+// through the texture unit the same way).
+Status Translator::image_read(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (w.size() < 4) return Error::decode("{}: bad image read", o_.file_name);
+  AGX_TRY(const ImageBinding* img, image_of(w[2], in));
+  const bool fetch = in.op == Op::OpImageFetch;
+  if (fetch != (img->kind == ImageBinding::Kind::sampled_image))
+    return unsupported(in, fetch ? "texelFetch of a storage image" : "imageLoad of a sampled texture");
+  auto n = direct_dim(img->dim);
+  if (!n || img->dim == ImageDim::cube || img->dim == ImageDim::cube_array)
+    return unsupported(in, fmt::format("reading a {} image is not supported", image_dim_name(img->dim)));
+  Src lod = Src::immediate(0);
+  if (w.size() > 4) {
+    const uint32_t operands = w[4];
+    if (operands == static_cast<uint32_t>(spv::ImageOperandsMask::Lod) && w.size() > 5) {
+      AGX_TRY(lod, scalar(w[5], in));
+    } else if (operands != 0) {
+      return unsupported(in, fmt::format("image read with image operands 0x{:x}", operands));
+    }
+  }
+  AGX_TRY(Src coords, image_coords(w[3], *img, in));
+  AGX_TRY(uint32_t ss, txf_sampler(in));
+  ValueId texel = b_.def(IrOp::texture_load, {coords, lod}, 32, 4, image_imm(img->texture_state, *n, ss));
+  return texel_result(in, texel);
+}
+
+// texture() / textureLod() of a sampled texture: texture_sample with the
+// unit's sampler at an explicit LOD (implicit-LOD lookups outside fragment
+// shaders use the base level, GLSL 4.60 section 8.9).
+Status Translator::image_sample(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (w.size() < 4) return Error::decode("{}: bad image sample", o_.file_name);
+  AGX_TRY(const ImageBinding* img, image_of(w[2], in));
+  if (img->kind != ImageBinding::Kind::sampled_image) return unsupported(in, "sampling a storage image");
+  auto n = direct_dim(img->dim);
+  if (!n) return unsupported(in, fmt::format("sampling a {} texture is not supported", image_dim_name(img->dim)));
+  uint16_t lod_half = 0;  // fp16 LOD
+  if (w.size() > 4) {
+    const uint32_t operands = w[4];
+    if (operands == static_cast<uint32_t>(spv::ImageOperandsMask::Lod) && w.size() > 5) {
+      AGX_TRY(Src l, scalar(w[5], in));
+      if (!l.is_imm() || l.imm != 0) return unsupported(in, "textureLod with a LOD other than 0.0");
+    } else if (operands != 0) {
+      return unsupported(in, fmt::format("texture lookup with image operands 0x{:x}", operands));
+    }
+  }
+  AGX_TRY(auto cv, get(w[3], in));
+  const unsigned count = coord_count(img->dim);
+  if (cv->kind != TVal::Kind::data || cv->c.size() < count) return unsupported(in, "texture coordinates of another shape");
+  if (img->dim == ImageDim::d1_array || img->dim == ImageDim::d2_array || img->dim == ImageDim::cube_array)
+    return unsupported(in, "sampling array textures is not supported");
+  std::vector<Src> c(cv->c.begin(), cv->c.begin() + count);
+  Src coords = Src::val(b_.def(IrOp::collect, c, 32, static_cast<uint8_t>(count)), 32);
+  Src lod = Src::val(b_.def(IrOp::mov, {Src::immediate(lod_half)}));
+  ValueId texel = b_.def(IrOp::texture_sample, {coords, lod}, 32, 4, image_imm(img->texture_state, *n, img->sampler_state));
+  return texel_result(in, texel);
+}
+
 Status Translator::image_instruction(const spirv::Inst& in, bool& handled) {
   handled = true;
   const auto& w = in.w;
@@ -203,16 +297,26 @@ Status Translator::image_instruction(const spirv::Inst& in, bool& handled) {
       return {};
     }
     case Op::OpImageWrite: return image_write(in);
-    case Op::OpImageRead: return unsupported(in, "imageLoad is not supported yet");
+    case Op::OpImageRead: case Op::OpImageFetch: return image_read(in);
+    case Op::OpImageSampleImplicitLod: case Op::OpImageSampleExplicitLod: return image_sample(in);
+    case Op::OpImage: {
+      // The image of a combined image-sampler: the same binding.
+      if (w.size() < 3 || w[1] >= m_.bound) return Error::decode("{}: bad OpImage", o_.file_name);
+      AGX_TRY(auto v, get(w[2], in));
+      if (v->kind != TVal::Kind::image) return unsupported(in, "OpImage of a non-image");
+      TVal out = *v;
+      out.type = w[0];
+      vals_[w[1]] = std::move(out);
+      return {};
+    }
     case Op::OpImageQuerySize: case Op::OpImageQuerySizeLod: case Op::OpImageQueryLevels:
     case Op::OpImageQuerySamples:
       return unsupported(in, "image size queries are not supported yet");
     case Op::OpImageTexelPointer: return unsupported(in, "image atomics are not supported yet");
-    case Op::OpSampledImage: case Op::OpImage: case Op::OpImageFetch:
-    case Op::OpImageSampleImplicitLod: case Op::OpImageSampleExplicitLod: case Op::OpImageSampleDrefImplicitLod:
-    case Op::OpImageSampleDrefExplicitLod: case Op::OpImageGather: case Op::OpImageDrefGather:
-    case Op::OpImageSampleProjImplicitLod: case Op::OpImageSampleProjExplicitLod:
-      return unsupported(in, "sampling textures is not supported yet");
+    case Op::OpSampledImage: return unsupported(in, "separate samplers (OpSampledImage) are not supported");
+    case Op::OpImageSampleDrefImplicitLod: case Op::OpImageSampleDrefExplicitLod: case Op::OpImageGather:
+    case Op::OpImageDrefGather: case Op::OpImageSampleProjImplicitLod: case Op::OpImageSampleProjExplicitLod:
+      return unsupported(in, "shadow, projective and gather lookups are not supported");
     default: break;
   }
   handled = false;

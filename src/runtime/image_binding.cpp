@@ -18,16 +18,30 @@ void put(std::vector<uint8_t>& table, uint32_t index, uint32_t size_B, const voi
 }
 }  // namespace
 
+namespace {
+Result<std::array<uint8_t, 8>> sampler_bytes(const cs::Sampler& s) {
+  AGX_TRY(auto bytes, cs::pack(s));
+  std::array<uint8_t, 8> out{};
+  std::memcpy(out.data(), bytes.data(), out.size());
+  return out;
+}
+}  // namespace
+
+Result<std::array<uint8_t, 8>> unit_sampler_descriptor() {
+  cs::Sampler s;
+  s.magnify = s.minify = cs::Filter::kNearest;
+  s.mip_filter = cs::MipFilter::kNone;
+  s.wrap_s = s.wrap_t = s.wrap_r = cs::Wrap::kClampToEdge;
+  return sampler_bytes(s);
+}
+
 Result<std::array<uint8_t, 8>> txf_sampler_descriptor() {
   cs::Sampler s;
   s.magnify = s.minify = cs::Filter::kNearest;
   s.mip_filter = cs::MipFilter::kNearest;
   s.wrap_s = s.wrap_t = s.wrap_r = cs::Wrap::kClampToBorder;
   s.border_colour = cs::BorderColour::kTransparentBlack;
-  AGX_TRY(auto bytes, cs::pack(s));
-  std::array<uint8_t, 8> out{};
-  std::memcpy(out.data(), bytes.data(), out.size());
-  return out;
+  return sampler_bytes(s);
 }
 
 Result<StateDescriptors> bind_images(const compiler::Abi& abi, const ImageLookup& image_for) {
@@ -45,8 +59,10 @@ Result<StateDescriptors> bind_images(const compiler::Abi& abi, const ImageLookup
       AGX_TRY(auto pbe, img->pbe_descriptor());
       put(out.textures, b.pbe_state, kTextureState_B, pbe.data());
     }
-    if (b.sampler_state != UINT32_MAX)
-      return Error::unsupported("sampler '{}': sampled textures are not supported yet", b.name);
+    if (b.sampler_state != UINT32_MAX) {
+      AGX_TRY(auto s, unit_sampler_descriptor());
+      put(out.samplers, b.sampler_state, kSamplerState_B, s.data());
+    }
   }
   if (abi.txf_sampler_state != UINT32_MAX) {
     AGX_TRY(auto s, txf_sampler_descriptor());

@@ -29,5 +29,9 @@ Result<StateDescriptors> bind_images(const compiler::Abi& abi, const ImageLookup
 // border, so out-of-range fetches read zero (Mesa's txf sampler,
 // bminor/mesa-mesa src/asahi/lib/agx_helpers.h agx_pack_txf_sampler).
 Result<std::array<uint8_t, 8>> txf_sampler_descriptor();
+// A texture unit's sampler: what piglit's rgbw and integer textures set
+// (nearest filters, clamp to edge, no mipmapping; X11Libre/mirror.fdo.piglit
+// tests/util/piglit-util-gl.c); `texparameter` is not supported.
+Result<std::array<uint8_t, 8>> unit_sampler_descriptor();
 
 }  // namespace agx::runtime
