@@ -61,6 +61,11 @@ struct ImageBinding {
   uint32_t texture_state = 0;     // ts<N>: Texture descriptor (reads, queries)
   uint32_t pbe_state = UINT32_MAX;      // ts<N>: PBE descriptor (storage images: writes)
   uint32_t sampler_state = UINT32_MAX;  // ss<N>: the unit's sampler (sampled images)
+  // u<N..N+3>: what imageSize / textureSize return for level 0 (the
+  // dimension's extents, then the layer count; cube arrays count cubes),
+  // zero-padded to 3 words, then the sample count; the runtime writes them
+  // when the shader queries them (UINT32_MAX when it does not).
+  uint32_t size_uniform = UINT32_MAX;
 };
 struct Abi {
   std::vector<Resource> resources;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -31,9 +32,30 @@ struct Line {
 // empty mask (the jump would cost more than it saves).
 constexpr size_t kSkipRegionInstrs = 6;
 
-// The texture instructions' `n` values (applegpu's enum).
+// The texture instructions' `n` values (applegpu's enum) and how many
+// 32-bit coordinates and 16-bit extras (layer, sample) each reads
+// (applegpu TEX_SIZES).
 constexpr const char* kDims[] = {"tex_1d", "tex_1d_array", "tex_2d", "tex_2d_array", "tex_2d_ms",
                                  "tex_3d", "tex_cube", "tex_cube_array", "tex_2d_ms_array"};
+constexpr std::pair<unsigned, unsigned> kCoordSizes[] = {{1, 0}, {1, 1}, {2, 0}, {2, 1}, {2, 1},
+                                                         {3, 0}, {3, 0}, {3, 1}, {2, 2}};
+
+// The coordinate operand: whole 32-bit registers, or with 16-bit extras
+// every half named (r4l_r4h_r5l_r5h_r6l), as applegpu writes it.
+std::string coord_tuple(unsigned half, uint32_t dim) {
+  auto [count, extra] = kCoordSizes[dim];
+  std::string t;
+  if (extra == 0) {
+    for (unsigned i = 0; i < count; ++i) t += fmt::format("{}r{}", i ? "_" : "", half / 2 + i);
+    return t;
+  }
+  // applegpu's operand text names one extra half even for tex_2d_ms_array,
+  // whose sample and layer halves (Mesa agx_coordinate_registers: 6
+  // halves) follow from the same first register.
+  for (unsigned h = 0; h < 2 * count + 1; ++h)
+    t += fmt::format("{}r{}{}", h ? "_" : "", (half + h) / 2, (half + h) % 2 ? 'h' : 'l');
+  return t;
+}
 
 // Python repr() of the float immediates' values, as applegpu prints them.
 std::string float_text(uint32_t bits) {
@@ -291,7 +313,7 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       add(fmt::format("{} 0, 0b0000, 0b0, none, xyzw, 0b00, {}, None, ts{}, ss{}, {}, {}, {}", op_info(in.op).name,
                       p.tuple(static_cast<unsigned>(dv.reg), dv.comps), image_texture_state(in.imm),
                       image_sampler_state(in.imm), kDims[dim],
-                      p.tuple(p.half_of(coords), f.values[coords.value].comps - coords.comp), lod));
+                      coord_tuple(p.half_of(coords), dim), lod));
       return {};
     }
     case Op::image_write: {
@@ -305,7 +327,7 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       if (!data.is_value() || !coords.is_value()) return Error::invalid_argument("image_write data and coordinates must be registers");
       AGX_TRY(auto lod, S(2));
       add(fmt::format("image_write {}, {}, {}, None, ts{}, {}, rte, 1, 0, 9, 0", p.tuple(p.half_of(data), 4),
-                      p.tuple(p.half_of(coords), f.values[coords.value].comps - coords.comp), lod,
+                      coord_tuple(p.half_of(coords), dim), lod,
                       image_texture_state(in.imm), kDims[dim]));
       return {};
     }

@@ -159,19 +159,36 @@ Result<Src> Translator::image_coords(uint32_t id, const ImageBinding& img, const
 Status Translator::image_write(const spirv::Inst& in) {
   const auto& w = in.w;
   if (w.size() < 3) return Error::decode("{}: bad OpImageWrite", o_.file_name);
-  if (w.size() > 3 && w[3] != 0) return unsupported(in, fmt::format("imageStore with image operands 0x{:x}", w[3]));
   AGX_TRY(const ImageBinding* img, image_of(w[0], in));
   if (img->kind != ImageBinding::Kind::storage_image) return unsupported(in, "OpImageWrite to a sampled image");
+  const bool ms = img->dim == ImageDim::d2_ms || img->dim == ImageDim::d2_ms_array;
+  const uint32_t operands = w.size() > 3 ? w[3] : 0;
+  if (operands != (ms ? static_cast<uint32_t>(spv::ImageOperandsMask::Sample) : 0u) || (ms && w.size() < 5))
+    return unsupported(in, fmt::format("imageStore with image operands 0x{:x}", operands));
   // Dimensions the PBE writes as they are; the rest are not lowered yet.
   uint32_t n = 0;
   switch (img->dim) {
     case ImageDim::d1: case ImageDim::d1_array: case ImageDim::d2: case ImageDim::d2_array: case ImageDim::d3:
+    case ImageDim::d2_ms: case ImageDim::d2_ms_array:
       n = static_cast<uint32_t>(img->dim);
       break;
     default:
       return unsupported(in, fmt::format("imageStore to a {} image is not supported", image_dim_name(img->dim)));
   }
-  AGX_TRY(Src coords, image_coords(w[1], *img, in));
+  Src coords;
+  if (ms) {
+    // x, y (32-bit), then the sample index in the low half of the next
+    // register and, for arrays, the layer in its high half.
+    AGX_TRY(auto cv, get(w[1], in));
+    const unsigned count = img->dim == ImageDim::d2_ms ? 2 : 3;
+    if (cv->kind != TVal::Kind::data || cv->c.size() < count) return unsupported(in, "image coordinates of another shape");
+    AGX_TRY(Src sample, scalar(w[4], in));
+    Src extra = b_.binary(IrOp::iand, sample, Src::immediate(0xFFFF));
+    if (count == 3) extra = b_.binary(IrOp::ior, extra, b_.binary(IrOp::ishl, cv->c[2], Src::immediate(16)));
+    coords = Src::val(b_.def(IrOp::collect, {cv->c[0], cv->c[1], extra}, 32, 3), 32);
+  } else {
+    AGX_TRY(coords, image_coords(w[1], *img, in));
+  }
   AGX_TRY(auto texel, get(w[2], in));
   if (texel->kind != TVal::Kind::data || texel->c.empty() || texel->c.size() > 4)
     return unsupported(in, "imageStore of a value that is not a scalar or a vector");
@@ -278,6 +295,41 @@ Status Translator::image_sample(const spirv::Inst& in) {
   return texel_result(in, texel);
 }
 
+// Sizes come from four uniforms per queried image that the runtime fills
+// (the texture state registers cannot be read by the shader), appended
+// after every other uniform.
+Status Translator::image_query(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (w.size() < 3) return Error::decode("{}: bad image query", o_.file_name);
+  AGX_TRY(auto v, get(w[2], in));
+  if (v->kind != TVal::Kind::image || v->image >= abi_.images.size()) return unsupported(in, "image query of a non-image");
+  ImageBinding& img = abi_.images[v->image];
+  if (in.op == Op::OpImageQuerySizeLod) {
+    if (w.size() < 4) return Error::decode("{}: bad OpImageQuerySizeLod", o_.file_name);
+    AGX_TRY(Src lod, scalar(w[3], in));
+    if (!lod.is_imm() || lod.imm != 0) return unsupported(in, "textureSize of a level other than 0");
+  }
+  if (img.size_uniform == UINT32_MAX) {
+    if (abi_.uniform_count + 4 > 256)
+      return unsupported(in, fmt::format("no uniform registers left for the size of image '{}'", img.name));
+    img.size_uniform = abi_.uniform_count;
+    abi_.uniform_count += 4;
+  }
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = w[0];
+  const unsigned n = components(w[0]);
+  if (n == 0) return unsupported(in, "image query result that is not a scalar or a vector");
+  if (in.op == Op::OpImageQuerySamples) {
+    out.c.push_back(Src::uniform(img.size_uniform + 3));
+  } else {
+    if (n > 3) return unsupported(in, "image size with more than 3 components");
+    for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::uniform(img.size_uniform + i));
+  }
+  vals_[w[1]] = std::move(out);
+  return {};
+}
+
 Status Translator::image_instruction(const spirv::Inst& in, bool& handled) {
   handled = true;
   const auto& w = in.w;
@@ -309,9 +361,8 @@ Status Translator::image_instruction(const spirv::Inst& in, bool& handled) {
       vals_[w[1]] = std::move(out);
       return {};
     }
-    case Op::OpImageQuerySize: case Op::OpImageQuerySizeLod: case Op::OpImageQueryLevels:
-    case Op::OpImageQuerySamples:
-      return unsupported(in, "image size queries are not supported yet");
+    case Op::OpImageQuerySize: case Op::OpImageQuerySizeLod: case Op::OpImageQuerySamples: return image_query(in);
+    case Op::OpImageQueryLevels: return unsupported(in, "textureQueryLevels is not supported");
     case Op::OpImageTexelPointer: return unsupported(in, "image atomics are not supported yet");
     case Op::OpSampledImage: return unsupported(in, "separate samplers (OpSampledImage) are not supported");
     case Op::OpImageSampleDrefImplicitLod: case Op::OpImageSampleDrefExplicitLod: case Op::OpImageGather:

@@ -59,6 +59,8 @@ Result<StateDescriptors> bind_images(const compiler::Abi& abi, const ImageLookup
       AGX_TRY(auto pbe, img->pbe_descriptor());
       put(out.textures, b.pbe_state, kTextureState_B, pbe.data());
     }
+    if (b.size_uniform != UINT32_MAX)
+      out.sizes.push_back({b.size_uniform, {img->width_px(), img->height_px(), 0, 1}});
     if (b.sampler_state != UINT32_MAX) {
       AGX_TRY(auto s, unit_sampler_descriptor());
       put(out.samplers, b.sampler_state, kSamplerState_B, s.data());

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "compiler/compiler.h"
@@ -18,6 +19,9 @@ namespace agx::runtime {
 struct StateDescriptors {
   std::vector<uint8_t> textures;  // ts0, ts1, ...: 24 bytes each
   std::vector<uint8_t> samplers;  // ss0, ss1, ...: 8 bytes each
+  // The size uniforms of queried images: first uniform, then the words
+  // (imageSize's components, zero-padded to 3, then the sample count).
+  std::vector<std::pair<uint32_t, std::array<uint32_t, 4>>> sizes;
 };
 
 // `image_for` returns the image bound for one of the ABI's images (or the

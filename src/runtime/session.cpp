@@ -210,13 +210,17 @@ Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::arra
   LaunchDesc launch;
   launch.code = shader_.code;
   launch.register_halves = shader_.stats.gprs;
-  launch.uniforms = u;
   launch.threadgroup_memory_B = abi.threadgroup_memory_B;
   launch.groups = groups;
   launch.local = abi.workgroup_size;
   AGX_TRY(StateDescriptors states, bind_images(abi, [&](const compiler::ImageBinding& b) { return bound_image(b); }));
   launch.texture_states = states.textures;
   launch.sampler_states = states.samplers;
+  for (const auto& [first, words] : states.sizes) {
+    if (first + 4 > u.size()) u.resize(first + 4, 0);
+    std::copy(words.begin(), words.end(), u.begin() + first);
+  }
+  launch.uniforms = u;
   std::string what = fmt::format("dispatch {} ('{}' at line {})", dispatches_, at.text, at.line);
   if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return {};  // an empty grid runs nothing
   AGX_TRY(EncodedLaunch encoded, encode_launch(device_, launch));

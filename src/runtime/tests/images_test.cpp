@@ -95,6 +95,22 @@ TEST(Images, TexelFetchOfASampledTexture) {
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
 }
 
+// imageSize and textureSize read the size uniforms the runtime fills.
+TEST(Images, SizeQueries) {
+  const std::string shader =
+      "layout(local_size_x = 1) in;\n"
+      "writeonly uniform image2D img;\n"
+      "uniform sampler2D tex;\n"
+      "layout(binding = 0, std430) buffer B { ivec2 v[]; };\n"
+      "void main() { v[0] = imageSize(img); v[1] = textureSize(tex, 0); }\n";
+  const std::string commands =
+      "texture rgbw 0 (5, 3) GL_RGBA8\nuniform int img 0\nimage texture 0 GL_RGBA8\n"
+      "texture rgbw 1 (16, 9) GL_RGBA8\nuniform int tex 1\nssbo 0 16\ncompute 1 1 1\n"
+      "probe ssbo int 0 0 == 5\nprobe ssbo int 0 4 == 3\nprobe ssbo int 0 8 == 16\nprobe ssbo int 0 12 == 9\n";
+  auto v = run_shader_test(file(shader, commands));
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
 TEST(Images, MissingBindingsNameTheImage) {
   const std::string shader =
       "layout(local_size_x = 1) in;\nwriteonly uniform image2D out_img;\n"
