@@ -66,6 +66,11 @@ struct ImageBinding {
   // zero-padded to 3 words, then the sample count; the runtime writes them
   // when the shader queries them (UINT32_MAX when it does not).
   uint32_t size_uniform = UINT32_MAX;
+  // u<N..N+4> (N even): level 0's base address (a pair), tiles per row,
+  // log2 of the tile width and of the tile height in texels, which the
+  // runtime writes when the shader uses image atomics: they become device
+  // atomics on the texel's address (UINT32_MAX when unused).
+  uint32_t atomic_uniform = UINT32_MAX;
 };
 struct Abi {
   std::vector<Resource> resources;

@@ -87,6 +87,7 @@ class Translator {
   Status image_read(const spirv::Inst& in);     // imageLoad, texelFetch
   Status image_sample(const spirv::Inst& in);   // texture(), textureLod()
   Status image_query(const spirv::Inst& in);    // imageSize, textureSize, imageSamples
+  Status texel_pointer(const spirv::Inst& in);  // image atomics
   Result<uint32_t> txf_sampler(const spirv::Inst& in);
   Status texel_result(const spirv::Inst& in, ValueId texel);
   Result<Src> image_coords(uint32_t id, const ImageBinding& img, const spirv::Inst& in);

@@ -1,5 +1,6 @@
 #include "runtime/image_binding.h"
 
+#include <bit>
 #include <cstring>
 
 #include "cmdstream/cmdstream.h"
@@ -25,6 +26,24 @@ Result<std::array<uint8_t, 8>> sampler_bytes(const cs::Sampler& s) {
   std::memcpy(out.data(), bytes.data(), out.size());
   return out;
 }
+// Level 0's texel addressing for image atomics (docs/compiler.md): base
+// address, tiles per row, log2 tile width and height, as
+// layout::tiled_offset_el walks the level.
+Result<std::vector<uint32_t>> atomic_addressing(const Image& img, const std::string& name) {
+  const layout::Layout& l = img.layout();
+  if (l.request.tiling == layout::Tiling::linear || l.request.compressed || l.bytes_per_element_B != 4)
+    return Error::unsupported("image '{}': atomics need a GPU-tiled or twiddled, uncompressed image of 32-bit texels",
+                              name);
+  const layout::Tile t = l.tile_el[0];
+  const unsigned lw = unsigned(std::countr_zero(t.width_el)), lh = unsigned(std::countr_zero(t.height_el));
+  if ((1u << lw) != t.width_el || (1u << lh) != t.height_el || (lw != lh && lw != lh + 1) || lh > 8)
+    return Error::unsupported("image '{}': a {}x{} tile has no Morton form the shader's addressing covers", name,
+                              t.width_el, t.height_el);
+  const uint64_t va = img.gpu_va() + l.level_offsets_B[0];
+  const uint32_t tiles_per_row = uint32_t((l.stride_el[0] + t.width_el - 1) / t.width_el);
+  return std::vector<uint32_t>{uint32_t(va), uint32_t(va >> 32), tiles_per_row, lw, lh};
+}
+
 }  // namespace
 
 Result<std::array<uint8_t, 8>> unit_sampler_descriptor() {
@@ -60,7 +79,11 @@ Result<StateDescriptors> bind_images(const compiler::Abi& abi, const ImageLookup
       put(out.textures, b.pbe_state, kTextureState_B, pbe.data());
     }
     if (b.size_uniform != UINT32_MAX)
-      out.sizes.push_back({b.size_uniform, {img->width_px(), img->height_px(), 0, 1}});
+      out.uniforms.push_back({b.size_uniform, {img->width_px(), img->height_px(), 0, 1}});
+    if (b.atomic_uniform != UINT32_MAX) {
+      AGX_TRY(auto words, atomic_addressing(*img, b.name));
+      out.uniforms.push_back({b.atomic_uniform, std::move(words)});
+    }
     if (b.sampler_state != UINT32_MAX) {
       AGX_TRY(auto s, unit_sampler_descriptor());
       put(out.samplers, b.sampler_state, kSamplerState_B, s.data());

@@ -19,9 +19,10 @@ namespace agx::runtime {
 struct StateDescriptors {
   std::vector<uint8_t> textures;  // ts0, ts1, ...: 24 bytes each
   std::vector<uint8_t> samplers;  // ss0, ss1, ...: 8 bytes each
-  // The size uniforms of queried images: first uniform, then the words
-  // (imageSize's components, zero-padded to 3, then the sample count).
-  std::vector<std::pair<uint32_t, std::array<uint32_t, 4>>> sizes;
+  // Uniforms the ABI asks for, as (first uniform, words): the size of
+  // queried images (imageSize's components, zero-padded to 3, then the
+  // sample count) and the texel addressing of images used with atomics.
+  std::vector<std::pair<uint32_t, std::vector<uint32_t>>> uniforms;
 };
 
 // `image_for` returns the image bound for one of the ABI's images (or the

@@ -216,8 +216,8 @@ Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::arra
   AGX_TRY(StateDescriptors states, bind_images(abi, [&](const compiler::ImageBinding& b) { return bound_image(b); }));
   launch.texture_states = states.textures;
   launch.sampler_states = states.samplers;
-  for (const auto& [first, words] : states.sizes) {
-    if (first + 4 > u.size()) u.resize(first + 4, 0);
+  for (const auto& [first, words] : states.uniforms) {
+    if (first + words.size() > u.size()) u.resize(first + words.size(), 0);
     std::copy(words.begin(), words.end(), u.begin() + first);
   }
   launch.uniforms = u;

@@ -111,6 +111,28 @@ TEST(Images, SizeQueries) {
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
 }
 
+// Image atomics address the texel in the GPU-tiled layout: over several
+// 64x64 tiles every invocation adds to its own texel, gets the old value
+// back, and imageLoad then sees the sum.
+TEST(Images, AtomicsAcrossTiles) {
+  const std::string shader =
+      "layout(local_size_x = 8, local_size_y = 8) in;\n"
+      "layout(r32i, binding = 1) uniform highp iimage2D img;\n"
+      "layout(binding = 0, std430) buffer B { ivec2 v[]; };\n"
+      "void main() {\n"
+      "  ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n"
+      "  int old = imageAtomicAdd(img, p, 100000);\n"
+      "  v[p.y * 96 + p.x] = ivec2(old, imageLoad(img, p).x);\n"
+      "}\n";
+  std::string commands = "texture integer 1 (96, 80) (100, 7) GL_R32I\nimage texture 1 GL_R32I\nssbo 0 61440\ncompute 12 10 1\n";
+  for (auto [x, y] : {std::pair{0, 0}, {63, 63}, {64, 0}, {95, 79}, {70, 65}, {1, 64}}) {
+    const int i = y * 96 + x, texel = 7 + 100 * y + x;
+    commands += fmt::format("probe ssbo int 0 {} == {}\nprobe ssbo int 0 {} == {}\n", 8 * i, texel, 8 * i + 4, texel + 100000);
+  }
+  auto v = run_shader_test(file(shader, commands));
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
 TEST(Images, MissingBindingsNameTheImage) {
   const std::string shader =
       "layout(local_size_x = 1) in;\nwriteonly uniform image2D out_img;\n"
