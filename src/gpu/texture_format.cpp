@@ -222,6 +222,8 @@ static Result<TexelFormat> make_texel_format(Channels channels, TextureType type
       case Channels::BC3: f.block = B::bc3; break;
       case Channels::BC4: f.block = B::bc4; break;
       case Channels::BC5: f.block = B::bc5; break;
+      case Channels::BC6H:
+      case Channels::BC6H_UFLOAT: f.block = B::bc6h; break;
       case Channels::BC7: f.block = B::bc7; break;
       case Channels::ETC2_RGB8: f.block = B::etc2_rgb8; break;
       case Channels::ETC2_RGB8A1: f.block = B::etc2_rgb8a1; break;
@@ -238,8 +240,8 @@ static Result<TexelFormat> make_texel_format(Channels channels, TextureType type
     }
     const bool signed_ok = f.block == B::bc4 || f.block == B::bc5 || f.block == B::eac_r11 ||
                            f.block == B::eac_rg11;
-    const bool ok = type == TextureType::Unorm || (type == TextureType::Snorm && signed_ok) ||
-                    (type == TextureType::Float && f.block == B::astc);
+    const bool ok = (type == TextureType::Unorm && f.block != B::bc6h) || (type == TextureType::Snorm && signed_ok) ||
+                    (type == TextureType::Float && (f.block == B::astc || f.block == B::bc6h));
     if (!ok)
       return Error::unsupported("texture format {} cannot hold type {}", ci.name,
                                 format::to_string(type));

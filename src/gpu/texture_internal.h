@@ -26,7 +26,7 @@ struct TexelFormat {
   std::array<bool, 4> srgb{};       // channels stored in sRGB encoding
   // Block-compressed classes: the decoder and the block size in texels.
   enum class Block : uint8_t {
-    none, bc1, bc2, bc3, bc4, bc5, bc7, etc2_rgb8, etc2_rgb8a1, etc2_rgba8, eac_r11, eac_rg11, astc
+    none, bc1, bc2, bc3, bc4, bc5, bc6h, bc7, etc2_rgb8, etc2_rgb8a1, etc2_rgba8, eac_r11, eac_rg11, astc
   } block = Block::none;
   uint8_t block_w = 1, block_h = 1;
   bool integer() const {
@@ -51,6 +51,15 @@ void encode_texel(const TexelFormat& fmt, const Texel& value, uint8_t* bytes, Ro
 Status decode_block(const TexelFormat& fmt, const uint8_t* block, Texel* out);
 // BC7: one block to 16 RGBA8 texels (texture_bc7.cpp).
 void decode_bc7(const uint8_t* block, std::array<std::array<int, 4>, 16>& out);
+// BPTC tables shared by BC6H and BC7 (texture_bc7.cpp): the subset of a
+// texel (x + 4 y) in a 2-subset partition, the anchor texel of subset 1, and
+// the interpolation weight (of 64) of an index of 2, 3 or 4 bits.
+unsigned bptc_subset2(unsigned partition, unsigned texel);
+unsigned bptc_anchor2(unsigned partition);
+unsigned bptc_weight(unsigned index_bits, unsigned index);
+// BC6H: one block to 16 RGB texels (x + 4 y) as half-float bits; `is_signed`
+// for the signed (SF16) form (texture_bc6h.cpp).
+void decode_bc6h(const uint8_t* block, bool is_signed, std::array<std::array<uint16_t, 3>, 16>& out);
 // A custom border (one 32-bit word per memory channel) as a texel.
 Texel decode_border(const TexelFormat& fmt, const std::array<uint32_t, 4>& words);
 
