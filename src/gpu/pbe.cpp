@@ -30,6 +30,9 @@ Status pbe_write(TextureUnit& unit, const PbeView& pbe, const PbeWrite& wr, Roun
   for (unsigned k = 0; k < 4; ++k) mem.c[k] = wr.value[pbe.swizzle[k] & 3];
   uint8_t bytes[16];
   internal::encode_texel(fmt, mem, bytes, rounding);
+  if (img->metadata_levels != 0)
+    return internal::store_texel(unit.memory(), *img, uint32_t(wr.x), uint32_t(y), wr.layer, level,
+                                 wr.sample, bytes);
   const uint64_t off = img->offset_B(uint32_t(wr.x), uint32_t(y), wr.layer, level, wr.sample);
   return internal::write_texel(unit.memory(), *img, off, bytes, fmt.bytes);
 }

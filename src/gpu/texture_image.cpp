@@ -41,6 +41,7 @@ ImageDesc image_desc(const TextureView& t) {
   d.base = t.address;
   d.linear_stride_B = t.linear_stride_B;
   d.linear_layer_stride_B = t.linear_layer_stride_B;
+  d.acceleration_buffer = t.compressed ? t.acceleration_buffer : 0;
   return d;
 }
 
@@ -61,6 +62,7 @@ ImageDesc image_desc(const PbeView& p) {
   d.base = p.buffer;
   d.linear_stride_B = p.linear_stride_B;
   d.linear_layer_stride_B = p.linear_layer_stride_B;
+  d.acceleration_buffer = p.compressed ? p.acceleration_buffer : 0;
   return d;
 }
 
@@ -76,14 +78,11 @@ Result<std::unique_ptr<TextureUnit::Image>> make_image(GpuMemory& memory, const 
   img->bytes_per_element_B = ci.bytes_B * d.samples;
   const uint32_t bw = ci.block_width_px, bh = ci.block_height_px;
 
-  if (d.compressed)
-    return Error::unsupported(
-        "compressed (lossless, with metadata) images: the compressed body's encoding is not "
-        "public; decompress it first");
   if (d.layout == ImageLayout::interchange)
     return Error::unsupported("the interchange image layout is not public");
 
   if (d.layout == ImageLayout::linear) {
+    if (d.compressed) return Error::decode("compressed image with the linear layout");
     if (d.samples != 1 || d.mipmapped || d.dim == Dim::d3)
       return Error::decode("linear image with {} samples, {} levels or 3D: not a linear layout",
                            d.samples, d.mipmapped ? "several" : "one");
@@ -115,6 +114,7 @@ Result<std::unique_ptr<TextureUnit::Image>> make_image(GpuMemory& memory, const 
     r.sample_count_sa = d.samples;
     r.tiling = d.layout == ImageLayout::gpu ? layout::Tiling::gpu : layout::Tiling::twiddled;
     r.mipmapped_z = d.dim == Dim::d3;
+    r.compressed = d.compressed;  // the body is laid out alike; metadata follows
     if (d.mipmapped) {
       // The full chain: as many levels as the largest dimension allows.
       uint32_t m = std::max(d.width_px, d.height_px);
@@ -141,6 +141,7 @@ Result<std::unique_ptr<TextureUnit::Image>> make_image(GpuMemory& memory, const 
       for (uint32_t y = 0; y < h_el; ++y)
         yo[y] = layout::tiled_offset_el(l, lv, 0, y) * img->bytes_per_element_B;
     }
+    if (d.compressed) AGX_CHECK(lay_out_compression(*img, l));
   }
   if (d.base + img->size_B < d.base)
     return Error::decode("image at 0x{:x} of {} B wraps the address space", d.base, img->size_B);

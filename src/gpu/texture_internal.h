@@ -86,6 +86,7 @@ struct ImageDesc {
   GpuVa base = 0;
   uint32_t linear_stride_B = 0;
   uint64_t linear_layer_stride_B = 0;
+  GpuVa acceleration_buffer = 0;  // compressed: the first layer's metadata
   bool operator==(const ImageDesc&) const = default;
 };
 
@@ -110,6 +111,12 @@ struct TextureUnit::Image {
   std::array<std::vector<uint64_t>, layout::kMaxLevels> xoff, yoff;
   uint8_t* host = nullptr;  // the whole image in host memory, when contiguous
   bool host_writable = false;
+  // Lossless compression (texture_compression.cpp): levels below
+  // `metadata_levels` have one 8-byte metadata word per 16x16-sample tile.
+  uint32_t metadata_levels = 0;
+  uint64_t metadata_layer_stride_B = 0;
+  std::array<uint64_t, layout::kMaxLevels> metadata_level_offset_B{};
+  uint8_t uncompressed_mode = 0;  // the subtile mode of plain (uncompressed) texels
 
   uint32_t width(uint32_t level) const { return std::max(1u, desc.width_px >> level); }
   uint32_t height(uint32_t level) const { return std::max(1u, desc.height_px >> level); }
@@ -129,6 +136,16 @@ Status read_texel(GpuMemory& memory, const TextureUnit::Image& image, uint64_t o
                   uint8_t* out, uint32_t size_B);
 Status write_texel(GpuMemory& memory, const TextureUnit::Image& image, uint64_t offset_B,
                    const uint8_t* in, uint32_t size_B);
+// The bytes of one texel (sample) at a coordinate inside the level, through
+// the compression metadata when the level has some (texture_compression.cpp).
+Status fetch_texel(GpuMemory& memory, const TextureUnit::Image& image, uint32_t x, uint32_t y,
+                   uint32_t layer, uint32_t level, uint32_t sample, uint8_t* out);
+// Stores one texel (sample); a compressed level's tile is first made plain
+// (uncompressed) when it holds a solid colour.
+Status store_texel(GpuMemory& memory, const TextureUnit::Image& image, uint32_t x, uint32_t y,
+                   uint32_t layer, uint32_t level, uint32_t sample, const uint8_t* in);
+// Fills the compression fields of a compressed image from its layout.
+Status lay_out_compression(TextureUnit::Image& image, const layout::Layout& l);
 }  // namespace internal
 
 }  // namespace agx::gpu

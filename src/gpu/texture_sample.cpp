@@ -217,9 +217,15 @@ Result<Texel> fetch(Ctx& c, uint32_t level, int i, int j, int k, uint32_t layer,
       }
       t = c.block[(uint32_t(j) % bh) * bw + uint32_t(i) % bw];
     } else {
-      const uint64_t off = c.img.offset_B(uint32_t(i), uint32_t(j), storage_layer, level, sample);
       uint8_t bytes[16];
-      AGX_CHECK(internal::read_texel(c.unit.memory(), c.img, off, bytes, c.fmt.bytes));
+      if (c.img.metadata_levels == 0) {
+        const uint64_t off =
+            c.img.offset_B(uint32_t(i), uint32_t(j), storage_layer, level, sample);
+        AGX_CHECK(internal::read_texel(c.unit.memory(), c.img, off, bytes, c.fmt.bytes));
+      } else {
+        AGX_CHECK(internal::fetch_texel(c.unit.memory(), c.img, uint32_t(i), uint32_t(j),
+                                        storage_layer, level, sample, bytes));
+      }
       t = internal::decode_texel(c.fmt, bytes);
     }
   }
