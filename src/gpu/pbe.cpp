@@ -15,7 +15,7 @@ namespace agx::gpu {
 Status pbe_write(TextureUnit& unit, const PbeView& pbe, const PbeWrite& wr, Rounding rounding) {
   AGX_TRY(internal::TexelFormat fmt, internal::texel_format(pbe.channels, pbe.type, pbe.srgb, true));
   AGX_TRY(format::ChannelsInfo ci, format::channels_info(pbe.channels));
-  if (ci.block_compressed)
+  if (ci.block_compressed || fmt.block != internal::TexelFormat::Block::none)
     return Error::decode("PBE descriptor with block-compressed format {}", ci.name);
   AGX_TRY(const TextureUnit::Image* img, unit.internal_image(internal::image_desc(pbe)));
   const uint32_t level = pbe.level + wr.lod;

@@ -331,6 +331,15 @@ Status decode_block(const TexelFormat& f, const uint8_t* b, Texel* out) {
       }
       return {};
     }
+    case TexelFormat::Block::gbgr422:
+    case TexelFormat::Block::bgrg422: {
+      const bool gbgr = f.block == TexelFormat::Block::gbgr422;
+      const int r = gbgr ? b[3] : b[2], bl = gbgr ? b[1] : b[0];
+      const int g0 = gbgr ? b[0] : b[1], g1 = gbgr ? b[2] : b[3];
+      unorm8(0, {r, g0, bl, 255});
+      unorm8(1, {r, g1, bl, 255});
+      return {};
+    }
     case TexelFormat::Block::none: break;
   }
   return Error::unsupported("not a block-compressed format");

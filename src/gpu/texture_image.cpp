@@ -104,10 +104,23 @@ Result<std::unique_ptr<TextureUnit::Image>> make_image(GpuMemory& memory, const 
     for (size_t x = 0; x < xo.size(); ++x) xo[x] = x * img->bytes_per_element_B;
     for (size_t y = 0; y < yo.size(); ++y) yo[y] = y * uint64_t(d.linear_stride_B);
   } else {
-    AGX_TRY(format::Format fmt, representative(d.channels));
+    const bool ycbcr = d.channels == format::Channels::GBGR_422 ||
+                       d.channels == format::Channels::BGRG_422;
     layout::Request r;
-    r.format = fmt;
     r.width_px = d.width_px;
+    if (ycbcr) {
+      // No format of these classes to lay out: a level of 2x1-pixel 4-byte
+      // elements is laid out as a plain 4-byte image half as wide (Metal
+      // allows them only 2D, one level).
+      if (d.mipmapped || d.dim != Dim::d2 || d.samples != 1 || d.compressed)
+        return Error::decode("{} image: 2D, one level, one sample, uncompressed only (Metal)",
+                             ci.name);
+      r.format = format::Format::R32_UINT;
+      r.width_px = (d.width_px + 1) / 2;
+    } else {
+      AGX_TRY(format::Format fmt, representative(d.channels));
+      r.format = fmt;
+    }
     r.height_px = d.height_px;
     r.depth_px = d.layers;
     r.levels = d.mipmapped ? layout::kMaxLevels : 1;

@@ -26,7 +26,8 @@ struct TexelFormat {
   std::array<bool, 4> srgb{};       // channels stored in sRGB encoding
   // Block-compressed classes: the decoder and the block size in texels.
   enum class Block : uint8_t {
-    none, bc1, bc2, bc3, bc4, bc5, bc6h, bc7, etc2_rgb8, etc2_rgb8a1, etc2_rgba8, eac_r11, eac_rg11, astc
+    none, bc1, bc2, bc3, bc4, bc5, bc6h, bc7, etc2_rgb8, etc2_rgb8a1, etc2_rgba8, eac_r11, eac_rg11, astc,
+    gbgr422, bgrg422  // 2x1 "blocks" of two pixels sharing R and B
   } block = Block::none;
   uint8_t block_w = 1, block_h = 1;
   bool integer() const {

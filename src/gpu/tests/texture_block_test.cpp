@@ -234,5 +234,89 @@ TEST(TextureBlock, PvrtcNamesItself) {
   }
 }
 
+// The 4:2:2 classes: two pixels in 4 bytes sharing R and B, in the byte
+// orders of Metal's gbgr422 (G0 B G1 R) and bgrg422 (B G0 R G1). Laid out as
+// a 4-byte image half as wide (the layout unit's numbers for R32).
+TEST(TextureBlock, Ycbcr422PairsShareRedAndBlue) {
+  for (auto tiling : {layout::Tiling::twiddled, layout::Tiling::linear})
+    for (format::Channels cls : {format::Channels::GBGR_422, format::Channels::BGRG_422}) {
+      usc::RegionMemory mem;
+      TestImage img = make_test_image(mem, 0x100000, format::Format::R32_UINT, tiling, Dim::d2,
+                                      3, 2, 1, 1);  // 6x2 px: 3x2 pairs
+      img.tex.channels = cls;
+      img.tex.type = format::TextureType::Unorm;
+      img.tex.width_px = 6;
+      const bool gbgr = cls == format::Channels::GBGR_422;
+      for (uint32_t y = 0; y < 2; ++y)
+        for (uint32_t p = 0; p < 3; ++p) {
+          const uint8_t r = uint8_t(200 + p + 10 * y), b = uint8_t(100 + p), g0 = uint8_t(2 * p),
+                        g1 = uint8_t(2 * p + 1 + 50 * y);
+          const uint8_t bytes[4] = {gbgr ? g0 : b, gbgr ? b : g0, gbgr ? g1 : r, gbgr ? r : g1};
+          auto a = layout::element_address_B(img.layout, p, y, 0, 0);
+          ASSERT_TRUE(a.ok());
+          GpuFault fault;
+          ASSERT_TRUE(mem.write(0x100000 + *a, bytes, 4, GpuUnit::host, &fault));
+        }
+      TextureUnit unit(mem, {});
+      for (int y = 0; y < 2; ++y)
+        for (int x = 0; x < 6; ++x) {
+          FetchCoord c;
+          c.x = x;
+          c.y = y;
+          auto t = unit.load(img.tex, SamplerView{}, c);
+          ASSERT_TRUE(t.ok()) << t.error().message();
+          const int p = x / 2;
+          const int g = (x & 1) ? 2 * p + 1 + 50 * y : 2 * p;
+          EXPECT_EQ(u2f(t->c[0]), float(200 + p + 10 * y) / 255.0f);
+          EXPECT_EQ(u2f(t->c[1]), float(g) / 255.0f);
+          EXPECT_EQ(u2f(t->c[2]), float(100 + p) / 255.0f);
+          EXPECT_EQ(u2f(t->c[3]), 1.0f);
+        }
+      // The PBE cannot write them; mip chains and other types are refused.
+      PbeWrite w;
+      PbeView pbe = img.pbe;
+      pbe.channels = cls;
+      pbe.width_px = 6;
+      EXPECT_FALSE(pbe_write(unit, pbe, w).ok());
+      TextureView snorm = img.tex;
+      snorm.type = format::TextureType::Snorm;
+      EXPECT_FALSE(unit.load(snorm, SamplerView{}, FetchCoord{}).ok());
+      TextureView mips = img.tex;
+      mips.mipmapped = true;
+      if (tiling != layout::Tiling::linear)
+        EXPECT_FALSE(unit.load(mips, SamplerView{}, FetchCoord{}).ok());
+    }
+}
+
+// A1R5G5B5 (inferred layout, see texture_format.cpp): A in bit 0, R, G, B in
+// bits 1-5, 6-10, 11-15; read as R, G, B, A; the PBE writes the same bits.
+TEST(TextureBlock, A1R5G5B5BitPositions) {
+  usc::RegionMemory mem;
+  TestImage img = make_test_image(mem, 0x100000, format::Format::R5G5B5A1_UNORM,
+                                  layout::Tiling::linear, Dim::d2, 4, 1, 1, 1);
+  img.tex.channels = img.pbe.channels = format::Channels::A1R5G5B5;
+  const uint16_t word = uint16_t(1 | 31 << 1 | 0 << 6 | 16 << 11);
+  GpuFault fault;
+  ASSERT_TRUE(mem.write(0x100000, &word, 2, GpuUnit::host, &fault));
+  TextureUnit unit(mem, {});
+  auto t = unit.load(img.tex, SamplerView{}, FetchCoord{});
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  EXPECT_EQ(u2f(t->c[0]), 1.0f);
+  EXPECT_EQ(u2f(t->c[1]), 0.0f);
+  EXPECT_EQ(u2f(t->c[2]), 16.0f / 31.0f);
+  EXPECT_EQ(u2f(t->c[3]), 1.0f);
+  PbeWrite w;
+  w.x = 1;
+  w.value = {f2u(0.0f), f2u(1.0f), f2u(0.0f), f2u(0.0f)};
+  ASSERT_TRUE(pbe_write(unit, img.pbe, w).ok());
+  w.x = 2;
+  w.value = {f2u(0.0f), f2u(0.0f), f2u(0.0f), f2u(1.0f)};
+  ASSERT_TRUE(pbe_write(unit, img.pbe, w).ok());
+  uint16_t got[2];
+  ASSERT_TRUE(mem.read(0x100002, got, 4, GpuUnit::host, &fault));
+  EXPECT_EQ(got[0], uint16_t(31 << 6));
+  EXPECT_EQ(got[1], uint16_t(1));
+}
+
 }  // namespace
 }  // namespace agx::gpu::test
