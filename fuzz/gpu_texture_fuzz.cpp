@@ -53,6 +53,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   t.linear_stride_B = in.take(2);
   t.linear_layer_stride_B = in.take(3);
   t.address = 0x10000;
+  // Compressed: metadata words from the fuzz bytes, half way into the image
+  // (or unmapped, past it).
+  if (t.compressed) t.acceleration_buffer = (flags & 0x40) ? 0x18000 : 0x90000;
 
   SamplerView s;
   s.magnify = Filter(in.take(1) % 3);
@@ -116,6 +119,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   p.mipmapped = t.mipmapped;
   p.page_aligned_layers = t.page_aligned_layers;
   p.srgb = t.srgb;
+  p.compressed = t.compressed;
+  p.acceleration_buffer = t.acceleration_buffer;
   p.linear_stride_B = t.linear_stride_B;
   p.linear_layer_stride_B = t.linear_layer_stride_B;
   for (auto& sw : p.swizzle) sw = uint8_t(in.take(1) % 4);

@@ -15,7 +15,7 @@ namespace agx::gpu {
 Status pbe_write(TextureUnit& unit, const PbeView& pbe, const PbeWrite& wr, Rounding rounding) {
   AGX_TRY(internal::TexelFormat fmt, internal::texel_format(pbe.channels, pbe.type, pbe.srgb, true));
   AGX_TRY(format::ChannelsInfo ci, format::channels_info(pbe.channels));
-  if (ci.block_compressed)
+  if (ci.block_compressed || fmt.block != internal::TexelFormat::Block::none)
     return Error::decode("PBE descriptor with block-compressed format {}", ci.name);
   AGX_TRY(const TextureUnit::Image* img, unit.internal_image(internal::image_desc(pbe)));
   const uint32_t level = pbe.level + wr.lod;
@@ -30,6 +30,9 @@ Status pbe_write(TextureUnit& unit, const PbeView& pbe, const PbeWrite& wr, Roun
   for (unsigned k = 0; k < 4; ++k) mem.c[k] = wr.value[pbe.swizzle[k] & 3];
   uint8_t bytes[16];
   internal::encode_texel(fmt, mem, bytes, rounding);
+  if (img->metadata_levels != 0)
+    return internal::store_texel(unit.memory(), *img, uint32_t(wr.x), uint32_t(y), wr.layer, level,
+                                 wr.sample, bytes);
   const uint64_t off = img->offset_B(uint32_t(wr.x), uint32_t(y), wr.layer, level, wr.sample);
   return internal::write_texel(unit.memory(), *img, off, bytes, fmt.bytes);
 }

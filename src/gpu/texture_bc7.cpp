@@ -101,6 +101,16 @@ int unquantize(uint32_t v, unsigned prec) {
 
 }  // namespace
 
+// The 2-subset partitions, their anchors and the interpolation weights are
+// shared with BC6H, which uses the first 32 partitions.
+unsigned bptc_subset2(unsigned partition, unsigned texel) {
+  return unsigned(kPartition2[partition & 63][texel & 15] - '0');
+}
+unsigned bptc_anchor2(unsigned partition) { return kAnchor2[partition & 63]; }
+unsigned bptc_weight(unsigned index_bits, unsigned index) {
+  return weights(index_bits)[index & ((1u << index_bits) - 1)];
+}
+
 // Decodes one BC7 block to 16 RGBA8 texels (x + 4 y). A block without a
 // mode bit is reserved and decodes to zero.
 void decode_bc7(const uint8_t* block, std::array<std::array<int, 4>, 16>& out) {

@@ -2,8 +2,8 @@
 // libsquish, ASTC (LDR, sRGB and HDR) through Debian's libastcenc (Arm's
 // reference codec); BC4/BC5 (RGTC) and ETC2/EAC written here from the Khronos
 // Data Format Specification ("RGTC Compressed Texture Image Formats", "ETC2
-// Compressed Texture Image Formats"); BC7 in texture_bc7.cpp. BC6H has no
-// decoder yet and is an error naming it.
+// Compressed Texture Image Formats"); BC7 in texture_bc7.cpp, BC6H in
+// texture_bc6h.cpp.
 #include <astcenc.h>
 #include <squish.h>
 
@@ -268,6 +268,14 @@ Status decode_block(const TexelFormat& f, const uint8_t* b, Texel* out) {
         out[t].c = {f2u(r[t]), f2u(two ? g[t] : 0.0f), 0, f2u(1.0f)};
       return {};
     }
+    case TexelFormat::Block::bc6h: {
+      std::array<std::array<uint16_t, 3>, 16> px{};
+      decode_bc6h(b, f.channels == format::Channels::BC6H, px);
+      for (unsigned t = 0; t < 16; ++t)
+        out[t].c = {f2u(half_to_float(px[t][0])), f2u(half_to_float(px[t][1])),
+                    f2u(half_to_float(px[t][2])), f2u(1.0f)};
+      return {};
+    }
     case TexelFormat::Block::bc7: {
       std::array<std::array<int, 4>, 16> px{};
       decode_bc7(b, px);
@@ -321,6 +329,15 @@ Status decode_block(const TexelFormat& f, const uint8_t* b, Texel* out) {
         else
           for (int k = 0; k < 4; ++k) out[t].c[k] = f2u(texels[4 * t + k]);
       }
+      return {};
+    }
+    case TexelFormat::Block::gbgr422:
+    case TexelFormat::Block::bgrg422: {
+      const bool gbgr = f.block == TexelFormat::Block::gbgr422;
+      const int r = gbgr ? b[3] : b[2], bl = gbgr ? b[1] : b[0];
+      const int g0 = gbgr ? b[0] : b[1], g1 = gbgr ? b[2] : b[3];
+      unorm8(0, {r, g0, bl, 255});
+      unorm8(1, {r, g1, bl, 255});
       return {};
     }
     case TexelFormat::Block::none: break;

@@ -28,6 +28,9 @@ struct ClassLayout {
   TexelFormat::Kind kind;
   uint8_t count;
   std::array<uint8_t, 4> bits;
+  // Bit offset of each channel; empty: packed in order from bit 0.
+  std::array<uint8_t, 4> shift{};
+  bool explicit_shift = false;
 };
 
 constexpr ClassLayout kLayouts[] = {
@@ -37,6 +40,13 @@ constexpr ClassLayout kLayouts[] = {
     {Channels::R5G6B5, TexelFormat::Kind::plain, 3, {5, 6, 5}},
     {Channels::R4G4B4A4, TexelFormat::Kind::plain, 4, {4, 4, 4, 4}},
     {Channels::R5G5B5A1, TexelFormat::Kind::plain, 4, {5, 5, 5, 1}},
+    // No Gallium format maps to A1R5G5B5 (Mesa has none). Inferred, not
+    // verified on hardware: the class names its channels least significant
+    // bit first as every mapped class does (R5G5B5A1 holds R5G5B5A1_UNORM,
+    // alpha in bit 15), and Metal's public A1BGR5Unorm stores alpha in bit 0
+    // then three 5-bit colours; so R, G, B are bits 1-5, 6-10, 11-15 and A
+    // is bit 0, output as R, G, B, A like the other classes.
+    {Channels::A1R5G5B5, TexelFormat::Kind::plain, 4, {5, 5, 5, 1}, {1, 6, 11, 0}, true},
     {Channels::R32, TexelFormat::Kind::plain, 1, {32}},
     {Channels::R16G16, TexelFormat::Kind::plain, 2, {16, 16}},
     {Channels::R11G11B10, TexelFormat::Kind::r11g11b10, 3, {11, 11, 10}},
@@ -222,6 +232,8 @@ static Result<TexelFormat> make_texel_format(Channels channels, TextureType type
       case Channels::BC3: f.block = B::bc3; break;
       case Channels::BC4: f.block = B::bc4; break;
       case Channels::BC5: f.block = B::bc5; break;
+      case Channels::BC6H:
+      case Channels::BC6H_UFLOAT: f.block = B::bc6h; break;
       case Channels::BC7: f.block = B::bc7; break;
       case Channels::ETC2_RGB8: f.block = B::etc2_rgb8; break;
       case Channels::ETC2_RGB8A1: f.block = B::etc2_rgb8a1; break;
@@ -238,8 +250,8 @@ static Result<TexelFormat> make_texel_format(Channels channels, TextureType type
     }
     const bool signed_ok = f.block == B::bc4 || f.block == B::bc5 || f.block == B::eac_r11 ||
                            f.block == B::eac_rg11;
-    const bool ok = type == TextureType::Unorm || (type == TextureType::Snorm && signed_ok) ||
-                    (type == TextureType::Float && f.block == B::astc);
+    const bool ok = (type == TextureType::Unorm && f.block != B::bc6h) || (type == TextureType::Snorm && signed_ok) ||
+                    (type == TextureType::Float && (f.block == B::astc || f.block == B::bc6h));
     if (!ok)
       return Error::unsupported("texture format {} cannot hold type {}", ci.name,
                                 format::to_string(type));
@@ -248,6 +260,24 @@ static Result<TexelFormat> make_texel_format(Channels channels, TextureType type
         return Error::unsupported("sRGB on texture format {}", ci.name);
       f.srgb = {true, true, true, false};
     }
+    return f;
+  }
+  if (channels == Channels::GBGR_422 || channels == Channels::BGRG_422) {
+    // Two pixels in 32 bits sharing R and B (Metal's public gbgr422 /
+    // bgrg422: bytes G0 B G1 R as YUY2, bytes B G0 R G1 as UYVY; no colour
+    // space conversion; the shader sees (R, G, B, 1)). Unorm 8-bit only.
+    if (type != TextureType::Unorm || srgb)
+      return Error::unsupported("texture format {} holds 8-bit unorm only, not {}{}", ci.name,
+                                format::to_string(type), srgb ? " sRGB" : "");
+    TexelFormat f;
+    f.channels = channels;
+    f.type = type;
+    f.bytes = ci.bytes_B;
+    f.count = 3;
+    f.block = channels == Channels::GBGR_422 ? TexelFormat::Block::gbgr422
+                                              : TexelFormat::Block::bgrg422;
+    f.block_w = 2;
+    f.block_h = 1;
     return f;
   }
   if (layout == nullptr) {
@@ -267,7 +297,7 @@ static Result<TexelFormat> make_texel_format(Channels channels, TextureType type
   f.bytes = ci.bytes_B;
   unsigned shift = 0;
   for (unsigned i = 0; i < f.count; ++i) {
-    f.shift[i] = uint8_t(shift);
+    f.shift[i] = layout->explicit_shift ? layout->shift[i] : uint8_t(shift);
     shift += f.bits[i];
     const unsigned b = f.bits[i];
     bool ok = true;

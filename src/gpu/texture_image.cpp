@@ -41,6 +41,7 @@ ImageDesc image_desc(const TextureView& t) {
   d.base = t.address;
   d.linear_stride_B = t.linear_stride_B;
   d.linear_layer_stride_B = t.linear_layer_stride_B;
+  d.acceleration_buffer = t.compressed ? t.acceleration_buffer : 0;
   return d;
 }
 
@@ -61,6 +62,7 @@ ImageDesc image_desc(const PbeView& p) {
   d.base = p.buffer;
   d.linear_stride_B = p.linear_stride_B;
   d.linear_layer_stride_B = p.linear_layer_stride_B;
+  d.acceleration_buffer = p.compressed ? p.acceleration_buffer : 0;
   return d;
 }
 
@@ -76,14 +78,11 @@ Result<std::unique_ptr<TextureUnit::Image>> make_image(GpuMemory& memory, const 
   img->bytes_per_element_B = ci.bytes_B * d.samples;
   const uint32_t bw = ci.block_width_px, bh = ci.block_height_px;
 
-  if (d.compressed)
-    return Error::unsupported(
-        "compressed (lossless, with metadata) images: the compressed body's encoding is not "
-        "public; decompress it first");
   if (d.layout == ImageLayout::interchange)
     return Error::unsupported("the interchange image layout is not public");
 
   if (d.layout == ImageLayout::linear) {
+    if (d.compressed) return Error::decode("compressed image with the linear layout");
     if (d.samples != 1 || d.mipmapped || d.dim == Dim::d3)
       return Error::decode("linear image with {} samples, {} levels or 3D: not a linear layout",
                            d.samples, d.mipmapped ? "several" : "one");
@@ -105,16 +104,30 @@ Result<std::unique_ptr<TextureUnit::Image>> make_image(GpuMemory& memory, const 
     for (size_t x = 0; x < xo.size(); ++x) xo[x] = x * img->bytes_per_element_B;
     for (size_t y = 0; y < yo.size(); ++y) yo[y] = y * uint64_t(d.linear_stride_B);
   } else {
-    AGX_TRY(format::Format fmt, representative(d.channels));
+    const bool ycbcr = d.channels == format::Channels::GBGR_422 ||
+                       d.channels == format::Channels::BGRG_422;
     layout::Request r;
-    r.format = fmt;
     r.width_px = d.width_px;
+    if (ycbcr) {
+      // No format of these classes to lay out: a level of 2x1-pixel 4-byte
+      // elements is laid out as a plain 4-byte image half as wide (Metal
+      // allows them only 2D, one level).
+      if (d.mipmapped || d.dim != Dim::d2 || d.samples != 1 || d.compressed)
+        return Error::decode("{} image: 2D, one level, one sample, uncompressed only (Metal)",
+                             ci.name);
+      r.format = format::Format::R32_UINT;
+      r.width_px = (d.width_px + 1) / 2;
+    } else {
+      AGX_TRY(format::Format fmt, representative(d.channels));
+      r.format = fmt;
+    }
     r.height_px = d.height_px;
     r.depth_px = d.layers;
     r.levels = d.mipmapped ? layout::kMaxLevels : 1;
     r.sample_count_sa = d.samples;
     r.tiling = d.layout == ImageLayout::gpu ? layout::Tiling::gpu : layout::Tiling::twiddled;
     r.mipmapped_z = d.dim == Dim::d3;
+    r.compressed = d.compressed;  // the body is laid out alike; metadata follows
     if (d.mipmapped) {
       // The full chain: as many levels as the largest dimension allows.
       uint32_t m = std::max(d.width_px, d.height_px);
@@ -141,6 +154,7 @@ Result<std::unique_ptr<TextureUnit::Image>> make_image(GpuMemory& memory, const 
       for (uint32_t y = 0; y < h_el; ++y)
         yo[y] = layout::tiled_offset_el(l, lv, 0, y) * img->bytes_per_element_B;
     }
+    if (d.compressed) AGX_CHECK(lay_out_compression(*img, l));
   }
   if (d.base + img->size_B < d.base)
     return Error::decode("image at 0x{:x} of {} B wraps the address space", d.base, img->size_B);

@@ -26,7 +26,8 @@ struct TexelFormat {
   std::array<bool, 4> srgb{};       // channels stored in sRGB encoding
   // Block-compressed classes: the decoder and the block size in texels.
   enum class Block : uint8_t {
-    none, bc1, bc2, bc3, bc4, bc5, bc7, etc2_rgb8, etc2_rgb8a1, etc2_rgba8, eac_r11, eac_rg11, astc
+    none, bc1, bc2, bc3, bc4, bc5, bc6h, bc7, etc2_rgb8, etc2_rgb8a1, etc2_rgba8, eac_r11, eac_rg11, astc,
+    gbgr422, bgrg422  // 2x1 "blocks" of two pixels sharing R and B
   } block = Block::none;
   uint8_t block_w = 1, block_h = 1;
   bool integer() const {
@@ -51,6 +52,15 @@ void encode_texel(const TexelFormat& fmt, const Texel& value, uint8_t* bytes, Ro
 Status decode_block(const TexelFormat& fmt, const uint8_t* block, Texel* out);
 // BC7: one block to 16 RGBA8 texels (texture_bc7.cpp).
 void decode_bc7(const uint8_t* block, std::array<std::array<int, 4>, 16>& out);
+// BPTC tables shared by BC6H and BC7 (texture_bc7.cpp): the subset of a
+// texel (x + 4 y) in a 2-subset partition, the anchor texel of subset 1, and
+// the interpolation weight (of 64) of an index of 2, 3 or 4 bits.
+unsigned bptc_subset2(unsigned partition, unsigned texel);
+unsigned bptc_anchor2(unsigned partition);
+unsigned bptc_weight(unsigned index_bits, unsigned index);
+// BC6H: one block to 16 RGB texels (x + 4 y) as half-float bits; `is_signed`
+// for the signed (SF16) form (texture_bc6h.cpp).
+void decode_bc6h(const uint8_t* block, bool is_signed, std::array<std::array<uint16_t, 3>, 16>& out);
 // A custom border (one 32-bit word per memory channel) as a texel.
 Texel decode_border(const TexelFormat& fmt, const std::array<uint32_t, 4>& words);
 
@@ -77,6 +87,7 @@ struct ImageDesc {
   GpuVa base = 0;
   uint32_t linear_stride_B = 0;
   uint64_t linear_layer_stride_B = 0;
+  GpuVa acceleration_buffer = 0;  // compressed: the first layer's metadata
   bool operator==(const ImageDesc&) const = default;
 };
 
@@ -101,6 +112,12 @@ struct TextureUnit::Image {
   std::array<std::vector<uint64_t>, layout::kMaxLevels> xoff, yoff;
   uint8_t* host = nullptr;  // the whole image in host memory, when contiguous
   bool host_writable = false;
+  // Lossless compression (texture_compression.cpp): levels below
+  // `metadata_levels` have one 8-byte metadata word per 16x16-sample tile.
+  uint32_t metadata_levels = 0;
+  uint64_t metadata_layer_stride_B = 0;
+  std::array<uint64_t, layout::kMaxLevels> metadata_level_offset_B{};
+  uint8_t uncompressed_mode = 0;  // the subtile mode of plain (uncompressed) texels
 
   uint32_t width(uint32_t level) const { return std::max(1u, desc.width_px >> level); }
   uint32_t height(uint32_t level) const { return std::max(1u, desc.height_px >> level); }
@@ -120,6 +137,16 @@ Status read_texel(GpuMemory& memory, const TextureUnit::Image& image, uint64_t o
                   uint8_t* out, uint32_t size_B);
 Status write_texel(GpuMemory& memory, const TextureUnit::Image& image, uint64_t offset_B,
                    const uint8_t* in, uint32_t size_B);
+// The bytes of one texel (sample) at a coordinate inside the level, through
+// the compression metadata when the level has some (texture_compression.cpp).
+Status fetch_texel(GpuMemory& memory, const TextureUnit::Image& image, uint32_t x, uint32_t y,
+                   uint32_t layer, uint32_t level, uint32_t sample, uint8_t* out);
+// Stores one texel (sample); a compressed level's tile is first made plain
+// (uncompressed) when it holds a solid colour.
+Status store_texel(GpuMemory& memory, const TextureUnit::Image& image, uint32_t x, uint32_t y,
+                   uint32_t layer, uint32_t level, uint32_t sample, const uint8_t* in);
+// Fills the compression fields of a compressed image from its layout.
+Status lay_out_compression(TextureUnit::Image& image, const layout::Layout& l);
 }  // namespace internal
 
 }  // namespace agx::gpu

@@ -217,9 +217,15 @@ Result<Texel> fetch(Ctx& c, uint32_t level, int i, int j, int k, uint32_t layer,
       }
       t = c.block[(uint32_t(j) % bh) * bw + uint32_t(i) % bw];
     } else {
-      const uint64_t off = c.img.offset_B(uint32_t(i), uint32_t(j), storage_layer, level, sample);
       uint8_t bytes[16];
-      AGX_CHECK(internal::read_texel(c.unit.memory(), c.img, off, bytes, c.fmt.bytes));
+      if (c.img.metadata_levels == 0) {
+        const uint64_t off =
+            c.img.offset_B(uint32_t(i), uint32_t(j), storage_layer, level, sample);
+        AGX_CHECK(internal::read_texel(c.unit.memory(), c.img, off, bytes, c.fmt.bytes));
+      } else {
+        AGX_CHECK(internal::fetch_texel(c.unit.memory(), c.img, uint32_t(i), uint32_t(j),
+                                        storage_layer, level, sample, bytes));
+      }
       t = internal::decode_texel(c.fmt, bytes);
     }
   }
@@ -233,15 +239,24 @@ Result<Texel> fetch(Ctx& c, uint32_t level, int i, int j, int k, uint32_t layer,
 
 float quantize_weight(float a) { return std::round(a * 256.0f) / 256.0f; }
 
+// Catmull-Rom weights of the four texels i0-1 .. i0+2 at fraction a
+// (Vulkan "Texel Cubic Filtering", the default cubic weights of
+// VK_EXT_filter_cubic; the hardware's bicubic weights are not public).
+std::array<float, 4> cubic_weights(float a) {
+  const float a2 = a * a, a3 = a2 * a;
+  return {0.5f * (-a3 + 2.0f * a2 - a), 0.5f * (3.0f * a3 - 5.0f * a2 + 2.0f),
+          0.5f * (-3.0f * a3 + 4.0f * a2 + a), 0.5f * (a3 - a2)};
+}
+
 // Filtered value at one level (absolute), coordinates u, v, w in texels.
 Result<std::array<float, 4>> filter_level(Ctx& c, uint32_t level, float u, float v, float w,
                                           uint32_t layer, uint32_t face, uint32_t sample,
-                                          bool linear, const std::array<int32_t, 3>& off) {
+                                          Filter filter, const std::array<int32_t, 3>& off) {
   const Dim dim = c.tex.dim;
   const bool has_y = dim != Dim::d1 && dim != Dim::d1_array;
   const bool has_z = dim == Dim::d3;
   std::array<float, 4> acc{};
-  if (!linear) {
+  if (filter == Filter::nearest) {
     AGX_TRY(Texel t, fetch(c, level, floor_to_int(u) + off[0],
                            has_y ? floor_to_int(v) + off[1] : 0,
                            has_z ? floor_to_int(w) + off[2] : 0, layer, face, sample));
@@ -265,6 +280,20 @@ Result<std::array<float, 4>> filter_level(Ctx& c, uint32_t level, float u, float
   split(u, off[0], i0, a);
   if (has_y) split(v, off[1], j0, b);
   if (has_z) split(w, off[2], k0, g);
+  if (filter == Filter::bicubic) {
+    // 4 x 4 texels from (i0 - 1, j0 - 1); 3D images are refused earlier.
+    const std::array<float, 4> wu = cubic_weights(a);
+    const std::array<float, 4> wv = has_y ? cubic_weights(b) : std::array<float, 4>{0, 1, 0, 0};
+    for (int dj = 0; dj < 4; ++dj)
+      for (int di = 0; di < 4; ++di) {
+        const float wt = wu[di] * wv[dj];
+        if (wt == 0.0f) continue;
+        AGX_TRY(Texel t,
+                fetch(c, level, i0 - 1 + di, has_y ? j0 - 1 + dj : 0, 0, layer, face, sample));
+        for (int k = 0; k < 4; ++k) acc[k] += wt * u2f(t.c[k]);
+      }
+    return acc;
+  }
   const int nj = has_y ? 2 : 1, nk = has_z ? 2 : 1;
   for (int dk = 0; dk < nk; ++dk)
     for (int dj = 0; dj < nj; ++dj)
@@ -328,8 +357,11 @@ Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sam
           internal::texel_format(tex.channels, tex.type, tex.srgb, tex.srgb_2_channel));
   AGX_TRY(const Image* img, image(tex));
   AGX_CHECK(check_view(tex, *img));
-  if (sampler.magnify == Filter::bicubic || sampler.minify == Filter::bicubic)
-    return Error::unsupported("bicubic filtering: the hardware's cubic weights are not public");
+  if ((sampler.magnify == Filter::bicubic || sampler.minify == Filter::bicubic) &&
+      tex.dim == Dim::d3)
+    return Error::unsupported(
+        "bicubic filtering of a 3D texture (VK_EXT_filter_cubic, whose weights the unit follows, "
+        "filters 2D images only)");
   if (is_ms(tex.dim)) return Error::decode("texture_sample of a multisampled texture");
   Ctx c(*this, tex, sampler, fmt, *img);
   c.cube = is_cube(tex.dim);
@@ -389,7 +421,7 @@ Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sam
 
   const bool magnify = lambda <= 0.0f;
   const bool integer = fmt.integer();
-  bool linear = (magnify ? sampler.magnify : sampler.minify) == Filter::linear && !integer;
+  const Filter filter = integer ? Filter::nearest : (magnify ? sampler.magnify : sampler.minify);
 
   // Levels (Vulkan "Image Level(s) Selection").
   const float dprime = std::clamp(lambda, 0.0f, float(q));
@@ -451,7 +483,7 @@ Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sam
       }
       float u, v, w;
       coords_at(level, ss, tt, rr, u, v, w);
-      AGX_TRY(auto val, filter_level(c, level, u, v, w, layer, face, 0, linear, rq.offset));
+      AGX_TRY(auto val, filter_level(c, level, u, v, w, layer, face, 0, filter, rq.offset));
       for (int k = 0; k < 4; ++k) acc[k] += val[k];
     }
     if (aniso_n > 1)

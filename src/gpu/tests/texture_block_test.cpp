@@ -156,17 +156,166 @@ TEST(TextureBlock, AstcVoidExtent) {
   EXPECT_FLOAT_EQ(v[3], 1.0f);
 }
 
-TEST(TextureBlock, UndecodedFormatsNameThemselves) {
-  for (const char* name : {"BPTC_RGB_FLOAT", "BPTC_RGB_UFLOAT"}) {
+// A BC6H block of mode 11 (code 00011: one region, untransformed 10-bit
+// endpoints): w = (0, 0, 0), x = (1023, 512, 0); texel 0 index 0, texel 1
+// index 15, texel 2 index 8 (weight 34 of 64). Expected values by the
+// specification's steps (unquantize, interpolate, scale by 31/64 or 31/32),
+// worked out by hand in the comments.
+std::vector<uint8_t> bc6h_mode11_block() {
+  std::vector<uint8_t> b(16, 0);
+  auto put = [&](unsigned at, unsigned n, uint32_t v) {
+    for (unsigned i = 0; i < n; ++i)
+      if ((v >> i) & 1) b[(at + i) / 8] |= uint8_t(1u << ((at + i) % 8));
+  };
+  put(0, 5, 0x03);    // mode
+  put(35, 10, 1023);  // rx
+  put(45, 10, 512);   // gx
+  put(68, 4, 15);     // texel 1 (texel 0 has 3 index bits at 65)
+  put(72, 4, 8);      // texel 2
+  return b;
+}
+
+TEST(TextureBlock, Bc6hUnsignedByHand) {
+  BlockImage a("BPTC_RGB_UFLOAT", bc6h_mode11_block(), 4, 4);
+  auto t0 = a.at(0, 0);
+  EXPECT_EQ(t0[0], 0.0f);
+  EXPECT_EQ(t0[3], 1.0f);
+  // rx 1023 is the largest 10-bit value: 0xFFFF, then 0xFFFF * 31 >> 6 =
+  // 0x7BFF (65504). gx 512: ((512 << 16) + 0x8000) >> 10 = 32800, then
+  // 32800 * 31 >> 6 = 15887 = 0x3E0F = 1 + 527 / 1024.
+  auto t1 = a.at(1, 0);
+  EXPECT_EQ(t1[0], 65504.0f);
+  EXPECT_EQ(t1[1], 1.0f + 527.0f / 1024.0f);
+  EXPECT_EQ(t1[2], 0.0f);
+  // Weight 34: r (34 * 65535 + 32) >> 6 = 34815, * 31 >> 6 = 16863 = 0x41DF
+  // = 2 (1 + 479 / 1024); g (34 * 32800 + 32) >> 6 = 17425, * 31 >> 6 =
+  // 8440 = 0x20F8 = 2^-7 (1 + 248 / 1024).
+  auto t2 = a.at(2, 0);
+  EXPECT_EQ(t2[0], 2.0f * (1.0f + 479.0f / 1024.0f));
+  EXPECT_EQ(t2[1], std::ldexp(1.0f + 248.0f / 1024.0f, -7));
+}
+
+TEST(TextureBlock, Bc6hSignedByHand) {
+  BlockImage a("BPTC_RGB_FLOAT", bc6h_mode11_block(), 4, 4);
+  // Signed: rx 1023 sign-extends to -1: ((1 << 15) + 0x4000) >> 9 = 96,
+  // negated; -(96 * 31 >> 5) = -93 = half 0x805D (-93 x 2^-24). gx 512 is
+  // -512, at least 2^9 - 1 in magnitude: -0x7FFF, -(0x7FFF * 31 >> 5) =
+  // -0x7BFF = -65504.
+  auto t1 = a.at(1, 0);
+  EXPECT_EQ(t1[0], -std::ldexp(93.0f, -24));
+  EXPECT_EQ(t1[1], -65504.0f);
+  EXPECT_EQ(t1[2], 0.0f);
+}
+
+TEST(TextureBlock, ReservedBc6hModesDecodeToZero) {
+  std::vector<uint8_t> block(16, 0xA5);
+  block[0] = 0x13 | 0xA0;  // reserved code 10011
+  BlockImage a("BPTC_RGB_UFLOAT", block, 4, 4);
+  auto t = a.at(3, 3);
+  EXPECT_EQ(t[0], 0.0f);
+  EXPECT_EQ(t[1], 0.0f);
+  EXPECT_EQ(t[2], 0.0f);
+}
+
+TEST(TextureBlock, PvrtcNamesItself) {
+  // No public format maps to the PVRTC classes (Mesa's tables have none), so
+  // their block addressing is unknown: an error naming the class.
+  for (format::Channels c : {format::Channels::PVRTC_2BPP, format::Channels::PVRTC_4BPP}) {
     usc::RegionMemory mem;
-    TestImage img = make_test_image(mem, 0x100000, *format::find_format(name),
-                                    layout::Tiling::twiddled, Dim::d2, 8, 8, 1, 1);
+    TextureView tex;
+    tex.channels = c;
+    tex.width_px = tex.height_px = 8;
+    tex.address = 0x100000;
     TextureUnit unit(mem, {});
-    auto t = unit.load(img.tex, SamplerView{}, FetchCoord{});
+    auto t = unit.load(tex, SamplerView{}, FetchCoord{});
     ASSERT_FALSE(t.ok());
-    const std::string cls = format::channels_info(img.tex.channels)->name;
+    const std::string cls = format::channels_info(c)->name;
     EXPECT_NE(t.error().message().find(cls), std::string::npos) << t.error().message();
   }
+}
+
+// The 4:2:2 classes: two pixels in 4 bytes sharing R and B, in the byte
+// orders of Metal's gbgr422 (G0 B G1 R) and bgrg422 (B G0 R G1). Laid out as
+// a 4-byte image half as wide (the layout unit's numbers for R32).
+TEST(TextureBlock, Ycbcr422PairsShareRedAndBlue) {
+  for (auto tiling : {layout::Tiling::twiddled, layout::Tiling::linear})
+    for (format::Channels cls : {format::Channels::GBGR_422, format::Channels::BGRG_422}) {
+      usc::RegionMemory mem;
+      TestImage img = make_test_image(mem, 0x100000, format::Format::R32_UINT, tiling, Dim::d2,
+                                      3, 2, 1, 1);  // 6x2 px: 3x2 pairs
+      img.tex.channels = cls;
+      img.tex.type = format::TextureType::Unorm;
+      img.tex.width_px = 6;
+      const bool gbgr = cls == format::Channels::GBGR_422;
+      for (uint32_t y = 0; y < 2; ++y)
+        for (uint32_t p = 0; p < 3; ++p) {
+          const uint8_t r = uint8_t(200 + p + 10 * y), b = uint8_t(100 + p), g0 = uint8_t(2 * p),
+                        g1 = uint8_t(2 * p + 1 + 50 * y);
+          const uint8_t bytes[4] = {gbgr ? g0 : b, gbgr ? b : g0, gbgr ? g1 : r, gbgr ? r : g1};
+          auto a = layout::element_address_B(img.layout, p, y, 0, 0);
+          ASSERT_TRUE(a.ok());
+          GpuFault fault;
+          ASSERT_TRUE(mem.write(0x100000 + *a, bytes, 4, GpuUnit::host, &fault));
+        }
+      TextureUnit unit(mem, {});
+      for (int y = 0; y < 2; ++y)
+        for (int x = 0; x < 6; ++x) {
+          FetchCoord c;
+          c.x = x;
+          c.y = y;
+          auto t = unit.load(img.tex, SamplerView{}, c);
+          ASSERT_TRUE(t.ok()) << t.error().message();
+          const int p = x / 2;
+          const int g = (x & 1) ? 2 * p + 1 + 50 * y : 2 * p;
+          EXPECT_EQ(u2f(t->c[0]), float(200 + p + 10 * y) / 255.0f);
+          EXPECT_EQ(u2f(t->c[1]), float(g) / 255.0f);
+          EXPECT_EQ(u2f(t->c[2]), float(100 + p) / 255.0f);
+          EXPECT_EQ(u2f(t->c[3]), 1.0f);
+        }
+      // The PBE cannot write them; mip chains and other types are refused.
+      PbeWrite w;
+      PbeView pbe = img.pbe;
+      pbe.channels = cls;
+      pbe.width_px = 6;
+      EXPECT_FALSE(pbe_write(unit, pbe, w).ok());
+      TextureView snorm = img.tex;
+      snorm.type = format::TextureType::Snorm;
+      EXPECT_FALSE(unit.load(snorm, SamplerView{}, FetchCoord{}).ok());
+      TextureView mips = img.tex;
+      mips.mipmapped = true;
+      if (tiling != layout::Tiling::linear)
+        EXPECT_FALSE(unit.load(mips, SamplerView{}, FetchCoord{}).ok());
+    }
+}
+
+// A1R5G5B5 (inferred layout, see texture_format.cpp): A in bit 0, R, G, B in
+// bits 1-5, 6-10, 11-15; read as R, G, B, A; the PBE writes the same bits.
+TEST(TextureBlock, A1R5G5B5BitPositions) {
+  usc::RegionMemory mem;
+  TestImage img = make_test_image(mem, 0x100000, format::Format::R5G5B5A1_UNORM,
+                                  layout::Tiling::linear, Dim::d2, 4, 1, 1, 1);
+  img.tex.channels = img.pbe.channels = format::Channels::A1R5G5B5;
+  const uint16_t word = uint16_t(1 | 31 << 1 | 0 << 6 | 16 << 11);
+  GpuFault fault;
+  ASSERT_TRUE(mem.write(0x100000, &word, 2, GpuUnit::host, &fault));
+  TextureUnit unit(mem, {});
+  auto t = unit.load(img.tex, SamplerView{}, FetchCoord{});
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  EXPECT_EQ(u2f(t->c[0]), 1.0f);
+  EXPECT_EQ(u2f(t->c[1]), 0.0f);
+  EXPECT_EQ(u2f(t->c[2]), 16.0f / 31.0f);
+  EXPECT_EQ(u2f(t->c[3]), 1.0f);
+  PbeWrite w;
+  w.x = 1;
+  w.value = {f2u(0.0f), f2u(1.0f), f2u(0.0f), f2u(0.0f)};
+  ASSERT_TRUE(pbe_write(unit, img.pbe, w).ok());
+  w.x = 2;
+  w.value = {f2u(0.0f), f2u(0.0f), f2u(0.0f), f2u(1.0f)};
+  ASSERT_TRUE(pbe_write(unit, img.pbe, w).ok());
+  uint16_t got[2];
+  ASSERT_TRUE(mem.read(0x100002, got, 4, GpuUnit::host, &fault));
+  EXPECT_EQ(got[0], uint16_t(31 << 6));
+  EXPECT_EQ(got[1], uint16_t(1));
 }
 
 }  // namespace

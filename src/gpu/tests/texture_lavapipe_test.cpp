@@ -783,19 +783,29 @@ struct BlockCase {
   float tol;          // allowed difference (interpolation rounding is not specified)
 };
 
-void check_blocks(const BlockCase& c) {
-  SCOPED_TRACE(c.format);
+void check_blocks(const BlockCase& c, unsigned round = 0) {
+  SCOPED_TRACE(std::string(c.format) + " round " + std::to_string(round));
   const format::FormatInfo& fi = format::info(*format::find_format(c.format));
   const uint32_t bw = fi.block_width_px, bh = fi.block_height_px, bb = fi.bytes_per_block_B;
   const uint32_t blocks = (kSide / bw) * (kSide / bh);
-  std::mt19937 rng(11);
+  std::mt19937 rng(11 + round);
   std::vector<uint8_t> data(blocks * bb);
   for (auto& b : data) b = uint8_t(rng());
-  if (std::string(c.format).starts_with("BPTC"))  // every BC7 mode, twice
+  const bool bc6h = c.vk == VK_FORMAT_BC6H_UFLOAT_BLOCK || c.vk == VK_FORMAT_BC6H_SFLOAT_BLOCK;
+  if (!bc6h && std::string(c.format).starts_with("BPTC"))  // every BC7 mode, twice
     for (uint32_t i = 0; i < blocks; ++i) {
       const unsigned mode = i % 8;
       data[i * bb] = uint8_t((data[i * bb] & ~((2u << mode) - 1)) | (1u << mode));
     }
+  if (bc6h) {  // the 14 BC6H modes and the 4 reserved codes, in turn
+    constexpr uint8_t kCodes[] = {0x00, 0x01, 0x02, 0x06, 0x0A, 0x0E, 0x12, 0x16, 0x1A,
+                                  0x1E, 0x03, 0x07, 0x0B, 0x0F, 0x13, 0x17, 0x1B, 0x1F};
+    for (uint32_t i = 0; i < blocks; ++i) {
+      const uint8_t code = kCodes[(i + round * blocks) % std::size(kCodes)];
+      const uint8_t bits = code < 2 ? 0x03 : 0x1F;
+      data[i * bb] = uint8_t((data[i * bb] & ~bits) | code);
+    }
+  }
   Lavapipe lvp;
   ASSERT_TRUE(lvp.init({data}, c.vk)) << lvp.error;
   ASSERT_TRUE(lvp.features.textureCompressionBC) << "lavapipe without BC formats";
@@ -855,6 +865,15 @@ TEST(TextureLavapipe, BlockCompressedFormatsAgreeWithLavapipe) {
       {VK_FORMAT_BC7_SRGB_BLOCK, "BPTC_SRGBA", 4, 1e-6f},
   };
   for (const BlockCase& c : cases) check_blocks(c);
+}
+
+TEST(TextureLavapipe, Bc6hAgreesWithLavapipe) {
+  // Random blocks of every BC6H mode (and the reserved codes, which decode
+  // to zero), unsigned and signed: the half-float results must be equal.
+  for (unsigned round = 0; round < 9; ++round) {
+    check_blocks({VK_FORMAT_BC6H_UFLOAT_BLOCK, "BPTC_RGB_UFLOAT", 3, 0.0f}, round);
+    check_blocks({VK_FORMAT_BC6H_SFLOAT_BLOCK, "BPTC_RGB_FLOAT", 3, 0.0f}, round);
+  }
 }
 
 }  // namespace
