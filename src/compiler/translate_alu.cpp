@@ -55,7 +55,7 @@ TVal Translator::constant(uint32_t id) {
       for (uint32_t p : k.parts) flatten(p);
     } else if (k.null) {
       unsigned n = std::max(1u, components(k.type));
-      for (unsigned i = 0; i < n; ++i) v.c.push_back(Src::immediate(0));
+      for (unsigned i = 0; i < n; ++i) v.c.push_back(Src::immediate(0, type(scalar_type(k.type)).width == 64 ? 64 : 32));
     } else {
       v.c.push_back(Src::immediate(k.bits, type(k.type).width == 64 ? 64 : 32));
     }
@@ -146,6 +146,8 @@ Status Translator::instruction(const spirv::Inst& in) {
   }
   bool handled = false;
   AGX_CHECK(need(2));
+  AGX_CHECK(alu64(in, handled));
+  if (handled) return {};
   AGX_CHECK(alu(in, handled));
   if (!handled) return unsupported(in, fmt::format("SPIR-V instruction op {} is not supported", static_cast<unsigned>(in.op)));
   return {};
@@ -454,6 +456,9 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
   uint32_t rtype = w[0], rid = w[1];
   auto inst = static_cast<GLSLstd450>(w[3]);
   unsigned n = components(rtype);
+  bool handled64 = false;
+  AGX_CHECK(ext_glsl64(in, handled64));
+  if (handled64) return {};
   // Whole-vector functions first.
   if (inst == GLSLstd450Length || inst == GLSLstd450Normalize || inst == GLSLstd450Distance || inst == GLSLstd450Cross) {
     if (w.size() < 5) return unsupported(in, "GLSL.std.450 operand count");

@@ -1,0 +1,289 @@
+// 64-bit integers (GL_ARB_gpu_shader_int64): GLSL kernels run on the usc
+// emulator against the same expressions in C++ on random and edge values.
+#include <random>
+
+#include "compiler/tests/run_helpers.h"
+
+namespace agx::compiler::test {
+namespace {
+
+#define ASSERT_OK(expr)                                              \
+  do {                                                               \
+    auto agx_st_ = (expr);                                           \
+    ASSERT_TRUE(agx_st_.ok()) << agx_st_.error().message();          \
+  } while (0)
+
+Shader must_compile(const std::string& src, TargetEnv env = TargetEnv::vulkan) {
+  auto s = compile(src, env);
+  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message());
+  if (s.ok() && getenv("AGX_COMPILER_DUMP")) fprintf(stderr, "%s\n%s", s->ir_text.c_str(), disassemble(s->code).c_str());
+  if (!s.ok()) return {};
+  return std::move(*s);
+}
+
+// Edge values first, then random ones of every magnitude.
+std::vector<uint64_t> values(size_t n, uint32_t seed) {
+  std::vector<uint64_t> v = {0, 1, 2, 3, 31, 32, 33, 63, 64, 0xFFFFFFFFull, 0x100000000ull, 0x7FFFFFFFFFFFFFFFull,
+                             0x8000000000000000ull, ~0ull, ~0ull - 1, 0xFFFFFFFF00000000ull, 0x80000000ull, 29852643761ull,
+                             static_cast<uint64_t>(-4398046511104ll), static_cast<uint64_t>(-1192ll)};
+  std::mt19937_64 rng(seed);
+  while (v.size() < n) {
+    uint64_t x = rng();
+    v.push_back(x >> (rng() % 64));
+  }
+  std::shuffle(v.begin() + 20, v.end(), rng);
+  return v;
+}
+
+std::vector<uint32_t> words(const std::vector<uint64_t>& v) {
+  std::vector<uint32_t> w;
+  for (uint64_t x : v) { w.push_back(static_cast<uint32_t>(x)); w.push_back(static_cast<uint32_t>(x >> 32)); }
+  return w;
+}
+uint64_t at(const std::vector<uint32_t>& w, size_t i) { return w[2 * i] | uint64_t{w[2 * i + 1]} << 32; }
+
+constexpr size_t kN = 128;
+
+TEST(Int64, ArithmeticBitwiseAndShifts) {
+  Shader s = must_compile(R"(#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer A { uint64_t a[]; };
+layout(set = 0, binding = 1) buffer B { uint64_t b[]; };
+layout(set = 0, binding = 2) buffer O { uint64_t o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uint64_t x = a[i], y = b[i];
+  int64_t sx = int64_t(x);
+  uint sh = uint(y) & 63u;
+  o[i * 10 + 0] = x + y;
+  o[i * 10 + 1] = x - y;
+  o[i * 10 + 2] = x * y;
+  o[i * 10 + 3] = (x & y) ^ (x | 0x123456789ul);
+  o[i * 10 + 4] = ~x;
+  o[i * 10 + 5] = x << sh;
+  o[i * 10 + 6] = x >> sh;
+  o[i * 10 + 7] = uint64_t(sx >> sh);
+  o[i * 10 + 8] = uint64_t(-sx) + uint64_t(int64_t(int(uint(y))));
+  o[i * 10 + 9] = uint64_t(uint(x)) + (uint64_t(uint(y)) << 32) * 3ul;
+})");
+  ASSERT_FALSE(s.code.empty());
+  auto a = values(kN, 1), b = values(kN, 2);
+  std::reverse(b.begin(), b.end());
+  Job r;
+  r.buffers = {words(a), words(b), std::vector<uint32_t>(kN * 20)};
+  r.groups = {2, 1, 1};
+  ASSERT_OK(execute(s, r));
+  for (size_t i = 0; i < kN; ++i) {
+    uint64_t x = a[i], y = b[i];
+    unsigned sh = static_cast<uint32_t>(y) & 63;
+    const auto& o = r.buffers[2];
+    EXPECT_EQ(at(o, i * 10 + 0), x + y) << i;
+    EXPECT_EQ(at(o, i * 10 + 1), x - y) << i;
+    EXPECT_EQ(at(o, i * 10 + 2), x * y) << i;
+    EXPECT_EQ(at(o, i * 10 + 3), (x & y) ^ (x | 0x123456789ull)) << i;
+    EXPECT_EQ(at(o, i * 10 + 4), ~x) << i;
+    EXPECT_EQ(at(o, i * 10 + 5), x << sh) << i << " " << sh;
+    EXPECT_EQ(at(o, i * 10 + 6), x >> sh) << i << " " << sh;
+    EXPECT_EQ(at(o, i * 10 + 7), static_cast<uint64_t>(static_cast<int64_t>(x) >> sh)) << i;
+    EXPECT_EQ(at(o, i * 10 + 8), (0 - x) + static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(y)))) << i;
+    EXPECT_EQ(at(o, i * 10 + 9), (x & 0xFFFFFFFFu) + ((y & 0xFFFFFFFFu) << 32) * 3) << i;
+  }
+}
+
+TEST(Int64, ComparisonsMinMaxAbsSign) {
+  Shader s = must_compile(R"(#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer A { i64vec2 a[]; };
+layout(set = 0, binding = 1) buffer O { uint o[]; };
+layout(set = 0, binding = 2) buffer W { int64_t wv[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  int64_t x = a[i].x, y = a[i].y;
+  uint64_t ux = uint64_t(x), uy = uint64_t(y);
+  uint bits = 0u;
+  if (x < y) bits |= 1u;
+  if (x <= y) bits |= 2u;
+  if (x > y) bits |= 4u;
+  if (x >= y) bits |= 8u;
+  if (x == y) bits |= 16u;
+  if (x != y) bits |= 32u;
+  if (ux < uy) bits |= 64u;
+  if (ux <= uy) bits |= 128u;
+  if (ux > uy) bits |= 256u;
+  if (ux >= uy) bits |= 512u;
+  bvec2 lt = lessThan(i64vec2(x, y), i64vec2(y, x));
+  bits |= (lt.x ? 1024u : 0u) | (lt.y ? 2048u : 0u);
+  o[i] = bits;
+  wv[i * 8 + 0] = min(x, y);
+  wv[i * 8 + 1] = max(x, y);
+  wv[i * 8 + 2] = int64_t(min(ux, uy));
+  wv[i * 8 + 3] = int64_t(max(ux, uy));
+  wv[i * 8 + 4] = abs(x);
+  wv[i * 8 + 5] = sign(x);
+  wv[i * 8 + 6] = clamp(x, -1000l, 1000000000000l);
+  wv[i * 8 + 7] = x == y ? 7l : (x < y ? y : x);
+})");
+  ASSERT_FALSE(s.code.empty());
+  auto a = values(kN * 2, 3);
+  for (size_t i = 0; i < 16; ++i) a[2 * i + 1] = a[2 * i];  // some equal pairs
+  for (size_t i = 16; i < 24; ++i) a[2 * i + 1] = a[2 * i] ^ 1;  // equal high words
+  Job r;
+  r.buffers = {words(a), std::vector<uint32_t>(kN), std::vector<uint32_t>(kN * 16)};
+  r.groups = {2, 1, 1};
+  ASSERT_OK(execute(s, r));
+  for (size_t i = 0; i < kN; ++i) {
+    int64_t x = static_cast<int64_t>(a[2 * i]), y = static_cast<int64_t>(a[2 * i + 1]);
+    uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
+    uint32_t bits = (x < y) | (x <= y) << 1 | (x > y) << 2 | (x >= y) << 3 | (x == y) << 4 | (x != y) << 5 |
+                    (ux < uy) << 6 | (ux <= uy) << 7 | (ux > uy) << 8 | (ux >= uy) << 9 | (x < y) << 10 | (y < x) << 11;
+    EXPECT_EQ(r.buffers[1][i], bits) << i << " " << x << " " << y;
+    const auto& w = r.buffers[2];
+    EXPECT_EQ(static_cast<int64_t>(at(w, i * 8 + 0)), std::min(x, y)) << i;
+    EXPECT_EQ(static_cast<int64_t>(at(w, i * 8 + 1)), std::max(x, y)) << i;
+    EXPECT_EQ(at(w, i * 8 + 2), std::min(ux, uy)) << i;
+    EXPECT_EQ(at(w, i * 8 + 3), std::max(ux, uy)) << i;
+    EXPECT_EQ(at(w, i * 8 + 4), x < 0 ? 0 - ux : ux) << i;
+    EXPECT_EQ(static_cast<int64_t>(at(w, i * 8 + 5)), x < 0 ? -1 : x > 0 ? 1 : 0) << i;
+    EXPECT_EQ(static_cast<int64_t>(at(w, i * 8 + 6)), std::clamp<int64_t>(x, -1000, 1000000000000)) << i;
+    EXPECT_EQ(static_cast<int64_t>(at(w, i * 8 + 7)), x == y ? 7 : std::max(x, y)) << i;
+  }
+}
+
+TEST(Int64, DivisionAndModulo) {
+  Shader s = must_compile(R"(#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer A { uint64_t a[]; };
+layout(set = 0, binding = 1) buffer O { uint64_t o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uint64_t x = a[2 * i], y = a[2 * i + 1];
+  int64_t sx = int64_t(x), sy = int64_t(y);
+  o[i * 4 + 0] = x / y;
+  o[i * 4 + 1] = x % y;
+  o[i * 4 + 2] = uint64_t(sx / sy);
+  o[i * 4 + 3] = uint64_t(sx % sy);
+})");
+  ASSERT_FALSE(s.code.empty());
+  auto a = values(kN * 2, 4);
+  for (size_t i = 0; i < a.size(); i += 2)
+    if (a[i + 1] == 0) a[i + 1] = 3;
+  a[2] = 0x8000000000000000ull; a[3] = ~0ull;  // INT64_MIN / -1 is undefined in C++: avoid below
+  Job r;
+  r.buffers = {words(a), std::vector<uint32_t>(kN * 8)};
+  r.groups = {2, 1, 1};
+  ASSERT_OK(execute(s, r));
+  for (size_t i = 0; i < kN; ++i) {
+    uint64_t x = a[2 * i], y = a[2 * i + 1];
+    int64_t sx = static_cast<int64_t>(x), sy = static_cast<int64_t>(y);
+    const auto& o = r.buffers[1];
+    EXPECT_EQ(at(o, i * 4 + 0), x / y) << i << " " << x << " / " << y;
+    EXPECT_EQ(at(o, i * 4 + 1), x % y) << i;
+    if (sx == INT64_MIN && sy == -1) continue;
+    EXPECT_EQ(static_cast<int64_t>(at(o, i * 4 + 2)), sx / sy) << i << " " << sx << " / " << sy;
+    // GLSL's % on signed operands: glslang emits OpSMod (the divisor's sign)
+    int64_t m = sx % sy;
+    if (m != 0 && ((m < 0) != (sy < 0))) m += sy;
+    EXPECT_EQ(static_cast<int64_t>(at(o, i * 4 + 3)), m) << i << " " << sx << " % " << sy;
+  }
+}
+
+TEST(Int64, LooseUniformsPhisAndPacking) {
+  Shader s = must_compile(R"(#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+layout(local_size_x = 32) in;
+layout(std430, binding = 0) buffer O { uint64_t o[]; };
+layout(location = 0) uniform uint n;
+layout(location = 1) uniform int64_t start;
+layout(location = 2) uniform u64vec2 step;
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  int64_t acc = start;
+  uint64_t p = 1ul;
+  for (uint k = 0u; k < n + i; ++k) {
+    acc += int64_t(step.x);
+    p *= step.y;
+  }
+  o[i * 2 + 0] = uint64_t(acc);
+  o[i * 2 + 1] = p ^ packUint2x32(uvec2(i, 7u));
+}
+)", TargetEnv::opengl);
+  ASSERT_FALSE(s.code.empty());
+  ASSERT_EQ(s.abi.loose_uniforms.size(), 3u);
+  EXPECT_EQ(s.abi.loose_uniforms[1].uniform % 2, 0u) << "int64 uniforms start 8-byte aligned";
+  EXPECT_EQ(s.abi.loose_uniforms[2].uniform % 2, 0u);
+  uint32_t base = s.abi.push_constants_uniform;
+  Job r;
+  r.buffers = {std::vector<uint32_t>(64 * 2)};
+  int64_t start = -5000000000ll;
+  uint64_t step_x = 0x100000001ull, step_y = 3;
+  r.push.resize(s.abi.loose_uniforms[2].uniform - base + 4);
+  r.push[s.abi.loose_uniforms[0].uniform - base] = 3;
+  auto put64 = [&](uint32_t u, uint64_t v) {
+    r.push[u - base] = static_cast<uint32_t>(v);
+    r.push[u - base + 1] = static_cast<uint32_t>(v >> 32);
+  };
+  put64(s.abi.loose_uniforms[1].uniform, static_cast<uint64_t>(start));
+  put64(s.abi.loose_uniforms[2].uniform, step_x);
+  put64(s.abi.loose_uniforms[2].uniform + 2, step_y);
+  ASSERT_OK(execute(s, r));
+  for (uint32_t i = 0; i < 32; ++i) {
+    uint64_t acc = static_cast<uint64_t>(start), p = 1;
+    for (uint32_t k = 0; k < 3 + i; ++k) { acc += step_x; p *= step_y; }
+    EXPECT_EQ(at(r.buffers[0], i * 2), acc) << i;
+    EXPECT_EQ(at(r.buffers[0], i * 2 + 1), p ^ (uint64_t{7} << 32 | i)) << i;
+  }
+}
+
+TEST(Int64, SharedAtomicsUnderTheLock) {
+  Shader s = must_compile(R"(#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer O { uint64_t o[]; };
+shared uint64_t sum;
+shared int64_t lo;
+shared uint64_t hi;
+shared uint64_t bits, mask;
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  if (i == 0u) { sum = 0ul; lo = 0l; hi = 0ul; bits = 0ul; mask = ~0ul; }
+  barrier();
+  uint64_t v = (uint64_t(i) << 33) | uint64_t(i);
+  uint64_t old = atomicAdd(sum, v);
+  atomicMin(lo, -int64_t(v));
+  atomicMax(hi, v);
+  atomicXor(bits, 1ul << i);
+  atomicAnd(mask, ~(1ul << i));
+  barrier();
+  if (i == 0u) { o[0] = sum; o[1] = uint64_t(lo); o[2] = hi; o[3] = bits; o[4] = mask; }
+})");
+  ASSERT_FALSE(s.code.empty());
+  Job r;
+  r.buffers = {std::vector<uint32_t>(2 * 5)};
+  ASSERT_OK(execute(s, r));
+  uint64_t sum = 0;
+  for (uint64_t i = 0; i < 64; ++i) sum += (i << 33) | i;
+  EXPECT_EQ(at(r.buffers[0], 0), sum);
+  EXPECT_EQ(static_cast<int64_t>(at(r.buffers[0], 1)), -static_cast<int64_t>((63ull << 33) | 63));
+  EXPECT_EQ(at(r.buffers[0], 2), (63ull << 33) | 63);
+  EXPECT_EQ(at(r.buffers[0], 3), ~0ull);
+  EXPECT_EQ(at(r.buffers[0], 4), 0ull);
+}
+
+TEST(Int64, UnsupportedFormsSayWhat) {
+  auto s = compile(R"(#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer O { uint64_t o[]; };
+void main() { atomicAdd(o[0], 1ul); }
+)");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message().find("64-bit atomics on buffer memory"), std::string::npos) << s.error().message();
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
