@@ -51,6 +51,29 @@ class GlBindingResolver : public glslang::TDefaultIoResolverBase {
   int next_image_ = 0, next_sampler_ = 0;
 };
 
+// GL_NV_shader_atomic_int64 gives the 64-bit integer overloads of the
+// atomic functions on buffer and shared variables: the functions glslang
+// knows as GL_EXT_shader_atomic_int64, which it declares only from GLSL
+// 4.40 on. A source enabling the NV extension is read with the EXT name
+// and, below 4.40, as "#version 440" (4.40 only adds to 4.30; the lines
+// stay where they were, so glslang's line numbers are the file's).
+std::string int64_atomics_as_ext(const std::string& source) {
+  static constexpr std::string_view kNv = "GL_NV_shader_atomic_int64", kExt = "GL_EXT_shader_atomic_int64";
+  if (source.find(kNv) == std::string::npos) return source;
+  std::string out = source;
+  for (size_t at = out.find(kNv); at != std::string::npos; at = out.find(kNv, at + kExt.size()))
+    out.replace(at, kNv.size(), kExt);
+  size_t v = out.find("#version");
+  if (v != std::string::npos) {
+    size_t num = out.find_first_of("0123456789", v);
+    size_t end = out.find_first_not_of("0123456789", num);
+    if (num != std::string::npos && end != std::string::npos && end - num == 3 && out.compare(num, 3, "440") < 0 &&
+        out.compare(num, 3, "400") >= 0)
+      out.replace(num, 3, "440");
+  }
+  return out;
+}
+
 std::string trim_log(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
@@ -77,8 +100,9 @@ Result<std::vector<uint32_t>> glsl_to_opengl_spirv(std::span<const std::string> 
   glslang::TProgram program;
   for (size_t i = 0; i < sources.size(); ++i) {
     auto shader = std::make_unique<glslang::TShader>(EShLangCompute);
-    const char* strings[] = {sources[i].c_str()};
-    const int lengths[] = {int(sources[i].size())};
+    const std::string source = int64_atomics_as_ext(sources[i]);
+    const char* strings[] = {source.c_str()};
+    const int lengths[] = {int(source.size())};
     const char* names[] = {file.c_str()};
     shader->setStringsWithLengthsAndNames(strings, lengths, names, 1);
     shader->setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientOpenGL, 100);
