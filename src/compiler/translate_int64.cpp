@@ -472,18 +472,24 @@ Status Translator::store64(const spirv::Inst& in, const Ptr& p, const std::vecto
 // an exchange, does the plain load, operation and store, gives the lock
 // back and leaves the loop in the same iteration -- no lane ever waits
 // while it holds the lock, so SIMD lanes and groups always make progress.
-// Threadgroup memory only: the lock word is 4 bytes the compiler adds
-// after the shared variables (docs/compiler.md).
+// Shared variables: the lock is 4 bytes the compiler adds after them.
+// Buffers: one device word the runtime provides (Abi::atomic_lock_uniform,
+// docs/compiler.md), a lock for every 64-bit buffer atomic of the dispatch.
 Status Translator::atomic64(const spirv::Inst& in, const Ptr& p) {
   const auto& w = in.w;
-  if (p.space != Ptr::Space::shared)
-    return unsupported(in, "64-bit atomics on buffer memory are not supported (the AGX atomics are 32-bit; "
-                           "only shared variables get the lock-based form)");
-  if (lock_offset_B_ == UINT32_MAX) {
+  bool device = p.space == Ptr::Space::buffer;
+  if (!device && p.space != Ptr::Space::shared) return unsupported(in, "64-bit atomic on this storage class");
+  if (!device && lock_offset_B_ == UINT32_MAX) {
     lock_offset_B_ = (abi_.threadgroup_memory_B + 3) / 4 * 4;
     abi_.threadgroup_memory_B = lock_offset_B_ + 4;
     if (abi_.threadgroup_memory_B > 32 * 1024)
       return unsupported(in, "no room for the 64-bit atomics' lock word in 32 KiB of threadgroup memory");
+  }
+  if (device && abi_.atomic_lock_uniform == UINT32_MAX) {
+    abi_.atomic_lock_uniform = (abi_.uniform_count + 1) / 2 * 2;
+    abi_.uniform_count = abi_.atomic_lock_uniform + 2;
+    if (abi_.uniform_count > 256)
+      return unsupported(in, fmt::format("needs {} uniform registers with the 64-bit atomics' lock (at most 256)", abi_.uniform_count));
   }
   Int64 x(b_);
   Pair value{}, compare{};
@@ -504,20 +510,30 @@ Status Translator::atomic64(const spirv::Inst& in, const Ptr& p) {
       value = {lo32(v), hi32(v)};
     }
   }
-  AGX_TRY(auto addr, shared_address(p));
-  Src lock = Src::immediate(lock_offset_B_);
+  Src addr;
+  if (device) {
+    AGX_TRY(auto idx, buffer_index(p, 4, in));
+    addr = idx;
+  } else {
+    AGX_TRY(auto a, shared_address(p));
+    addr = a;
+  }
+  Src base = Src::uniform(p.uniform, 64);
   Function& f = b_.function();
   ValueId res = f.new_value(32, 2, true);
   auto xchg = [&](uint32_t v) {
     Src d = Src::val(b_.def(IrOp::mov, {Src::immediate(v)}));
     ValueId old = f.new_value();
-    f.instrs.push_back(Instr{IrOp::local_atomic, Cond::none, false, old, {lock, d}, static_cast<uint64_t>(AtomicOp::xchg), b_.line});
+    std::vector<Src> srcs = device ? std::vector<Src>{Src::uniform(abi_.atomic_lock_uniform, 64), Src::immediate(0), d}
+                                   : std::vector<Src>{Src::immediate(lock_offset_B_), d};
+    f.instrs.push_back(Instr{device ? IrOp::atomic : IrOp::local_atomic, Cond::none, false, old, std::move(srcs),
+                             static_cast<uint64_t>(AtomicOp::xchg), b_.line});
     return Src::val(old);
   };
   b_.emit(IrOp::loop);
   Src got = xchg(1);
   b_.emit(IrOp::if_, {got, Src::immediate(0)}, 0, Cond::ueq, false);
-  ValueId old = b_.def(IrOp::local_load, {addr}, 32, 2);
+  ValueId old = device ? b_.def(IrOp::device_load, {base, addr}, 32, 2) : b_.def(IrOp::local_load, {addr}, 32, 2);
   Pair o{Src::val(old, 32, 0), Src::val(old, 32, 1)};
   Pair r;
   switch (op) {
@@ -534,7 +550,9 @@ Status Translator::atomic64(const spirv::Inst& in, const Ptr& p) {
     case Op::OpAtomicXor: r = x.bitwise(IrOp::ixor, o, value); break;
     default: return unsupported(in, "64-bit atomic operation");
   }
-  b_.emit(IrOp::local_store, {Src::val(b_.def(IrOp::collect, {r.lo, r.hi}, 32, 2)), addr});
+  Src data = Src::val(b_.def(IrOp::collect, {r.lo, r.hi}, 32, 2));
+  if (device) b_.emit(IrOp::device_store, {data, base, addr});
+  else b_.emit(IrOp::local_store, {data, addr});
   b_.def_into(res, IrOp::collect, {o.lo, o.hi});
   xchg(0);
   b_.emit(IrOp::break_);
