@@ -60,6 +60,7 @@ struct Pair { Src lo, hi; };
 class Int64 {
  public:
   explicit Int64(Builder& b) : b_(b) {}
+  Builder& builder() { return b_; }
   Src flag(Cond c, Src a, Src x) { return b_.select(c, false, a, x, Src::immediate(1), Src::immediate(0)); }
   Src sel(Cond c, Src a, Src x, Src t, Src f) { return b_.select(c, false, a, x, t, f); }
   Src op(IrOp o, Src a, Src x) { return b_.binary(o, a, x); }
@@ -170,6 +171,45 @@ class Int64 {
   Builder& b_;
 };
 
+namespace {
+
+// An unsigned 64-bit value to the nearest float (ties to even): a high word
+// of 0 converts the low word; otherwise the 32 bits from the leading one
+// down, with a sticky bit for anything nonzero below them, convert with the
+// hardware's rounding and are scaled back by a power of two.
+Src to_float(Int64& x, Pair a) {
+  Builder& b = x.builder();
+  Src small = Src::val(b.def(IrOp::convert, {a.lo}, 32, 1, static_cast<uint64_t>(Conv::u32_to_f)));
+  Src msb = Src::val(b.def(IrOp::ffs, {a.hi}));
+  Src sh = x.op(IrOp::isub, Src::immediate(31), msb);
+  Src cross = x.op(IrOp::ushr, x.op(IrOp::ushr, a.lo, Src::immediate(1)), msb);
+  Src top = x.op(IrOp::ior, x.op(IrOp::ishl, a.hi, sh), cross);
+  Src rest = x.op(IrOp::ishl, a.lo, sh);
+  top = x.op(IrOp::ior, top, x.sel(Cond::ueq, rest, Src::immediate(0), Src::immediate(0), Src::immediate(1)));
+  Src f = Src::val(b.def(IrOp::convert, {top}, 32, 1, static_cast<uint64_t>(Conv::u32_to_f)));
+  // 2^(32 - sh) as float bits: exponent 127 + 32 - sh.
+  Src scale = x.op(IrOp::ishl, x.op(IrOp::isub, Src::immediate(159), sh), Src::immediate(23));
+  Src big = Src::val(b.def(IrOp::fmul, {f, scale}));
+  return x.sel(Cond::ueq, a.hi, Src::immediate(0), small, big);
+}
+
+// A float's magnitude truncated to an unsigned 64-bit integer: the 24-bit
+// significand shifted by exponent - 150 (right for small values, left into
+// the high word for large ones); NaN and out-of-range values are
+// undefined in GLSL.
+Pair from_float(Int64& x, Src f) {
+  Src e = x.op(IrOp::iand, x.op(IrOp::ushr, f, Src::immediate(23)), Src::immediate(0xFF));
+  Src mant = x.op(IrOp::ior, x.op(IrOp::iand, f, Src::immediate(0x7FFFFF)), Src::immediate(0x800000));
+  Src right = x.op(IrOp::isub, Src::immediate(150), e);
+  right = x.sel(Cond::ugt, right, Src::immediate(31), Src::immediate(31), right);
+  Src small = x.op(IrOp::ushr, mant, right);
+  Pair big = x.shift(IrOp::ishl, {mant, Src::immediate(0)}, x.op(IrOp::isub, e, Src::immediate(150)));
+  Src is_small = x.flag(Cond::ult, e, Src::immediate(150));
+  return x.pick(is_small, {small, Src::immediate(0)}, big);
+}
+
+}  // namespace
+
 Status Translator::alu64(const spirv::Inst& in, bool& handled) {
   const auto& w = in.w;
   handled = false;
@@ -268,9 +308,17 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
         return x.pick(nz, x.add(r, bb), r);
       });
     case Op::OpShiftLeftLogical: case Op::OpShiftRightLogical: case Op::OpShiftRightArithmetic: {
-      if (!r64) return unsupported(in, "a 32-bit shift by a 64-bit amount is not supported");
       AGX_CHECK(need(4));
       IrOp o = in.op == Op::OpShiftLeftLogical ? IrOp::ishl : in.op == Op::OpShiftRightLogical ? IrOp::ushr : IrOp::ishr;
+      if (!r64) {
+        // A 32-bit value shifted by a 64-bit amount: the low word counts.
+        for (unsigned i = 0; i < n; ++i) {
+          AGX_TRY(auto a, scalar(w[2], in, i));
+          AGX_TRY(auto sa, shift_amount(i));
+          out.c.push_back(x.op(o, a, sa));
+        }
+        return finish();
+      }
       for (unsigned i = 0; i < n; ++i) {
         AGX_TRY(auto a, pair(w[2], i));
         AGX_TRY(auto s, shift_amount(i));
@@ -344,6 +392,30 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
         r.hi = b_.select(Cond::ueq, false, idx, Src::immediate(i), hi32(v->c[i]), r.hi);
       }
       out.c.push_back(pack64(r.lo, r.hi));
+      return finish();
+    }
+    case Op::OpConvertUToF: case Op::OpConvertSToF: {
+      if (type(scalar_type(rtype)).width != 32) return unsupported(in, "64-bit integer to double conversion (no fp64)");
+      bool sign = in.op == Op::OpConvertSToF;
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto a, pair(w[2], i));
+        Src neg = sign ? x.negative(a) : Src::immediate(0);
+        if (sign) a = x.pick(neg, x.neg(a), a);
+        Src f = to_float(x, a);
+        if (sign) f = x.op(IrOp::ixor, f, x.op(IrOp::ishl, neg, Src::immediate(31)));
+        out.c.push_back(f);
+      }
+      return finish();
+    }
+    case Op::OpConvertFToU: case Op::OpConvertFToS: {
+      AGX_TRY(auto sv, get(w[2], in));
+      if (type(scalar_type(sv->type)).width != 32) return unsupported(in, "double to 64-bit integer conversion (no fp64)");
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto f, scalar(w[2], in, i));
+        Pair r = from_float(x, f);
+        if (in.op == Op::OpConvertFToS) r = x.pick(x.op(IrOp::ushr, f, Src::immediate(31)), x.neg(r), r);
+        out.c.push_back(pack64(r.lo, r.hi));
+      }
       return finish();
     }
     case Op::OpCopyObject: case Op::OpUndef: case Op::OpCompositeConstruct: case Op::OpCompositeExtract:
