@@ -76,19 +76,6 @@ class Translator {
   Result<Src> buffer_index(const Ptr& p, uint32_t elem_B, const spirv::Inst& in, uint32_t* shift = nullptr);
   Result<Src> shared_address(const Ptr& p);
 
-  // translate_int64.cpp: 64-bit integers on 32-bit halves
-  bool is_int64(uint32_t type_id) const;
-  Status alu64(const spirv::Inst& in, bool& handled);
-  Status ext_glsl64(const spirv::Inst& in, bool& handled);
-  Status load64(const spirv::Inst& in, const Ptr& p);
-  Status store64(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
-  Status atomic64(const spirv::Inst& in, const Ptr& p);
-  Src lo32(const Src& s);
-  Src hi32(const Src& s);
-  Src pack64(Src lo, Src hi);
-  ValueId phi_var64();
-  void phi_move64(ValueId dest, const Src& src);
-
   // helpers
   Result<const TVal*> get(uint32_t id, const spirv::Inst& in);
   Result<Src> scalar(uint32_t id, const spirv::Inst& in, unsigned comp = 0);
@@ -107,6 +94,20 @@ class Translator {
   Error unsupported(const spirv::Inst& in, std::string_view what) const;
   uint32_t natural_size_B(uint32_t type_id, uint32_t* align_B) const;
 
+  // translate_int64.cpp: 64-bit integers on 32-bit halves
+  bool is_int64(uint32_t type_id) const;
+  Status int64_instruction(const spirv::Inst& in, bool& handled);  // ALU and GLSL.std.450 ops on int64
+  Status alu64(const spirv::Inst& in, bool& handled);
+  Status ext_glsl64(const spirv::Inst& in, bool& handled);
+  Status load64(const spirv::Inst& in, const Ptr& p);
+  Status store64(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
+  Status atomic64(const spirv::Inst& in, const Ptr& p);
+  Src lo32(const Src& s);
+  Src hi32(const Src& s);
+  Src pack64(Src lo, Src hi);
+  ValueId phi_var64();
+  void phi_move64(ValueId dest, const Src& src);
+
   const spirv::Module& m_;
   Builder b_;
   Abi& abi_;
@@ -117,8 +118,8 @@ class Translator {
   std::vector<int32_t> resource_uniform_;       // buffer variable id -> uniform index, -1
   std::vector<uint32_t> loose_uniform_;         // loose uniform variable id -> uniform index
   bool uses_workgroup_count_ = false;
-  uint32_t lock_offset_B_ = UINT32_MAX;         // threadgroup lock word of the 64-bit atomics
   int loop_depth_ = 0;
+  uint32_t lock_offset_B_ = UINT32_MAX;         // threadgroup lock word of the 64-bit atomics
 };
 
 }  // namespace agx::compiler::detail

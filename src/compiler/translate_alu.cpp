@@ -55,7 +55,7 @@ TVal Translator::constant(uint32_t id) {
       for (uint32_t p : k.parts) flatten(p);
     } else if (k.null) {
       unsigned n = std::max(1u, components(k.type));
-      for (unsigned i = 0; i < n; ++i) v.c.push_back(Src::immediate(0, type(scalar_type(k.type)).width == 64 ? 64 : 32));
+      for (unsigned i = 0; i < n; ++i) v.c.push_back(Src::immediate(0));
     } else {
       v.c.push_back(Src::immediate(k.bits, type(k.type).width == 64 ? 64 : 32));
     }
@@ -106,6 +106,9 @@ Src fabs_(Src s) { s.abs = true; s.neg = false; return s; }
 
 Status Translator::instruction(const spirv::Inst& in) {
   const auto& w = in.w;
+  bool int64_op = false;
+  AGX_CHECK(int64_instruction(in, int64_op));  // translate_int64.cpp
+  if (int64_op) return {};
   auto need = [&](size_t n) -> Status {
     if (w.size() < n) return Error::decode("{}: SPIR-V word {}: too few operands", o_.file_name, in.word_offset);
     if (w.size() >= 2 && w[1] >= m_.bound) return Error::decode("{}: SPIR-V word {}: result id out of range", o_.file_name, in.word_offset);
@@ -146,8 +149,6 @@ Status Translator::instruction(const spirv::Inst& in) {
   }
   bool handled = false;
   AGX_CHECK(need(2));
-  AGX_CHECK(alu64(in, handled));
-  if (handled) return {};
   AGX_CHECK(alu(in, handled));
   if (!handled) return unsupported(in, fmt::format("SPIR-V instruction op {} is not supported", static_cast<unsigned>(in.op)));
   return {};
@@ -456,9 +457,6 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
   uint32_t rtype = w[0], rid = w[1];
   auto inst = static_cast<GLSLstd450>(w[3]);
   unsigned n = components(rtype);
-  bool handled64 = false;
-  AGX_CHECK(ext_glsl64(in, handled64));
-  if (handled64) return {};
   // Whole-vector functions first.
   if (inst == GLSLstd450Length || inst == GLSLstd450Normalize || inst == GLSLstd450Distance || inst == GLSLstd450Cross) {
     if (w.size() < 5) return unsupported(in, "GLSL.std.450 operand count");

@@ -210,6 +210,30 @@ Pair from_float(Int64& x, Src f) {
 
 }  // namespace
 
+// The instructions that may carry 64-bit integers through arithmetic;
+// loads, stores and atomics reach load64/store64/atomic64 from
+// translate_memory.cpp, component moves stay with the generic code.
+Status Translator::int64_instruction(const spirv::Inst& in, bool& handled) {
+  handled = false;
+  switch (in.op) {
+    case Op::OpExtInst:
+      if (in.w.size() >= 5 && in.w[2] < m_.bound && m_.ext_glsl[in.w[2]] && in.w[1] < m_.bound) return ext_glsl64(in, handled);
+      return {};
+    case Op::OpIAdd: case Op::OpISub: case Op::OpIMul: case Op::OpUDiv: case Op::OpSDiv: case Op::OpUMod:
+    case Op::OpSRem: case Op::OpSMod: case Op::OpShiftLeftLogical: case Op::OpShiftRightLogical:
+    case Op::OpShiftRightArithmetic: case Op::OpBitwiseAnd: case Op::OpBitwiseOr: case Op::OpBitwiseXor:
+    case Op::OpNot: case Op::OpSNegate: case Op::OpIEqual: case Op::OpINotEqual: case Op::OpULessThan:
+    case Op::OpULessThanEqual: case Op::OpUGreaterThan: case Op::OpUGreaterThanEqual: case Op::OpSLessThan:
+    case Op::OpSLessThanEqual: case Op::OpSGreaterThan: case Op::OpSGreaterThanEqual: case Op::OpSConvert:
+    case Op::OpUConvert: case Op::OpBitcast: case Op::OpSelect: case Op::OpVectorExtractDynamic:
+    case Op::OpConvertUToF: case Op::OpConvertSToF: case Op::OpConvertFToU: case Op::OpConvertFToS:
+      if (in.w.size() < 3 || in.w[1] >= m_.bound)
+        return Error::decode("{}: SPIR-V word {}: too few operands or result id out of range", o_.file_name, in.word_offset);
+      return alu64(in, handled);
+    default: return {};
+  }
+}
+
 Status Translator::alu64(const spirv::Inst& in, bool& handled) {
   const auto& w = in.w;
   handled = false;
@@ -418,12 +442,9 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
       }
       return finish();
     }
-    case Op::OpCopyObject: case Op::OpUndef: case Op::OpCompositeConstruct: case Op::OpCompositeExtract:
-    case Op::OpCompositeInsert: case Op::OpVectorShuffle:
-      handled = false;  // component moves: the generic code carries 64-bit Srcs as they are
-      return {};
     default:
-      return unsupported(in, fmt::format("64-bit integer SPIR-V instruction op {} is not supported", static_cast<unsigned>(in.op)));
+      handled = false;  // component moves (the generic code carries 64-bit Srcs as they are) and the rest
+      return {};
   }
 }
 

@@ -159,9 +159,8 @@ Status Translator::setup_resources() {
     uint32_t pointee = type(m_.variables[v].type).elem;
     uint32_t align = 4;
     uint32_t size = natural_size_B(pointee, &align);
-    // 64-bit integers start 8-byte aligned (an even u<N>: a uniform pair).
-    uint32_t loose_align_B = type(scalar_type(pointee)).width == 64 ? 8 : 4;
-    loose_B = (loose_B + loose_align_B - 1) / loose_align_B * loose_align_B;
+    loose_B = (loose_B + 3) / 4 * 4;
+    if (is_int64(pointee)) loose_B = (loose_B + 7) / 8 * 8;  // an even u<N>: a uniform pair
     loose_uniform_[v] = abi_.push_constants_uniform + loose_B / 4;
     abi_.loose_uniforms.push_back(LooseUniform{m_.names[v], m_.decorations[v].location, loose_uniform_[v], size});
     loose_B += size;
