@@ -105,6 +105,8 @@ class Translator {
   Src lo32(const Src& s);
   Src hi32(const Src& s);
   Src pack64(Src lo, Src hi);
+  ValueId pair_value(ValueId v);
+  std::optional<Src> native_add64(agx::compiler::Op op, const Src& a, const Src& b);
   ValueId phi_var64();
   void phi_move64(ValueId dest, const Src& src);
 

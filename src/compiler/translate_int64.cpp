@@ -47,7 +47,30 @@ Src Translator::pack64(Src lo, Src hi) {
   if (lo.is_value() && hi.is_value() && lo.value == hi.value && hi.comp == lo.comp + 1 && lo.bits == 32 && hi.bits == 32 &&
       !lo.neg && !lo.abs && !hi.neg && !hi.abs && b_.function().values[lo.value].bits == 32)
     return Src::val(lo.value, 64, lo.comp);
-  return Src::val(b_.def(IrOp::collect, {lo, hi}, 32, 2), 64);
+  return Src::val(pair_value(b_.def(IrOp::collect, {lo, hi}, 32, 2)), 64);
+}
+
+// A 2 x 32-bit value that may be read as one 64-bit register pair: it
+// starts on an even register (regs.h register_alignment).
+ValueId Translator::pair_value(ValueId v) {
+  b_.function().values[v].pair = true;
+  return v;
+}
+
+// Add and subtract stay 64-bit instructions when both operands are register
+// pairs: applegpu's iadd/isub take 64-bit register operands (the usc unit
+// runs them) and Mesa's AGX backend keeps iadd64 native
+// (bminor/mesa-mesa src/asahi/compiler/agx_compile.h, agx_nir_options:
+// lower_int64_options = everything but iadd64 and imul_2x32_64). Uniform
+// pairs are not 64-bit operands in applegpu's iadd, and immediates take the
+// 32-bit form.
+std::optional<Src> Translator::native_add64(IrOp op, const Src& a, const Src& b) {
+  auto is_pair = [&](const Src& s) {
+    return s.is_value() && s.bits == 64 && s.comp == 0 && b_.function().values[s.value].pair &&
+           b_.function().values[s.value].comps == 2 && b_.function().values[s.value].bits == 32;
+  };
+  if (!is_pair(a) || !is_pair(b)) return std::nullopt;
+  return Src::val(pair_value(b_.def(op, {a, b}, 32, 2)), 64);
 }
 
 namespace {
@@ -311,8 +334,18 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
   };
 
   switch (in.op) {
-    case Op::OpIAdd: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return x.add(a, bb); });
-    case Op::OpISub: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return x.sub(a, bb); });
+    case Op::OpIAdd: case Op::OpISub: {
+      AGX_CHECK(need(4));
+      bool add = in.op == Op::OpIAdd;
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto a, scalar(w[2], in, i));
+        AGX_TRY(auto bb, scalar(w[3], in, i));
+        if (auto r = native_add64(add ? IrOp::iadd : IrOp::isub, a, bb)) { out.c.push_back(*r); continue; }
+        Pair r = add ? x.add({lo32(a), hi32(a)}, {lo32(bb), hi32(bb)}) : x.sub({lo32(a), hi32(a)}, {lo32(bb), hi32(bb)});
+        out.c.push_back(pack64(r.lo, r.hi));
+      }
+      return finish();
+    }
     case Op::OpIMul: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return x.mul(a, bb); });
     case Op::OpBitwiseAnd: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return x.bitwise(IrOp::iand, a, bb); });
     case Op::OpBitwiseOr: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return x.bitwise(IrOp::ior, a, bb); });
@@ -516,13 +549,13 @@ Status Translator::load64(const spirv::Inst& in, const Ptr& p) {
         break;
       case Ptr::Space::buffer: {
         AGX_TRY(auto idx, buffer_index(q, 4, in));
-        ValueId d = b_.def(IrOp::device_load, {Src::uniform(q.uniform, 64), idx}, 32, 2);
+        ValueId d = pair_value(b_.def(IrOp::device_load, {Src::uniform(q.uniform, 64), idx}, 32, 2));
         out.c.push_back(Src::val(d, 64));
         break;
       }
       case Ptr::Space::shared: {
         AGX_TRY(auto addr, shared_address(q));
-        ValueId d = b_.def(IrOp::local_load, {addr}, 32, 2);
+        ValueId d = pair_value(b_.def(IrOp::local_load, {addr}, 32, 2));
         out.c.push_back(Src::val(d, 64));
         break;
       }
@@ -661,7 +694,7 @@ Status Translator::atomic64(const spirv::Inst& in, const Ptr& p) {
 
 // A phi of a 64-bit integer: one 2 x 32-bit variable per component.
 ValueId Translator::phi_var64() {
-  return b_.function().new_value(32, 2, true);
+  return pair_value(b_.function().new_value(32, 2, true));
 }
 
 void Translator::phi_move64(ValueId dest, const Src& src) {
