@@ -394,7 +394,7 @@ Expr64 random_int64(std::mt19937_64& rng, int depth) {
     return {"(" + a.glsl + " " + op + " " + b.glsl + ")",
             [=](uint64_t x, uint64_t y, uint64_t z, uint64_t u) { return fn(A(x, y, z, u), B(x, y, z, u)); }};
   };
-  switch (rng() % 16) {
+  switch (rng() % 17) {
     case 0: return bin("+", [](uint64_t p, uint64_t q) { return p + q; });
     case 1: return bin("-", [](uint64_t p, uint64_t q) { return p - q; });
     case 2: return bin("*", [](uint64_t p, uint64_t q) { return p * q; });
@@ -425,6 +425,21 @@ Expr64 random_int64(std::mt19937_64& rng, int depth) {
                      [=](auto x, auto y, auto z, auto u) { return A(x, y, z, u) / (B(x, y, z, u) | 1); }};
     case 13: return {"(" + a.glsl + " % (" + b.glsl + " | 1ul))",
                      [=](auto x, auto y, auto z, auto u) { return A(x, y, z, u) % (B(x, y, z, u) | 1); }};
+    case 15: {
+      // Signed division truncates (INT64_MIN / -1 wraps, as the lowering
+      // gives); signed % is defined for non-negative operands only (GLSL
+      // 4.60 section 5.9; glslang folds constants as a truncated remainder).
+      if (rng() % 2)
+        return {"uint64_t(int64_t(" + a.glsl + ") / int64_t(" + b.glsl + " | 1ul))", [=](auto x, auto y, auto z, auto u) {
+                  int64_t p = S(A(x, y, z, u)), q = S(B(x, y, z, u) | 1);
+                  return p == INT64_MIN && q == -1 ? static_cast<uint64_t>(p) : static_cast<uint64_t>(p / q);
+                }};
+      constexpr uint64_t kPos = 0x7FFFFFFFFFFFFFFFull;
+      return {"uint64_t(int64_t(" + a.glsl + " & 0x7FFFFFFFFFFFFFFFul) % int64_t((" + b.glsl + " | 1ul) & 0x7FFFFFFFFFFFFFFFul))",
+              [=](auto x, auto y, auto z, auto u) {
+                return static_cast<uint64_t>(S(A(x, y, z, u) & kPos) % S((B(x, y, z, u) | 1) & kPos));
+              }};
+    }
     case 14: return {"uint64_t(int(uint(" + a.glsl + ")))",
                      [=](auto x, auto y, auto z, auto u) { return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(A(x, y, z, u)))); }};
     default: return {"(~" + a.glsl + ")", [=](auto x, auto y, auto z, auto u) { return ~A(x, y, z, u); }};
@@ -468,7 +483,9 @@ TEST(Int64, RandomExpressionsMatchCpp) {
     for (uint32_t i = 0; i < 64; ++i)
       for (int k = 0; k < 3; ++k) {
         uint64_t want = exprs[k].eval(in[i * 3], in[i * 3 + 1], in[i * 3 + 2], u);
-        ASSERT_EQ(at(r.buffers[out_at], i * 3 + k), want) << "program " << prog << " expr " << k << " lane " << i << ": "
+        ASSERT_EQ(at(r.buffers[out_at], i * 3 + k), want) << "program " << prog << " expr " << k << " lane " << i
+                                                           << " x=" << in[i * 3] << " y=" << in[i * 3 + 1]
+                                                           << " z=" << in[i * 3 + 2] << " u=" << u << ": "
                                                       << exprs[k].glsl;
       }
   }
