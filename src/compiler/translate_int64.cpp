@@ -610,6 +610,21 @@ Status Translator::atomic64(const spirv::Inst& in, const Ptr& p) {
     abi_.threadgroup_memory_B = lock_offset_B_ + 4;
     if (abi_.threadgroup_memory_B > 32 * 1024)
       return unsupported(in, "no room for the 64-bit atomics' lock word in 32 KiB of threadgroup memory");
+    // Threadgroup memory starts undefined: the first thread of the group
+    // clears the lock before anyone may take it, at the top of the shader
+    // (before any control flow, so every thread meets the barrier).
+    // thread_index_in_threadgroup is sr51 (applegpu SR_NAMES).
+    Function& f = b_.function();
+    ValueId index = f.new_value(), zero = f.new_value();
+    std::vector<Instr> init = {
+        Instr{IrOp::get_sr, Cond::none, false, index, {}, 51, 0},
+        Instr{IrOp::if_, Cond::ueq, false, kNoValue, {Src::val(index), Src::immediate(0)}, 0, 0},
+        Instr{IrOp::mov, Cond::none, false, zero, {Src::immediate(0)}, 0, 0},
+        Instr{IrOp::local_store, Cond::none, false, kNoValue, {Src::val(zero), Src::immediate(lock_offset_B_)}, 0, 0},
+        Instr{IrOp::end_if, Cond::none, false, kNoValue, {}, 0, 0},
+        Instr{IrOp::barrier, Cond::none, false, kNoValue, {}, 0, 0},
+    };
+    f.instrs.insert(f.instrs.begin(), init.begin(), init.end());
   }
   if (device && abi_.atomic_lock_uniform == UINT32_MAX) {
     abi_.atomic_lock_uniform = (abi_.uniform_count + 1) / 2 * 2;

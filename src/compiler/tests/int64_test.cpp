@@ -7,6 +7,8 @@
 #include <functional>
 #include <random>
 
+#include <fmt/format.h>
+
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
@@ -276,6 +278,28 @@ void main() {
   EXPECT_EQ(at(r.buffers[0], 2), (63ull << 33) | 63);
   EXPECT_EQ(at(r.buffers[0], 3), ~0ull);
   EXPECT_EQ(at(r.buffers[0], 4), 0ull);
+}
+
+TEST(Int64, SharedLockIsClearedBeforeUse) {
+  // Threadgroup memory starts undefined: the lock word is cleared by one
+  // thread and a barrier comes before the first lock exchange.
+  Shader s = must_compile(R"(#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer O { uint64_t o[]; };
+shared uint64_t v;
+void main() { o[gl_LocalInvocationIndex] = atomicAdd(v, 1ul); }
+)");
+  ASSERT_FALSE(s.code.empty());
+  const std::string& ir = s.ir_text;
+  std::string lock = fmt::format("#0x{:x}", s.abi.threadgroup_memory_B - 4);
+  size_t clear = ir.find("local_store"), barrier = ir.find("barrier"), take = ir.find("local_atomic.xchg " + lock);
+  ASSERT_NE(clear, std::string::npos) << ir;
+  ASSERT_NE(take, std::string::npos) << ir;
+  EXPECT_NE(ir.find(lock, clear), std::string::npos);
+  EXPECT_LT(clear, barrier);
+  EXPECT_LT(barrier, take);
 }
 
 TEST(Int64, BufferAtomicsUnderTheDeviceLock) {
