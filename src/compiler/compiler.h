@@ -85,6 +85,9 @@ struct Abi {
   std::array<uint32_t, 3> workgroup_size{1, 1, 1};
   uint32_t threadgroup_memory_B = 0;    // shared variables
   uint32_t uniform_count = 0;           // 32-bit uniform registers the shader reads
+  // u<N>_u<N+1>: address of a zeroed 4-byte device word, the spin lock of
+  // 64-bit buffer atomics (UINT32_MAX: the shader has none).
+  uint32_t atomic_lock_uniform = UINT32_MAX;
 };
 
 // shader-db style figures.

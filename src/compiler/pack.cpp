@@ -81,6 +81,7 @@ class Printer {
   }
   std::string dest(ValueId d) const {
     const Value& v = f_.values[d];
+    if (v.pair && v.comps == 2 && v.bits == 32) return reg(static_cast<unsigned>(v.reg), 64);  // a 64-bit result
     return reg(static_cast<unsigned>(v.reg), v.bits);
   }
   // A register tuple for memory data: rA_rB_rC for n 32-bit registers.

@@ -66,9 +66,13 @@ Status Translator::phi_moves(uint32_t pred, uint32_t target) {
   for (auto& mv : moves) dests.push_back(mv.dest);
   for (auto& mv : moves) {
     if (mv.src.is_value() && std::find(dests.begin(), dests.end(), mv.src.value) != dests.end())
-      mv.src = Src::val(b_.def(Op::mov, {mv.src}));
+      mv.src = mv.src.bits == 64 ? pack64(Src::val(b_.def(Op::mov, {lo32(mv.src)})), Src::val(b_.def(Op::mov, {hi32(mv.src)})))
+                                 : Src::val(b_.def(Op::mov, {mv.src}));
   }
-  for (auto& mv : moves) b_.def_into(mv.dest, Op::mov, {mv.src});
+  for (auto& mv : moves) {
+    if (b_.function().values[mv.dest].comps == 2) phi_move64(mv.dest, mv.src);
+    else b_.def_into(mv.dest, Op::mov, {mv.src});
+  }
   return {};
 }
 
@@ -249,10 +253,11 @@ Status Translator::run() {
       TVal v;
       v.kind = TVal::Kind::data;
       v.type = phi.w[0];
+      bool wide = is_int64(phi.w[0]);
       for (unsigned i = 0; i < n; ++i) {
-        ValueId var = b_.function().new_value(32, 1, true);
+        ValueId var = wide ? phi_var64() : b_.function().new_value(32, 1, true);
         phi_vars_[phi.w[1]].push_back(var);
-        v.c.push_back(Src::val(var));
+        v.c.push_back(Src::val(var, wide ? 64 : 32));
       }
       vals_[phi.w[1]] = std::move(v);
     }

@@ -110,6 +110,22 @@ class Translator {
   Error unsupported(const spirv::Inst& in, std::string_view what) const;
   uint32_t natural_size_B(uint32_t type_id, uint32_t* align_B) const;
 
+  // translate_int64.cpp: 64-bit integers on 32-bit halves
+  bool is_int64(uint32_t type_id) const;
+  Status int64_instruction(const spirv::Inst& in, bool& handled);  // ALU and GLSL.std.450 ops on int64
+  Status alu64(const spirv::Inst& in, bool& handled);
+  Status ext_glsl64(const spirv::Inst& in, bool& handled);
+  Status load64(const spirv::Inst& in, const Ptr& p);
+  Status store64(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
+  Status atomic64(const spirv::Inst& in, const Ptr& p);
+  Src lo32(const Src& s);
+  Src hi32(const Src& s);
+  Src pack64(Src lo, Src hi);
+  ValueId pair_value(ValueId v);
+  std::optional<Src> native_add64(agx::compiler::Op op, const Src& a, const Src& b);
+  ValueId phi_var64();
+  void phi_move64(ValueId dest, const Src& src);
+
   const spirv::Module& m_;
   Builder b_;
   Abi& abi_;
@@ -122,6 +138,7 @@ class Translator {
   std::vector<int32_t> image_index_;            // image/sampler variable id -> Abi::images index, -1
   bool uses_workgroup_count_ = false;
   int loop_depth_ = 0;
+  uint32_t lock_offset_B_ = UINT32_MAX;         // threadgroup lock word of the 64-bit atomics
 };
 
 }  // namespace agx::compiler::detail

@@ -106,6 +106,9 @@ Src fabs_(Src s) { s.abs = true; s.neg = false; return s; }
 
 Status Translator::instruction(const spirv::Inst& in) {
   const auto& w = in.w;
+  bool int64_op = false;
+  AGX_CHECK(int64_instruction(in, int64_op));  // translate_int64.cpp
+  if (int64_op) return {};
   auto need = [&](size_t n) -> Status {
     if (w.size() < n) return Error::decode("{}: SPIR-V word {}: too few operands", o_.file_name, in.word_offset);
     if (w.size() >= 2 && w[1] >= m_.bound) return Error::decode("{}: SPIR-V word {}: result id out of range", o_.file_name, in.word_offset);

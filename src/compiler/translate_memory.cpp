@@ -161,6 +161,7 @@ Status Translator::setup_resources() {
     uint32_t align = 4;
     uint32_t size = natural_size_B(pointee, &align);
     loose_B = (loose_B + 3) / 4 * 4;
+    if (is_int64(pointee)) loose_B = (loose_B + 7) / 8 * 8;  // an even u<N>: a uniform pair
     loose_uniform_[v] = abi_.push_constants_uniform + loose_B / 4;
     abi_.loose_uniforms.push_back(LooseUniform{m_.names[v], m_.decorations[v].location, loose_uniform_[v], size});
     loose_B += size;
@@ -404,6 +405,7 @@ Status Translator::load(const spirv::Inst& in) {
     vals_[w[1]] = std::move(out);
     return {};
   }
+  if (is_int64(rtype)) return load64(in, p);
   if (type(scalar_type(rtype)).kind != Kind::bool_ && type(scalar_type(rtype)).width != 32)
     return unsupported(in, fmt::format("{}-bit load (32-bit only)", type(scalar_type(rtype)).width));
   switch (p.space) {
@@ -449,6 +451,7 @@ Status Translator::store(const spirv::Inst& in) {
     // Whole composite: per flattened scalar, only for simple layouts.
     return unsupported(in, "store of a whole struct/array (store members one by one)");
   }
+  if (is_int64(p.type)) return store64(in, p, data);
   if (type(scalar_type(p.type)).kind != Kind::bool_ && type(scalar_type(p.type)).width != 32)
     return unsupported(in, fmt::format("{}-bit store (32-bit only)", type(scalar_type(p.type)).width));
   if (data.size() != n) return unsupported(in, "store of a value of another shape");
@@ -473,6 +476,7 @@ Status Translator::atomic(const spirv::Inst& in) {
   AGX_TRY(auto pv, get(w[2], in));
   if (pv->kind != TVal::Kind::ptr) return unsupported(in, "atomic on a non-pointer");
   const Ptr p = pv->ptr;
+  if (is_int64(p.type)) return atomic64(in, p);
   if (type(p.type).kind != Kind::int_ || type(p.type).width != 32) return unsupported(in, "atomic on a non-32-bit-integer");
   AtomicOp op{};
   std::vector<Src> data;

@@ -51,6 +51,29 @@ class GlBindingResolver : public glslang::TDefaultIoResolverBase {
   int next_image_ = 0, next_sampler_ = 0;
 };
 
+// The 64-bit integer extensions as glslang knows them. glslang declares
+// the int64 overloads of the built-in functions (abs, sign, min, max,
+// clamp, mix) and of the atomics only from GLSL 4.50 on, so a source that
+// enables GL_ARB_gpu_shader_int64 or GL_NV_shader_atomic_int64 at 4.00-4.40
+// is read as "#version 450" (4.50 only adds to them; the line stays where
+// it was, so glslang's line numbers are the file's). GL_NV_shader_atomic_int64
+// gives the functions glslang names GL_EXT_shader_atomic_int64.
+std::string int64_as_glslang_knows(const std::string& source) {
+  static constexpr std::string_view kNv = "GL_NV_shader_atomic_int64", kExt = "GL_EXT_shader_atomic_int64";
+  if (source.find(kNv) == std::string::npos && source.find("GL_ARB_gpu_shader_int64") == std::string::npos) return source;
+  std::string out = source;
+  for (size_t at = out.find(kNv); at != std::string::npos; at = out.find(kNv, at + kExt.size()))
+    out.replace(at, kNv.size(), kExt);
+  size_t v = out.find("#version");
+  if (v != std::string::npos) {
+    size_t num = out.find_first_of("0123456789", v);
+    size_t end = num == std::string::npos ? num : out.find_first_not_of("0123456789", num);
+    if (end != std::string::npos && end - num == 3 && out.compare(num, 3, "450") < 0 && out.compare(num, 3, "400") >= 0)
+      out.replace(num, 3, "450");
+  }
+  return out;
+}
+
 std::string trim_log(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
@@ -77,8 +100,9 @@ Result<std::vector<uint32_t>> glsl_to_opengl_spirv(std::span<const std::string> 
   glslang::TProgram program;
   for (size_t i = 0; i < sources.size(); ++i) {
     auto shader = std::make_unique<glslang::TShader>(EShLangCompute);
-    const char* strings[] = {sources[i].c_str()};
-    const int lengths[] = {int(sources[i].size())};
+    const std::string source = int64_as_glslang_knows(sources[i]);
+    const char* strings[] = {source.c_str()};
+    const int lengths[] = {int(source.size())};
     const char* names[] = {file.c_str()};
     shader->setStringsWithLengthsAndNames(strings, lengths, names, 1);
     shader->setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientOpenGL, 100);

@@ -203,6 +203,13 @@ Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::arra
     if (r.kind == compiler::Resource::Kind::storage_buffer) put64(r.uniform, ssbos_.at(int(r.binding))->gpu_va());
     if (r.kind == compiler::Resource::Kind::atomic_counter) put64(r.uniform, atomic_buffers_.at(r.binding)->gpu_va());
   }
+  if (abi.atomic_lock_uniform != UINT32_MAX) {
+    // Zeroed once; every lock holder gives it back before its dispatch ends.
+    if (!atomic_lock_) {
+      AGX_TRY(atomic_lock_, device_.create_buffer(4, "64-bit atomics lock"));
+    }
+    put64(abi.atomic_lock_uniform, atomic_lock_->gpu_va());
+  }
   if (abi.workgroup_count_uniform + 3 > u.size()) u.resize(abi.workgroup_count_uniform + 3, 0);
   for (int i = 0; i < 3; ++i) u[abi.workgroup_count_uniform + i] = groups[i];
   for (size_t i = 0; i < uniform_words_.size(); ++i) u[abi.push_constants_uniform + i] = uniform_words_[i];

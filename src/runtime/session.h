@@ -71,6 +71,7 @@ class Session {
   const compiler::Shader& shader_;
   std::map<int, std::unique_ptr<Buffer>> ssbos_;
   std::map<uint32_t, std::unique_ptr<Buffer>> atomic_buffers_;
+  std::unique_ptr<Buffer> atomic_lock_;  // the 64-bit buffer atomics' lock word (compiler Abi)
   std::map<std::string, int> opaque_units_;     // `uniform int tex 0` for samplers/images
   std::vector<uint32_t> uniform_words_;         // the loose uniform block, from u(P)
   std::map<int, std::unique_ptr<Image>> textures_;

@@ -55,6 +55,13 @@ nlohmann::json abi_json(const agx::compiler::Abi& abi) {
   return out;
 }
 
+// abi_json plus the keys only some shaders have.
+nlohmann::json abi_json_full(const agx::compiler::Abi& abi) {
+  nlohmann::json j = abi_json(abi);
+  if (abi.atomic_lock_uniform != UINT32_MAX) j["atomic_lock_uniform"] = abi.atomic_lock_uniform;
+  return j;
+}
+
 void run(const Options& o) {
   agx::compiler::Options co;
   co.entry = o.entry;
@@ -84,7 +91,7 @@ void run(const Options& o) {
     nlohmann::json j = {{"instructions", s.instructions}, {"bytes", s.bytes}, {"gprs", s.gprs},
                         {"uniforms", s.uniforms}, {"spills", s.spills}, {"fills", s.fills}, {"scratch_B", s.scratch_B},
                         {"threads_per_core", s.threads_per_core}, {"loops", s.loops},
-                        {"abi", abi_json(shader->abi)}};
+                        {"abi", abi_json_full(shader->abi)}};
     fmt::print("{}\n", j.dump());
     return;
   }

@@ -47,6 +47,13 @@ inline Status execute(const Shader& shader, Job& run) {
     d.uniforms[u] = static_cast<uint32_t>(va);
     d.uniforms[u + 1] = static_cast<uint32_t>(va >> 32);
   }
+  if (shader.abi.atomic_lock_uniform != UINT32_MAX) {
+    // The 64-bit buffer atomics' lock word, after the buffers.
+    uint64_t va = kBufferBase + shader.abi.resources.size() * kBufferStride;
+    AGX_CHECK(mem.map(va, std::vector<uint8_t>(4)));
+    d.uniforms[shader.abi.atomic_lock_uniform] = static_cast<uint32_t>(va);
+    d.uniforms[shader.abi.atomic_lock_uniform + 1] = static_cast<uint32_t>(va >> 32);
+  }
   for (int i = 0; i < 3; ++i) d.uniforms[shader.abi.workgroup_count_uniform + i] = run.groups[i];
   for (size_t i = 0; i < run.push.size(); ++i) d.uniforms[shader.abi.push_constants_uniform + i] = run.push[i];
   AGX_TRY(auto program, usc::compile(shader.code, 0));

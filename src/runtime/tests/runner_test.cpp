@@ -18,8 +18,9 @@ TEST(Runner, SkipReasons) {
   EXPECT_FALSE(skip_reason(parse("[require]\nGLSL >= 4.30\n[compute shader]\n[test]\n"), caps));
   EXPECT_EQ(*skip_reason(parse("[require]\nGLSL >= 4.70\n[compute shader]\n"), caps),
             "requires >= GLSL 4.70, the stack offers GLSL 4.60");
-  EXPECT_EQ(*skip_reason(parse("[require]\nGL_ARB_gpu_shader_int64\n[compute shader]\n"), caps),
-            "GL_ARB_gpu_shader_int64 is not supported");
+  EXPECT_EQ(*skip_reason(parse("[require]\nGL_ARB_shader_clock\n[compute shader]\n"), caps),
+            "GL_ARB_shader_clock is not supported");
+  EXPECT_FALSE(skip_reason(parse("[require]\nGL_ARB_gpu_shader_int64\nGL_NV_shader_atomic_int64\n[compute shader]\n"), caps));
   EXPECT_EQ(*skip_reason(parse("[require]\n!GL_ARB_compute_shader\n[compute shader]\n"), caps),
             "requires GL_ARB_compute_shader to be absent");
   EXPECT_FALSE(skip_reason(parse("[require]\nGL ES >= 3.1\nGLSL ES >= 3.10\n[compute shader]\n"), caps));
