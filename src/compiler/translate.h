@@ -91,7 +91,7 @@ class Translator {
   Status texel_pointer(const spirv::Inst& in);  // image atomics (translate_image_atomic.cpp)
   Result<uint32_t> txf_sampler(const spirv::Inst& in);
   Status texel_result(const spirv::Inst& in, ValueId texel);
-  Result<Src> image_coords(uint32_t id, const ImageBinding& img, const spirv::Inst& in);
+  Result<Src> image_coords(uint32_t id, const ImageBinding& img, const spirv::Inst& in, uint32_t* n);
 
   // helpers
   Result<const TVal*> get(uint32_t id, const spirv::Inst& in);

@@ -143,17 +143,29 @@ Result<const ImageBinding*> Translator::image_of(uint32_t id, const spirv::Inst&
   return &abi_.images[v->image];
 }
 
-// The coordinates as one vector value of 32-bit integers, in the order the
-// texture instructions read them (x, y, z or layer).
-Result<Src> Translator::image_coords(uint32_t id, const ImageBinding& img, const spirv::Inst& in) {
+// The integer coordinates of an image access as one vector value of 32-bit
+// integers, in the order the texture instructions read them (x, y, z or
+// layer), and the instruction's dimension `n`. As Mesa does, cube and cube
+// array images are accessed as 2D arrays (layer = the GLSL face or
+// layer-face coordinate) and buffer images as 2D images 1024 texels wide
+// (x % 1024, x / 1024): their descriptors must be packed that way.
+Result<Src> Translator::image_coords(uint32_t id, const ImageBinding& img, const spirv::Inst& in, uint32_t* n) {
   AGX_TRY(auto v, get(id, in));
   if (v->kind != TVal::Kind::data) return unsupported(in, "image coordinates are not a value");
-  const unsigned n = coord_count(img.dim);
-  if (v->c.size() < n) return unsupported(in, fmt::format("{} image coordinates for a {} image", v->c.size(), image_dim_name(img.dim)));
-  std::vector<Src> c(v->c.begin(), v->c.begin() + n);
+  ImageDim dim = img.dim;
+  unsigned count = coord_count(dim);
+  if (dim == ImageDim::cube || dim == ImageDim::cube_array) dim = ImageDim::d2_array, count = 3;
+  if (v->c.size() < count)
+    return unsupported(in, fmt::format("{} image coordinates for a {} image", v->c.size(), image_dim_name(img.dim)));
+  std::vector<Src> c(v->c.begin(), v->c.begin() + count);
   for (const Src& s : c)
     if (s.bits != 32) return unsupported(in, "image coordinates must be 32-bit integers");
-  return Src::val(b_.def(IrOp::collect, c, 32, static_cast<uint8_t>(n)), 32);
+  if (dim == ImageDim::buffer) {
+    dim = ImageDim::d2;
+    c = {b_.binary(IrOp::iand, c[0], Src::immediate(1023)), b_.binary(IrOp::ushr, c[0], Src::immediate(10))};
+  }
+  *n = static_cast<uint32_t>(dim);
+  return Src::val(b_.def(IrOp::collect, c, 32, static_cast<uint8_t>(c.size())), 32);
 }
 
 Status Translator::image_write(const spirv::Inst& in) {
@@ -165,16 +177,7 @@ Status Translator::image_write(const spirv::Inst& in) {
   const uint32_t operands = w.size() > 3 ? w[3] : 0;
   if (operands != (ms ? static_cast<uint32_t>(spv::ImageOperandsMask::Sample) : 0u) || (ms && w.size() < 5))
     return unsupported(in, fmt::format("imageStore with image operands 0x{:x}", operands));
-  // Dimensions the PBE writes as they are; the rest are not lowered yet.
-  uint32_t n = 0;
-  switch (img->dim) {
-    case ImageDim::d1: case ImageDim::d1_array: case ImageDim::d2: case ImageDim::d2_array: case ImageDim::d3:
-    case ImageDim::d2_ms: case ImageDim::d2_ms_array:
-      n = static_cast<uint32_t>(img->dim);
-      break;
-    default:
-      return unsupported(in, fmt::format("imageStore to a {} image is not supported", image_dim_name(img->dim)));
-  }
+  uint32_t n = static_cast<uint32_t>(img->dim);
   Src coords;
   if (ms) {
     // x, y (32-bit), then the sample index in the low half of the next
@@ -187,7 +190,7 @@ Status Translator::image_write(const spirv::Inst& in) {
     if (count == 3) extra = b_.binary(IrOp::ior, extra, b_.binary(IrOp::ishl, cv->c[2], Src::immediate(16)));
     coords = Src::val(b_.def(IrOp::collect, {cv->c[0], cv->c[1], extra}, 32, 3), 32);
   } else {
-    AGX_TRY(coords, image_coords(w[1], *img, in));
+    AGX_TRY(coords, image_coords(w[1], *img, in, &n));
   }
   AGX_TRY(auto texel, get(w[2], in));
   if (texel->kind != TVal::Kind::data || texel->c.empty() || texel->c.size() > 4)
@@ -245,9 +248,10 @@ Status Translator::image_read(const spirv::Inst& in) {
   const bool fetch = in.op == Op::OpImageFetch;
   if (fetch != (img->kind == ImageBinding::Kind::sampled_image))
     return unsupported(in, fetch ? "texelFetch of a storage image" : "imageLoad of a sampled texture");
-  auto n = direct_dim(img->dim);
-  if (!n || img->dim == ImageDim::cube || img->dim == ImageDim::cube_array)
-    return unsupported(in, fmt::format("reading a {} image is not supported", image_dim_name(img->dim)));
+  if (img->dim == ImageDim::d2_ms || img->dim == ImageDim::d2_ms_array)
+    return unsupported(in, "reading a multisampled image is not supported");
+  if (fetch && (img->dim == ImageDim::cube || img->dim == ImageDim::cube_array))
+    return unsupported(in, "texelFetch of a cube texture");
   Src lod = Src::immediate(0);
   if (w.size() > 4) {
     const uint32_t operands = w[4];
@@ -257,9 +261,10 @@ Status Translator::image_read(const spirv::Inst& in) {
       return unsupported(in, fmt::format("image read with image operands 0x{:x}", operands));
     }
   }
-  AGX_TRY(Src coords, image_coords(w[3], *img, in));
+  uint32_t n = 0;
+  AGX_TRY(Src coords, image_coords(w[3], *img, in, &n));
   AGX_TRY(uint32_t ss, txf_sampler(in));
-  ValueId texel = b_.def(IrOp::texture_load, {coords, lod}, 32, 4, image_imm(img->texture_state, *n, ss));
+  ValueId texel = b_.def(IrOp::texture_load, {coords, lod}, 32, 4, image_imm(img->texture_state, n, ss));
   return texel_result(in, texel);
 }
 

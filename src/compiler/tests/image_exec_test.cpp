@@ -207,5 +207,49 @@ void main() {
       }
 }
 
+// Cube images are accessed as 2D arrays of faces (the descriptors are
+// packed so), buffer images as 2D images 1024 texels wide.
+TEST(ImageExec, CubeFacesAndBufferTexels) {
+  auto cube = compile(R"(#version 450
+layout(local_size_x = 2, local_size_y = 2, local_size_z = 6) in;
+layout(set = 0, binding = 0, rgba32f) uniform imageCube img;
+layout(set = 0, binding = 1) buffer B { vec4 v[]; };
+void main() {
+  ivec3 p = ivec3(gl_GlobalInvocationID);
+  imageStore(img, p, vec4(p.z, p.x, p.y, 2.0));
+  memoryBarrierImage();
+  barrier();
+  v[(p.z * 2 + p.y) * 2 + p.x] = imageLoad(img, ivec3(p.xy, 5 - p.z));
+}
+)");
+  ASSERT_TRUE(cube.ok()) << cube.error().message();
+  auto v = run(*cube, 2, 2, 6, cs::TextureDimension::k2DArray, 24);
+  ASSERT_EQ(v.size(), 24u * 4);
+  for (int z = 0; z < 6; ++z)
+    for (int y = 0; y < 2; ++y)
+      for (int x = 0; x < 2; ++x) {
+        const float* got = &v[size_t((z * 2 + y) * 2 + x) * 4];
+        EXPECT_EQ(got[0], float(5 - z)) << x << "," << y << "," << z;
+        EXPECT_EQ(got[1], float(x));
+        EXPECT_EQ(got[2], float(y));
+      }
+  auto buf = compile(R"(#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0, rgba32f) uniform imageBuffer img;
+layout(set = 0, binding = 1) buffer B { vec4 v[]; };
+void main() {
+  int i = int(gl_GlobalInvocationID.x) * 64;  // 0 .. 1984: two rows of 1024
+  imageStore(img, i, vec4(i, 0.0, 0.0, 1.0));
+  memoryBarrierImage();
+  barrier();
+  v[gl_GlobalInvocationID.x] = imageLoad(img, 1984 - i);
+}
+)");
+  ASSERT_TRUE(buf.ok()) << buf.error().message();
+  v = run(*buf, 1024, 2, 1, cs::TextureDimension::k2D, 32);
+  ASSERT_EQ(v.size(), 32u * 4);
+  for (int t = 0; t < 32; ++t) EXPECT_EQ(v[size_t(t) * 4], float(1984 - 64 * t)) << t;
+}
+
 }  // namespace
 }  // namespace agx::compiler::test
