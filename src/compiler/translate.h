@@ -1,6 +1,7 @@
 // SPIR-V (spirv_module.h) -> IR (ir.h) for GLCompute shaders. Internal to
 // the unit: translate.cpp walks the structured control flow,
-// translate_alu.cpp and translate_memory.cpp translate instructions.
+// translate_alu.cpp, translate_memory.cpp and translate_image*.cpp
+// translate instructions.
 #pragma once
 
 #include <optional>
@@ -87,10 +88,10 @@ class Translator {
   Status image_read(const spirv::Inst& in);     // imageLoad, texelFetch
   Status image_sample(const spirv::Inst& in);   // texture(), textureLod()
   Status image_query(const spirv::Inst& in);    // imageSize, textureSize, imageSamples
-  Status texel_pointer(const spirv::Inst& in);  // image atomics
+  Status texel_pointer(const spirv::Inst& in);  // image atomics (translate_image_atomic.cpp)
   Result<uint32_t> txf_sampler(const spirv::Inst& in);
   Status texel_result(const spirv::Inst& in, ValueId texel);
-  Result<Src> image_coords(uint32_t id, const ImageBinding& img, const spirv::Inst& in);
+  Result<Src> image_coords(uint32_t id, const ImageBinding& img, const spirv::Inst& in, uint32_t* n);
 
   // helpers
   Result<const TVal*> get(uint32_t id, const spirv::Inst& in);

@@ -143,17 +143,29 @@ Result<const ImageBinding*> Translator::image_of(uint32_t id, const spirv::Inst&
   return &abi_.images[v->image];
 }
 
-// The coordinates as one vector value of 32-bit integers, in the order the
-// texture instructions read them (x, y, z or layer).
-Result<Src> Translator::image_coords(uint32_t id, const ImageBinding& img, const spirv::Inst& in) {
+// The integer coordinates of an image access as one vector value of 32-bit
+// integers, in the order the texture instructions read them (x, y, z or
+// layer), and the instruction's dimension `n`. As Mesa does, cube and cube
+// array images are accessed as 2D arrays (layer = the GLSL face or
+// layer-face coordinate) and buffer images as 2D images 1024 texels wide
+// (x % 1024, x / 1024): their descriptors must be packed that way.
+Result<Src> Translator::image_coords(uint32_t id, const ImageBinding& img, const spirv::Inst& in, uint32_t* n) {
   AGX_TRY(auto v, get(id, in));
   if (v->kind != TVal::Kind::data) return unsupported(in, "image coordinates are not a value");
-  const unsigned n = coord_count(img.dim);
-  if (v->c.size() < n) return unsupported(in, fmt::format("{} image coordinates for a {} image", v->c.size(), image_dim_name(img.dim)));
-  std::vector<Src> c(v->c.begin(), v->c.begin() + n);
+  ImageDim dim = img.dim;
+  unsigned count = coord_count(dim);
+  if (dim == ImageDim::cube || dim == ImageDim::cube_array) dim = ImageDim::d2_array, count = 3;
+  if (v->c.size() < count)
+    return unsupported(in, fmt::format("{} image coordinates for a {} image", v->c.size(), image_dim_name(img.dim)));
+  std::vector<Src> c(v->c.begin(), v->c.begin() + count);
   for (const Src& s : c)
     if (s.bits != 32) return unsupported(in, "image coordinates must be 32-bit integers");
-  return Src::val(b_.def(IrOp::collect, c, 32, static_cast<uint8_t>(n)), 32);
+  if (dim == ImageDim::buffer) {
+    dim = ImageDim::d2;
+    c = {b_.binary(IrOp::iand, c[0], Src::immediate(1023)), b_.binary(IrOp::ushr, c[0], Src::immediate(10))};
+  }
+  *n = static_cast<uint32_t>(dim);
+  return Src::val(b_.def(IrOp::collect, c, 32, static_cast<uint8_t>(c.size())), 32);
 }
 
 Status Translator::image_write(const spirv::Inst& in) {
@@ -165,16 +177,7 @@ Status Translator::image_write(const spirv::Inst& in) {
   const uint32_t operands = w.size() > 3 ? w[3] : 0;
   if (operands != (ms ? static_cast<uint32_t>(spv::ImageOperandsMask::Sample) : 0u) || (ms && w.size() < 5))
     return unsupported(in, fmt::format("imageStore with image operands 0x{:x}", operands));
-  // Dimensions the PBE writes as they are; the rest are not lowered yet.
-  uint32_t n = 0;
-  switch (img->dim) {
-    case ImageDim::d1: case ImageDim::d1_array: case ImageDim::d2: case ImageDim::d2_array: case ImageDim::d3:
-    case ImageDim::d2_ms: case ImageDim::d2_ms_array:
-      n = static_cast<uint32_t>(img->dim);
-      break;
-    default:
-      return unsupported(in, fmt::format("imageStore to a {} image is not supported", image_dim_name(img->dim)));
-  }
+  uint32_t n = static_cast<uint32_t>(img->dim);
   Src coords;
   if (ms) {
     // x, y (32-bit), then the sample index in the low half of the next
@@ -187,7 +190,7 @@ Status Translator::image_write(const spirv::Inst& in) {
     if (count == 3) extra = b_.binary(IrOp::ior, extra, b_.binary(IrOp::ishl, cv->c[2], Src::immediate(16)));
     coords = Src::val(b_.def(IrOp::collect, {cv->c[0], cv->c[1], extra}, 32, 3), 32);
   } else {
-    AGX_TRY(coords, image_coords(w[1], *img, in));
+    AGX_TRY(coords, image_coords(w[1], *img, in, &n));
   }
   AGX_TRY(auto texel, get(w[2], in));
   if (texel->kind != TVal::Kind::data || texel->c.empty() || texel->c.size() > 4)
@@ -245,9 +248,10 @@ Status Translator::image_read(const spirv::Inst& in) {
   const bool fetch = in.op == Op::OpImageFetch;
   if (fetch != (img->kind == ImageBinding::Kind::sampled_image))
     return unsupported(in, fetch ? "texelFetch of a storage image" : "imageLoad of a sampled texture");
-  auto n = direct_dim(img->dim);
-  if (!n || img->dim == ImageDim::cube || img->dim == ImageDim::cube_array)
-    return unsupported(in, fmt::format("reading a {} image is not supported", image_dim_name(img->dim)));
+  if (img->dim == ImageDim::d2_ms || img->dim == ImageDim::d2_ms_array)
+    return unsupported(in, "reading a multisampled image is not supported");
+  if (fetch && (img->dim == ImageDim::cube || img->dim == ImageDim::cube_array))
+    return unsupported(in, "texelFetch of a cube texture");
   Src lod = Src::immediate(0);
   if (w.size() > 4) {
     const uint32_t operands = w[4];
@@ -257,9 +261,10 @@ Status Translator::image_read(const spirv::Inst& in) {
       return unsupported(in, fmt::format("image read with image operands 0x{:x}", operands));
     }
   }
-  AGX_TRY(Src coords, image_coords(w[3], *img, in));
+  uint32_t n = 0;
+  AGX_TRY(Src coords, image_coords(w[3], *img, in, &n));
   AGX_TRY(uint32_t ss, txf_sampler(in));
-  ValueId texel = b_.def(IrOp::texture_load, {coords, lod}, 32, 4, image_imm(img->texture_state, *n, ss));
+  ValueId texel = b_.def(IrOp::texture_load, {coords, lod}, 32, 4, image_imm(img->texture_state, n, ss));
   return texel_result(in, texel);
 }
 
@@ -326,57 +331,6 @@ Status Translator::image_query(const spirv::Inst& in) {
     if (n > 3) return unsupported(in, "image size with more than 3 components");
     for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::uniform(img.size_uniform + i));
   }
-  vals_[w[1]] = std::move(out);
-  return {};
-}
-
-// OpImageTexelPointer: a pointer into device memory at the texel's
-// address, which the atomics then use like a buffer element. Level 0 of a
-// GPU-tiled (or twiddled) image of 32-bit texels is tiles in raster order,
-// Morton order inside a tile (x bit i -> bit 2i, y bit i -> bit 2i+1; a
-// tile twice as wide as high has x's top bit above them) -- docs/layout.md.
-// Mesa forms the address in the shader too (libagx's image texel address,
-// from the descriptor); here the tile geometry comes in ABI uniforms.
-Status Translator::texel_pointer(const spirv::Inst& in) {
-  const auto& w = in.w;
-  if (w.size() < 5 || w[1] >= m_.bound || w[2] >= m_.bound) return Error::decode("{}: bad OpImageTexelPointer", o_.file_name);
-  if (!m_.is_variable[w[2]] || image_index_[w[2]] < 0) return unsupported(in, "image atomic on something other than an image uniform");
-  ImageBinding& img = abi_.images[static_cast<size_t>(image_index_[w[2]])];
-  if (img.kind != ImageBinding::Kind::storage_image || img.dim != ImageDim::d2)
-    return unsupported(in, fmt::format("image atomics on a {} image are not supported (2D storage images)", image_dim_name(img.dim)));
-  const uint32_t texel_type = type(w[0]).elem;
-  if (type(texel_type).width != 32) return unsupported(in, "image atomics on texels that are not 32-bit");
-  if (img.atomic_uniform == UINT32_MAX) {
-    const uint32_t first = (abi_.uniform_count + 1) & ~1u;
-    if (first + 5 > 256) return unsupported(in, fmt::format("no uniform registers left for the atomics on image '{}'", img.name));
-    img.atomic_uniform = first;
-    abi_.uniform_count = first + 5;
-  }
-  AGX_TRY(auto cv, get(w[3], in));
-  if (cv->kind != TVal::Kind::data || cv->c.size() < 2) return unsupported(in, "image atomic coordinates of another shape");
-  const Src x = cv->c[0], y = cv->c[1];
-  const uint32_t u = img.atomic_uniform;
-  const Src tiles_per_row = Src::uniform(u + 2), lw = Src::uniform(u + 3), lh = Src::uniform(u + 4);
-  auto op = [&](IrOp o, Src a, Src b) { return b_.binary(o, a, b); };
-  auto low_bits = [&](Src v, Src bits) { return op(IrOp::iand, v, op(IrOp::isub, op(IrOp::ishl, Src::immediate(1), bits), Src::immediate(1))); };
-  // Bits 0..7 of v to the even bit positions.
-  auto spread = [&](Src v) {
-    v = op(IrOp::iand, op(IrOp::ior, v, op(IrOp::ishl, v, Src::immediate(4))), Src::immediate(0x0F0F));
-    v = op(IrOp::iand, op(IrOp::ior, v, op(IrOp::ishl, v, Src::immediate(2))), Src::immediate(0x3333));
-    return op(IrOp::iand, op(IrOp::ior, v, op(IrOp::ishl, v, Src::immediate(1))), Src::immediate(0x5555));
-  };
-  const Src xi = low_bits(x, lw), yi = low_bits(y, lh);
-  Src inside = op(IrOp::ior, spread(low_bits(xi, lh)), op(IrOp::ishl, spread(yi), Src::immediate(1)));
-  inside = op(IrOp::ior, inside, op(IrOp::ishl, op(IrOp::ushr, xi, lh), op(IrOp::iadd, lh, lh)));
-  const Src tile = b_.imad(op(IrOp::ushr, y, lh), tiles_per_row, op(IrOp::ushr, x, lw));
-  const Src index = op(IrOp::ior, op(IrOp::ishl, tile, op(IrOp::iadd, lw, lh)), inside);
-  TVal out;
-  out.kind = TVal::Kind::ptr;
-  out.type = w[0];
-  out.ptr.space = Ptr::Space::buffer;
-  out.ptr.uniform = u;
-  out.ptr.type = texel_type;
-  out.ptr.terms.push_back({index, 4});
   vals_[w[1]] = std::move(out);
   return {};
 }

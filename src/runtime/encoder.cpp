@@ -18,6 +18,7 @@ constexpr uint32_t kMaxThreadgroupMemory_B = 65536;
 constexpr uint32_t kMaxRegisterHalves = 256;
 constexpr uint32_t kTextureState_B = 24;          // Texture / PBE descriptor
 constexpr uint32_t kSamplerState_B = 8;           // Sampler descriptor (compact states)
+constexpr uint32_t kExtendedSamplerState_B = 24;  // Sampler + Border (extended states)
 constexpr uint32_t kMaxTextureStates = 256;       // Launch Word 0: 5 bits in groups of 8
 constexpr uint32_t kMaxSamplerStates = 16;        // Launch Word 0: "16 compact"
 constexpr uint32_t kStatesPerWord = 127;          // USC Texture / Sampler Count: 7 bits
@@ -49,18 +50,23 @@ Status check(const LaunchDesc& l) {
   if (l.texture_states.size() % kTextureState_B || l.texture_states.size() / kTextureState_B > kMaxTextureStates)
     return Error::limit("launch: {} bytes of texture state descriptors (24-byte descriptors, at most {})",
                         l.texture_states.size(), kMaxTextureStates);
-  if (l.sampler_states.size() % kSamplerState_B || l.sampler_states.size() / kSamplerState_B > kMaxSamplerStates)
-    return Error::limit("launch: {} bytes of sampler state descriptors (8-byte descriptors, at most {})",
-                        l.sampler_states.size(), kMaxSamplerStates);
+  const uint32_t sampler_B = l.extended_samplers ? kExtendedSamplerState_B : kSamplerState_B;
+  if (l.sampler_states.size() % sampler_B || l.sampler_states.size() / sampler_B > kMaxSamplerStates)
+    return Error::limit("launch: {} bytes of sampler state descriptors ({}-byte descriptors, at most {})",
+                        l.sampler_states.size(), sampler_B, kMaxSamplerStates);
   return {};
 }
 
 uint32_t uniform_halves(const LaunchDesc& l) { return uint32_t(l.uniforms.size()) * 2; }
 uint32_t texture_states(const LaunchDesc& l) { return uint32_t(l.texture_states.size() / kTextureState_B); }
-uint32_t sampler_states(const LaunchDesc& l) { return uint32_t(l.sampler_states.size() / kSamplerState_B); }
+uint32_t sampler_state_B(const LaunchDesc& l) { return l.extended_samplers ? kExtendedSamplerState_B : kSamplerState_B; }
+uint32_t sampler_states(const LaunchDesc& l) { return uint32_t(l.sampler_states.size() / sampler_state_B(l)); }
 
-cs::SamplerStates sampler_state_count(uint32_t n) {
+// Launch Word 0's count (bminor/mesa-mesa src/asahi/lib/agx_helpers.h
+// agx_translate_sampler_state_count).
+cs::SamplerStates sampler_state_count(uint32_t n, bool extended) {
   if (n == 0) return cs::SamplerStates::k0;
+  if (extended) return n <= 8 ? cs::SamplerStates::k8Extended : cs::SamplerStates::k16Extended;
   if (n <= 4) return cs::SamplerStates::k4Compact;
   if (n <= 8) return cs::SamplerStates::k8Compact;
   if (n <= 12) return cs::SamplerStates::k12Compact;
@@ -106,7 +112,7 @@ Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& l, uint64_t code_u
     }
   }
   AGX_CHECK(push_states<cs::UscTexture>(out, texture_states(l), textures_va, kTextureState_B));
-  AGX_CHECK(push_states<cs::UscSampler>(out, sampler_states(l), samplers_va, kSamplerState_B));
+  AGX_CHECK(push_states<cs::UscSampler>(out, sampler_states(l), samplers_va, sampler_state_B(l)));
   cs::UscShared shared;
   shared.uses_shared_memory = l.threadgroup_memory_B > 0;
   shared.layout = cs::SharedLayout::kVertexCompute;
@@ -128,7 +134,7 @@ Result<std::vector<uint8_t>> pack_cdm_launch(const LaunchDesc& l, uint64_t pipel
   cs::CdmLaunchWord0 w0;
   w0.uniform_register_count = uniform_halves(l);
   w0.texture_state_register_count = texture_states(l);
-  w0.sampler_state_register_count = sampler_state_count(sampler_states(l));
+  w0.sampler_state_register_count = sampler_state_count(sampler_states(l), l.extended_samplers);
   w0.preshader_register_count = 0;
   w0.mode = cs::CdmMode::kDirect;
   AGX_CHECK(push(out, w0));

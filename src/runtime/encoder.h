@@ -27,9 +27,11 @@ struct LaunchDesc {
   std::array<uint32_t, 3> groups{1, 1, 1};  // threadgroups per axis
   std::array<uint32_t, 3> local{1, 1, 1};   // threads per threadgroup
   // ts0, ts1, ...: 24-byte Texture or PBE descriptors; ss0, ss1, ...:
-  // 8-byte Sampler descriptors (compact sampler states).
+  // 8-byte Sampler descriptors (compact sampler states), or 24 bytes each
+  // (Sampler + Border) with `extended_samplers`.
   std::span<const uint8_t> texture_states;
   std::span<const uint8_t> sampler_states;
+  bool extended_samplers = false;
 };
 
 // A launch ready to submit; keeps its buffers alive until destroyed.

@@ -223,6 +223,7 @@ Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::arra
   AGX_TRY(StateDescriptors states, bind_images(abi, [&](const compiler::ImageBinding& b) { return bound_image(b); }));
   launch.texture_states = states.textures;
   launch.sampler_states = states.samplers;
+  launch.extended_samplers = states.extended_samplers;
   for (const auto& [first, words] : states.uniforms) {
     if (first + words.size() > u.size()) u.resize(first + words.size(), 0);
     std::copy(words.begin(), words.end(), u.begin() + first);
@@ -245,14 +246,16 @@ Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::arra
 // value (`uniform int NAME UNIT`), else its initial value, the binding
 // (`layout(binding = N)` initializes it in GL; glslang gives the others
 // bindings in declaration order).
-Result<const Image*> Session::bound_image(const compiler::ImageBinding& b) const {
+Result<BoundImage> Session::bound_image(const compiler::ImageBinding& b) const {
   auto u = opaque_units_.find(b.name);
   const int unit = u == opaque_units_.end() ? int(b.binding) : u->second;
   if (b.kind == compiler::ImageBinding::Kind::storage_image && !image_units_.count(unit))
     return Error::not_found("image '{}': no image bound to unit {} ('image texture {} FORMAT')", b.name, unit, unit);
   auto t = textures_.find(unit);
   if (t == textures_.end()) return Error::not_found("image '{}': no texture {}", b.name, unit);
-  return t->second.get();
+  BoundImage out{t->second.get(), {}};
+  if (auto p = sampler_params_.find(unit); p != sampler_params_.end()) out.sampler = p->second;
+  return out;
 }
 
 Result<Image*> Session::read_framebuffer() {
@@ -368,6 +371,8 @@ Status Session::run(const Command& command) {
             auto data = rgbw_rgba8(t.width_px, t.height_px);
             AGX_CHECK(img->upload(data, uint64_t(t.width_px) * 4));
             textures_[t.unit] = std::move(img);
+            sampler_params_.erase(t.unit);
+            active_unit_ = t.unit;
             return {};
           },
           [&](const CmdTextureInteger& t) -> Status {
@@ -377,11 +382,17 @@ Status Session::run(const Command& command) {
             AGX_CHECK(img->upload({reinterpret_cast<const uint8_t*>(data.data()), data.size() * 4},
                                   uint64_t(t.width_px) * fmt.channels * 4));
             textures_[t.unit] = std::move(img);
+            sampler_params_.erase(t.unit);
+            active_unit_ = t.unit;
             return {};
           },
           [&](const CmdTextureMiptree&) -> Status { return Error::unsupported("texture miptree is not supported"); },
           [&](const CmdTexParameter& t) -> Status {
-            return Error::unsupported("texparameter {} {}: samplers are not supported", t.target, t.name);
+            // glTexParameter on the texture of the active unit.
+            if (t.target != "2D") return Error::unsupported("texparameter {}: only 2D textures are supported", t.target);
+            if (!textures_.count(active_unit_))
+              return Error::not_found("texparameter: no texture on unit {}", active_unit_);
+            return apply_texparameter(sampler_params_[active_unit_], t.name, t.values);
           },
           [&](const CmdImageTexture& i) -> Status {
             if (i.resident) return Error::unsupported("resident images (ARB_bindless_texture) are not supported");

@@ -14,6 +14,7 @@
 
 #include "compiler/compiler.h"
 #include "runtime/image.h"
+#include "runtime/image_binding.h"
 #include "runtime/runtime.h"
 #include "runtime/shader_test.h"
 
@@ -63,7 +64,7 @@ class Session {
   Status probe_pixel(const CmdProbeRgba& p);
   Status probe_all(const CmdProbeAll& p);
   Result<Image*> read_framebuffer();
-  Result<const Image*> bound_image(const compiler::ImageBinding& b) const;
+  Result<BoundImage> bound_image(const compiler::ImageBinding& b) const;
   Result<std::unique_ptr<Image>> make_image(const std::string& label, uint32_t w, uint32_t h,
                                             format::Format fmt = format::Format::R8G8B8A8_UNORM);
 
@@ -76,6 +77,8 @@ class Session {
   std::vector<uint32_t> uniform_words_;         // the loose uniform block, from u(P)
   std::map<int, std::unique_ptr<Image>> textures_;
   std::map<int, std::string> image_units_;      // image unit -> format
+  std::map<int, SamplerParams> sampler_params_; // texture unit -> `texparameter` state
+  int active_unit_ = 0;                         // the unit the last texture command bound (glActiveTexture)
   std::unique_ptr<Image> winsys_;               // piglit's window: 250x250 RGBA8
   std::optional<int> fb_texture_;               // `fb tex 2d N`; none: the window
   std::array<float, 4> clear_color_{};

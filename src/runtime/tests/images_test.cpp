@@ -133,6 +133,34 @@ TEST(Images, AtomicsAcrossTiles) {
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
 }
 
+// texparameter sets the active unit's sampler: repeat, linear filtering,
+// a custom border colour (extended sampler states).
+TEST(Images, TexParameterSamplers) {
+  const std::string shader =
+      "layout(local_size_x = 1) in;\n"
+      "uniform sampler2D tex;\n"
+      "layout(binding = 0, std430) buffer B { vec4 v[]; };\n"
+      "void main() { v[0] = texture(tex, vec2(1.25, 0.25)); v[1] = texture(tex, vec2(0.5, 0.5)); v[2] = texture(tex, vec2(-1.0, 0.5)); }\n";
+  auto run = [&](const std::string& params, const std::string& probes) {
+    return run_shader_test(file(shader, "texture rgbw 0 (2, 2) GL_RGBA8\n" + params + "uniform int tex 0\nssbo 0 48\ncompute 1 1 1\n" + probes));
+  };
+  // Defaults (nearest, clamp to edge): (1.25, 0.25) clamps into green.
+  auto v = run("", "probe ssbo float 0 0 == 0.0\nprobe ssbo float 0 4 == 1.0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  // Repeat wraps to (0.25, 0.25): red; linear at the centre averages all four.
+  v = run("texparameter 2D wrap_s repeat\ntexparameter 2D mag linear\n",
+          "probe ssbo float 0 0 == 1.0\nprobe ssbo float 0 4 == 0.0\n"
+          "probe ssbo float 0 16 == 0.5\nprobe ssbo float 0 20 == 0.5\nprobe ssbo float 0 24 == 0.5\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  // Clamp to a custom border: 0.2 is 51/255 in an RGBA8 border.
+  v = run("texparameter 2D wrap_s clamp_to_border\ntexparameter 2D border_color 0.2 0.4 0.6 1.0\n",
+          "probe ssbo float 0 32 == 0.2\nprobe ssbo float 0 36 == 0.4\nprobe ssbo float 0 44 == 1.0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run("texparameter 2D compare_func less\n", "");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_NE(v.detail.find("texparameter compare_func is not supported"), std::string::npos) << v.detail;
+}
+
 TEST(Images, MissingBindingsNameTheImage) {
   const std::string shader =
       "layout(local_size_x = 1) in;\nwriteonly uniform image2D out_img;\n"

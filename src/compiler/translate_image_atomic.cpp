@@ -1,0 +1,65 @@
+// Image atomics: OpImageTexelPointer becomes a device pointer at the
+// texel's address, so the buffer atomics of translate_memory.cpp apply
+// (docs/compiler.md, "Images and samplers").
+#include <fmt/format.h>
+
+#include "compiler/translate.h"
+
+namespace agx::compiler::detail {
+
+using spv::Op;
+using Kind = spirv::Type::Kind;
+using IrOp = agx::compiler::Op;
+
+// OpImageTexelPointer: a pointer into device memory at the texel's
+// address, which the atomics then use like a buffer element. Level 0 of a
+// GPU-tiled (or twiddled) image of 32-bit texels is tiles in raster order,
+// Morton order inside a tile (x bit i -> bit 2i, y bit i -> bit 2i+1; a
+// tile twice as wide as high has x's top bit above them) -- docs/layout.md.
+// Mesa forms the address in the shader too (libagx's image texel address,
+// from the descriptor); here the tile geometry comes in ABI uniforms.
+Status Translator::texel_pointer(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (w.size() < 5 || w[1] >= m_.bound || w[2] >= m_.bound) return Error::decode("{}: bad OpImageTexelPointer", o_.file_name);
+  if (!m_.is_variable[w[2]] || image_index_[w[2]] < 0) return unsupported(in, "image atomic on something other than an image uniform");
+  ImageBinding& img = abi_.images[static_cast<size_t>(image_index_[w[2]])];
+  if (img.kind != ImageBinding::Kind::storage_image || img.dim != ImageDim::d2)
+    return unsupported(in, fmt::format("image atomics on a {} image are not supported (2D storage images)", image_dim_name(img.dim)));
+  const uint32_t texel_type = type(w[0]).elem;
+  if (type(texel_type).width != 32) return unsupported(in, "image atomics on texels that are not 32-bit");
+  if (img.atomic_uniform == UINT32_MAX) {
+    const uint32_t first = (abi_.uniform_count + 1) & ~1u;
+    if (first + 5 > 256) return unsupported(in, fmt::format("no uniform registers left for the atomics on image '{}'", img.name));
+    img.atomic_uniform = first;
+    abi_.uniform_count = first + 5;
+  }
+  AGX_TRY(auto cv, get(w[3], in));
+  if (cv->kind != TVal::Kind::data || cv->c.size() < 2) return unsupported(in, "image atomic coordinates of another shape");
+  const Src x = cv->c[0], y = cv->c[1];
+  const uint32_t u = img.atomic_uniform;
+  const Src tiles_per_row = Src::uniform(u + 2), lw = Src::uniform(u + 3), lh = Src::uniform(u + 4);
+  auto op = [&](IrOp o, Src a, Src b) { return b_.binary(o, a, b); };
+  auto low_bits = [&](Src v, Src bits) { return op(IrOp::iand, v, op(IrOp::isub, op(IrOp::ishl, Src::immediate(1), bits), Src::immediate(1))); };
+  // Bits 0..7 of v to the even bit positions.
+  auto spread = [&](Src v) {
+    v = op(IrOp::iand, op(IrOp::ior, v, op(IrOp::ishl, v, Src::immediate(4))), Src::immediate(0x0F0F));
+    v = op(IrOp::iand, op(IrOp::ior, v, op(IrOp::ishl, v, Src::immediate(2))), Src::immediate(0x3333));
+    return op(IrOp::iand, op(IrOp::ior, v, op(IrOp::ishl, v, Src::immediate(1))), Src::immediate(0x5555));
+  };
+  const Src xi = low_bits(x, lw), yi = low_bits(y, lh);
+  Src inside = op(IrOp::ior, spread(low_bits(xi, lh)), op(IrOp::ishl, spread(yi), Src::immediate(1)));
+  inside = op(IrOp::ior, inside, op(IrOp::ishl, op(IrOp::ushr, xi, lh), op(IrOp::iadd, lh, lh)));
+  const Src tile = b_.imad(op(IrOp::ushr, y, lh), tiles_per_row, op(IrOp::ushr, x, lw));
+  const Src index = op(IrOp::ior, op(IrOp::ishl, tile, op(IrOp::iadd, lw, lh)), inside);
+  TVal out;
+  out.kind = TVal::Kind::ptr;
+  out.type = w[0];
+  out.ptr.space = Ptr::Space::buffer;
+  out.ptr.uniform = u;
+  out.ptr.type = texel_type;
+  out.ptr.terms.push_back({index, 4});
+  vals_[w[1]] = std::move(out);
+  return {};
+}
+
+}  // namespace agx::compiler::detail
