@@ -2,10 +2,12 @@
 // against the same arithmetic done in double in C++ (inverses by
 // Gauss-Jordan elimination, determinants by LU, not the compiler's
 // cofactor expansion).
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <random>
 
+#include "compiler/spirv_module.h"
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
@@ -355,6 +357,90 @@ void main() {
     for (unsigned rr = 0; rr < 3; ++rr) EXPECT_NEAR(bitsf(r.buffers[0][i * 4 + rr]), mv.v[rr], 1e-5) << i;
     EXPECT_NEAR(bitsf(r.buffers[0][i * 4 + 3]), sm(i).at(2, i % 3), 1e-6) << i;
   }
+}
+
+constexpr const char* kBoolMatrixGlsl = R"(#version 450
+layout(local_size_x = 4) in;
+layout(location = 0) uniform bool b;
+layout(location = 1) uniform bvec3 bv;
+layout(location = 2) uniform mat3 m;
+layout(location = 3) uniform mat2x3 n;
+layout(std430, binding = 0) buffer O { layout(row_major) mat3 r; vec4 o[]; };
+void main() {
+  mat3 x = b ? m : inverse(m);
+  if (bv.y) x = x * transpose(r);
+  o[gl_LocalInvocationIndex] = vec4(x * vec3(1.0), determinant(x)) + vec4(n * vec2(2.0), float(any(bv)));
+  r = outerProduct(vec3(1.0), vec3(2.0)) * x;
+})";
+
+TEST(Matrix, BoolUniformWideningLeavesOtherModulesAlone) {
+  Options o;
+  o.env = TargetEnv::opengl;
+  auto plain = glsl_to_spirv("#version 450\nlayout(local_size_x = 1) in;\nlayout(location = 0) uniform uint u;\n"
+                             "layout(std430, binding = 0) buffer O { uint v; };\nvoid main() { v = u; }\n", o);
+  ASSERT_TRUE(plain.ok());
+  auto same = spirv::widen_bool_uniforms(*plain);
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(*same, *plain);
+  auto words = glsl_to_spirv(kBoolMatrixGlsl, o);
+  ASSERT_TRUE(words.ok());
+  auto wide = spirv::widen_bool_uniforms(*words);
+  ASSERT_TRUE(wide.ok());
+  EXPECT_NE(*wide, *words);
+  EXPECT_GT((*wide)[3], (*words)[3]);  // new ids for uint types, pointers, zeros, loads
+  // A truncated instruction is an error naming the word.
+  std::vector<uint32_t> cut(words->begin(), words->begin() + 40);
+  cut.back() = (50u << 16) | cut.back();
+  auto bad = spirv::widen_bool_uniforms(cut);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message().find("runs past the end"), std::string::npos) << bad.error().message();
+  // No UniformConstant variable of a bool type is left.
+  auto count_bool_vars = [](const std::vector<uint32_t>& w) {
+    std::vector<uint32_t> bools, ptrs;
+    int n = 0;
+    for (size_t pos = 5; pos < w.size() && (w[pos] >> 16); pos += w[pos] >> 16) {
+      auto op = static_cast<spv::Op>(w[pos] & 0xFFFF);
+      if (op == spv::Op::OpTypeBool) bools.push_back(w[pos + 1]);
+      if (op == spv::Op::OpTypeVector && std::find(bools.begin(), bools.end(), w[pos + 2]) != bools.end()) bools.push_back(w[pos + 1]);
+      if (op == spv::Op::OpTypePointer && w[pos + 2] == uint32_t(spv::StorageClass::UniformConstant) &&
+          std::find(bools.begin(), bools.end(), w[pos + 3]) != bools.end())
+        ptrs.push_back(w[pos + 1]);
+      if (op == spv::Op::OpVariable && std::find(ptrs.begin(), ptrs.end(), w[pos + 1]) != ptrs.end()) ++n;
+    }
+    return n;
+  };
+  EXPECT_EQ(count_bool_vars(*words), 2);  // b, bv
+  EXPECT_EQ(count_bool_vars(*wide), 0);
+}
+
+TEST(Matrix, MutatedBoolAndMatrixModulesGiveShadersOrErrors) {
+  Options o;
+  o.env = TargetEnv::opengl;
+  auto words = glsl_to_spirv(kBoolMatrixGlsl, o);
+  ASSERT_TRUE(words.ok());
+  ASSERT_TRUE(compile_spirv(*words, o).ok());
+  std::mt19937 rng(99);
+  size_t errors = 0;
+  for (int round = 0; round < 150; ++round) {
+    std::vector<uint32_t> w = *words;
+    int edits = 1 + rng() % 3;
+    for (int e = 0; e < edits; ++e) {
+      size_t at = 5 + rng() % (w.size() - 5);
+      switch (rng() % 3) {
+        case 0: w[at] ^= 1u << (rng() % 32); break;
+        case 1: w[at] = rng() % 4 ? rng() % 64 : rng(); break;
+        default: w.erase(w.begin() + at); break;
+      }
+    }
+    (void)spirv::widen_bool_uniforms(w);
+    (void)spirv::parse(w, "main");
+    auto s = compile_spirv(w, o);
+    if (!s.ok()) {
+      ++errors;
+      EXPECT_FALSE(s.error().message().empty());
+    }
+  }
+  EXPECT_GT(errors, 0u);
 }
 
 }  // namespace
