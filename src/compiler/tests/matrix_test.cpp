@@ -413,6 +413,23 @@ TEST(Matrix, BoolUniformWideningLeavesOtherModulesAlone) {
   EXPECT_EQ(count_bool_vars(*wide), 0);
 }
 
+TEST(Matrix, DoubleMatricesAndDynamicLooseIndicesAreNamedErrors) {
+  auto d = compile(R"(#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer B { dmat2 m; double d; };
+void main() { d = determinant(m); })");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.error().message().find("test.comp:4: matrices of 64-bit floats (dmat)"), std::string::npos) << d.error().message();
+  auto l = compile(R"(#version 450
+layout(local_size_x = 1) in;
+layout(location = 0) uniform mat3 m;
+layout(std430, binding = 0) buffer B { vec3 v; uint i; };
+void main() { v = m[i]; })", TargetEnv::opengl);
+  ASSERT_FALSE(l.ok());
+  EXPECT_NE(l.error().message().find("test.comp:5: dynamic index into push constants / loose uniforms"), std::string::npos)
+      << l.error().message();
+}
+
 TEST(Matrix, MutatedBoolAndMatrixModulesGiveShadersOrErrors) {
   Options o;
   o.env = TargetEnv::opengl;
