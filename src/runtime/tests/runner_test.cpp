@@ -4,11 +4,6 @@
 
 #include "runtime/runner.h"
 
-#if AGX_RUNTIME_TESTS_HAVE_GPU
-#include "gpu/gpu.h"
-#include "kmd/kmd.h"
-#endif
-
 namespace agx::runtime {
 namespace {
 
@@ -78,10 +73,7 @@ TEST(Runner, LinkErrorsAndFailures) {
 
 #if AGX_RUNTIME_TESTS_HAVE_GPU
 TEST(Runner, MatrixAndBoolUniforms) {
-  // The dispatches run on the software GPU (this binary's other tests keep
-  // the kmd's completing executor).
-  kmd::set_default_executor_factory(&gpu::make_default_executor);
-  struct Reset { ~Reset() { kmd::set_default_executor_factory(nullptr); } } reset;
+  // The dispatches run on the software GPU (agx_gpu_default is linked in).
   // piglit's syntax: matrices column after column; bool and bvec uniforms
   // set as int/ivec (glUniform*i), any nonzero value is true. Expected:
   // a * b's column 0 is a's column 0; column 2 is 2 a0 + 3 a1 = (14, 19, 24).
