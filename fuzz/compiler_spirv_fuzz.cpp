@@ -1,6 +1,6 @@
 // Fuzzes the SPIR-V side of the compiler: the module reader on raw words,
 // then the whole pipeline (SPIRV-Tools validation first) on the same
-// words. Nothing may crash; bad input is an Error.
+// words, as Vulkan and as OpenGL SPIR-V. Nothing may crash; bad input is an Error.
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -15,6 +15,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)agx::compiler::spirv::parse(words, "main");
   agx::compiler::Options o;
   o.file_name = "fuzz.spv";
+  (void)agx::compiler::compile_spirv(words, o);
+  // OpenGL: bool uniforms widened first (bool_uniforms.cpp), then the rest.
+  (void)agx::compiler::spirv::widen_bool_uniforms(words);
+  o.env = agx::compiler::TargetEnv::opengl;
   (void)agx::compiler::compile_spirv(words, o);
   return 0;
 }

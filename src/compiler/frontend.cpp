@@ -10,6 +10,7 @@
 #include <regex>
 
 #include "compiler/compiler.h"
+#include "compiler/spirv_module.h"
 
 namespace agx::compiler {
 
@@ -106,6 +107,13 @@ Result<std::vector<uint32_t>> optimize_spirv(std::span<const uint32_t> words, co
     if (level > SPV_MSG_WARNING) return;
     messages += fmt::format("{}{}: word {}: {}", messages.empty() ? "" : "\n", options.file_name, pos.index, msg);
   };
+  // OpenGL bool uniforms are 32-bit values (bool_uniforms.cpp).
+  std::vector<uint32_t> widened;
+  if (options.env == TargetEnv::opengl) {
+    AGX_TRY(auto wv, spirv::widen_bool_uniforms(words));
+    widened = std::move(wv);
+    words = widened;
+  }
   spvtools::SpirvTools tools(spirv_env(options));
   tools.SetMessageConsumer(consumer);
   if (!tools.Validate(words.data(), words.size()))

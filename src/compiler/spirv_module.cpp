@@ -119,11 +119,18 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
       }
       case spv::Op::OpMemberDecorate: {
         if (!need(3) || !id_ok(w[0])) return bad("bad OpMemberDecorate");
-        if (static_cast<spv::Decoration>(w[2]) == spv::Decoration::Offset && need(4)) {
-          auto& offs = m.types[w[0]].member_offsets;
-          if (w[1] > 4096) return bad("member index too large");
-          if (offs.size() <= w[1]) offs.resize(w[1] + 1, UINT32_MAX);
-          offs[w[1]] = w[3];
+        auto dec = static_cast<spv::Decoration>(w[2]);
+        if (w[1] > 4096) return bad("member index too large");
+        Type& st = m.types[w[0]];
+        if (dec == spv::Decoration::Offset && need(4)) {
+          if (st.member_offsets.size() <= w[1]) st.member_offsets.resize(w[1] + 1, UINT32_MAX);
+          st.member_offsets[w[1]] = w[3];
+        } else if (dec == spv::Decoration::MatrixStride && need(4)) {
+          if (st.member_matrix_stride.size() <= w[1]) st.member_matrix_stride.resize(w[1] + 1, 0);
+          st.member_matrix_stride[w[1]] = w[3];
+        } else if (dec == spv::Decoration::RowMajor) {
+          if (st.member_row_major.size() <= w[1]) st.member_row_major.resize(w[1] + 1, 0);
+          st.member_row_major[w[1]] = 1;
         }
         continue;
       }
@@ -165,6 +172,12 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
       case spv::Op::OpTypeVector: {
         if (!need(3) || !id_ok(w[0]) || !type_ok(w[1]) || w[2] < 2 || w[2] > 4) return bad("bad OpTypeVector");
         Type& t = result_type(Type::Kind::vector); t.elem = w[1]; t.count = w[2]; continue;
+      }
+      case spv::Op::OpTypeMatrix: {
+        // Columns of a float vector type, 2-4 of them.
+        if (!need(3) || !id_ok(w[0]) || !type_ok(w[1]) || m.types[w[1]].kind != Type::Kind::vector || w[2] < 2 || w[2] > 4)
+          return bad("bad OpTypeMatrix");
+        Type& t = result_type(Type::Kind::matrix); t.elem = w[1]; t.count = w[2]; continue;
       }
       case spv::Op::OpTypeArray: {
         if (!need(3) || !id_ok(w[0]) || !type_ok(w[1]) || !id_ok(w[2])) return bad("bad OpTypeArray");
@@ -211,7 +224,7 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
         if (!need(1) || !id_ok(w[0])) return bad("bad type");
         result_type(Type::Kind::sampler);
         continue;
-      case spv::Op::OpTypeMatrix: case spv::Op::OpTypeOpaque: case spv::Op::OpTypeEvent:
+      case spv::Op::OpTypeOpaque: case spv::Op::OpTypeEvent:
       case spv::Op::OpTypeDeviceEvent: case spv::Op::OpTypeReserveId: case spv::Op::OpTypeQueue:
       case spv::Op::OpTypePipe: case spv::Op::OpTypeAccelerationStructureKHR: case spv::Op::OpTypeRayQueryKHR:
         if (!need(1) || !id_ok(w[0])) return bad("bad type");

@@ -24,13 +24,17 @@ struct Inst {
 };
 
 struct Type {
-  enum class Kind : uint8_t { none, void_, bool_, int_, float_, vector, array, runtime_array, struct_, pointer, function, image, sampled_image, sampler, other } kind = Kind::none;
+  enum class Kind : uint8_t { none, void_, bool_, int_, float_, vector, matrix, array, runtime_array, struct_, pointer, function, image, sampled_image, sampler, other } kind = Kind::none;
   uint32_t width = 0;           // int/float bits
   bool is_signed = false;
-  uint32_t elem = 0;            // vector/array/pointer element type
-  uint32_t count = 0;           // vector components, array length
+  uint32_t elem = 0;            // vector/array/pointer element type, matrix column type
+  uint32_t count = 0;           // vector components, array length, matrix columns
   std::vector<uint32_t> members;
   std::vector<uint32_t> member_offsets;  // Offset decorations (UINT32_MAX: none)
+  // MatrixStride (0: none) and RowMajor of matrix members (or arrays of
+  // matrices), by member index.
+  std::vector<uint32_t> member_matrix_stride;
+  std::vector<uint8_t> member_row_major;
   uint32_t array_stride = 0;    // ArrayStride decoration
   spv::StorageClass storage{};  // pointer
   bool block = false, buffer_block = false;
@@ -85,6 +89,11 @@ struct Module {
   std::vector<uint32_t> globals;     // module-scope variables in order
   std::vector<uint32_t> function_variables;
 };
+
+// OpenGL loose uniforms of type bool/bvecN (which SPIR-V may not store in a
+// UniformConstant variable) become uint/uvecN variables, each load followed
+// by `!= 0` (bool_uniforms.cpp). Other modules come back unchanged.
+Result<std::vector<uint32_t>> widen_bool_uniforms(std::span<const uint32_t> words);
 
 // Reads `words`; errors name the word offset and what is unsupported
 // (several functions left after inlining, non-compute entry points ...).

@@ -248,8 +248,9 @@ Status Translator::run() {
   for (const spirv::Block& blk : m_.blocks) {
     for (const spirv::Inst& phi : blk.phis) {
       if (phi.w.size() < 2 || phi.w[1] >= m_.bound) return Error::decode("{}: bad OpPhi", o_.file_name);
-      unsigned n = components(phi.w[0]);
-      if (!n) return unsupported(phi, "OpPhi of a composite type");
+      // Composites (matrices, arrays, structs): a variable per flattened scalar.
+      unsigned n = flat_count(phi.w[0]);
+      if (!n) return unsupported(phi, "OpPhi of this type");
       TVal v;
       v.kind = TVal::Kind::data;
       v.type = phi.w[0];

@@ -30,6 +30,18 @@ struct Ptr {
   std::vector<std::pair<Src, uint32_t>> terms;
   uint32_t type = 0;            // pointee type
   int32_t builtin = -1;
+  // Matrix layout from the enclosing struct member (MatrixStride, RowMajor;
+  // 0: none given), and the byte step between the components of a vector
+  // this points to (0: packed; a row-major matrix's column is strided).
+  uint32_t matrix_stride_B = 0;
+  bool row_major = false;
+  uint32_t comp_stride_B = 0;
+};
+
+// Where a matrix's scalars sit: column c, row r at c * col_stride_B +
+// r * comp_stride_B.
+struct MatrixLayout {
+  uint32_t col_stride_B = 0, comp_stride_B = 4;
 };
 
 struct TVal {
@@ -48,6 +60,9 @@ struct Ctx {
   bool* saw_continue = nullptr;
   uint32_t outer_merge = 0, outer_cont = 0;  // a loop around a switch: not reachable from inside it
 };
+
+// A vector in consecutive registers for a store or an atomic.
+Src gather(Builder& b, const std::vector<Src>& c);
 
 class Translator {
  public:
@@ -77,6 +92,18 @@ class Translator {
   Status atomic(const spirv::Inst& in);
   Result<Src> buffer_index(const Ptr& p, uint32_t elem_B, const spirv::Inst& in, uint32_t* shift = nullptr);
   Result<Src> shared_address(const Ptr& p);
+
+  // translate_matrix.cpp: matrix arithmetic, Determinant/MatrixInverse,
+  // matrix layout in memory, loads and stores of matrices and strided vectors
+  Status matrix_op(const spirv::Inst& in, bool& handled);
+  Status matrix_ext(const spirv::Inst& in);
+  Result<MatrixLayout> matrix_layout(Ptr::Space space, uint32_t matrix_stride_B, bool row_major, uint32_t mtype,
+                                     const spirv::Inst& in) const;
+  Result<std::vector<Src>> load_vector_at(const Ptr& p, unsigned n, uint32_t comp_stride_B, const spirv::Inst& in);
+  Status store_vector_at(const Ptr& p, const std::vector<Src>& data, uint32_t comp_stride_B, const spirv::Inst& in);
+  Status load_matrix(const spirv::Inst& in, const Ptr& p, TVal& out);
+  Status store_matrix(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
+  unsigned matrix_rows(uint32_t mtype) const { return components(type(mtype).elem); }
 
   // translate_image.cpp: image and sampler uniforms (docs/compiler.md,
   // "Images and samplers"). `image_instruction` runs first for every

@@ -19,7 +19,8 @@ unsigned Translator::flat_count(uint32_t t) const {
   const spirv::Type& ty = type(t);
   switch (ty.kind) {
     case spirv::Type::Kind::bool_: case spirv::Type::Kind::int_: case spirv::Type::Kind::float_: return 1;
-    case spirv::Type::Kind::vector: case spirv::Type::Kind::array: return ty.count * flat_count(ty.elem);
+    case spirv::Type::Kind::vector: case spirv::Type::Kind::matrix: case spirv::Type::Kind::array:
+      return ty.count * flat_count(ty.elem);
     case spirv::Type::Kind::struct_: {
       unsigned n = 0;
       for (uint32_t mem : ty.members) n += flat_count(mem);
@@ -54,7 +55,7 @@ TVal Translator::constant(uint32_t id) {
     if (k.composite) {
       for (uint32_t p : k.parts) flatten(p);
     } else if (k.null) {
-      unsigned n = std::max(1u, components(k.type));
+      unsigned n = std::max(1u, flat_count(k.type));
       for (unsigned i = 0; i < n; ++i) v.c.push_back(Src::immediate(0));
     } else {
       v.c.push_back(Src::immediate(k.bits, type(k.type).width == 64 ? 64 : 32));
@@ -147,11 +148,14 @@ Status Translator::instruction(const spirv::Inst& in) {
     case Op::OpExtInst:
       AGX_CHECK(need(4));
       if (w[2] >= m_.bound || !m_.ext_glsl[w[2]]) return unsupported(in, "extended instruction set other than GLSL.std.450");
+      if (w[3] == GLSLstd450Determinant || w[3] == GLSLstd450MatrixInverse) return matrix_ext(in);  // translate_matrix.cpp
       return ext_glsl(in);
     default: break;
   }
   bool handled = false;
   AGX_CHECK(need(2));
+  AGX_CHECK(matrix_op(in, handled));  // translate_matrix.cpp
+  if (handled) return {};
   AGX_CHECK(alu(in, handled));
   if (!handled) return unsupported(in, fmt::format("SPIR-V instruction op {} is not supported", static_cast<unsigned>(in.op)));
   return {};
@@ -231,7 +235,7 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
       return {};
     }
     case Op::OpUndef: {
-      for (unsigned i = 0; i < std::max(1u, n); ++i) out.c.push_back(Src::immediate(0));
+      for (unsigned i = 0; i < std::max(1u, flat_count(rtype)); ++i) out.c.push_back(Src::immediate(0));
       return finish();
     }
     case Op::OpBitcast: {
@@ -261,7 +265,7 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
           if (idx >= ty.members.size()) return unsupported(in, "OpCompositeExtract index out of range");
           for (uint32_t j = 0; j < idx; ++j) first += flat_count(ty.members[j]);
           t = ty.members[idx];
-        } else if (ty.kind == spirv::Type::Kind::array || ty.kind == spirv::Type::Kind::vector) {
+        } else if (ty.kind == spirv::Type::Kind::array || ty.kind == spirv::Type::Kind::vector || ty.kind == spirv::Type::Kind::matrix) {
           if (idx >= ty.count) return unsupported(in, "OpCompositeExtract index out of range");
           first += idx * flat_count(ty.elem);
           t = ty.elem;
@@ -276,11 +280,31 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
       return finish();
     }
     case Op::OpCompositeInsert: {
-      AGX_TRY(auto obj, scalar(w[2], in));
+      // The object replaces the flattened scalars the indices select.
+      AGX_TRY(auto objv, get(w[2], in));
+      std::vector<Src> obj = objv->cmp ? std::vector<Src>{materialize(*objv->cmp)} : objv->c;
       AGX_TRY(auto v, get(w[3], in));
-      if (w.size() != 5 || v->kind != TVal::Kind::data || w[4] >= v->c.size()) return unsupported(in, "OpCompositeInsert of a nested composite");
+      if (v->kind != TVal::Kind::data || objv->kind != TVal::Kind::data) return unsupported(in, "OpCompositeInsert of a non-data value");
+      uint32_t t = v->type, first = 0;
+      for (size_t k = 4; k < w.size(); ++k) {
+        const spirv::Type& ty = type(t);
+        uint32_t idx = w[k];
+        if (ty.kind == spirv::Type::Kind::struct_) {
+          if (idx >= ty.members.size()) return unsupported(in, "OpCompositeInsert index out of range");
+          for (uint32_t j = 0; j < idx; ++j) first += flat_count(ty.members[j]);
+          t = ty.members[idx];
+        } else if (ty.kind == spirv::Type::Kind::array || ty.kind == spirv::Type::Kind::vector || ty.kind == spirv::Type::Kind::matrix) {
+          if (idx >= ty.count) return unsupported(in, "OpCompositeInsert index out of range");
+          first += idx * flat_count(ty.elem);
+          t = ty.elem;
+        } else {
+          return unsupported(in, "OpCompositeInsert through a non-composite");
+        }
+      }
+      if (w.size() < 5 || obj.size() != flat_count(t) || first + obj.size() > v->c.size())
+        return unsupported(in, "OpCompositeInsert object of another shape");
       out.c = v->c;
-      out.c[w[4]] = obj;
+      std::copy(obj.begin(), obj.end(), out.c.begin() + first);
       return finish();
     }
     case Op::OpVectorShuffle: {
@@ -433,7 +457,8 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
       return finish();
     }
     case Op::OpSelect: {
-      for (unsigned i = 0; i < std::max(1u, n); ++i) {
+      // Scalars, vectors and (SPIR-V 1.4) composites, per flattened scalar.
+      for (unsigned i = 0; i < std::max(1u, flat_count(rtype)); ++i) {
         AGX_TRY(auto cv, get(w[2], in));
         Cmp c;
         if (cv->cmp) c = *cv->cmp;

@@ -48,6 +48,7 @@ uint32_t Translator::natural_size_B(uint32_t t, uint32_t* align_B) const {
       a = e * (ty.count == 3 ? 4 : ty.count);
       break;
     }
+    case Kind::matrix:  // columns like an array of vectors (vec3 columns 16 bytes apart)
     case Kind::array: {
       uint32_t ea = 4;
       uint32_t e = natural_size_B(ty.elem, &ea);
@@ -103,7 +104,7 @@ Status Translator::setup_resources() {
       case StorageClass::PushConstant: push_var = v; break;
       case StorageClass::UniformConstant: {
         Kind k = type(pointee).kind;
-        if (k == Kind::other) break;  // matrices: only an error if used
+        if (k == Kind::other) break;  // other opaque types: only an error if used
         if (k == Kind::image || k == Kind::sampled_image || k == Kind::sampler) break;  // setup_images
         loose.push_back(v);
         break;
@@ -159,7 +160,9 @@ Status Translator::setup_resources() {
   for (uint32_t v : loose) {
     uint32_t pointee = type(m_.variables[v].type).elem;
     uint32_t align = 4;
-    uint32_t size = natural_size_B(pointee, &align);
+    // A matrix: its columns packed, column after column (as
+    // glUniformMatrix*fv takes them); other types: natural size.
+    uint32_t size = type(pointee).kind == Kind::matrix ? flat_count(pointee) * 4 : natural_size_B(pointee, &align);
     loose_B = (loose_B + 3) / 4 * 4;
     if (is_int64(pointee)) loose_B = (loose_B + 7) / 8 * 8;  // an even u<N>: a uniform pair
     loose_uniform_[v] = abi_.push_constants_uniform + loose_B / 4;
@@ -194,7 +197,7 @@ Result<Ptr> Translator::variable_pointer(uint32_t base, const spirv::Inst& in) {
       p.builtin = m_.decorations[base].builtin;
       break;
     case StorageClass::UniformConstant:
-      if (loose_uniform_[base] == UINT32_MAX) return unsupported(in, "images, samplers and matrix uniforms are not supported");
+      if (loose_uniform_[base] == UINT32_MAX) return unsupported(in, "images and samplers are not supported");
       p.space = Ptr::Space::push;
       p.uniform = abi_.push_constants_uniform;
       p.const_B = (loose_uniform_[base] - abi_.push_constants_uniform) * 4;
@@ -238,10 +241,19 @@ Status Translator::access_chain(const spirv::Inst& in) {
       }
       p.const_B += off;
       p.type = ty.members[idx.imm];
+      // The member's matrix layout holds for a matrix or an array of them.
+      p.matrix_stride_B = idx.imm < ty.member_matrix_stride.size() ? ty.member_matrix_stride[idx.imm] : 0;
+      p.row_major = idx.imm < ty.member_row_major.size() && ty.member_row_major[idx.imm];
+      p.comp_stride_B = 0;
       continue;
     }
-    uint32_t stride = 0;
-    if (ty.kind == Kind::array || ty.kind == Kind::runtime_array) {
+    uint32_t stride = 0, comp_stride = 0;
+    if (ty.kind == Kind::matrix) {
+      if (p.space == Ptr::Space::builtin) return unsupported(in, "access chain into a matrix built-in");
+      AGX_TRY(auto lay, matrix_layout(p.space, p.matrix_stride_B, p.row_major, p.type, in));
+      stride = lay.col_stride_B;
+      comp_stride = lay.comp_stride_B;
+    } else if (ty.kind == Kind::array || ty.kind == Kind::runtime_array) {
       if (explicit_layout) {
         stride = ty.array_stride;
         if (!stride) return unsupported(in, "array without an ArrayStride decoration");
@@ -251,7 +263,7 @@ Status Translator::access_chain(const spirv::Inst& in) {
         stride = (e + ea - 1) / ea * ea;
       }
     } else if (ty.kind == Kind::vector) {
-      stride = std::max(4u, type(ty.elem).width / 8);
+      stride = p.comp_stride_B ? p.comp_stride_B : std::max(4u, type(ty.elem).width / 8);
     } else {
       return unsupported(in, "access chain through a scalar");
     }
@@ -264,6 +276,7 @@ Status Translator::access_chain(const spirv::Inst& in) {
       p.terms.push_back({idx, stride});
     }
     p.type = ty.elem;
+    p.comp_stride_B = comp_stride;  // a matrix column's scalars; otherwise packed
   }
   TVal v;
   v.kind = TVal::Kind::ptr;
@@ -300,8 +313,6 @@ Result<Src> Translator::shared_address(const Ptr& p) {
   return acc;
 }
 
-namespace {
-// A vector in consecutive registers for a store or an atomic.
 Src gather(Builder& b, const std::vector<Src>& c) {
   if (c.size() == 1 && c[0].is_value()) return c[0];
   // Already a whole vector in order (a loaded vector stored again).
@@ -312,7 +323,6 @@ Src gather(Builder& b, const std::vector<Src>& c) {
   ValueId v = b.def(Op::collect, c, 32, static_cast<uint8_t>(c.size()));
   return Src::val(v, 32);
 }
-}  // namespace
 
 Status Translator::load(const spirv::Inst& in) {
   const auto& w = in.w;
@@ -345,13 +355,28 @@ Status Translator::load(const spirv::Inst& in) {
     vals_[w[1]] = std::move(out);
     return {};
   }
+  if (type(rtype).kind == Kind::matrix && type(p.type).kind == Kind::matrix) {
+    AGX_CHECK(load_matrix(in, p, out));
+    vals_[w[1]] = std::move(out);
+    return {};
+  }
+  if (n > 1 && p.comp_stride_B && p.comp_stride_B != 4) {
+    // A column of a row-major matrix: its scalars a row apart.
+    if (type(scalar_type(rtype)).width != 32) return unsupported(in, "64-bit load (32-bit only)");
+    AGX_TRY(auto c, load_vector_at(p, n, p.comp_stride_B, in));
+    out.c = std::move(c);
+    vals_[w[1]] = std::move(out);
+    return {};
+  }
   if (type(scalar_type(rtype)).kind != Kind::bool_ && !n) {
     // A whole struct/array: one load per scalar, in flattened order.
     if (p.space != Ptr::Space::buffer && p.space != Ptr::Space::push && p.space != Ptr::Space::shared)
       return unsupported(in, "composite load from this storage class");
     bool explicit_layout = p.space != Ptr::Space::shared;
     std::vector<std::pair<uint32_t, uint32_t>> leaves;  // offset, type
-    std::function<Status(uint32_t, uint32_t)> walk = [&](uint32_t t, uint32_t off) -> Status {
+    // mstride/row_major: the matrix layout of the enclosing struct member.
+    std::function<Status(uint32_t, uint32_t, uint32_t, bool)> walk = [&](uint32_t t, uint32_t off, uint32_t mstride,
+                                                                         bool row_major) -> Status {
       const spirv::Type& ty = type(t);
       if (ty.kind == Kind::struct_) {
         uint32_t noff = 0;
@@ -367,7 +392,9 @@ Status Translator::load(const spirv::Inst& in) {
             mo = noff;
             noff += ms;
           }
-          AGX_CHECK(walk(ty.members[j], off + mo));
+          uint32_t ms = j < ty.member_matrix_stride.size() ? ty.member_matrix_stride[j] : 0;
+          bool rm = j < ty.member_row_major.size() && ty.member_row_major[j];
+          AGX_CHECK(walk(ty.members[j], off + mo, ms, rm));
         }
         return {};
       }
@@ -377,17 +404,24 @@ Status Translator::load(const spirv::Inst& in) {
         else if (explicit_layout) stride = ty.array_stride;
         else { uint32_t ea = 4; uint32_t e = natural_size_B(ty.elem, &ea); stride = (e + ea - 1) / ea * ea; }
         if (ty.count > 4096) return unsupported(in, "composite load of a large array");
-        for (uint32_t i = 0; i < ty.count; ++i) AGX_CHECK(walk(ty.elem, off + i * stride));
+        for (uint32_t i = 0; i < ty.count; ++i) AGX_CHECK(walk(ty.elem, off + i * stride, mstride, row_major));
+        return {};
+      }
+      if (ty.kind == Kind::matrix) {
+        AGX_TRY(auto lay, matrix_layout(p.space, mstride, row_major, t, in));
+        uint32_t rows = matrix_rows(t), st = scalar_type(ty.elem);
+        for (uint32_t c = 0; c < ty.count; ++c)
+          for (uint32_t r = 0; r < rows; ++r) leaves.push_back({off + c * lay.col_stride_B + r * lay.comp_stride_B, st});
         return {};
       }
       if ((ty.kind == Kind::int_ || ty.kind == Kind::float_ || ty.kind == Kind::bool_) && (ty.kind == Kind::bool_ || ty.width == 32)) {
         leaves.push_back({off, t});
         return {};
       }
-      if (ty.kind == Kind::other) return unsupported(in, "load of a composite containing a matrix or an opaque type");
+      if (ty.kind == Kind::other) return unsupported(in, "load of a composite containing an opaque type");
       return unsupported(in, "load of a composite containing non-32-bit members");
     };
-    AGX_CHECK(walk(p.type, 0));
+    AGX_CHECK(walk(p.type, 0, p.matrix_stride_B, p.row_major));
     for (auto [off, t] : leaves) {
       Ptr q = p;
       q.const_B += off;
@@ -447,6 +481,11 @@ Status Translator::store(const spirv::Inst& in) {
   else data = vv->c;
   if (data.empty()) return unsupported(in, "store of an empty value");
   unsigned n = components(p.type);
+  if (type(p.type).kind == Kind::matrix) return store_matrix(in, p, data);
+  if (n > 1 && p.comp_stride_B && p.comp_stride_B != 4) {
+    if (data.size() != n) return unsupported(in, "store of a value of another shape");
+    return store_vector_at(p, data, p.comp_stride_B, in);
+  }
   if (!n) {
     // Whole composite: per flattened scalar, only for simple layouts.
     return unsupported(in, "store of a whole struct/array (store members one by one)");

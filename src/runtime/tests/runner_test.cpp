@@ -72,5 +72,56 @@ TEST(Runner, LinkErrorsAndFailures) {
   EXPECT_NE(v.detail.find("line 5"), std::string::npos) << v.detail;
 }
 
+#if AGX_RUNTIME_TESTS_HAVE_GPU
+TEST(Runner, MatrixAndBoolUniforms) {
+  // The dispatches run on the software GPU (agx_gpu_default is linked in).
+  // piglit's syntax: matrices column after column; bool and bvec uniforms
+  // set as int/ivec (glUniform*i), any nonzero value is true. Expected:
+  // a * b's column 0 is a's column 0; column 2 is 2 a0 + 3 a1 = (14, 19, 24).
+  const char* file = R"([require]
+GLSL >= 4.30
+[compute shader]
+layout(local_size_x = 1) in;
+uniform mat2x3 a;
+uniform mat3x2 b;
+uniform bool flag;
+uniform bvec2 bv;
+layout(std430, binding = 0) buffer O { float o[]; };
+void main() {
+  mat3 p = a * b;
+  o[0] = p[0][0];
+  o[1] = p[2][1];
+  o[2] = a[1][2];
+  o[3] = flag ? 1.0 : 0.0;
+  o[4] = bv.y ? 1.0 : 0.0;
+  o[5] = bv.x ? 1.0 : 0.0;
+}
+[test]
+ssbo 0 64
+uniform mat2x3 a 1 2 3 4 5 6
+uniform mat3x2 b 1 0 0 1 2 3
+uniform int flag 5
+uniform ivec2 bv 0 1
+compute 1 1 1
+probe ssbo float 0 0 == 1.0
+probe ssbo float 0 4 == 19.0
+probe ssbo float 0 8 == 6.0
+probe ssbo float 0 12 == 1.0
+probe ssbo float 0 16 == 1.0
+probe ssbo float 0 20 == 0.0
+uniform int flag 0
+compute 1 1 1
+probe ssbo float 0 12 == 0.0
+)";
+  auto v = run_shader_test(file);
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  // A wrong expectation fails (the probes do compare).
+  std::string wrong(file);
+  wrong.replace(wrong.find("== 19.0"), 7, "== 18.0");
+  v = run_shader_test(wrong);
+  EXPECT_EQ(v.outcome, Outcome::fail) << v.detail;
+}
+#endif
+
 }  // namespace
 }  // namespace agx::runtime

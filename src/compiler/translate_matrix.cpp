@@ -1,0 +1,333 @@
+// Matrices -> IR. A matrix value is its columns' scalars one after another
+// (TVal::c, column-major: column c, row r at c * rows + r), so
+// OpCompositeConstruct/Extract/Insert, OpPhi and OpSelect work on it as on
+// any flattened composite; glslang writes +, -, negation, ==, != and
+// matrixCompMult column by column with vector instructions. This file has
+// the instructions that mix rows and columns (SPIR-V specification 3.32.13:
+// OpTranspose, OpMatrixTimesScalar, OpVectorTimesMatrix,
+// OpMatrixTimesVector, OpMatrixTimesMatrix, OpOuterProduct), GLSL.std.450
+// Determinant and MatrixInverse (cofactor expansion), and where a matrix's
+// scalars sit in memory (MatrixStride, RowMajor; the loose uniform layout of
+// docs/compiler.md).
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include <fmt/format.h>
+
+#include "compiler/translate.h"
+
+namespace agx::compiler::detail {
+
+using spv::Op;
+using IrOp = agx::compiler::Op;
+using Kind = spirv::Type::Kind;
+
+namespace {
+
+Src neg(Src s) { s.neg = !s.neg; return s; }
+
+// The determinant of the square sub-matrix of `m` (rows x cols scalars,
+// column-major) on the given rows and columns, by cofactor expansion along
+// its first row. Repeated minors come out as equal instructions that CSE
+// merges.
+Src minor_det(Builder& b, const std::vector<Src>& m, unsigned rows, const std::vector<unsigned>& rs,
+              const std::vector<unsigned>& cs) {
+  auto at = [&](unsigned r, unsigned c) { return m[c * rows + r]; };
+  if (rs.size() == 1) return at(rs[0], cs[0]);
+  if (rs.size() == 2) {
+    // a d - c b
+    Src cb = Src::val(b.def(IrOp::fmul, {at(rs[1], cs[0]), at(rs[0], cs[1])}));
+    return Src::val(b.def(IrOp::fmadd, {at(rs[0], cs[0]), at(rs[1], cs[1]), neg(cb)}));
+  }
+  std::vector<unsigned> sub_rows(rs.begin() + 1, rs.end());
+  Src acc;
+  for (size_t k = 0; k < cs.size(); ++k) {
+    std::vector<unsigned> sub_cols;
+    for (size_t j = 0; j < cs.size(); ++j)
+      if (j != k) sub_cols.push_back(cs[j]);
+    Src d = minor_det(b, m, rows, sub_rows, sub_cols);
+    Src a = at(rs[0], cs[k]);
+    if (k % 2) a = neg(a);
+    acc = k == 0 ? Src::val(b.def(IrOp::fmul, {a, d})) : Src::val(b.def(IrOp::fmadd, {a, d, acc}));
+  }
+  return acc;
+}
+
+}  // namespace
+
+Result<MatrixLayout> Translator::matrix_layout(Ptr::Space space, uint32_t matrix_stride_B, bool row_major,
+                                               uint32_t mtype, const spirv::Inst& in) const {
+  unsigned rows = matrix_rows(mtype);
+  if (type(scalar_type(type(mtype).elem)).width != 32) return unsupported(in, "matrices of 64-bit floats (dmat) are not supported");
+  if (matrix_stride_B) {
+    if (matrix_stride_B % 4) return unsupported(in, "MatrixStride not a multiple of 4");
+    return row_major ? MatrixLayout{4, matrix_stride_B} : MatrixLayout{matrix_stride_B, 4};
+  }
+  switch (space) {
+    case Ptr::Space::push: return MatrixLayout{rows * 4, 4};  // loose uniforms: columns packed
+    case Ptr::Space::shared: return MatrixLayout{rows == 3 ? 16u : rows * 4, 4};  // natural: vec3 columns 16-aligned
+    default: return unsupported(in, "matrix without a MatrixStride decoration");
+  }
+}
+
+Result<std::vector<Src>> Translator::load_vector_at(const Ptr& p, unsigned n, uint32_t comp_stride_B, const spirv::Inst& in) {
+  if (!comp_stride_B) comp_stride_B = 4;
+  std::vector<Src> out;
+  switch (p.space) {
+    case Ptr::Space::push:
+      if (!p.terms.empty()) return unsupported(in, "dynamic index into push constants / loose uniforms");
+      if (p.const_B % 4) return unsupported(in, "unaligned uniform access");
+      for (unsigned i = 0; i < n; ++i) out.push_back(Src::uniform(p.uniform + (p.const_B + i * comp_stride_B) / 4));
+      return out;
+    case Ptr::Space::buffer:
+      if (comp_stride_B == 4) {
+        uint32_t shift = 0;
+        AGX_TRY(auto idx, buffer_index(p, 4, in, &shift));
+        ValueId d = b_.def(IrOp::device_load, {Src::uniform(p.uniform, 64), idx}, 32, static_cast<uint8_t>(n), shift);
+        for (unsigned i = 0; i < n; ++i) out.push_back(Src::val(d, 32, static_cast<uint8_t>(i)));
+        return out;
+      }
+      for (unsigned i = 0; i < n; ++i) {
+        Ptr q = p;
+        q.const_B += i * comp_stride_B;
+        AGX_TRY(auto idx, buffer_index(q, 4, in));
+        out.push_back(Src::val(b_.def(IrOp::device_load, {Src::uniform(q.uniform, 64), idx})));
+      }
+      return out;
+    case Ptr::Space::shared:
+      if (comp_stride_B == 4) {
+        AGX_TRY(auto addr, shared_address(p));
+        ValueId d = b_.def(IrOp::local_load, {addr}, 32, static_cast<uint8_t>(n));
+        for (unsigned i = 0; i < n; ++i) out.push_back(Src::val(d, 32, static_cast<uint8_t>(i)));
+        return out;
+      }
+      for (unsigned i = 0; i < n; ++i) {
+        Ptr q = p;
+        q.const_B += i * comp_stride_B;
+        AGX_TRY(auto addr, shared_address(q));
+        out.push_back(Src::val(b_.def(IrOp::local_load, {addr})));
+      }
+      return out;
+    default: return unsupported(in, "load from this storage class");
+  }
+}
+
+Status Translator::store_vector_at(const Ptr& p, const std::vector<Src>& data, uint32_t comp_stride_B, const spirv::Inst& in) {
+  if (!comp_stride_B) comp_stride_B = 4;
+  if (p.space != Ptr::Space::buffer && p.space != Ptr::Space::shared)
+    return unsupported(in, "store to a read-only or unsupported storage class");
+  // Packed: one store of the register tuple; strided: one per scalar.
+  size_t parts = comp_stride_B == 4 ? 1 : data.size();
+  for (size_t i = 0; i < parts; ++i) {
+    Ptr q = p;
+    q.const_B += static_cast<uint32_t>(i) * comp_stride_B;
+    std::vector<Src> d = comp_stride_B == 4 ? data : std::vector<Src>{data[i]};
+    if (d.size() == 1 && !d[0].is_value()) d[0] = Src::val(b_.def(IrOp::mov, {d[0]}));
+    if (p.space == Ptr::Space::buffer) {
+      uint32_t shift = 0;
+      AGX_TRY(auto idx, buffer_index(q, 4, in, &shift));
+      b_.emit(IrOp::device_store, {gather(b_, d), Src::uniform(q.uniform, 64), idx}, shift);
+    } else {
+      AGX_TRY(auto addr, shared_address(q));
+      b_.emit(IrOp::local_store, {gather(b_, d), addr});
+    }
+  }
+  return {};
+}
+
+Status Translator::load_matrix(const spirv::Inst& in, const Ptr& p, TVal& out) {
+  unsigned cols = type(p.type).count, rows = matrix_rows(p.type);
+  AGX_TRY(auto lay, matrix_layout(p.space, p.matrix_stride_B, p.row_major, p.type, in));
+  out.c.assign(cols * rows, Src::immediate(0));
+  if (lay.col_stride_B == 4 && lay.comp_stride_B != 4) {
+    // Row-major: each row is a packed vector of `cols` scalars.
+    for (unsigned r = 0; r < rows; ++r) {
+      Ptr q = p;
+      q.const_B += r * lay.comp_stride_B;
+      AGX_TRY(auto row, load_vector_at(q, cols, 4, in));
+      for (unsigned c = 0; c < cols; ++c) out.c[c * rows + r] = row[c];
+    }
+    return {};
+  }
+  for (unsigned c = 0; c < cols; ++c) {
+    Ptr q = p;
+    q.const_B += c * lay.col_stride_B;
+    AGX_TRY(auto col, load_vector_at(q, rows, lay.comp_stride_B, in));
+    for (unsigned r = 0; r < rows; ++r) out.c[c * rows + r] = col[r];
+  }
+  return {};
+}
+
+Status Translator::store_matrix(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data) {
+  unsigned cols = type(p.type).count, rows = matrix_rows(p.type);
+  if (data.size() != cols * rows) return unsupported(in, "store of a value of another shape");
+  AGX_TRY(auto lay, matrix_layout(p.space, p.matrix_stride_B, p.row_major, p.type, in));
+  if (lay.col_stride_B == 4 && lay.comp_stride_B != 4) {
+    for (unsigned r = 0; r < rows; ++r) {
+      Ptr q = p;
+      q.const_B += r * lay.comp_stride_B;
+      std::vector<Src> row;
+      for (unsigned c = 0; c < cols; ++c) row.push_back(data[c * rows + r]);
+      AGX_CHECK(store_vector_at(q, row, 4, in));
+    }
+    return {};
+  }
+  for (unsigned c = 0; c < cols; ++c) {
+    Ptr q = p;
+    q.const_B += c * lay.col_stride_B;
+    std::vector<Src> col(data.begin() + c * rows, data.begin() + (c + 1) * rows);
+    AGX_CHECK(store_vector_at(q, col, lay.comp_stride_B, in));
+  }
+  return {};
+}
+
+Status Translator::matrix_op(const spirv::Inst& in, bool& handled) {
+  handled = true;
+  const auto& w = in.w;
+  auto operands = [&](size_t n) -> Status {
+    if (w.size() < 2 + n || w[1] >= m_.bound) return Error::decode("{}: SPIR-V word {}: too few operands", o_.file_name, in.word_offset);
+    return {};
+  };
+  auto data = [&](uint32_t id) -> Result<std::vector<Src>> {
+    AGX_TRY(auto v, get(id, in));
+    if (v->kind != TVal::Kind::data || v->cmp) return unsupported(in, "matrix operand is not a float value");
+    if (type(scalar_type(type(v->type).kind == Kind::matrix ? type(v->type).elem : v->type)).width != 32)
+      return unsupported(in, "matrices of 64-bit floats (dmat) are not supported");
+    return v->c;
+  };
+  auto shape = [&](uint32_t t, unsigned& cols, unsigned& rows) -> Status {
+    if (type(t).kind != Kind::matrix) return unsupported(in, "matrix instruction on a non-matrix type");
+    cols = type(t).count;
+    rows = matrix_rows(t);
+    return {};
+  };
+  auto fmul = [&](Src a, Src b) { return Src::val(b_.def(IrOp::fmul, {a, b})); };
+  auto fma = [&](Src a, Src b, Src c) { return Src::val(b_.def(IrOp::fmadd, {a, b, c})); };
+  TVal out;
+  out.kind = TVal::Kind::data;
+  switch (in.op) {
+    case Op::OpTranspose: {
+      // R = M^T: R[r][c] = M[c][r]
+      AGX_CHECK(operands(1));
+      unsigned cols, rows;
+      AGX_TRY(auto m, data(w[2]));
+      AGX_CHECK(shape(vals_[w[2]].type, cols, rows));
+      if (m.size() != cols * rows) return unsupported(in, "OpTranspose operand shape");
+      for (unsigned r = 0; r < rows; ++r)
+        for (unsigned c = 0; c < cols; ++c) out.c.push_back(m[c * rows + r]);
+      break;
+    }
+    case Op::OpMatrixTimesScalar: {
+      AGX_CHECK(operands(2));
+      AGX_TRY(auto m, data(w[2]));
+      AGX_TRY(auto k, scalar(w[3], in));
+      for (const Src& x : m) out.c.push_back(fmul(x, k));
+      break;
+    }
+    case Op::OpVectorTimesMatrix: {
+      // v (rows) * M (cols x rows) = (dot(v, M[c]))_c
+      AGX_CHECK(operands(2));
+      unsigned cols, rows;
+      AGX_TRY(auto v, data(w[2]));
+      AGX_TRY(auto m, data(w[3]));
+      AGX_CHECK(shape(vals_[w[3]].type, cols, rows));
+      if (v.size() != rows || m.size() != cols * rows) return unsupported(in, "OpVectorTimesMatrix operand shapes");
+      for (unsigned c = 0; c < cols; ++c) {
+        Src acc = fmul(v[0], m[c * rows]);
+        for (unsigned r = 1; r < rows; ++r) acc = fma(v[r], m[c * rows + r], acc);
+        out.c.push_back(acc);
+      }
+      break;
+    }
+    case Op::OpMatrixTimesVector: {
+      // M (cols x rows) * v (cols) = (sum_c M[c][r] v[c])_r
+      AGX_CHECK(operands(2));
+      unsigned cols, rows;
+      AGX_TRY(auto m, data(w[2]));
+      AGX_TRY(auto v, data(w[3]));
+      AGX_CHECK(shape(vals_[w[2]].type, cols, rows));
+      if (v.size() != cols || m.size() != cols * rows) return unsupported(in, "OpMatrixTimesVector operand shapes");
+      for (unsigned r = 0; r < rows; ++r) {
+        Src acc = fmul(m[r], v[0]);
+        for (unsigned c = 1; c < cols; ++c) acc = fma(m[c * rows + r], v[c], acc);
+        out.c.push_back(acc);
+      }
+      break;
+    }
+    case Op::OpMatrixTimesMatrix: {
+      // A (k x rows) * B (cols x k): R[c][r] = sum_j A[j][r] B[c][j]
+      AGX_CHECK(operands(2));
+      unsigned ak, rows, cols, bk;
+      AGX_TRY(auto a, data(w[2]));
+      AGX_TRY(auto bm, data(w[3]));
+      AGX_CHECK(shape(vals_[w[2]].type, ak, rows));
+      AGX_CHECK(shape(vals_[w[3]].type, cols, bk));
+      if (ak != bk || a.size() != ak * rows || bm.size() != cols * bk) return unsupported(in, "OpMatrixTimesMatrix operand shapes");
+      for (unsigned c = 0; c < cols; ++c)
+        for (unsigned r = 0; r < rows; ++r) {
+          Src acc = fmul(a[r], bm[c * bk]);
+          for (unsigned j = 1; j < ak; ++j) acc = fma(a[j * rows + r], bm[c * bk + j], acc);
+          out.c.push_back(acc);
+        }
+      break;
+    }
+    case Op::OpOuterProduct: {
+      // x (rows) outer y (cols): R[c][r] = x[r] y[c]
+      AGX_CHECK(operands(2));
+      AGX_TRY(auto x, data(w[2]));
+      AGX_TRY(auto y, data(w[3]));
+      for (const Src& yc : y)
+        for (const Src& xr : x) out.c.push_back(fmul(xr, yc));
+      break;
+    }
+    default:
+      handled = false;
+      return {};
+  }
+  out.type = w[0];
+  if (out.c.size() != flat_count(w[0])) return unsupported(in, "matrix instruction result shape");
+  vals_[w[1]] = std::move(out);
+  return {};
+}
+
+// GLSL.std.450 Determinant and MatrixInverse of 2x2, 3x3, 4x4 matrices:
+// cofactor expansion; the inverse is the adjugate times 1 / determinant
+// (the inverse of a singular matrix is undefined in GLSL).
+Status Translator::matrix_ext(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (w.size() < 5) return unsupported(in, "GLSL.std.450 operand count");
+  AGX_TRY(auto mv, get(w[4], in));
+  uint32_t mt = mv->type;
+  if (type(mt).kind != Kind::matrix || mv->kind != TVal::Kind::data) return unsupported(in, "determinant/inverse of a non-matrix");
+  unsigned n = type(mt).count;
+  if (matrix_rows(mt) != n) return unsupported(in, "determinant/inverse of a non-square matrix");
+  if (type(scalar_type(type(mt).elem)).width != 32) return unsupported(in, "matrices of 64-bit floats (dmat) are not supported");
+  const std::vector<Src> m = mv->c;
+  if (m.size() != n * n) return unsupported(in, "matrix operand shape");
+  std::vector<unsigned> all(n);
+  for (unsigned i = 0; i < n; ++i) all[i] = i;
+  Src det = minor_det(b_, m, n, all, all);
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = w[0];
+  if (static_cast<GLSLstd450>(w[3]) == GLSLstd450Determinant) {
+    out.c.push_back(det);
+  } else {
+    // inverse[c][r] = (-1)^(r+c) det(M without row c, column r) / det
+    Src inv_det = Src::val(b_.def(IrOp::rcp, {det}));
+    for (unsigned c = 0; c < n; ++c)
+      for (unsigned r = 0; r < n; ++r) {
+        std::vector<unsigned> rs, cs;
+        for (unsigned i = 0; i < n; ++i) {
+          if (i != c) rs.push_back(i);
+          if (i != r) cs.push_back(i);
+        }
+        Src cof = minor_det(b_, m, n, rs, cs);
+        if ((r + c) % 2) cof = neg(cof);
+        out.c.push_back(Src::val(b_.def(IrOp::fmul, {cof, inv_det})));
+      }
+  }
+  vals_[w[1]] = std::move(out);
+  return {};
+}
+
+}  // namespace agx::compiler::detail
