@@ -186,14 +186,25 @@ Verdict run_shader_test(std::string_view text) {
   if (!pipeline.ok()) return fail(fmt::format("compile: {}", pipeline.error().message()));
   const compiler::Shader* shader = pipeline->get();
 
-  // The [test] commands, on a fresh in-process device; the first failing
-  // command ends the file (piglit goes on to later probes).
+  // The [test] commands, on a fresh in-process device. As piglit's
+  // shader_runner: a probe that fails is reported and the commands go on (the
+  // file fails at the end, every failed probe listed); an error ends the file.
   auto device = Device::open_in_process();
   if (!device.ok()) return fail(fmt::format("device: {}", device.error().message()));
   Session session(**device, *shader);
+  auto failures = [&](std::string last) {
+    std::string all;
+    for (const auto& f : session.failures()) all += f + "\n";
+    return fail(all + last);
+  };
   for (const auto& c : test.commands) {
     auto st = session.run(c);
-    if (!st.ok()) return fail(fmt::format("line {}: '{}': {}", c.line, c.text, st.error().message()));
+    if (!st.ok()) return failures(fmt::format("line {}: '{}': {}", c.line, c.text, st.error().message()));
+  }
+  if (!session.failures().empty()) {
+    std::string all = session.failures().front();
+    for (size_t i = 1; i < session.failures().size(); ++i) all += "\n" + session.failures()[i];
+    return fail(all);
   }
   return {Outcome::pass, ""};
 }

@@ -214,6 +214,26 @@ Result<Image*> Session::read_framebuffer() {
   return winsys_.get();
 }
 
+Status Session::probe_failed(std::string message) {
+  failures_.push_back(fmt::format("{}\nTest failure on line {}", message, current_ ? current_->line : 0));
+  return {};
+}
+
+namespace {
+
+// piglit-util-gl.c's "Probe color at (x,y)" report, with the probe's channels.
+std::string bad_pixel(uint32_t x, uint32_t y, const std::array<float, 4>& expected,
+                      const std::array<float, 4>& observed, int channels) {
+  std::string e, o;
+  for (int i = 0; i < channels; ++i) {
+    e += fmt::format(" {:f}", expected[i]);
+    o += fmt::format(" {:f}", observed[i]);
+  }
+  return fmt::format("Probe color at ({},{})\n  Expected:{}\n  Observed:{}", x, y, e, o);
+}
+
+}  // namespace
+
 Status Session::probe_pixel(const CmdProbeRgba& p) {
   AGX_TRY(Image * fb, read_framebuffer());
   if (p.x < 0 || p.y < 0 || uint32_t(p.x) >= fb->width_px() || uint32_t(p.y) >= fb->height_px())
@@ -222,29 +242,27 @@ Status Session::probe_pixel(const CmdProbeRgba& p) {
   AGX_TRY(auto px, read_rgba8(*fb));
   auto got = texel_at(px, fb->width_px(), uint32_t(p.x), uint32_t(p.y));
   int channels = p.alpha ? 4 : 3;
-  if (!probe_matches(got, p.rgba, tolerance_, channels)) {
-    return Error::make(ErrorKind::invalid_argument, "probe at ({}, {}): expected {:g} {:g} {:g}{}, observed {:g} {:g} {:g}{}",
-                       p.x, p.y, p.rgba[0], p.rgba[1], p.rgba[2], p.alpha ? fmt::format(" {:g}", p.rgba[3]) : "",
-                       got[0], got[1], got[2], p.alpha ? fmt::format(" {:g}", got[3]) : "");
-  }
+  if (!probe_matches(got, p.rgba, tolerance_, channels))
+    return probe_failed(bad_pixel(uint32_t(p.x), uint32_t(p.y), p.rgba, got, channels));
   return {};
 }
 
 Status Session::probe_all(const CmdProbeAll& p) {
   AGX_TRY(Image * fb, read_framebuffer());
   AGX_TRY(auto px, read_rgba8(*fb));
+  int channels = p.alpha ? 4 : 3;
   for (uint32_t y = 0; y < fb->height_px(); ++y) {
     for (uint32_t x = 0; x < fb->width_px(); ++x) {
       auto got = texel_at(px, fb->width_px(), x, y);
-      if (!probe_matches(got, p.rgba, tolerance_, p.alpha ? 4 : 3))
-        return Error::invalid_argument("probe all: ({}, {}) is {:g} {:g} {:g} {:g}, expected {:g} {:g} {:g} {:g}", x,
-                                       y, got[0], got[1], got[2], got[3], p.rgba[0], p.rgba[1], p.rgba[2], p.rgba[3]);
+      // piglit_probe_rect_* reports the first pixel that differs.
+      if (!probe_matches(got, p.rgba, tolerance_, channels)) return probe_failed(bad_pixel(x, y, p.rgba, got, channels));
     }
   }
   return {};
 }
 
 Status Session::run(const Command& command) {
+  current_ = &command;
   return std::visit(
       Overloaded{
           [&](const CmdUniform& u) { return set_uniform(u); },
@@ -284,30 +302,8 @@ Status Session::run(const Command& command) {
           },
           [&](const CmdCompute& c) { return dispatch({c.x, c.y, c.z}, std::nullopt, command); },
           [&](const CmdComputeGroupSize& c) { return dispatch(c.groups, c.local, command); },
-          [&](const CmdProbeSsbo& p) -> Status {
-            AGX_TRY(Buffer * b, ssbo(p.index));
-            uint32_t n = p.type == ProbeType::uint64 || p.type == ProbeType::int64 || p.type == ProbeType::float64 ? 8 : 4;
-            if (p.offset_B > b->size_B() || n > b->size_B() - p.offset_B)
-              return Error::invalid_argument("probe at {} is past ssbo {}'s {} bytes", p.offset_B, p.index, b->size_B());
-            uint64_t observed = 0;
-            std::memcpy(&observed, b->host().data() + p.offset_B, n);
-            if (!probe_value(p.type, observed, p.bits, p.cmp))
-              return Error::invalid_argument("SSBO {} at {}: reference {} observed (bits {:#x} vs {:#x})", p.index,
-                                             p.offset_B, to_string(p.cmp), p.bits, observed);
-            return {};
-          },
-          [&](const CmdProbeAtomicCounter& p) -> Status {
-            auto it = atomic_buffers_.find(p.binding);
-            if (it == atomic_buffers_.end()) return Error::not_found("no atomic counter buffer {}", p.binding);
-            uint64_t at = p.by_buffer ? p.index : uint64_t(p.index) * 4;
-            if (at + 4 > it->second->size_B()) return Error::invalid_argument("atomic counter at byte {} is past the buffer", at);
-            uint32_t observed;
-            std::memcpy(&observed, it->second->host().data() + at, 4);
-            if (!compare(p.value, observed, p.cmp))
-              return Error::invalid_argument("atomic counter {}: reference {} {} observed {}", p.index, p.value,
-                                             to_string(p.cmp), observed);
-            return {};
-          },
+          [&](const CmdProbeSsbo& p) { return probe_ssbo(p); },
+          [&](const CmdProbeAtomicCounter& p) { return probe_atomic_counter(p); },
           [&](const CmdTextureRgbw& t) -> Status {
             if (t.format != "GL_RGBA8" && t.format != "GL_RGBA")
               return Error::unsupported("texture format {} is not supported (GL_RGBA8)", t.format);

@@ -41,15 +41,25 @@ class Session {
   // `shader` is the compiled compute shader the dispatches run.
   Session(Device& device, const compiler::Shader& shader) : device_(device), shader_(shader) {}
 
-  // Runs one command; an Error is the FAIL reason (the caller adds the line).
+  // Runs one command. An Error ends the file (what piglit's shader_runner
+  // aborts on: a missing resource, an unsupported feature, a GPU fault); a
+  // probe that does not match is recorded in failures() and the file goes on,
+  // as shader_runner goes on to its next command.
   Status run(const Command& command);
+
+  // The failed probes so far, each as shader_runner prints it (its message
+  // lines, then "Test failure on line N").
+  const std::vector<std::string>& failures() const { return failures_; }
 
  private:
   Status set_uniform(const CmdUniform& u);
   Result<Buffer*> ssbo(int index);
   Status dispatch(std::array<uint32_t, 3> groups, std::optional<std::array<uint32_t, 3>> local,
                   const Command& at);
+  Status probe_failed(std::string message);  // records a failed probe; returns ok
   Status probe_pixel(const CmdProbeRgba& p);
+  Status probe_ssbo(const CmdProbeSsbo& p);
+  Status probe_atomic_counter(const CmdProbeAtomicCounter& p);
   Status probe_all(const CmdProbeAll& p);
   Result<Image*> read_framebuffer();
   Result<std::unique_ptr<Image>> make_image(const std::string& label, uint32_t w, uint32_t h);
@@ -67,6 +77,8 @@ class Session {
   std::array<float, 4> clear_color_{};
   std::array<float, 4> tolerance_{0.01f, 0.01f, 0.01f, 0.01f};  // piglit_tolerance's default
   unsigned dispatches_ = 0;
+  const Command* current_ = nullptr;            // the command being run
+  std::vector<std::string> failures_;
 };
 
 }  // namespace agx::runtime

@@ -71,5 +71,28 @@ TEST(Runner, LinkErrorsAndFailures) {
   EXPECT_NE(v.detail.find("line 5"), std::string::npos) << v.detail;
 }
 
+TEST(Runner, FailedProbesDoNotEndTheFile) {
+  // No dispatch: the commands alone (this test binary has no GPU executor).
+  const std::string head =
+      "[require]\nGLSL >= 4.30\n[compute shader]\nlayout(local_size_x = 1) in;\n"
+      "layout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = 7u; }\n[test]\n"
+      "ssbo 0 16\nssbo 0 subdata int 0 7\n";  // lines 8 and 9
+  auto v = run_shader_test(head + "probe ssbo uint 0 0 == 7\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  // Every failed probe is reported as shader_runner prints it; the commands
+  // between them still run (the subdata and the passing probe).
+  v = run_shader_test(head + "probe ssbo uint 0 0 == 6\nssbo 0 subdata int 4 1\nprobe ssbo uint 0 0 == 7\n"
+                             "probe ssbo uint 0 4 == 2\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_EQ(v.detail,
+            "SSBO 0 test failed: Reference == Observed\n  Reference: 6\n  Observed:  7\nTest failure on line 10\n"
+            "SSBO 4 test failed: Reference == Observed\n  Reference: 2\n  Observed:  1\nTest failure on line 13");
+  // An error still ends the file, after the probes that failed before it.
+  v = run_shader_test(head + "probe ssbo uint 0 0 == 6\nfb tex 2d 3\nprobe ssbo uint 0 4 == 1\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_EQ(v.detail.find("SSBO 0 test failed"), 0u) << v.detail;
+  EXPECT_NE(v.detail.find("\nline 11: 'fb tex 2d 3': "), std::string::npos) << v.detail;
+  EXPECT_EQ(v.detail.find("SSBO 4"), std::string::npos) << v.detail;
+}
 }  // namespace
 }  // namespace agx::runtime
