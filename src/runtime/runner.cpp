@@ -4,6 +4,7 @@
 
 #include "compiler/compiler.h"
 #include "runtime/glsl_frontend.h"
+#include "runtime/limits.h"
 #include "runtime/pipeline.h"
 #include "runtime/runtime.h"
 #include "runtime/session.h"
@@ -78,8 +79,25 @@ std::optional<std::string> skip_reason(const ShaderTest& test, const Capabilitie
   for (const auto& e : test.require.absent_extensions) {
     if (caps.has_extension(e)) return fmt::format("requires {} to be absent", e);
   }
+  for (const auto& l : test.require.limits) {
+    // shader_runner: "Test requires NAME OP N.  The driver supports V."
+    std::optional<int64_t> offered;
+    std::string what = l.name;
+    if (l.int_query) {
+      offered = gl_integer_limit(l.name);
+      if (!offered) return fmt::format("{}: the stack reports no such integer", l.name);
+    } else {
+      auto r = shader_runner_limit(l.name);
+      offered = r->value;
+      what = std::string(r->description);
+    }
+    if (!compare(l.value, *offered, l.cmp))
+      return fmt::format("Test requires {} {} {}.  The driver supports {}.", what, to_string(l.cmp), l.value, *offered);
+  }
+  if (test.require.spirv == Requirements::Spirv::only && test.require.spirv_never)
+    return "This shader is not compatible with SPIR-V";
   for (const auto& o : test.require.other) {
-    return fmt::format("requirement '{}' is not offered", o);
+    return fmt::format("requirement '{}' is not honoured by the runner", o);
   }
   return std::nullopt;
 }
@@ -192,6 +210,8 @@ Verdict run_shader_test(std::string_view text) {
   auto device = Device::open_in_process();
   if (!device.ok()) return fail(fmt::format("device: {}", device.error().message()));
   Session session(**device, *shader);
+  if (test.require.window_px) session.set_window_size((*test.require.window_px)[0], (*test.require.window_px)[1]);
+  session.set_ignore_missing_uniforms(test.require.ignore_missing_uniforms);
   auto failures = [&](std::string last) {
     std::string all;
     for (const auto& f : session.failures()) all += f + "\n";

@@ -10,8 +10,6 @@ namespace agx::runtime {
 
 namespace {
 
-constexpr uint32_t kWinsys_px = 250;  // piglit's default window (shader_runner DEFAULT_WINDOW_*)
-
 template <class... Ts>
 struct Overloaded : Ts... {
   using Ts::operator()...;
@@ -141,6 +139,7 @@ Status Session::set_uniform(const CmdUniform& u) {
     opaque_units_[u.name] = unit;
     return {};
   }
+  if (ignore_missing_uniforms_) return {};
   return Error::not_found("uniform '{}' is not an active uniform of the shader", u.name);
 }
 
@@ -209,7 +208,7 @@ Result<Image*> Session::read_framebuffer() {
     return it->second.get();
   }
   if (!winsys_) {
-    AGX_TRY(winsys_, make_image("window", kWinsys_px, kWinsys_px));
+    AGX_TRY(winsys_, make_image("window", window_px_[0], window_px_[1]));
   }
   return winsys_.get();
 }

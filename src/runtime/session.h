@@ -47,6 +47,12 @@ class Session {
   // as shader_runner goes on to its next command.
   Status run(const Command& command);
 
+  // [require]'s SIZE W H (piglit's window is 250x250 otherwise) and
+  // ignore_missing_uniforms (`uniform` of a name that is not active is then
+  // skipped, not an error).
+  void set_window_size(uint32_t width_px, uint32_t height_px) { window_px_ = {width_px, height_px}; }
+  void set_ignore_missing_uniforms(bool ignore) { ignore_missing_uniforms_ = ignore; }
+
   // The failed probes so far, each as shader_runner prints it (its message
   // lines, then "Test failure on line N").
   const std::vector<std::string>& failures() const { return failures_; }
@@ -72,7 +78,9 @@ class Session {
   std::vector<uint32_t> uniform_words_;         // the loose uniform block, from u(P)
   std::map<int, std::unique_ptr<Image>> textures_;
   std::map<int, std::string> image_units_;      // image unit -> format
-  std::unique_ptr<Image> winsys_;               // piglit's window: 250x250 RGBA8
+  std::unique_ptr<Image> winsys_;               // piglit's window: RGBA8, window_px_
+  std::array<uint32_t, 2> window_px_{250, 250}; // shader_runner DEFAULT_WINDOW_WIDTH/HEIGHT
+  bool ignore_missing_uniforms_ = false;
   std::optional<int> fb_texture_;               // `fb tex 2d N`; none: the window
   std::array<float, 4> clear_color_{};
   std::array<float, 4> tolerance_{0.01f, 0.01f, 0.01f, 0.01f};  // piglit_tolerance's default

@@ -27,6 +27,40 @@ TEST(Runner, SkipReasons) {
             "has a [vertex shader] section: not a compute-only test");
 }
 
+TEST(Runner, LimitRequirements) {
+  const auto& caps = Capabilities::stack();
+  auto req = [&](std::string_view lines) {
+    return skip_reason(parse(fmt::format("[require]\nGLSL >= 4.30\n{}\n[compute shader]\n", lines)), caps);
+  };
+  EXPECT_FALSE(req("INT GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS >= 1024"));
+  EXPECT_FALSE(req("INT GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 32768"));
+  EXPECT_EQ(*req("INT GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 131072"),
+            "Test requires GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 131072.  The driver supports 65536.");
+  EXPECT_EQ(*req("INT GL_MAX_TESS_GEN_LEVEL >= 64"), "GL_MAX_TESS_GEN_LEVEL: the stack reports no such integer");
+  // The limits shader_runner reads itself: a compute-only stack has no vertex stage.
+  EXPECT_EQ(*req("GL_MAX_VERTEX_ATTRIBS >= 16"), "Test requires vertex attribs >= 16.  The driver supports 0.");
+  EXPECT_FALSE(req("GL_NUM_PROGRAM_BINARY_FORMATS == 0"));
+  // What does not change a compute program is accepted.
+  EXPECT_FALSE(req("SIZE 32 16\ndepthbuffer\nSSO ENABLED\nignore_missing_uniforms\nSPIRV NO"));
+  EXPECT_EQ(*req("rlimit 1000000"), "requirement 'rlimit 1000000' is not honoured by the runner");
+  EXPECT_EQ(*req("SPIRV ONLY\nSPIRV NO"), "This shader is not compatible with SPIR-V");
+}
+
+TEST(Runner, WindowSizeAndMissingUniforms) {
+  // SIZE sets the window the probes read (a probe outside it is an error).
+  const std::string shader = "[compute shader]\nlayout(local_size_x = 1) in;\nvoid main() {}\n[test]\n";
+  auto v = run_shader_test("[require]\nGLSL >= 4.30\nSIZE 8 4\n" + shader +
+                           "clear color 0 1 0 1\nclear\nprobe all rgba 0 1 0 1\nprobe rgb 7 3 0 1 0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run_shader_test("[require]\nGLSL >= 4.30\nSIZE 8 4\n" + shader + "probe rgb 8 3 0 0 0\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_NE(v.detail.find("outside the 8x4 framebuffer"), std::string::npos) << v.detail;
+  v = run_shader_test("[require]\nGLSL >= 4.30\n" + shader + "uniform vec2 nothere 1 2\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  v = run_shader_test("[require]\nGLSL >= 4.30\nignore_missing_uniforms\n" + shader + "uniform vec2 nothere 1 2\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
 TEST(Runner, AdaptsGlsl) {
   ShaderTest t = parse("[require]\nGLSL >= 3.30\n\n[compute shader]\n#version 330\nvoid main() {}\n");
   std::vector<std::string> notes;
