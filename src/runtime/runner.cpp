@@ -8,6 +8,7 @@
 #include "runtime/pipeline.h"
 #include "runtime/runtime.h"
 #include "runtime/session.h"
+#include "runtime/variable_group_size.h"
 
 namespace agx::runtime {
 
@@ -38,7 +39,7 @@ const Capabilities& Capabilities::stack() {
   static const Capabilities caps{460, 320, 46, 32,
                                  {"GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object",
                                   "GL_ARB_shader_atomic_counters", "GL_ARB_shader_image_load_store",
-                                  "GL_ARB_gl_spirv"}};
+                                  "GL_ARB_gl_spirv", "GL_ARB_compute_variable_group_size"}};
   return caps;
 }
 
@@ -173,10 +174,29 @@ Verdict run_shader_test(std::string_view text) {
 
   std::vector<std::string> notes;
   Result<std::vector<uint32_t>> spirv = Error::parse("unset");
+  std::vector<std::string> sources;
+  bool variable_size = false;  // GL_ARB_compute_variable_group_size
+  auto sized = [](std::vector<std::string> units, std::optional<std::array<uint32_t, 3>> local) {
+    for (auto& u : units) u = with_group_size(u, local);
+    return units;
+  };
   if (want == ShaderKind::compute_glsl) {
-    std::vector<std::string> sources;
-    for (const auto* s : sections) sources.push_back(adapt_glsl(test, *s, &notes));
-    spirv = glsl_to_opengl_spirv(sources, "shader");
+    bool fixed_size = false;
+    for (const auto* s : sections) {
+      sources.push_back(adapt_glsl(test, *s, &notes));
+      auto d = group_size_declaration(sources.back());
+      variable_size = variable_size || d == GroupSizeDeclaration::variable;
+      fixed_size = fixed_size || d == GroupSizeDeclaration::fixed;
+    }
+    if (variable_size && fixed_size) {
+      spirv = Error::parse("link: one program declares a fixed and a variable local size (ARB_compute_variable_group_size)");
+    } else {
+      // A variable size is checked with a stand-in 1x1x1; each `compute
+      // group size` compiles the program for its own size.
+      spirv = glsl_to_opengl_spirv(sized(sources, variable_size ? std::optional(std::array<uint32_t, 3>{1, 1, 1})
+                                                                  : std::nullopt),
+                                   "shader");
+    }
   } else {
     spirv = assemble_spirv(sections[0]->text);
   }
@@ -212,6 +232,15 @@ Verdict run_shader_test(std::string_view text) {
   Session session(**device, *shader);
   if (test.require.window_px) session.set_window_size((*test.require.window_px)[0], (*test.require.window_px)[1]);
   session.set_ignore_missing_uniforms(test.require.ignore_missing_uniforms);
+  if (variable_size) {
+    session.set_variable_group_size(
+        [&](std::array<uint32_t, 3> local) -> Result<std::shared_ptr<const compiler::Shader>> {
+          AGX_TRY(auto words, glsl_to_opengl_spirv(sized(sources, local), "shader"));
+          auto compiled = cache.get(words, options);
+          if (!compiled.ok()) return std::move(compiled).error().context("compile");
+          return *compiled;
+        });
+  }
   auto failures = [&](std::string last) {
     std::string all;
     for (const auto& f : session.failures()) all += f + "\n";

@@ -143,11 +143,10 @@ Status Session::set_uniform(const CmdUniform& u) {
   return Error::not_found("uniform '{}' is not an active uniform of the shader", u.name);
 }
 
-Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::array<uint32_t, 3>> local,
-                         const Command& at) {
+Status Session::launch(const compiler::Shader& shader, std::array<uint32_t, 3> groups, const Command& at) {
   ++dispatches_;
   // Every resource the ABI names must have its buffer (piglit binds by index).
-  for (const auto& r : shader_.abi.resources) {
+  for (const auto& r : shader.abi.resources) {
     switch (r.kind) {
       case compiler::Resource::Kind::storage_buffer:
         if (!ssbos_.count(int(r.binding)))
@@ -163,8 +162,7 @@ Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::arra
         return Error::unsupported("uniform block '{}': piglit's block uniforms are not supported yet", r.name);
     }
   }
-  if (local) return Error::unsupported("'compute group size' (variable group sizes) is not supported");
-  const compiler::Abi& abi = shader_.abi;
+  const compiler::Abi& abi = shader.abi;
   // The uniform file by the compiler's compute ABI (docs/compiler.md):
   // resource addresses, gl_NumWorkGroups, then the loose uniforms.
   std::vector<uint32_t> u(std::max<uint32_t>(abi.uniform_count, abi.push_constants_uniform + uint32_t(uniform_words_.size())), 0);
@@ -182,8 +180,8 @@ Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::arra
   for (size_t i = 0; i < uniform_words_.size(); ++i) u[abi.push_constants_uniform + i] = uniform_words_[i];
 
   LaunchDesc launch;
-  launch.code = shader_.code;
-  launch.register_halves = shader_.stats.gprs;
+  launch.code = shader.code;
+  launch.register_halves = shader.stats.gprs;
   launch.uniforms = u;
   launch.threadgroup_memory_B = abi.threadgroup_memory_B;
   launch.groups = groups;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -47,6 +48,14 @@ class Session {
   // as shader_runner goes on to its next command.
   Status run(const Command& command);
 
+  // A program with a variable local size (GL_ARB_compute_variable_group_size):
+  // `compute group size` dispatches the shader this gives for the size, and
+  // `compute X Y Z` is GL's INVALID_OPERATION, as is `compute group size`
+  // without it.
+  using ShaderForGroupSize =
+      std::function<Result<std::shared_ptr<const compiler::Shader>>(std::array<uint32_t, 3> local)>;
+  void set_variable_group_size(ShaderForGroupSize shader_for) { variable_group_size_ = std::move(shader_for); }
+
   // [require]'s SIZE W H (piglit's window is 250x250 otherwise) and
   // ignore_missing_uniforms (`uniform` of a name that is not active is then
   // skipped, not an error).
@@ -61,7 +70,8 @@ class Session {
   Status set_uniform(const CmdUniform& u);
   Result<Buffer*> ssbo(int index);
   Status dispatch(std::array<uint32_t, 3> groups, std::optional<std::array<uint32_t, 3>> local,
-                  const Command& at);
+                  const Command& at);  // GL's checks, then launch
+  Status launch(const compiler::Shader& shader, std::array<uint32_t, 3> groups, const Command& at);
   Status probe_failed(std::string message);  // records a failed probe; returns ok
   Status probe_pixel(const CmdProbeRgba& p);
   Status probe_ssbo(const CmdProbeSsbo& p);
@@ -81,6 +91,8 @@ class Session {
   std::unique_ptr<Image> winsys_;               // piglit's window: RGBA8, window_px_
   std::array<uint32_t, 2> window_px_{250, 250}; // shader_runner DEFAULT_WINDOW_WIDTH/HEIGHT
   bool ignore_missing_uniforms_ = false;
+  ShaderForGroupSize variable_group_size_;
+  std::vector<std::shared_ptr<const compiler::Shader>> sized_shaders_;  // kept while the session runs
   std::optional<int> fb_texture_;               // `fb tex 2d N`; none: the window
   std::array<float, 4> clear_color_{};
   std::array<float, 4> tolerance_{0.01f, 0.01f, 0.01f, 0.01f};  // piglit_tolerance's default

@@ -61,6 +61,29 @@ TEST(Runner, WindowSizeAndMissingUniforms) {
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
 }
 
+TEST(Runner, VariableGroupSizeLinking) {
+  const std::string head = "[require]\nGLSL >= 3.30\nGL_ARB_compute_variable_group_size\n";
+  const std::string variable =
+      "[compute shader]\n#version 330\n#extension GL_ARB_compute_shader: enable\n"
+      "#extension GL_ARB_compute_variable_group_size: enable\nlayout(local_size_variable) in;\nvoid main() {}\n";
+  const std::string fixed =
+      "[compute shader]\n#version 330\n#extension GL_ARB_compute_shader: enable\n"
+      "layout(local_size_x = 2) in;\nvoid f() {}\n";
+  EXPECT_FALSE(skip_reason(parse(head + variable), Capabilities::stack()));
+  // Fixed and variable in one program: a link error (the extension's spec).
+  auto v = run_shader_test(head + fixed + variable + "[test]\nlink error\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run_shader_test(head + fixed + variable + "[test]\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_NE(v.detail.find("fixed and a variable local size"), std::string::npos) << v.detail;
+  // Variable alone links; `compute` on it is GL's INVALID_OPERATION.
+  v = run_shader_test(head + variable + "[test]\nlink success\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run_shader_test(head + variable + "[test]\ncompute 1 1 1\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_NE(v.detail.find("GL_INVALID_OPERATION"), std::string::npos) << v.detail;
+}
+
 TEST(Runner, AdaptsGlsl) {
   ShaderTest t = parse("[require]\nGLSL >= 3.30\n\n[compute shader]\n#version 330\nvoid main() {}\n");
   std::vector<std::string> notes;

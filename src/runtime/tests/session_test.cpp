@@ -133,5 +133,36 @@ TEST_F(SessionTest, DispatchNamesWhatIsMissing) {
   EXPECT_NE(st.error().message().find("binding 0"), std::string::npos) << st.error().message();
 }
 
+TEST_F(SessionTest, GroupSizeDispatchesFollowGl) {
+  Session fixed(*device, shader);
+  auto st = fixed.run(cmd("compute group size 1 1 1 2 2 2"));
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message().find("GL_INVALID_OPERATION"), std::string::npos) << st.error().message();
+  st = fixed.run(cmd("compute 65536 1 1"));
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message().find("GL_INVALID_VALUE"), std::string::npos) << st.error().message();
+
+  // A variable-size program: each size asks for its shader; `compute` is refused.
+  Session variable(*device, shader);
+  std::vector<std::array<uint32_t, 3>> asked;
+  variable.set_variable_group_size([&](std::array<uint32_t, 3> local) -> Result<std::shared_ptr<const compiler::Shader>> {
+    asked.push_back(local);
+    return Error::unsupported("no shader in this test");
+  });
+  st = variable.run(cmd("compute 1 1 1"));
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message().find("GL_INVALID_OPERATION"), std::string::npos) << st.error().message();
+  st = variable.run(cmd("compute group size 2 1 1 8 4 2"));
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message().find("no shader in this test"), std::string::npos) << st.error().message();
+  EXPECT_NE(st.error().message().find("local size 8x4x2"), std::string::npos) << st.error().message();
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_EQ(asked[0], (std::array<uint32_t, 3>{8, 4, 2}));
+  EXPECT_FALSE(variable.run(cmd("compute group size 1 1 1 0 1 1")).ok());     // size 0
+  EXPECT_FALSE(variable.run(cmd("compute group size 1 1 1 1 1 65")).ok());    // z above 64
+  EXPECT_FALSE(variable.run(cmd("compute group size 1 1 1 64 32 1")).ok());   // 2048 invocations
+  EXPECT_EQ(asked.size(), 1u);
+}
+
 }  // namespace
 }  // namespace agx::runtime
