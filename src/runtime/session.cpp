@@ -313,7 +313,7 @@ Status Session::run(const Command& command) {
           [&](const CmdTextureInteger& t) -> Status {
             return Error::unsupported("texture integer ({}) is not supported", t.format);
           },
-          [&](const CmdTextureMiptree&) -> Status { return Error::unsupported("texture miptree is not supported"); },
+          [&](const CmdTextureMiptree& t) { return texture_miptree(t); },
           [&](const CmdTexParameter& t) -> Status {
             return Error::unsupported("texparameter {} {}: samplers are not supported", t.target, t.name);
           },
@@ -356,8 +356,12 @@ Status Session::run(const Command& command) {
           [&](const CmdVerifyProgramQuery& q) -> Status {
             return Error::unsupported("verify program_query {} is not supported", q.name);
           },
+          // State only, as in shader_runner: `uniform` reads it for block members.
           [&](const CmdBlockIndex& b) -> Status {
-            return Error::unsupported("'{}' (uniform blocks) is not supported", b.what);
+            int* field[] = {&block_data_.array_index, &block_data_.binding, &block_data_.offset,
+                            &block_data_.matrix_stride, &block_data_.row_major};
+            *field[int(b.field)] = b.value;
+            return {};
           },
       },
       command.body);

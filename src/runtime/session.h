@@ -62,6 +62,12 @@ class Session {
   void set_window_size(uint32_t width_px, uint32_t height_px) { window_px_ = {width_px, height_px}; }
   void set_ignore_missing_uniforms(bool ignore) { ignore_missing_uniforms_ = ignore; }
 
+  // shader_runner's block_data: what the block commands set (-1: unset).
+  struct BlockData {
+    int array_index = 0, binding = -1, offset = -1, matrix_stride = -1, row_major = -1;
+  };
+  const BlockData& block_data() const { return block_data_; }
+
   // The failed probes so far, each as shader_runner prints it (its message
   // lines, then "Test failure on line N").
   const std::vector<std::string>& failures() const { return failures_; }
@@ -75,6 +81,7 @@ class Session {
   Status probe_failed(std::string message);  // records a failed probe; returns ok
   Status probe_pixel(const CmdProbeRgba& p);
   Status probe_ssbo(const CmdProbeSsbo& p);
+  Status texture_miptree(const CmdTextureMiptree& t);
   Status probe_atomic_counter(const CmdProbeAtomicCounter& p);
   Status probe_all(const CmdProbeAll& p);
   Result<Image*> read_framebuffer();
@@ -92,6 +99,7 @@ class Session {
   std::array<uint32_t, 2> window_px_{250, 250}; // shader_runner DEFAULT_WINDOW_WIDTH/HEIGHT
   bool ignore_missing_uniforms_ = false;
   ShaderForGroupSize variable_group_size_;
+  BlockData block_data_;
   std::vector<std::shared_ptr<const compiler::Shader>> sized_shaders_;  // kept while the session runs
   std::optional<int> fb_texture_;               // `fb tex 2d N`; none: the window
   std::array<float, 4> clear_color_{};

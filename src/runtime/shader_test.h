@@ -137,7 +137,11 @@ struct CmdMemoryBarrier { std::string bits; };
 struct CmdLinkError {};
 struct CmdLinkSuccess {};
 struct CmdVerifyProgramQuery { std::string name; std::string value; };
-struct CmdBlockIndex { std::string what; int value = 0; };      // ubo/block array index, ...
+// shader_runner's block_data, which `uniform` uses for members of uniform
+// blocks: "ubo array index N" / "block array index N", "block binding N",
+// "block offset N", "block matrix stride N", "block row major N".
+enum class BlockField { array_index, binding, offset, matrix_stride, row_major };
+struct CmdBlockIndex { BlockField field = BlockField::array_index; std::string what; int value = 0; };
 
 using CommandBody = std::variant<
     CmdUniform, CmdUniformHandle, CmdSsbo, CmdSsboSubdata, CmdAtomicCounters,

@@ -2,6 +2,7 @@
 // X11Libre/mirror.fdo.piglit tests/shaders/shader_runner.c piglit_display).
 #include <charconv>
 #include <cstring>
+#include <utility>
 
 #include "runtime/shader_test.h"
 
@@ -328,13 +329,23 @@ Result<CommandBody> parse_command(std::string_view line, unsigned line_num) {
       for (size_t i = 3; i < w.size(); ++i) t.values.emplace_back(w[i]);
       return CommandBody{t};
     }
-    if ((c == "ubo" || c == "block") && w.size() >= 3) {
-      // ubo array index N, block array index N, block binding N, block offset N, ...
+    if (c == "ubo" || c == "block") {
+      // The forms shader_runner's piglit_display knows; one integer follows.
+      static constexpr std::pair<std::string_view, BlockField> kForms[] = {
+          {"ubo array index", BlockField::array_index}, {"block array index", BlockField::array_index},
+          {"block binding", BlockField::binding},       {"block offset", BlockField::offset},
+          {"block matrix stride", BlockField::matrix_stride}, {"block row major", BlockField::row_major},
+      };
       std::string what;
       for (size_t i = 0; i + 1 < w.size(); ++i) what += std::string(w[i]) + (i + 2 < w.size() ? " " : "");
-      CmdBlockIndex b{what, 0};
-      AGX_TRY(b.value, parse_int<int>(w.back(), what.c_str()));
-      return CommandBody{b};
+      for (const auto& [form, field] : kForms) {
+        if (what != form) continue;
+        CmdBlockIndex b{field, what, 0};
+        AGX_TRY(b.value, parse_int<int>(w.back(), what.c_str()));
+        return CommandBody{b};
+      }
+      return Error::parse("unknown command '{}' (ubo array index, block array index, block binding, block offset, "
+                          "block matrix stride, block row major)", line);
     }
     return Error::parse("unknown command '{}'", c);
   }();

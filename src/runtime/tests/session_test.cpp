@@ -133,6 +133,29 @@ TEST_F(SessionTest, DispatchNamesWhatIsMissing) {
   EXPECT_NE(st.error().message().find("binding 0"), std::string::npos) << st.error().message();
 }
 
+TEST_F(SessionTest, BlockStateAndMiptree) {
+  Session s(*device, shader);
+  EXPECT_EQ(s.block_data().binding, -1);
+  ASSERT_TRUE(s.run(cmd("block binding 2")).ok());
+  ASSERT_TRUE(s.run(cmd("block offset 16")).ok());
+  ASSERT_TRUE(s.run(cmd("ubo array index 1")).ok());
+  ASSERT_TRUE(s.run(cmd("block matrix stride 16")).ok());
+  ASSERT_TRUE(s.run(cmd("block row major 1")).ok());
+  EXPECT_EQ(s.block_data().binding, 2);
+  EXPECT_EQ(s.block_data().offset, 16);
+  EXPECT_EQ(s.block_data().array_index, 1);
+  EXPECT_EQ(s.block_data().matrix_stride, 16);
+  EXPECT_EQ(s.block_data().row_major, 1);
+  // piglit's miptree: 8x8, 4 levels of red, green, blue, white; as a
+  // framebuffer level 0 reads red everywhere.
+  ASSERT_TRUE(s.run(cmd("texture miptree 1")).ok());
+  ASSERT_TRUE(s.run(cmd("fb tex 2d 1")).ok());
+  ASSERT_TRUE(s.run(cmd("probe all rgba 1 0 0 1")).ok());
+  ASSERT_TRUE(s.run(cmd("probe rgb 7 7 1 0 0")).ok());
+  EXPECT_FALSE(s.run(cmd("probe rgb 8 0 1 0 0")).ok());  // outside 8x8
+  EXPECT_TRUE(s.failures().empty()) << s.failures().front();
+}
+
 TEST_F(SessionTest, GroupSizeDispatchesFollowGl) {
   Session fixed(*device, shader);
   auto st = fixed.run(cmd("compute group size 1 1 1 2 2 2"));

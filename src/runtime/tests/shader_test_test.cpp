@@ -155,6 +155,30 @@ TEST(ShaderTest, ErrorsNameTheLine) {
   EXPECT_FALSE(parse_command("ssbo 0 subdata vec2 0 1 2", 1).ok());
 }
 
+TEST(ShaderTest, BlockCommands) {
+  struct Case {
+    const char* line;
+    BlockField field;
+    int value;
+  };
+  const Case cases[] = {{"ubo array index 1", BlockField::array_index, 1},
+                        {"block array index 2", BlockField::array_index, 2},
+                        {"block binding 3", BlockField::binding, 3},
+                        {"block offset 16", BlockField::offset, 16},
+                        {"block matrix stride 32", BlockField::matrix_stride, 32},
+                        {"block row major 1", BlockField::row_major, 1}};
+  for (const auto& c : cases) {
+    auto b = parse_command(c.line, 1);
+    ASSERT_TRUE(b.ok()) << c.line << ": " << b.error().message();
+    const auto& cmd = std::get<CmdBlockIndex>(*b);
+    EXPECT_EQ(cmd.field, c.field) << c.line;
+    EXPECT_EQ(cmd.value, c.value) << c.line;
+  }
+  EXPECT_FALSE(parse_command("block size 3", 1).ok());
+  EXPECT_FALSE(parse_command("block binding x", 1).ok());
+  EXPECT_FALSE(parse_command("ubo index 1", 1).ok());
+}
+
 TEST(ShaderTest, RequireLines) {
   auto t = parse_shader_test(
       "[require]\nGLSL >= 4.30\nINT GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 0x8000\nGL_MAX_VERTEX_ATTRIBS > 3\n"
