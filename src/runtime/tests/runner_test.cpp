@@ -129,7 +129,7 @@ TEST(Runner, LinkErrorsAndFailures) {
 }
 
 TEST(Runner, FailedProbesDoNotEndTheFile) {
-  // No dispatch: the commands alone (this test binary has no GPU executor).
+  // No dispatch: the commands alone.
   const std::string head =
       "[require]\nGLSL >= 4.30\n[compute shader]\nlayout(local_size_x = 1) in;\n"
       "layout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = 7u; }\n[test]\n"
