@@ -248,6 +248,7 @@ Result<const Image*> Session::bound_image(const compiler::ImageBinding& b) const
 Result<Image*> Session::read_framebuffer() {
   if (fb_texture_) {
     auto it = textures_.find(*fb_texture_);
+    if (*fb_texture_ < 0) return Error::not_found("the read framebuffer has no color attachment 0 (fb tex 2d -1)");
     if (it == textures_.end()) return Error::not_found("fb tex 2d {}: no such texture", *fb_texture_);
     return it->second.get();
   }
@@ -255,6 +256,53 @@ Result<Image*> Session::read_framebuffer() {
     AGX_TRY(winsys_, make_image("window", window_px_[0], window_px_[1]));
   }
   return winsys_.get();
+}
+
+// `fb tex 2d N...` binds the units' textures as color attachments 0..
+// (GL_FRAMEBUFFER: both draw and read), `fb draw|read ...` one of them,
+// `winsys` the window again; probes read attachment 0, `clear` clears every
+// draw attachment.
+Status Session::bind_framebuffer(const CmdFbTex2d& f) {
+  if (!f.winsys) {
+    for (int u : f.units)
+      if (u >= 0 && !textures_.count(u)) return Error::not_found("fb tex 2d {}: no texture {}", u, u);
+    if (f.units.empty()) return Error::invalid_argument("fb tex 2d without a texture");
+  }
+  if (f.target != CmdFbTex2d::Target::read) {
+    if (f.winsys) draw_units_.reset();
+    else draw_units_ = f.units;
+  }
+  if (f.target != CmdFbTex2d::Target::draw) {
+    if (f.winsys) fb_texture_.reset();
+    else fb_texture_ = f.units[0];
+  }
+  return {};
+}
+
+Status Session::clear_draw_framebuffer() {
+  std::vector<Image*> targets;
+  if (!draw_units_) {
+    if (!winsys_) {
+      AGX_TRY(winsys_, make_image("window", window_px_[0], window_px_[1]));
+    }
+    targets.push_back(winsys_.get());
+  } else {
+    for (int u : *draw_units_) {
+      if (u < 0) continue;  // an attachment left empty
+      auto it = textures_.find(u);
+      if (it == textures_.end()) return Error::not_found("clear: texture {} is gone", u);
+      targets.push_back(it->second.get());
+    }
+  }
+  uint8_t px[4] = {unorm8(clear_color_[0]), unorm8(clear_color_[1]), unorm8(clear_color_[2]), unorm8(clear_color_[3])};
+  for (Image* fb : targets) {
+    if (fb->layout().request.format != format::Format::R8G8B8A8_UNORM)
+      return Error::unsupported("clear of a texture that is not GL_RGBA8");
+    std::vector<uint8_t> fill(size_t(fb->width_px()) * fb->height_px() * 4);
+    for (size_t i = 0; i < fill.size(); i += 4) std::memcpy(&fill[i], px, 4);
+    AGX_CHECK(fb->upload(fill, uint64_t(fb->width_px()) * 4));
+  }
+  return {};
 }
 
 Status Session::probe_failed(std::string message) {
@@ -382,25 +430,12 @@ Status Session::run(const Command& command) {
             image_units_[i.unit] = i.format;
             return {};
           },
-          [&](const CmdFbTex2d& f) -> Status {
-            if (f.units.size() != 1 || f.units[0] < 0)
-              return Error::unsupported("fb tex 2d with {} attachments is not supported (one)", f.units.size());
-            if (!textures_.count(f.units[0])) return Error::not_found("fb tex 2d {}: no texture {}", f.units[0], f.units[0]);
-            fb_texture_ = f.units[0];
-            return {};
-          },
+          [&](const CmdFbTex2d& f) { return bind_framebuffer(f); },
           [&](const CmdClearColor& c) -> Status {
             clear_color_ = c.rgba;
             return {};
           },
-          [&](const CmdClear&) -> Status {
-            AGX_TRY(Image * fb, read_framebuffer());
-            uint8_t px[4] = {unorm8(clear_color_[0]), unorm8(clear_color_[1]), unorm8(clear_color_[2]),
-                             unorm8(clear_color_[3])};
-            std::vector<uint8_t> fill(size_t(fb->width_px()) * fb->height_px() * 4);
-            for (size_t i = 0; i < fill.size(); i += 4) std::memcpy(&fill[i], px, 4);
-            return fb->upload(fill, uint64_t(fb->width_px()) * 4);
-          },
+          [&](const CmdClear&) { return clear_draw_framebuffer(); },
           [&](const CmdProbeRgba& p) { return probe_pixel(p); },
           [&](const CmdProbeAll& p) { return probe_all(p); },
           [&](const CmdTolerance& t) -> Status {

@@ -96,6 +96,8 @@ class Session {
   Status probe_atomic_counter(const CmdProbeAtomicCounter& p);
   Status probe_all(const CmdProbeAll& p);
   Result<Image*> read_framebuffer();
+  Status bind_framebuffer(const CmdFbTex2d& f);
+  Status clear_draw_framebuffer();
   Result<const Image*> bound_image(const compiler::ImageBinding& b) const;
   Result<std::unique_ptr<Image>> make_image(const std::string& label, uint32_t w, uint32_t h,
                                             format::Format fmt = format::Format::R8G8B8A8_UNORM);
@@ -114,7 +116,8 @@ class Session {
   ShaderForGroupSize variable_group_size_;
   BlockData block_data_;
   std::vector<std::shared_ptr<const compiler::Shader>> sized_shaders_;  // kept while the session runs
-  std::optional<int> fb_texture_;               // `fb tex 2d N`; none: the window
+  std::optional<int> fb_texture_;               // the read framebuffer's attachment 0; none: the window
+  std::optional<std::vector<int>> draw_units_;  // the draw framebuffer's attachments; none: the window
   std::array<float, 4> clear_color_{};
   std::array<float, 4> tolerance_{0.01f, 0.01f, 0.01f, 0.01f};  // piglit_tolerance's default
   unsigned dispatches_ = 0;

@@ -123,7 +123,13 @@ struct CmdImageTexture {       // [resident] image texture UNIT FORMAT
   std::string format;
   bool resident = false;
 };
-struct CmdFbTex2d { std::vector<int> units; };                  // fb tex 2d N...
+// fb [draw|read] tex 2d N... (color attachments 0.., -1 for none) or
+// fb [draw|read] winsys.
+struct CmdFbTex2d {
+  enum class Target { both, draw, read } target = Target::both;
+  bool winsys = false;
+  std::vector<int> units;
+};
 struct CmdClearColor { std::array<float, 4> rgba{}; };
 struct CmdClear {};
 struct CmdProbeRgba {          // probe rgb X Y R G B / probe rgba X Y R G B A

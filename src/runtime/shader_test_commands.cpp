@@ -294,10 +294,23 @@ Result<CommandBody> parse_command(std::string_view line, unsigned line_num) {
     if (c == "texture") return parse_texture(line);
     if (c == "image" || c == "resident") return parse_image(w);
     if (c == "fb") {
-      if (w.size() < 4 || w[1] != "tex" || w[2] != "2d")
-        return Error::unsupported("fb command '{}' is not supported (fb tex 2d UNIT...)", line);
+      // shader_runner: an optional "draw " or "read " target, then "tex 2d
+      // UNIT..." or "winsys"; its other forms (tex slice, tex layered, ms)
+      // are for layered and multisampled render targets.
       CmdFbTex2d f;
-      for (size_t i = 3; i < w.size(); ++i) {
+      size_t i = 1;
+      if (w.size() > i && (w[i] == "draw" || w[i] == "read")) {
+        f.target = w[i] == "draw" ? CmdFbTex2d::Target::draw : CmdFbTex2d::Target::read;
+        ++i;
+      }
+      if (w.size() == i + 1 && w[i] == "winsys") {
+        f.winsys = true;
+        return CommandBody{f};
+      }
+      if (w.size() < i + 3 || w[i] != "tex" || w[i + 1] != "2d")
+        return Error::unsupported("fb command '{}' is not supported (fb [draw|read] tex 2d UNIT..., fb [draw|read] winsys)",
+                                  line);
+      for (i += 2; i < w.size(); ++i) {
         AGX_TRY(int u, parse_int<int>(w[i], "unit"));
         if (u < -1 || u >= 32) return Error::parse("fb texture unit {} is not -1..31", u);
         f.units.push_back(u);

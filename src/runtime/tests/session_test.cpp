@@ -133,6 +133,30 @@ TEST_F(SessionTest, DispatchNamesWhatIsMissing) {
   EXPECT_NE(st.error().message().find("binding 0"), std::string::npos) << st.error().message();
 }
 
+TEST_F(SessionTest, DrawAndReadFramebuffers) {
+  Session s(*device, shader);
+  ASSERT_TRUE(s.run(cmd("texture rgbw 0 (4, 4)")).ok());
+  ASSERT_TRUE(s.run(cmd("texture rgbw 1 (4, 4)")).ok());
+  // Draw to both textures, read the window: the clear lands on the textures.
+  ASSERT_TRUE(s.run(cmd("fb draw tex 2d 0 -1 1")).ok());
+  ASSERT_TRUE(s.run(cmd("clear color 0 0 1 1")).ok());
+  ASSERT_TRUE(s.run(cmd("clear")).ok());
+  ASSERT_TRUE(s.run(cmd("probe all rgba 0 0 0 0")).ok());  // the window was never cleared
+  ASSERT_TRUE(s.run(cmd("fb read tex 2d 1")).ok());
+  ASSERT_TRUE(s.run(cmd("probe all rgba 0 0 1 1")).ok());
+  ASSERT_TRUE(s.run(cmd("fb tex 2d 0")).ok());
+  ASSERT_TRUE(s.run(cmd("probe all rgba 0 0 1 1")).ok());
+  // Back to the window for both: the clear now lands there.
+  ASSERT_TRUE(s.run(cmd("fb winsys")).ok());
+  ASSERT_TRUE(s.run(cmd("clear color 1 0 0 1")).ok());
+  ASSERT_TRUE(s.run(cmd("clear")).ok());
+  ASSERT_TRUE(s.run(cmd("probe rgba 249 249 1 0 0 1")).ok());
+  EXPECT_TRUE(s.failures().empty()) << s.failures().front();
+  EXPECT_FALSE(s.run(cmd("fb tex 2d 0 5")).ok());  // no texture 5
+  ASSERT_TRUE(s.run(cmd("fb read tex 2d -1")).ok());
+  EXPECT_FALSE(s.run(cmd("probe rgb 0 0 0 0 0")).ok());  // no attachment 0 to read
+}
+
 TEST_F(SessionTest, BlockStateAndMiptree) {
   Session s(*device, shader);
   EXPECT_EQ(s.block_data().binding, -1);

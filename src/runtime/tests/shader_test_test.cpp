@@ -179,6 +179,26 @@ TEST(ShaderTest, BlockCommands) {
   EXPECT_FALSE(parse_command("ubo index 1", 1).ok());
 }
 
+TEST(ShaderTest, FbForms) {
+  auto f = [](std::string_view line) {
+    auto b = parse_command(line, 1);
+    EXPECT_TRUE(b.ok()) << line << ": " << (b.ok() ? "" : b.error().message());
+    return b.ok() ? std::get<CmdFbTex2d>(*b) : CmdFbTex2d{};
+  };
+  auto both = f("fb tex 2d 0 -1 2");
+  EXPECT_EQ(both.target, CmdFbTex2d::Target::both);
+  EXPECT_EQ(both.units, (std::vector<int>{0, -1, 2}));
+  EXPECT_EQ(f("fb read tex 2d 3").target, CmdFbTex2d::Target::read);
+  auto draw = f("fb draw winsys");
+  EXPECT_EQ(draw.target, CmdFbTex2d::Target::draw);
+  EXPECT_TRUE(draw.winsys);
+  EXPECT_TRUE(f("fb winsys").winsys);
+  EXPECT_FALSE(parse_command("fb tex 2d", 1).ok());
+  EXPECT_FALSE(parse_command("fb tex 2d 32", 1).ok());
+  EXPECT_FALSE(parse_command("fb tex slice 2D 0 0 0", 1).ok());  // layered targets: unsupported, named
+  EXPECT_FALSE(parse_command("fb winsys 1", 1).ok());
+}
+
 TEST(ShaderTest, RequireLines) {
   auto t = parse_shader_test(
       "[require]\nGLSL >= 4.30\nINT GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 0x8000\nGL_MAX_VERTEX_ATTRIBS > 3\n"
