@@ -13,8 +13,7 @@ namespace {
 constexpr uint32_t kMaxUniforms = 256;            // u0..u255
 constexpr uint32_t kUniformsPerWord = 32;         // Size (halfs): 6 bits of groups of 1 half = 64 halves
 constexpr uint32_t kLowUniforms = 128;            // Uniform: halves 0..255; Uniform High: 256..511
-constexpr uint32_t kMaxThreads = 1024;
-constexpr uint32_t kMaxThreadgroupMemory_B = 65536;
+constexpr uint32_t kMaxThreads = kMaxThreadsPerThreadgroup;
 constexpr uint32_t kMaxRegisterHalves = 256;
 constexpr uint32_t kTextureState_B = 24;          // Texture / PBE descriptor
 constexpr uint32_t kSamplerState_B = 8;           // Sampler descriptor (compact states)

@@ -41,8 +41,11 @@ struct EncodedLaunch {
 };
 
 // Limits the encoding checks (errors name the limit): at most 256 uniform
-// registers, 1024 threads per threadgroup, 65536 bytes of threadgroup
-// memory, 256 register halves, 256 texture and 16 sampler state registers.
+// registers, kMaxThreadsPerThreadgroup threads per threadgroup,
+// kMaxThreadgroupMemory_B bytes of threadgroup memory, 256 register halves,
+// 256 texture and 16 sampler state registers.
+constexpr uint32_t kMaxThreadsPerThreadgroup = 1024;
+constexpr uint32_t kMaxThreadgroupMemory_B = 65536;
 Result<EncodedLaunch> encode_launch(Device& device, const LaunchDesc& launch);
 
 // The USC word list and CDM stream bytes alone (what encode_launch writes),

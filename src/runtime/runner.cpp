@@ -4,9 +4,11 @@
 
 #include "compiler/compiler.h"
 #include "runtime/glsl_frontend.h"
+#include "runtime/limits.h"
 #include "runtime/pipeline.h"
 #include "runtime/runtime.h"
 #include "runtime/session.h"
+#include "runtime/variable_group_size.h"
 
 namespace agx::runtime {
 
@@ -37,7 +39,8 @@ const Capabilities& Capabilities::stack() {
   static const Capabilities caps{460, 320, 46, 32,
                                  {"GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object",
                                   "GL_ARB_shader_atomic_counters", "GL_ARB_shader_image_load_store",
-                                  "GL_ARB_gl_spirv", "GL_ARB_gpu_shader_int64", "GL_NV_shader_atomic_int64"}};
+                                   "GL_ARB_gl_spirv", "GL_ARB_gpu_shader_int64", "GL_NV_shader_atomic_int64",
+                                   "GL_ARB_compute_variable_group_size"}};
   return caps;
 }
 
@@ -78,8 +81,25 @@ std::optional<std::string> skip_reason(const ShaderTest& test, const Capabilitie
   for (const auto& e : test.require.absent_extensions) {
     if (caps.has_extension(e)) return fmt::format("requires {} to be absent", e);
   }
+  for (const auto& l : test.require.limits) {
+    // shader_runner: "Test requires NAME OP N.  The driver supports V."
+    std::optional<int64_t> offered;
+    std::string what = l.name;
+    if (l.int_query) {
+      offered = gl_integer_limit(l.name);
+      if (!offered) return fmt::format("{}: the stack reports no such integer", l.name);
+    } else {
+      auto r = shader_runner_limit(l.name);
+      offered = r->value;
+      what = std::string(r->description);
+    }
+    if (!compare(l.value, *offered, l.cmp))
+      return fmt::format("Test requires {} {} {}.  The driver supports {}.", what, to_string(l.cmp), l.value, *offered);
+  }
+  if (test.require.spirv == Requirements::Spirv::only && test.require.spirv_never)
+    return "This shader is not compatible with SPIR-V";
   for (const auto& o : test.require.other) {
-    return fmt::format("requirement '{}' is not offered", o);
+    return fmt::format("requirement '{}' is not honoured by the runner", o);
   }
   return std::nullopt;
 }
@@ -155,10 +175,29 @@ Verdict run_shader_test(std::string_view text) {
 
   std::vector<std::string> notes;
   Result<std::vector<uint32_t>> spirv = Error::parse("unset");
+  std::vector<std::string> sources;
+  bool variable_size = false;  // GL_ARB_compute_variable_group_size
+  auto sized = [](std::vector<std::string> units, std::optional<std::array<uint32_t, 3>> local) {
+    for (auto& u : units) u = with_group_size(u, local);
+    return units;
+  };
   if (want == ShaderKind::compute_glsl) {
-    std::vector<std::string> sources;
-    for (const auto* s : sections) sources.push_back(adapt_glsl(test, *s, &notes));
-    spirv = glsl_to_opengl_spirv(sources, "shader");
+    bool fixed_size = false;
+    for (const auto* s : sections) {
+      sources.push_back(adapt_glsl(test, *s, &notes));
+      auto d = group_size_declaration(sources.back());
+      variable_size = variable_size || d == GroupSizeDeclaration::variable;
+      fixed_size = fixed_size || d == GroupSizeDeclaration::fixed;
+    }
+    if (variable_size && fixed_size) {
+      spirv = Error::parse("link: one program declares a fixed and a variable local size (ARB_compute_variable_group_size)");
+    } else {
+      // A variable size is checked with a stand-in 1x1x1; each `compute
+      // group size` compiles the program for its own size.
+      spirv = glsl_to_opengl_spirv(sized(sources, variable_size ? std::optional(std::array<uint32_t, 3>{1, 1, 1})
+                                                                  : std::nullopt),
+                                   "shader");
+    }
   } else {
     spirv = assemble_spirv(sections[0]->text);
   }
@@ -186,14 +225,36 @@ Verdict run_shader_test(std::string_view text) {
   if (!pipeline.ok()) return fail(fmt::format("compile: {}", pipeline.error().message()));
   const compiler::Shader* shader = pipeline->get();
 
-  // The [test] commands, on a fresh in-process device; the first failing
-  // command ends the file (piglit goes on to later probes).
+  // The [test] commands, on a fresh in-process device. As piglit's
+  // shader_runner: a probe that fails is reported and the commands go on (the
+  // file fails at the end, every failed probe listed); an error ends the file.
   auto device = Device::open_in_process();
   if (!device.ok()) return fail(fmt::format("device: {}", device.error().message()));
   Session session(**device, *shader);
+  if (test.require.window_px) session.set_window_size((*test.require.window_px)[0], (*test.require.window_px)[1]);
+  session.set_ignore_missing_uniforms(test.require.ignore_missing_uniforms);
+  if (variable_size) {
+    session.set_variable_group_size(
+        [&](std::array<uint32_t, 3> local) -> Result<std::shared_ptr<const compiler::Shader>> {
+          AGX_TRY(auto words, glsl_to_opengl_spirv(sized(sources, local), "shader"));
+          auto compiled = cache.get(words, options);
+          if (!compiled.ok()) return std::move(compiled).error().context("compile");
+          return *compiled;
+        });
+  }
+  auto failures = [&](std::string last) {
+    std::string all;
+    for (const auto& f : session.failures()) all += f + "\n";
+    return fail(all + last);
+  };
   for (const auto& c : test.commands) {
     auto st = session.run(c);
-    if (!st.ok()) return fail(fmt::format("line {}: '{}': {}", c.line, c.text, st.error().message()));
+    if (!st.ok()) return failures(fmt::format("line {}: '{}': {}", c.line, c.text, st.error().message()));
+  }
+  if (!session.failures().empty()) {
+    std::string all = session.failures().front();
+    for (size_t i = 1; i < session.failures().size(); ++i) all += "\n" + session.failures()[i];
+    return fail(all);
   }
   return {Outcome::pass, ""};
 }

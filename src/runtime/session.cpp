@@ -11,8 +11,6 @@ namespace agx::runtime {
 
 namespace {
 
-constexpr uint32_t kWinsys_px = 250;  // piglit's default window (shader_runner DEFAULT_WINDOW_*)
-
 template <class... Ts>
 struct Overloaded : Ts... {
   using Ts::operator()...;
@@ -166,14 +164,14 @@ Status Session::set_uniform(const CmdUniform& u) {
     opaque_units_[u.name] = unit;
     return {};
   }
+  if (ignore_missing_uniforms_) return {};
   return Error::not_found("uniform '{}' is not an active uniform of the shader", u.name);
 }
 
-Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::array<uint32_t, 3>> local,
-                         const Command& at) {
+Status Session::launch(const compiler::Shader& shader, std::array<uint32_t, 3> groups, const Command& at) {
   ++dispatches_;
   // Every resource the ABI names must have its buffer (piglit binds by index).
-  for (const auto& r : shader_.abi.resources) {
+  for (const auto& r : shader.abi.resources) {
     switch (r.kind) {
       case compiler::Resource::Kind::storage_buffer:
         if (!ssbos_.count(int(r.binding)))
@@ -189,8 +187,7 @@ Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::arra
         return Error::unsupported("uniform block '{}': piglit's block uniforms are not supported yet", r.name);
     }
   }
-  if (local) return Error::unsupported("'compute group size' (variable group sizes) is not supported");
-  const compiler::Abi& abi = shader_.abi;
+  const compiler::Abi& abi = shader.abi;
   // The uniform file by the compiler's compute ABI (docs/compiler.md):
   // resource addresses, gl_NumWorkGroups, then the loose uniforms.
   std::vector<uint32_t> u(std::max<uint32_t>(abi.uniform_count, abi.push_constants_uniform + uint32_t(uniform_words_.size())), 0);
@@ -215,8 +212,8 @@ Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::arra
   for (size_t i = 0; i < uniform_words_.size(); ++i) u[abi.push_constants_uniform + i] = uniform_words_[i];
 
   LaunchDesc launch;
-  launch.code = shader_.code;
-  launch.register_halves = shader_.stats.gprs;
+  launch.code = shader.code;
+  launch.register_halves = shader.stats.gprs;
   launch.threadgroup_memory_B = abi.threadgroup_memory_B;
   launch.groups = groups;
   launch.local = abi.workgroup_size;
@@ -261,14 +258,82 @@ Result<BoundImage> Session::bound_image(const compiler::ImageBinding& b) const {
 Result<Image*> Session::read_framebuffer() {
   if (fb_texture_) {
     auto it = textures_.find(*fb_texture_);
+    if (*fb_texture_ < 0) return Error::not_found("the read framebuffer has no color attachment 0 (fb tex 2d -1)");
     if (it == textures_.end()) return Error::not_found("fb tex 2d {}: no such texture", *fb_texture_);
     return it->second.get();
   }
   if (!winsys_) {
-    AGX_TRY(winsys_, make_image("window", kWinsys_px, kWinsys_px));
+    AGX_TRY(winsys_, make_image("window", window_px_[0], window_px_[1]));
   }
   return winsys_.get();
 }
+
+// `fb tex 2d N...` binds the units' textures as color attachments 0..
+// (GL_FRAMEBUFFER: both draw and read), `fb draw|read ...` one of them,
+// `winsys` the window again; probes read attachment 0, `clear` clears every
+// draw attachment.
+Status Session::bind_framebuffer(const CmdFbTex2d& f) {
+  if (!f.winsys) {
+    for (int u : f.units)
+      if (u >= 0 && !textures_.count(u)) return Error::not_found("fb tex 2d {}: no texture {}", u, u);
+    if (f.units.empty()) return Error::invalid_argument("fb tex 2d without a texture");
+  }
+  if (f.target != CmdFbTex2d::Target::read) {
+    if (f.winsys) draw_units_.reset();
+    else draw_units_ = f.units;
+  }
+  if (f.target != CmdFbTex2d::Target::draw) {
+    if (f.winsys) fb_texture_.reset();
+    else fb_texture_ = f.units[0];
+  }
+  return {};
+}
+
+Status Session::clear_draw_framebuffer() {
+  std::vector<Image*> targets;
+  if (!draw_units_) {
+    if (!winsys_) {
+      AGX_TRY(winsys_, make_image("window", window_px_[0], window_px_[1]));
+    }
+    targets.push_back(winsys_.get());
+  } else {
+    for (int u : *draw_units_) {
+      if (u < 0) continue;  // an attachment left empty
+      auto it = textures_.find(u);
+      if (it == textures_.end()) return Error::not_found("clear: texture {} is gone", u);
+      targets.push_back(it->second.get());
+    }
+  }
+  uint8_t px[4] = {unorm8(clear_color_[0]), unorm8(clear_color_[1]), unorm8(clear_color_[2]), unorm8(clear_color_[3])};
+  for (Image* fb : targets) {
+    if (fb->layout().request.format != format::Format::R8G8B8A8_UNORM)
+      return Error::unsupported("clear of a texture that is not GL_RGBA8");
+    std::vector<uint8_t> fill(size_t(fb->width_px()) * fb->height_px() * 4);
+    for (size_t i = 0; i < fill.size(); i += 4) std::memcpy(&fill[i], px, 4);
+    AGX_CHECK(fb->upload(fill, uint64_t(fb->width_px()) * 4));
+  }
+  return {};
+}
+
+Status Session::probe_failed(std::string message) {
+  failures_.push_back(fmt::format("{}\nTest failure on line {}", message, current_ ? current_->line : 0));
+  return {};
+}
+
+namespace {
+
+// piglit-util-gl.c's "Probe color at (x,y)" report, with the probe's channels.
+std::string bad_pixel(uint32_t x, uint32_t y, const std::array<float, 4>& expected,
+                      const std::array<float, 4>& observed, int channels) {
+  std::string e, o;
+  for (int i = 0; i < channels; ++i) {
+    e += fmt::format(" {:f}", expected[i]);
+    o += fmt::format(" {:f}", observed[i]);
+  }
+  return fmt::format("Probe color at ({},{})\n  Expected:{}\n  Observed:{}", x, y, e, o);
+}
+
+}  // namespace
 
 Status Session::probe_pixel(const CmdProbeRgba& p) {
   AGX_TRY(Image * fb, read_framebuffer());
@@ -278,29 +343,27 @@ Status Session::probe_pixel(const CmdProbeRgba& p) {
   AGX_TRY(auto px, read_rgba8(*fb));
   auto got = texel_at(px, fb->width_px(), uint32_t(p.x), uint32_t(p.y));
   int channels = p.alpha ? 4 : 3;
-  if (!probe_matches(got, p.rgba, tolerance_, channels)) {
-    return Error::make(ErrorKind::invalid_argument, "probe at ({}, {}): expected {:g} {:g} {:g}{}, observed {:g} {:g} {:g}{}",
-                       p.x, p.y, p.rgba[0], p.rgba[1], p.rgba[2], p.alpha ? fmt::format(" {:g}", p.rgba[3]) : "",
-                       got[0], got[1], got[2], p.alpha ? fmt::format(" {:g}", got[3]) : "");
-  }
+  if (!probe_matches(got, p.rgba, tolerance_, channels))
+    return probe_failed(bad_pixel(uint32_t(p.x), uint32_t(p.y), p.rgba, got, channels));
   return {};
 }
 
 Status Session::probe_all(const CmdProbeAll& p) {
   AGX_TRY(Image * fb, read_framebuffer());
   AGX_TRY(auto px, read_rgba8(*fb));
+  int channels = p.alpha ? 4 : 3;
   for (uint32_t y = 0; y < fb->height_px(); ++y) {
     for (uint32_t x = 0; x < fb->width_px(); ++x) {
       auto got = texel_at(px, fb->width_px(), x, y);
-      if (!probe_matches(got, p.rgba, tolerance_, p.alpha ? 4 : 3))
-        return Error::invalid_argument("probe all: ({}, {}) is {:g} {:g} {:g} {:g}, expected {:g} {:g} {:g} {:g}", x,
-                                       y, got[0], got[1], got[2], got[3], p.rgba[0], p.rgba[1], p.rgba[2], p.rgba[3]);
+      // piglit_probe_rect_* reports the first pixel that differs.
+      if (!probe_matches(got, p.rgba, tolerance_, channels)) return probe_failed(bad_pixel(x, y, p.rgba, got, channels));
     }
   }
   return {};
 }
 
 Status Session::run(const Command& command) {
+  current_ = &command;
   return std::visit(
       Overloaded{
           [&](const CmdUniform& u) { return set_uniform(u); },
@@ -340,30 +403,8 @@ Status Session::run(const Command& command) {
           },
           [&](const CmdCompute& c) { return dispatch({c.x, c.y, c.z}, std::nullopt, command); },
           [&](const CmdComputeGroupSize& c) { return dispatch(c.groups, c.local, command); },
-          [&](const CmdProbeSsbo& p) -> Status {
-            AGX_TRY(Buffer * b, ssbo(p.index));
-            uint32_t n = p.type == ProbeType::uint64 || p.type == ProbeType::int64 || p.type == ProbeType::float64 ? 8 : 4;
-            if (p.offset_B > b->size_B() || n > b->size_B() - p.offset_B)
-              return Error::invalid_argument("probe at {} is past ssbo {}'s {} bytes", p.offset_B, p.index, b->size_B());
-            uint64_t observed = 0;
-            std::memcpy(&observed, b->host().data() + p.offset_B, n);
-            if (!probe_value(p.type, observed, p.bits, p.cmp))
-              return Error::invalid_argument("SSBO {} at {}: reference {} observed (bits {:#x} vs {:#x})", p.index,
-                                             p.offset_B, to_string(p.cmp), p.bits, observed);
-            return {};
-          },
-          [&](const CmdProbeAtomicCounter& p) -> Status {
-            auto it = atomic_buffers_.find(p.binding);
-            if (it == atomic_buffers_.end()) return Error::not_found("no atomic counter buffer {}", p.binding);
-            uint64_t at = p.by_buffer ? p.index : uint64_t(p.index) * 4;
-            if (at + 4 > it->second->size_B()) return Error::invalid_argument("atomic counter at byte {} is past the buffer", at);
-            uint32_t observed;
-            std::memcpy(&observed, it->second->host().data() + at, 4);
-            if (!compare(p.value, observed, p.cmp))
-              return Error::invalid_argument("atomic counter {}: reference {} {} observed {}", p.index, p.value,
-                                             to_string(p.cmp), observed);
-            return {};
-          },
+          [&](const CmdProbeSsbo& p) { return probe_ssbo(p); },
+          [&](const CmdProbeAtomicCounter& p) { return probe_atomic_counter(p); },
           [&](const CmdTextureRgbw& t) -> Status {
             if (t.format != "GL_RGBA8" && t.format != "GL_RGBA")
               return Error::unsupported("texture format {} is not supported (GL_RGBA8)", t.format);
@@ -386,7 +427,7 @@ Status Session::run(const Command& command) {
             active_unit_ = t.unit;
             return {};
           },
-          [&](const CmdTextureMiptree&) -> Status { return Error::unsupported("texture miptree is not supported"); },
+          [&](const CmdTextureMiptree& t) { return texture_miptree(t); },
           [&](const CmdTexParameter& t) -> Status {
             // glTexParameter on the texture of the active unit.
             if (t.target != "2D") return Error::unsupported("texparameter {}: only 2D textures are supported", t.target);
@@ -407,25 +448,12 @@ Status Session::run(const Command& command) {
             image_units_[i.unit] = i.format;
             return {};
           },
-          [&](const CmdFbTex2d& f) -> Status {
-            if (f.units.size() != 1 || f.units[0] < 0)
-              return Error::unsupported("fb tex 2d with {} attachments is not supported (one)", f.units.size());
-            if (!textures_.count(f.units[0])) return Error::not_found("fb tex 2d {}: no texture {}", f.units[0], f.units[0]);
-            fb_texture_ = f.units[0];
-            return {};
-          },
+          [&](const CmdFbTex2d& f) { return bind_framebuffer(f); },
           [&](const CmdClearColor& c) -> Status {
             clear_color_ = c.rgba;
             return {};
           },
-          [&](const CmdClear&) -> Status {
-            AGX_TRY(Image * fb, read_framebuffer());
-            uint8_t px[4] = {unorm8(clear_color_[0]), unorm8(clear_color_[1]), unorm8(clear_color_[2]),
-                             unorm8(clear_color_[3])};
-            std::vector<uint8_t> fill(size_t(fb->width_px()) * fb->height_px() * 4);
-            for (size_t i = 0; i < fill.size(); i += 4) std::memcpy(&fill[i], px, 4);
-            return fb->upload(fill, uint64_t(fb->width_px()) * 4);
-          },
+          [&](const CmdClear&) { return clear_draw_framebuffer(); },
           [&](const CmdProbeRgba& p) { return probe_pixel(p); },
           [&](const CmdProbeAll& p) { return probe_all(p); },
           [&](const CmdTolerance& t) -> Status {
@@ -439,8 +467,12 @@ Status Session::run(const Command& command) {
           [&](const CmdVerifyProgramQuery& q) -> Status {
             return Error::unsupported("verify program_query {} is not supported", q.name);
           },
+          // State only, as in shader_runner: `uniform` reads it for block members.
           [&](const CmdBlockIndex& b) -> Status {
-            return Error::unsupported("'{}' (uniform blocks) is not supported", b.what);
+            int* field[] = {&block_data_.array_index, &block_data_.binding, &block_data_.offset,
+                            &block_data_.matrix_stride, &block_data_.row_major};
+            *field[int(b.field)] = b.value;
+            return {};
           },
       },
       command.body);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -53,17 +54,51 @@ class Session {
   // `shader` is the compiled compute shader the dispatches run.
   Session(Device& device, const compiler::Shader& shader) : device_(device), shader_(shader) {}
 
-  // Runs one command; an Error is the FAIL reason (the caller adds the line).
+  // Runs one command. An Error ends the file (what piglit's shader_runner
+  // aborts on: a missing resource, an unsupported feature, a GPU fault); a
+  // probe that does not match is recorded in failures() and the file goes on,
+  // as shader_runner goes on to its next command.
   Status run(const Command& command);
+
+  // A program with a variable local size (GL_ARB_compute_variable_group_size):
+  // `compute group size` dispatches the shader this gives for the size, and
+  // `compute X Y Z` is GL's INVALID_OPERATION, as is `compute group size`
+  // without it.
+  using ShaderForGroupSize =
+      std::function<Result<std::shared_ptr<const compiler::Shader>>(std::array<uint32_t, 3> local)>;
+  void set_variable_group_size(ShaderForGroupSize shader_for) { variable_group_size_ = std::move(shader_for); }
+
+  // [require]'s SIZE W H (piglit's window is 250x250 otherwise) and
+  // ignore_missing_uniforms (`uniform` of a name that is not active is then
+  // skipped, not an error).
+  void set_window_size(uint32_t width_px, uint32_t height_px) { window_px_ = {width_px, height_px}; }
+  void set_ignore_missing_uniforms(bool ignore) { ignore_missing_uniforms_ = ignore; }
+
+  // shader_runner's block_data: what the block commands set (-1: unset).
+  struct BlockData {
+    int array_index = 0, binding = -1, offset = -1, matrix_stride = -1, row_major = -1;
+  };
+  const BlockData& block_data() const { return block_data_; }
+
+  // The failed probes so far, each as shader_runner prints it (its message
+  // lines, then "Test failure on line N").
+  const std::vector<std::string>& failures() const { return failures_; }
 
  private:
   Status set_uniform(const CmdUniform& u);
   Result<Buffer*> ssbo(int index);
   Status dispatch(std::array<uint32_t, 3> groups, std::optional<std::array<uint32_t, 3>> local,
-                  const Command& at);
+                  const Command& at);  // GL's checks, then launch
+  Status launch(const compiler::Shader& shader, std::array<uint32_t, 3> groups, const Command& at);
+  Status probe_failed(std::string message);  // records a failed probe; returns ok
   Status probe_pixel(const CmdProbeRgba& p);
+  Status probe_ssbo(const CmdProbeSsbo& p);
+  Status texture_miptree(const CmdTextureMiptree& t);
+  Status probe_atomic_counter(const CmdProbeAtomicCounter& p);
   Status probe_all(const CmdProbeAll& p);
   Result<Image*> read_framebuffer();
+  Status bind_framebuffer(const CmdFbTex2d& f);
+  Status clear_draw_framebuffer();
   Result<BoundImage> bound_image(const compiler::ImageBinding& b) const;
   Result<std::unique_ptr<Image>> make_image(const std::string& label, uint32_t w, uint32_t h,
                                             format::Format fmt = format::Format::R8G8B8A8_UNORM);
@@ -79,11 +114,19 @@ class Session {
   std::map<int, std::string> image_units_;      // image unit -> format
   std::map<int, SamplerParams> sampler_params_; // texture unit -> `texparameter` state
   int active_unit_ = 0;                         // the unit the last texture command bound (glActiveTexture)
-  std::unique_ptr<Image> winsys_;               // piglit's window: 250x250 RGBA8
-  std::optional<int> fb_texture_;               // `fb tex 2d N`; none: the window
+  std::unique_ptr<Image> winsys_;               // piglit's window: RGBA8, window_px_
+  std::array<uint32_t, 2> window_px_{250, 250}; // shader_runner DEFAULT_WINDOW_WIDTH/HEIGHT
+  bool ignore_missing_uniforms_ = false;
+  ShaderForGroupSize variable_group_size_;
+  BlockData block_data_;
+  std::vector<std::shared_ptr<const compiler::Shader>> sized_shaders_;  // kept while the session runs
+  std::optional<int> fb_texture_;               // the read framebuffer's attachment 0; none: the window
+  std::optional<std::vector<int>> draw_units_;  // the draw framebuffer's attachments; none: the window
   std::array<float, 4> clear_color_{};
   std::array<float, 4> tolerance_{0.01f, 0.01f, 0.01f, 0.01f};  // piglit_tolerance's default
   unsigned dispatches_ = 0;
+  const Command* current_ = nullptr;            // the command being run
+  std::vector<std::string> failures_;
 };
 
 }  // namespace agx::runtime

@@ -3,6 +3,8 @@
 
 #include <charconv>
 
+#include "runtime/limits.h"
+
 namespace agx::runtime {
 
 namespace {
@@ -30,9 +32,43 @@ Result<unsigned> parse_version_number(std::string_view text, Api api) {
   return api == Api::glsl ? major * 100 + minor : major * 10 + minor;
 }
 
+// "OP N" after a limit's name.
+Status parse_limit(const std::vector<std::string_view>& words, size_t i, LimitRequirement& l) {
+  if (i + 2 != words.size()) return Error::parse("limit '{}' is not '{} OP N'", l.name, l.name);
+  AGX_TRY(l.cmp, parse_compare(words[i]));
+  AGX_TRY(uint64_t bits, parse_scalar(words[i + 1], Scalar::int64));
+  l.value = int64_t(bits);
+  return {};
+}
+
+// One [require] line, in the order shader_runner's process_requirement tries
+// them (X11Libre/mirror.fdo.piglit tests/shaders/shader_runner.c), with SIZE
+// and depthbuffer from its parse_required_config.
 Status parse_requirement(std::string_view line, Requirements& req) {
   auto words = split_words(line);
   if (words.empty()) return {};
+  if (words[0] == "INT") {
+    if (words.size() < 2 || !starts_with(words[1], "GL_")) return Error::parse("'INT' takes 'GL_NAME OP N'");
+    LimitRequirement l{true, std::string(words[1])};
+    AGX_CHECK(parse_limit(words, 2, l));
+    req.limits.push_back(std::move(l));
+    return {};
+  }
+  if (shader_runner_limit(words[0])) {
+    LimitRequirement l{false, std::string(words[0])};
+    AGX_CHECK(parse_limit(words, 1, l));
+    req.limits.push_back(std::move(l));
+    return {};
+  }
+  // Any other line starting GL_ names an extension (its first word).
+  if (starts_with(words[0], "GL_")) {
+    req.extensions.emplace_back(words[0]);
+    return {};
+  }
+  if (starts_with(words[0], "!GL_")) {
+    req.absent_extensions.emplace_back(words[0].substr(1));
+    return {};
+  }
   if (words[0] == "GL" || words[0] == "GLSL") {
     VersionRequirement v;
     v.api = words[0] == "GL" ? Api::gl : Api::glsl;
@@ -46,27 +82,52 @@ Status parse_requirement(std::string_view line, Requirements& req) {
     if (i + 2 != words.size()) return Error::parse("version requirement '{}' is not '{} [ES] OP X.Y'", line, words[0]);
     AGX_TRY(v.cmp, parse_compare(words[i]));
     AGX_TRY(v.num, parse_version_number(words[i + 1], v.api));
+    // shader_runner fails any other GLSL comparison: it may write the
+    // #version from this line.
+    if (v.api == Api::glsl && v.cmp != Compare::ge) return Error::parse("Unsupported GLSL version comparison");
     req.versions.push_back(v);
     return {};
   }
   if (words[0] == "SPIRV") {
-    if (words.size() != 2) return Error::parse("'SPIRV' takes YES or ONLY");
-    if (words[1] == "YES") req.spirv = Requirements::Spirv::yes;
-    else if (words[1] == "ONLY") req.spirv = Requirements::Spirv::only;
-    else return Error::parse("'SPIRV {}': expected YES or ONLY", words[1]);
+    if (words.size() >= 2 && words[1] == "YES") req.spirv = Requirements::Spirv::yes;
+    else if (words.size() >= 2 && words[1] == "ONLY") req.spirv = Requirements::Spirv::only;
+    else if (words.size() >= 2 && words[1] == "NO") req.spirv_never = true;
+    else return Error::parse("Unknown SPIRV line in [require]");
     return {};
   }
-  if (words.size() == 1 && starts_with(words[0], "GL_")) {
-    req.extensions.emplace_back(words[0]);
+  if (words[0] == "SIZE") {
+    if (words.size() != 3) return Error::parse("'SIZE' takes a width and a height");
+    std::array<uint32_t, 2> px{};
+    for (int i = 0; i < 2; ++i) {
+      AGX_TRY(uint64_t v, parse_scalar(words[1 + i], Scalar::uint32));
+      if (v == 0 || v > 16384) return Error::parse("SIZE {} is not 1..16384", v);
+      px[i] = uint32_t(v);
+    }
+    req.window_px = px;
     return {};
   }
-  if (words.size() == 1 && starts_with(words[0], "!GL_")) {
-    req.absent_extensions.emplace_back(words[0].substr(1));
+  if (words[0] == "depthbuffer") {
+    req.depthbuffer = true;
     return {};
   }
-  // Limits (GL_MAX_... >= N), SIZE, depthbuffer, ...: kept verbatim for the
-  // runner, which skips what it cannot honour.
-  req.other.emplace_back(line);
+  if (words.size() == 2 && words[0] == "SSO" && words[1] == "ENABLED") {
+    if (req.separable_program) return Error::parse("SSO and SEPARABLE PROGRAM directives are incompatible.");
+    req.sso = true;
+    return {};
+  }
+  if (words.size() == 3 && words[0] == "SEPARABLE" && words[1] == "PROGRAM" && words[2] == "ENABLED") {
+    if (req.sso) return Error::parse("SSO and SEPARABLE PROGRAM directives are incompatible.");
+    req.separable_program = true;
+    return {};
+  }
+  if (words[0] == "ignore_missing_uniforms") {
+    req.ignore_missing_uniforms = true;
+    return {};
+  }
+  // rlimit N (an address-space limit on the test process): kept for the
+  // runner, which skips rather than run without it. shader_runner ignores
+  // any other line; so does the parser.
+  if (words[0] == "rlimit") req.other.emplace_back(line);
   return {};
 }
 

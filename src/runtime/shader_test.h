@@ -32,12 +32,28 @@ struct VersionRequirement {
   unsigned num = 0;  // GLSL: major*100+minor; GL: major*10+minor
 };
 
+// "INT GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 32768" (glGetIntegerv) or one of
+// the limits shader_runner reads at start-up, "GL_MAX_VERTEX_ATTRIBS >= 16".
+struct LimitRequirement {
+  bool int_query = false;  // written with "INT"
+  std::string name;
+  Compare cmp = Compare::ge;
+  int64_t value = 0;
+};
+
 struct Requirements {
   std::vector<VersionRequirement> versions;
   std::vector<std::string> extensions;          // must be supported
   std::vector<std::string> absent_extensions;   // "!GL_ARB_x": must not be
-  std::vector<std::string> other;               // limits and keywords, verbatim
+  std::vector<LimitRequirement> limits;
+  std::optional<std::array<uint32_t, 2>> window_px;  // "SIZE W H": the window's size
+  bool depthbuffer = false;                     // a depth buffer on the window
+  bool sso = false;                             // "SSO ENABLED"
+  bool separable_program = false;               // "SEPARABLE PROGRAM ENABLED"
+  bool ignore_missing_uniforms = false;         // `uniform` of an inactive name is not an error
+  std::vector<std::string> other;               // "rlimit N": kept verbatim, not honoured
   enum class Spirv { no, yes, only } spirv = Spirv::no;
+  bool spirv_never = false;                     // "SPIRV NO": not for SPIR-V mode
   std::optional<unsigned> glsl_num() const;     // the GLSL version asked for
   bool glsl_es() const;
 };
@@ -107,7 +123,13 @@ struct CmdImageTexture {       // [resident] image texture UNIT FORMAT
   std::string format;
   bool resident = false;
 };
-struct CmdFbTex2d { std::vector<int> units; };                  // fb tex 2d N...
+// fb [draw|read] tex 2d N... (color attachments 0.., -1 for none) or
+// fb [draw|read] winsys.
+struct CmdFbTex2d {
+  enum class Target { both, draw, read } target = Target::both;
+  bool winsys = false;
+  std::vector<int> units;
+};
 struct CmdClearColor { std::array<float, 4> rgba{}; };
 struct CmdClear {};
 struct CmdProbeRgba {          // probe rgb X Y R G B / probe rgba X Y R G B A
@@ -121,7 +143,11 @@ struct CmdMemoryBarrier { std::string bits; };
 struct CmdLinkError {};
 struct CmdLinkSuccess {};
 struct CmdVerifyProgramQuery { std::string name; std::string value; };
-struct CmdBlockIndex { std::string what; int value = 0; };      // ubo/block array index, ...
+// shader_runner's block_data, which `uniform` uses for members of uniform
+// blocks: "ubo array index N" / "block array index N", "block binding N",
+// "block offset N", "block matrix stride N", "block row major N".
+enum class BlockField { array_index, binding, offset, matrix_stride, row_major };
+struct CmdBlockIndex { BlockField field = BlockField::array_index; std::string what; int value = 0; };
 
 using CommandBody = std::variant<
     CmdUniform, CmdUniformHandle, CmdSsbo, CmdSsboSubdata, CmdAtomicCounters,

@@ -2,6 +2,7 @@
 // X11Libre/mirror.fdo.piglit tests/shaders/shader_runner.c piglit_display).
 #include <charconv>
 #include <cstring>
+#include <utility>
 
 #include "runtime/shader_test.h"
 
@@ -293,10 +294,23 @@ Result<CommandBody> parse_command(std::string_view line, unsigned line_num) {
     if (c == "texture") return parse_texture(line);
     if (c == "image" || c == "resident") return parse_image(w);
     if (c == "fb") {
-      if (w.size() < 4 || w[1] != "tex" || w[2] != "2d")
-        return Error::unsupported("fb command '{}' is not supported (fb tex 2d UNIT...)", line);
+      // shader_runner: an optional "draw " or "read " target, then "tex 2d
+      // UNIT..." or "winsys"; its other forms (tex slice, tex layered, ms)
+      // are for layered and multisampled render targets.
       CmdFbTex2d f;
-      for (size_t i = 3; i < w.size(); ++i) {
+      size_t i = 1;
+      if (w.size() > i && (w[i] == "draw" || w[i] == "read")) {
+        f.target = w[i] == "draw" ? CmdFbTex2d::Target::draw : CmdFbTex2d::Target::read;
+        ++i;
+      }
+      if (w.size() == i + 1 && w[i] == "winsys") {
+        f.winsys = true;
+        return CommandBody{f};
+      }
+      if (w.size() < i + 3 || w[i] != "tex" || w[i + 1] != "2d")
+        return Error::unsupported("fb command '{}' is not supported (fb [draw|read] tex 2d UNIT..., fb [draw|read] winsys)",
+                                  line);
+      for (i += 2; i < w.size(); ++i) {
         AGX_TRY(int u, parse_int<int>(w[i], "unit"));
         if (u < -1 || u >= 32) return Error::parse("fb texture unit {} is not -1..31", u);
         f.units.push_back(u);
@@ -328,13 +342,23 @@ Result<CommandBody> parse_command(std::string_view line, unsigned line_num) {
       for (size_t i = 3; i < w.size(); ++i) t.values.emplace_back(w[i]);
       return CommandBody{t};
     }
-    if ((c == "ubo" || c == "block") && w.size() >= 3) {
-      // ubo array index N, block array index N, block binding N, block offset N, ...
+    if (c == "ubo" || c == "block") {
+      // The forms shader_runner's piglit_display knows; one integer follows.
+      static constexpr std::pair<std::string_view, BlockField> kForms[] = {
+          {"ubo array index", BlockField::array_index}, {"block array index", BlockField::array_index},
+          {"block binding", BlockField::binding},       {"block offset", BlockField::offset},
+          {"block matrix stride", BlockField::matrix_stride}, {"block row major", BlockField::row_major},
+      };
       std::string what;
       for (size_t i = 0; i + 1 < w.size(); ++i) what += std::string(w[i]) + (i + 2 < w.size() ? " " : "");
-      CmdBlockIndex b{what, 0};
-      AGX_TRY(b.value, parse_int<int>(w.back(), what.c_str()));
-      return CommandBody{b};
+      for (const auto& [form, field] : kForms) {
+        if (what != form) continue;
+        CmdBlockIndex b{field, what, 0};
+        AGX_TRY(b.value, parse_int<int>(w.back(), what.c_str()));
+        return CommandBody{b};
+      }
+      return Error::parse("unknown command '{}' (ubo array index, block array index, block binding, block offset, "
+                          "block matrix stride, block row major)", line);
     }
     return Error::parse("unknown command '{}'", c);
   }();

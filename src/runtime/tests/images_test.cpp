@@ -34,7 +34,7 @@ TEST(Images, StoreLandsOnEachTexel) {
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
   v = run_shader_test(file(shader, setup + "probe rgba 3 1 0.75 0.5 0.5 1.0\n"));
   EXPECT_EQ(v.outcome, Outcome::fail);
-  EXPECT_NE(v.detail.find("probe at (3, 1)"), std::string::npos) << v.detail;
+  EXPECT_NE(v.detail.find("Probe color at (3,1)"), std::string::npos) << v.detail;
 }
 
 // imageLoad of one RGBA8 image (the rgbw quadrants), imageStore of its

@@ -28,6 +28,63 @@ TEST(Runner, SkipReasons) {
             "has a [vertex shader] section: not a compute-only test");
 }
 
+TEST(Runner, LimitRequirements) {
+  const auto& caps = Capabilities::stack();
+  auto req = [&](std::string_view lines) {
+    return skip_reason(parse(fmt::format("[require]\nGLSL >= 4.30\n{}\n[compute shader]\n", lines)), caps);
+  };
+  EXPECT_FALSE(req("INT GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS >= 1024"));
+  EXPECT_FALSE(req("INT GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 32768"));
+  EXPECT_EQ(*req("INT GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 131072"),
+            "Test requires GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 131072.  The driver supports 65536.");
+  EXPECT_EQ(*req("INT GL_MAX_TESS_GEN_LEVEL >= 64"), "GL_MAX_TESS_GEN_LEVEL: the stack reports no such integer");
+  // The limits shader_runner reads itself: a compute-only stack has no vertex stage.
+  EXPECT_EQ(*req("GL_MAX_VERTEX_ATTRIBS >= 16"), "Test requires vertex attribs >= 16.  The driver supports 0.");
+  EXPECT_FALSE(req("GL_NUM_PROGRAM_BINARY_FORMATS == 0"));
+  // What does not change a compute program is accepted.
+  EXPECT_FALSE(req("SIZE 32 16\ndepthbuffer\nSSO ENABLED\nignore_missing_uniforms\nSPIRV NO"));
+  EXPECT_EQ(*req("rlimit 1000000"), "requirement 'rlimit 1000000' is not honoured by the runner");
+  EXPECT_EQ(*req("SPIRV ONLY\nSPIRV NO"), "This shader is not compatible with SPIR-V");
+}
+
+TEST(Runner, WindowSizeAndMissingUniforms) {
+  // SIZE sets the window the probes read (a probe outside it is an error).
+  const std::string shader = "[compute shader]\nlayout(local_size_x = 1) in;\nvoid main() {}\n[test]\n";
+  auto v = run_shader_test("[require]\nGLSL >= 4.30\nSIZE 8 4\n" + shader +
+                           "clear color 0 1 0 1\nclear\nprobe all rgba 0 1 0 1\nprobe rgb 7 3 0 1 0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run_shader_test("[require]\nGLSL >= 4.30\nSIZE 8 4\n" + shader + "probe rgb 8 3 0 0 0\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_NE(v.detail.find("outside the 8x4 framebuffer"), std::string::npos) << v.detail;
+  v = run_shader_test("[require]\nGLSL >= 4.30\n" + shader + "uniform vec2 nothere 1 2\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  v = run_shader_test("[require]\nGLSL >= 4.30\nignore_missing_uniforms\n" + shader + "uniform vec2 nothere 1 2\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
+TEST(Runner, VariableGroupSizeLinking) {
+  const std::string head = "[require]\nGLSL >= 3.30\nGL_ARB_compute_variable_group_size\n";
+  const std::string variable =
+      "[compute shader]\n#version 330\n#extension GL_ARB_compute_shader: enable\n"
+      "#extension GL_ARB_compute_variable_group_size: enable\nlayout(local_size_variable) in;\nvoid main() {}\n";
+  const std::string fixed =
+      "[compute shader]\n#version 330\n#extension GL_ARB_compute_shader: enable\n"
+      "layout(local_size_x = 2) in;\nvoid f() {}\n";
+  EXPECT_FALSE(skip_reason(parse(head + variable), Capabilities::stack()));
+  // Fixed and variable in one program: a link error (the extension's spec).
+  auto v = run_shader_test(head + fixed + variable + "[test]\nlink error\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run_shader_test(head + fixed + variable + "[test]\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_NE(v.detail.find("fixed and a variable local size"), std::string::npos) << v.detail;
+  // Variable alone links; `compute` on it is GL's INVALID_OPERATION.
+  v = run_shader_test(head + variable + "[test]\nlink success\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run_shader_test(head + variable + "[test]\ncompute 1 1 1\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_NE(v.detail.find("GL_INVALID_OPERATION"), std::string::npos) << v.detail;
+}
+
 TEST(Runner, AdaptsGlsl) {
   ShaderTest t = parse("[require]\nGLSL >= 3.30\n\n[compute shader]\n#version 330\nvoid main() {}\n");
   std::vector<std::string> notes;
@@ -123,5 +180,29 @@ probe ssbo float 0 12 == 0.0
 }
 #endif
 
+
+TEST(Runner, FailedProbesDoNotEndTheFile) {
+  // No dispatch: the commands alone.
+  const std::string head =
+      "[require]\nGLSL >= 4.30\n[compute shader]\nlayout(local_size_x = 1) in;\n"
+      "layout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = 7u; }\n[test]\n"
+      "ssbo 0 16\nssbo 0 subdata int 0 7\n";  // lines 8 and 9
+  auto v = run_shader_test(head + "probe ssbo uint 0 0 == 7\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  // Every failed probe is reported as shader_runner prints it; the commands
+  // between them still run (the subdata and the passing probe).
+  v = run_shader_test(head + "probe ssbo uint 0 0 == 6\nssbo 0 subdata int 4 1\nprobe ssbo uint 0 0 == 7\n"
+                             "probe ssbo uint 0 4 == 2\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_EQ(v.detail,
+            "SSBO 0 test failed: Reference == Observed\n  Reference: 6\n  Observed:  7\nTest failure on line 10\n"
+            "SSBO 4 test failed: Reference == Observed\n  Reference: 2\n  Observed:  1\nTest failure on line 13");
+  // An error still ends the file, after the probes that failed before it.
+  v = run_shader_test(head + "probe ssbo uint 0 0 == 6\nfb tex 2d 3\nprobe ssbo uint 0 4 == 1\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_EQ(v.detail.find("SSBO 0 test failed"), 0u) << v.detail;
+  EXPECT_NE(v.detail.find("\nline 11: 'fb tex 2d 3': "), std::string::npos) << v.detail;
+  EXPECT_EQ(v.detail.find("SSBO 4"), std::string::npos) << v.detail;
+}
 }  // namespace
 }  // namespace agx::runtime

@@ -155,6 +155,78 @@ TEST(ShaderTest, ErrorsNameTheLine) {
   EXPECT_FALSE(parse_command("ssbo 0 subdata vec2 0 1 2", 1).ok());
 }
 
+TEST(ShaderTest, BlockCommands) {
+  struct Case {
+    const char* line;
+    BlockField field;
+    int value;
+  };
+  const Case cases[] = {{"ubo array index 1", BlockField::array_index, 1},
+                        {"block array index 2", BlockField::array_index, 2},
+                        {"block binding 3", BlockField::binding, 3},
+                        {"block offset 16", BlockField::offset, 16},
+                        {"block matrix stride 32", BlockField::matrix_stride, 32},
+                        {"block row major 1", BlockField::row_major, 1}};
+  for (const auto& c : cases) {
+    auto b = parse_command(c.line, 1);
+    ASSERT_TRUE(b.ok()) << c.line << ": " << b.error().message();
+    const auto& cmd = std::get<CmdBlockIndex>(*b);
+    EXPECT_EQ(cmd.field, c.field) << c.line;
+    EXPECT_EQ(cmd.value, c.value) << c.line;
+  }
+  EXPECT_FALSE(parse_command("block size 3", 1).ok());
+  EXPECT_FALSE(parse_command("block binding x", 1).ok());
+  EXPECT_FALSE(parse_command("ubo index 1", 1).ok());
+}
+
+TEST(ShaderTest, FbForms) {
+  auto f = [](std::string_view line) {
+    auto b = parse_command(line, 1);
+    EXPECT_TRUE(b.ok()) << line << ": " << (b.ok() ? "" : b.error().message());
+    return b.ok() ? std::get<CmdFbTex2d>(*b) : CmdFbTex2d{};
+  };
+  auto both = f("fb tex 2d 0 -1 2");
+  EXPECT_EQ(both.target, CmdFbTex2d::Target::both);
+  EXPECT_EQ(both.units, (std::vector<int>{0, -1, 2}));
+  EXPECT_EQ(f("fb read tex 2d 3").target, CmdFbTex2d::Target::read);
+  auto draw = f("fb draw winsys");
+  EXPECT_EQ(draw.target, CmdFbTex2d::Target::draw);
+  EXPECT_TRUE(draw.winsys);
+  EXPECT_TRUE(f("fb winsys").winsys);
+  EXPECT_FALSE(parse_command("fb tex 2d", 1).ok());
+  EXPECT_FALSE(parse_command("fb tex 2d 32", 1).ok());
+  EXPECT_FALSE(parse_command("fb tex slice 2D 0 0 0", 1).ok());  // layered targets: unsupported, named
+  EXPECT_FALSE(parse_command("fb winsys 1", 1).ok());
+}
+
+TEST(ShaderTest, RequireLines) {
+  auto t = parse_shader_test(
+      "[require]\nGLSL >= 4.30\nINT GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 0x8000\nGL_MAX_VERTEX_ATTRIBS > 3\n"
+      "GL_ARB_foo some words\nSIZE 32 16\ndepthbuffer\nSEPARABLE PROGRAM ENABLED\nignore_missing_uniforms\n"
+      "SPIRV NO\nrlimit 4096\nwhatever else\n[compute shader]\n");
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  const Requirements& r = t->require;
+  ASSERT_EQ(r.limits.size(), 2u);
+  EXPECT_TRUE(r.limits[0].int_query);
+  EXPECT_EQ(r.limits[0].name, "GL_MAX_COMPUTE_SHARED_MEMORY_SIZE");
+  EXPECT_EQ(r.limits[0].cmp, Compare::ge);
+  EXPECT_EQ(r.limits[0].value, 32768);
+  EXPECT_FALSE(r.limits[1].int_query);
+  EXPECT_EQ(r.limits[1].cmp, Compare::gt);
+  EXPECT_EQ(r.limits[1].value, 3);
+  EXPECT_EQ(r.extensions, std::vector<std::string>{"GL_ARB_foo"});  // as shader_runner: the first word
+  EXPECT_EQ(r.window_px, (std::array<uint32_t, 2>{32, 16}));
+  EXPECT_TRUE(r.depthbuffer && r.separable_program && r.ignore_missing_uniforms && r.spirv_never);
+  EXPECT_FALSE(r.sso);
+  EXPECT_EQ(r.other, std::vector<std::string>{"rlimit 4096"});  // other lines are ignored, as shader_runner does
+  // What shader_runner fails on.
+  EXPECT_FALSE(parse_shader_test("[require]\nGLSL > 4.30\n[compute shader]\n").ok());
+  EXPECT_FALSE(parse_shader_test("[require]\nSPIRV MAYBE\n[compute shader]\n").ok());
+  EXPECT_FALSE(parse_shader_test("[require]\nSSO ENABLED\nSEPARABLE PROGRAM ENABLED\n[compute shader]\n").ok());
+  EXPECT_FALSE(parse_shader_test("[require]\nINT GL_MAX_X >=\n[compute shader]\n").ok());
+  EXPECT_FALSE(parse_shader_test("[require]\nSIZE 0 16\n[compute shader]\n").ok());
+}
+
 TEST(ShaderTest, CommandForms) {
   auto a = parse_command("probe atomic counter buffer 1 4 == 7", 1);
   ASSERT_TRUE(a.ok()) << a.error().message();
