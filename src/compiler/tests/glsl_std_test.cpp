@@ -1,0 +1,170 @@
+// GLSL.std.450 functions, float remainders and AMD trinary min/max
+// compiled and run on the usc emulator, against libm in double precision
+// with tolerances within piglit's (its generated tests allow 1e-3 of the
+// result's size for the inverse trigonometry, Mesa's polynomials' error
+// is about 4e-4 there).
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <functional>
+
+#include "compiler/tests/run_helpers.h"
+
+namespace agx::compiler::test {
+namespace {
+
+uint32_t fbits(float f) { return std::bit_cast<uint32_t>(f); }
+float bitsf(uint32_t u) { return std::bit_cast<float>(u); }
+
+struct Case {
+  const char* glsl;                          // expression of x (and y)
+  std::function<double(double, double)> ref;
+  double tol_rel;                            // tolerance: tol_rel * max(1, |ref|)
+};
+
+// Runs `cases` (one output each) on x = xs[i], y = ys[i].
+void run_cases(const std::vector<Case>& cases, const std::vector<float>& xs, const std::vector<float>& ys,
+               const char* extension = "") {
+  std::string body;
+  for (size_t j = 0; j < cases.size(); ++j) body += "  o[i * " + std::to_string(cases.size()) + "u + " + std::to_string(j) + "u] = " + cases[j].glsl + ";\n";
+  std::string src = std::string("#version 450\n") + extension + R"(
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer A { float a[]; };
+layout(set = 0, binding = 1) buffer B { float bb[]; };
+layout(set = 0, binding = 2) buffer O { float o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  float x = a[i], y = bb[i];
+)" + body + "}\n";
+  auto s = compile(src);
+  ASSERT_TRUE(s.ok()) << s.error().message() << "\n" << src;
+  size_t n = xs.size();
+  ASSERT_EQ(n % 64, 0u);
+  Job r;
+  std::vector<uint32_t> a(n), b(n);
+  for (size_t i = 0; i < n; ++i) { a[i] = fbits(xs[i]); b[i] = fbits(ys[i]); }
+  r.buffers = {a, b, std::vector<uint32_t>(n * cases.size())};
+  r.groups = {static_cast<uint32_t>(n / 64), 1, 1};
+  auto st = execute(*s, r);
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < cases.size(); ++j) {
+      double want = cases[j].ref(xs[i], ys[i]);
+      double got = bitsf(r.buffers[2][i * cases.size() + j]);
+      double tol = cases[j].tol_rel * std::max(1.0, std::fabs(want));
+      EXPECT_NEAR(got, want, tol) << cases[j].glsl << " x=" << xs[i] << " y=" << ys[i];
+    }
+  }
+}
+
+std::vector<float> spread(size_t n, float lo, float hi) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = lo + (hi - lo) * float(i) / float(n - 1);
+  return v;
+}
+
+TEST(GlslStd, TrigonometryAndAngles) {
+  std::vector<float> x = spread(128, -6.0f, 6.0f), y = spread(128, 5.0f, -7.0f);
+  std::reverse(y.begin() + 64, y.end());
+  run_cases({
+      {"radians(x)", [](double x, double) { return x * M_PI / 180.0; }, 1e-6},
+      {"degrees(x)", [](double x, double) { return x * 180.0 / M_PI; }, 1e-6},
+      {"tan(x * 0.25)", [](double x, double) { return std::tan(double(float(x * 0.25))); }, 2e-5},
+      {"atan(x)", [](double x, double) { return std::atan(x); }, 2e-5},
+      {"atan(x * 1e-3)", [](double x, double) { return std::atan(double(float(x * 1e-3))); }, 2e-5},
+      {"atan(y, x)", [](double x, double y) { return std::atan2(y, x); }, 3e-5},
+      {"atan(x, 1e20)", [](double x, double) { return std::atan2(x, 1e20); }, 3e-5},
+      {"asin(x / 6.0)", [](double x, double) { return std::asin(double(float(x) / 6.0f)); }, 5e-4},
+      {"acos(x / 6.0)", [](double x, double) { return std::acos(double(float(x) / 6.0f)); }, 5e-4},
+  }, x, y);
+}
+
+TEST(GlslStd, HyperbolicExpLogPow) {
+  std::vector<float> x = spread(64, -4.0f, 4.0f), y = spread(64, 0.5f, 3.0f);
+  run_cases({
+      {"sinh(x)", [](double x, double) { return std::sinh(x); }, 1e-5},
+      {"cosh(x)", [](double x, double) { return std::cosh(x); }, 1e-5},
+      {"tanh(x * 4.0)", [](double x, double) { return std::tanh(double(float(x * 4.0))); }, 1e-5},
+      {"asinh(x)", [](double x, double) { return std::asinh(x); }, 1e-5},
+      {"acosh(abs(x) + 1.0)", [](double x, double) { return std::acosh(double(std::fabs(float(x)) + 1.0f)); }, 2e-4},
+      {"atanh(x / 4.5)", [](double x, double) { return std::atanh(double(float(x) / 4.5f)); }, 1e-5},
+      {"exp(x)", [](double x, double) { return std::exp(x); }, 1e-5},
+      {"log(y)", [](double, double y) { return std::log(y); }, 1e-5},
+      {"pow(y, x)", [](double x, double y) { return std::pow(y, x); }, 1e-5},
+  }, x, y);
+}
+
+TEST(GlslStd, RoundingSignRemaindersMixAndExponents) {
+  std::vector<float> x = spread(64, -5.25f, 5.25f), y = spread(64, 1.5f, -2.25f);
+  for (auto& v : y) if (v == 0.0f) v = 0.75f;
+  run_cases({
+      {"round(x)", [](double x, double) { return std::nearbyint(x); }, 0},
+      {"float(sign(int(x)))", [](double x, double) { int i = int(float(x)); return double((i > 0) - (i < 0)); }, 0},
+      {"sign(x)", [](double x, double) { return double((x > 0) - (x < 0)); }, 0},
+      {"mod(x, y)", [](double x, double y) { return x - y * std::floor(x / y); }, 1e-6},
+      {"mod(x, 1.25)", [](double x, double) { return x - 1.25 * std::floor(x / 1.25); }, 1e-6},
+      {"mix(x, y, 0.25)", [](double x, double y) { return x + (y - x) * 0.25; }, 1e-6},
+      {"mix(x, y, x < y)", [](double x, double y) { return x < y ? y : x; }, 0},
+      {"ldexp(x, int(y * 4.0))", [](double x, double y) { return std::ldexp(x, int(float(y * 4.0))); }, 1e-7},
+  }, x, y);
+}
+
+TEST(GlslStd, VectorGeometry) {
+  std::vector<float> x = spread(64, -2.0f, 2.0f), y = spread(64, 1.0f, -1.5f);
+  auto refl = [](double i0, double i1, double n0, double n1, int c) {
+    double d = n0 * i0 + n1 * i1;
+    return c == 0 ? i0 - 2 * d * n0 : i1 - 2 * d * n1;
+  };
+  auto refr = [](double i0, double i1, double n0, double n1, double eta, int c) {
+    double d = n0 * i0 + n1 * i1;
+    double k = 1 - eta * eta * (1 - d * d);
+    if (k < 0) return 0.0;
+    double f = eta * d + std::sqrt(k);
+    return c == 0 ? eta * i0 - f * n0 : eta * i1 - f * n1;
+  };
+  // N = normalize(vec2(0.6, 0.8)) exactly enough: (0.6, 0.8).
+  run_cases({
+      {"reflect(vec2(x, y), vec2(0.6, 0.8)).x", [&](double x, double y) { return refl(x, y, 0.6, 0.8, 0); }, 1e-6},
+      {"reflect(vec2(x, y), vec2(0.6, 0.8)).y", [&](double x, double y) { return refl(x, y, 0.6, 0.8, 1); }, 1e-6},
+      {"refract(normalize(vec2(x, -1.0)), vec2(0.0, 1.0), 0.75).x", [&](double x, double) {
+         double l = std::sqrt(x * x + 1); return refr(x / l, -1 / l, 0, 1, 0.75, 0); }, 1e-5},
+      {"refract(normalize(vec2(x, -1.0)), vec2(0.0, 1.0), 1.5).y", [&](double x, double) {
+         double l = std::sqrt(x * x + 1); return refr(x / l, -1 / l, 0, 1, 1.5, 1); }, 1e-5},
+      {"faceforward(vec2(1.0, 2.0), vec2(x, y), vec2(0.5, -1.0)).y", [](double x, double y) {
+         return 0.5 * x - y < 0 ? 2.0 : -2.0; }, 0},
+      {"faceforward(x, y, 1.0)", [](double x, double y) { return y < 0 ? x : -x; }, 0},
+      {"reflect(x, 1.0)", [](double x, double) { return -x; }, 1e-6},
+  }, x, y);
+}
+
+TEST(GlslStd, PackingRoundTrips) {
+  std::vector<float> x = spread(64, -1.25f, 1.25f), y = spread(64, 0.9f, -0.3f);
+  // In float, as the shader rounds (0.9f * 255 is 229.5 in float).
+  auto q = [](double v, double lo, double s) {
+    return double(std::nearbyintf(std::clamp(float(v), float(lo), 1.0f) * float(s))) / s;
+  };
+  run_cases({
+      {"unpackUnorm2x16(packUnorm2x16(vec2(x, y))).x", [&](double x, double) { return q(x, 0, 65535); }, 1e-6},
+      {"unpackSnorm2x16(packSnorm2x16(vec2(x, y))).y", [&](double, double y) { return q(y, -1, 32767); }, 1e-6},
+      {"unpackUnorm4x8(packUnorm4x8(vec4(x, y, 0.5, 1.0))).y", [&](double, double y) { return q(y, 0, 255); }, 1e-6},
+      {"unpackSnorm4x8(packSnorm4x8(vec4(0.0, y, 0.5, x))).w", [&](double x, double) { return q(x, -1, 127); }, 1e-6},
+      {"float(packUnorm4x8(vec4(0.0, 1.0, 0.0, 0.5)) >> 8u)", [](double, double) { return double(0x8000FFu); }, 0},
+      {"float(packSnorm2x16(vec2(-1.0, 0.0)))", [](double, double) { return double(0x8001u); }, 0},
+  }, x, y);
+}
+
+TEST(GlslStd, TrinaryMinMaxMid) {
+  std::vector<float> x = spread(64, -3.0f, 3.0f), y = spread(64, 2.0f, -2.0f);
+  run_cases({
+      {"min3(x, y, 0.5)", [](double x, double y) { return std::min({x, y, 0.5}); }, 0},
+      {"max3(x, y, 0.5)", [](double x, double y) { return std::max({x, y, 0.5}); }, 0},
+      {"mid3(x, y, 0.5)", [](double x, double y) { double v[] = {x, y, 0.5}; std::sort(v, v + 3); return v[1]; }, 0},
+      {"float(mid3(int(x * 4.0), int(y * 4.0), 1))", [](double x, double y) {
+         int v[] = {int(float(x * 4)), int(float(y * 4)), 1}; std::sort(v, v + 3); return double(v[1]); }, 0},
+      {"float(max3(uint(abs(x) * 4.0), uint(abs(y) * 4.0), 3u))", [](double x, double y) {
+         return double(std::max({unsigned(std::fabs(float(x)) * 4), unsigned(std::fabs(float(y)) * 4), 3u})); }, 0},
+  }, x, y, "#extension GL_AMD_shader_trinary_minmax : require\n");
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
