@@ -202,6 +202,22 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       add(fmt::format("{} {}, {}, {}, {}, {}, {}", op_info(in.op).name, cond_name(in.cond, in.invert), d, a, b, x, y));
       return {};
     }
+    case Op::ballot: {
+      // Integer comparisons only (the translator materializes float ones).
+      if (cond_is_float(in.cond)) return Error::unsupported("a float ballot condition");
+      AGX_TRY(auto a, S(0));
+      AGX_TRY(auto b, S(1));
+      add(fmt::format("icmp_ballot {}, {}, {}, {}", d, cond_name(in.cond, in.invert), a, b));
+      return {};
+    }
+    case Op::simd_shuffle: {
+      AGX_TRY(auto a, S(0));
+      Src idx = in.srcs[1];
+      if (idx.is_value()) idx.bits = 16;
+      AGX_TRY(auto b, p.src(idx, false));
+      add(fmt::format("simd_shuffle {}, {}, {}", d, a, b));
+      return {};
+    }
     case Op::convert: {
       static constexpr const char* kModes[] = {"u32_to_f", "s32_to_f", "f_to_u32", "f_to_s32"};
       if (in.imm > 3) return Error::invalid_argument("bad convert mode");

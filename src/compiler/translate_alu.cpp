@@ -140,6 +140,10 @@ Status Translator::instruction(const spirv::Inst& in) {
       if (w[2] < m_.bound && m_.ext_amd_trinary[w[2]]) return ext_amd_trinary(in);
       return unsupported(in, "extended instruction set other than GLSL.std.450 and SPV_AMD_shader_trinary_minmax");
     case Op::OpFMod: case Op::OpFRem: AGX_CHECK(need(4)); return float_remainder(in);
+    case Op::OpSubgroupAnyKHR: case Op::OpSubgroupAllKHR: case Op::OpSubgroupAllEqualKHR:
+    case Op::OpGroupNonUniformAny: case Op::OpGroupNonUniformAll: case Op::OpGroupNonUniformAllEqual:
+      AGX_CHECK(need(3));
+      return vote(in);
     default: break;
   }
   bool handled = false;

@@ -37,7 +37,7 @@ const Capabilities& Capabilities::stack() {
   static const Capabilities caps{460, 320, 46, 32,
                                  {"GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object",
                                   "GL_ARB_shader_atomic_counters", "GL_ARB_shader_image_load_store",
-                                  "GL_ARB_gl_spirv"}};
+                                  "GL_ARB_gl_spirv", "GL_AMD_shader_trinary_minmax", "GL_ARB_shader_group_vote"}};
   return caps;
 }
 

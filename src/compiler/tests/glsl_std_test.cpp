@@ -168,3 +168,56 @@ TEST(GlslStd, TrinaryMinMaxMid) {
 
 }  // namespace
 }  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+// Votes over the SIMD group: lanes 0-31 and 32-63 are two groups; the
+// values make any/all/allEqual differ between them, and a branch leaves
+// some lanes out (inactive lanes do not vote).
+TEST(GlslStd, GroupVotesOverTheSimdGroup) {
+  auto s = compile(R"(#version 450
+#extension GL_ARB_shader_group_vote : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+layout(set = 0, binding = 1) buffer O { uint o[]; };
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  uint x = a[i];
+  uint r = uint(anyInvocationARB(x > 5u)) | uint(allInvocationsARB(x < 9u)) << 1 |
+           uint(allInvocationsEqualARB(x < 4u)) << 2 | uint(allInvocationsEqualARB(x == 7u)) << 3;
+  if (x != 3u) r |= uint(allInvocationsARB(x != 3u)) << 4 | uint(anyInvocationARB(x == 3u)) << 5;
+  o[i] = r;
+}
+)");
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  std::vector<uint32_t> a(64);
+  for (uint32_t i = 0; i < 32; ++i) a[i] = i % 4;        // group 0: 0..3 (3 present)
+  for (uint32_t i = 32; i < 64; ++i) a[i] = i == 40 ? 8 : 7;  // group 1: 7 and one 8
+  Job r;
+  r.buffers = {a, std::vector<uint32_t>(64)};
+  auto st = execute(*s, r);
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  for (uint32_t g = 0; g < 2; ++g) {
+    bool any = false, all = true, eq_lt4 = true, eq_7 = true;
+    bool first_lt4 = a[g * 32] < 4, first_7 = a[g * 32] == 7;
+    bool all_ne3 = true, any_eq3 = false;  // over the lanes with x != 3
+    for (uint32_t l = 0; l < 32; ++l) {
+      uint32_t x = a[g * 32 + l];
+      any |= x > 5;
+      all &= x < 9;
+      eq_lt4 &= (x < 4) == first_lt4;
+      eq_7 &= (x == 7) == first_7;
+      if (x != 3) { all_ne3 &= x != 3; any_eq3 |= x == 3; }
+    }
+    for (uint32_t l = 0; l < 32; ++l) {
+      uint32_t x = a[g * 32 + l];
+      uint32_t want = uint32_t(any) | uint32_t(all) << 1 | uint32_t(eq_lt4) << 2 | uint32_t(eq_7) << 3;
+      if (x != 3) want |= uint32_t(all_ne3) << 4 | uint32_t(any_eq3) << 5;
+      EXPECT_EQ(r.buffers[1][g * 32 + l], want) << "lane " << g * 32 + l;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
