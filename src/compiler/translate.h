@@ -75,6 +75,9 @@ class Translator {
   // translate_trinary.cpp
   Status ext_amd_trinary(const spirv::Inst& in);
 
+  // translate_array_length.cpp
+  Status array_length(const spirv::Inst& in);
+
   // translate_vote.cpp
   Status vote(const spirv::Inst& in);
 

@@ -139,6 +139,7 @@ Status Translator::instruction(const spirv::Inst& in) {
       if (w[2] < m_.bound && m_.ext_glsl[w[2]]) return ext_glsl(in);
       if (w[2] < m_.bound && m_.ext_amd_trinary[w[2]]) return ext_amd_trinary(in);
       return unsupported(in, "extended instruction set other than GLSL.std.450 and SPV_AMD_shader_trinary_minmax");
+    case Op::OpArrayLength: AGX_CHECK(need(4)); return array_length(in);
     case Op::OpFMod: case Op::OpFRem: AGX_CHECK(need(4)); return float_remainder(in);
     case Op::OpSubgroupAnyKHR: case Op::OpSubgroupAllKHR: case Op::OpSubgroupAllEqualKHR:
     case Op::OpGroupNonUniformAny: case Op::OpGroupNonUniformAll: case Op::OpGroupNonUniformAllEqual:

@@ -177,6 +177,11 @@ Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::arra
   for (const auto& r : abi.resources) {
     if (r.kind == compiler::Resource::Kind::storage_buffer) put64(r.uniform, ssbos_.at(int(r.binding))->gpu_va());
     if (r.kind == compiler::Resource::Kind::atomic_counter) put64(r.uniform, atomic_buffers_.at(r.binding)->gpu_va());
+    // Runtime array lengths (OpArrayLength) come from the bound size.
+    if (r.size_uniform != compiler::Resource::kNoUniform && r.kind == compiler::Resource::Kind::storage_buffer) {
+      if (r.size_uniform >= u.size()) u.resize(r.size_uniform + 1, 0);
+      u[r.size_uniform] = uint32_t(std::min<uint64_t>(ssbos_.at(int(r.binding))->size_B(), UINT32_MAX));
+    }
   }
   if (abi.workgroup_count_uniform + 3 > u.size()) u.resize(abi.workgroup_count_uniform + 3, 0);
   for (int i = 0; i < 3; ++i) u[abi.workgroup_count_uniform + i] = groups[i];

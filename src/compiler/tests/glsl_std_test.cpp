@@ -221,3 +221,35 @@ void main() {
 
 }  // namespace
 }  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+// .length() of runtime arrays: the bound sizes (in the size uniforms the
+// ABI names) minus the fixed part, over the stride; a range shorter than
+// the fixed part has none.
+TEST(GlslStd, RuntimeArrayLengthFromTheBoundSize) {
+  auto s = compile(R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer A { vec4 head; vec4 v[]; };
+layout(set = 0, binding = 1) buffer B { uint n; float f[]; };
+layout(set = 0, binding = 2) buffer C { uvec4 big[4]; uint tail[]; };
+layout(set = 0, binding = 3) buffer O { uint o[]; };
+void main() { o[0] = uint(v.length()); o[1] = uint(f.length()); o[2] = uint(tail.length()); o[3] = uint(o.length()); }
+)");
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  unsigned with_size = 0;
+  for (const auto& r : s->abi.resources) with_size += r.size_uniform != Resource::kNoUniform;
+  EXPECT_EQ(with_size, 4u);
+  Job r;
+  r.buffers = {std::vector<uint32_t>(32), std::vector<uint32_t>(10), std::vector<uint32_t>(8), std::vector<uint32_t>(6)};
+  auto st = execute(*s, r);
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  EXPECT_EQ(r.buffers[3][0], 7u);   // (128 - 16) / 16
+  EXPECT_EQ(r.buffers[3][1], 9u);   // (40 - 4) / 4
+  EXPECT_EQ(r.buffers[3][2], 0u);   // 32 bytes < 64 bytes of big[]
+  EXPECT_EQ(r.buffers[3][3], 6u);
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
