@@ -35,6 +35,7 @@ layout(set = 0, binding = 2) buffer O { float o[]; };
 void main() {
   uint i = gl_GlobalInvocationID.x;
   float x = a[i], y = bb[i];
+  int e; float w; ivec2 e2; vec2 w2;
 )" + body + "}\n";
   auto s = compile(src);
   ASSERT_TRUE(s.ok()) << s.error().message() << "\n" << src;
@@ -106,6 +107,13 @@ TEST(GlslStd, RoundingSignRemaindersMixAndExponents) {
       {"mix(x, y, 0.25)", [](double x, double y) { return x + (y - x) * 0.25; }, 1e-6},
       {"mix(x, y, x < y)", [](double x, double y) { return x < y ? y : x; }, 0},
       {"ldexp(x, int(y * 4.0))", [](double x, double y) { return std::ldexp(x, int(float(y * 4.0))); }, 1e-7},
+      // Output parameters (spirv_rewrite.cpp turns them into the struct forms).
+      {"frexp(x * 100.0, e) + float(e)", [](double x, double) {
+         int e; double f = std::frexp(double(float(x * 100.0)), &e); return f + e; }, 1e-6},
+      {"modf(x, w) + w * 16.0", [](double x, double) { double w; double f = std::modf(x, &w); return f + w * 16.0; }, 1e-6},
+      {"dot(frexp(vec2(x, y), e2), vec2(1.0, 4.0)) + float(e2.x * 8 + e2.y)", [](double x, double y) {
+         int ex, ey; double fx = std::frexp(x, &ex), fy = std::frexp(y, &ey); return fx + 4 * fy + ex * 8 + ey; }, 1e-6},
+      {"modf(vec2(y, x), w2).y - w2.x", [](double x, double y) { double wy, wx; std::modf(y, &wy); return std::modf(x, &wx) - wy; }, 1e-6},
   }, x, y);
 }
 
