@@ -238,7 +238,7 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
     case Op::device_store: {
       const Src& data = in.srcs[0];
       const Value& v = f.values[data.value];
-      unsigned n = data.comp == 0 ? v.comps : 1;
+      unsigned n = data.comp == 0 && data.bits == v.bits ? v.comps : 1;  // a 16-bit pair read as one word: 1
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
       AGX_TRY(auto base, S(1));
       AGX_TRY(auto idx, S(2));
@@ -256,7 +256,7 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
     case Op::local_store: {
       const Src& data = in.srcs[0];
       const Value& v = f.values[data.value];
-      unsigned n = data.comp == 0 ? v.comps : 1;
+      unsigned n = data.comp == 0 && data.bits == v.bits ? v.comps : 1;  // a 16-bit pair read as one word: 1
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
       AGX_TRY(auto addr, local_address(in.srcs[1]));
       add(fmt::format("threadgroup_store i32, {}, {}, {}", kMasks[n], p.tuple(p.half_of(data), n), addr));

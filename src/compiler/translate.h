@@ -70,6 +70,7 @@ class Translator {
   Status ext_glsl_vector(const spirv::Inst& in);
   Status ext_glsl_struct(const spirv::Inst& in);
   Status ext_glsl_pack(const spirv::Inst& in);
+  Status ext_glsl_half(const spirv::Inst& in);
   Status float_remainder(const spirv::Inst& in);
 
   // translate_trinary.cpp

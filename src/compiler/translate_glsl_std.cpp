@@ -134,7 +134,7 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
     case GLSLstd450UnpackUnorm2x16: case GLSLstd450UnpackSnorm2x16: case GLSLstd450UnpackUnorm4x8: case GLSLstd450UnpackSnorm4x8:
       return ext_glsl_pack(in);
     case GLSLstd450PackHalf2x16: case GLSLstd450UnpackHalf2x16:
-      return unsupported(in, "packHalf2x16/unpackHalf2x16 are not supported (no 16-bit float conversions in the compiler yet)");
+      return ext_glsl_half(in);
     case GLSLstd450PackDouble2x32: case GLSLstd450UnpackDouble2x32:
       return unsupported(in, "packDouble2x32/unpackDouble2x32 are not supported (no 64-bit floats)");
     default: break;
@@ -382,6 +382,43 @@ Status Translator::ext_glsl_pack(const spirv::Inst& in) {
         f = m.div(Src::val(b_.def(IrOp::convert, {v}, 32, 1, static_cast<uint64_t>(Conv::u32_to_f))), MathBuilder::k(scale));
       }
       out.c.push_back(f);
+    }
+  }
+  vals_[w[1]] = std::move(out);
+  return {};
+}
+
+// packHalf2x16 / unpackHalf2x16 through the float unit's size conversion
+// (Mesa's f2f16 / f2f32 on the AGX are float moves between register
+// sizes): fadd32 x, -0.0 written to a 16-bit half rounds to f16, and a
+// 16-bit source is widened exactly. The two halves of the packed word are
+// one 16-bit 2-component value read as a 32-bit register.
+Status Translator::ext_glsl_half(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (w.size() != 5) return unsupported(in, "GLSL.std.450 operand count");
+  auto inst = static_cast<GLSLstd450>(w[3]);
+  Src minus_zero = Src::immediate(0x80000000u);
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = w[0];
+  if (inst == GLSLstd450PackHalf2x16) {
+    std::vector<Src> h;
+    for (unsigned i = 0; i < 2; ++i) {
+      AGX_TRY(auto x, scalar(w[4], in, i));
+      h.push_back(Src::val(b_.def(IrOp::fadd, {x, minus_zero}, 16), 16));
+    }
+    ValueId pair = b_.def(IrOp::collect, h, 16, 2);
+    out.c.push_back(Src::val(pair, 32));
+  } else {
+    AGX_TRY(auto u, scalar(w[4], in));
+    if (u.kind == Src::Kind::imm || u.kind == Src::Kind::none) {
+      // A constant word: a value to take the halves of.
+      u = Src::val(b_.def(IrOp::mov, {u}));
+    }
+    for (unsigned i = 0; i < 2; ++i) {
+      Src half = i == 0 ? u : b_.binary(IrOp::ushr, u, Src::immediate(16));
+      half.bits = 16;  // the low half of the register (or uniform)
+      out.c.push_back(Src::val(b_.def(IrOp::fadd, {half, minus_zero})));
     }
   }
   vals_[w[1]] = std::move(out);

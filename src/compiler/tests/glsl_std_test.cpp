@@ -158,6 +158,11 @@ TEST(GlslStd, PackingRoundTrips) {
       {"unpackSnorm4x8(packSnorm4x8(vec4(0.0, y, 0.5, x))).w", [&](double x, double) { return q(x, -1, 127); }, 1e-6},
       {"float(packUnorm4x8(vec4(0.0, 1.0, 0.0, 0.5)) >> 8u)", [](double, double) { return double(0x8000FFu); }, 0},
       {"float(packSnorm2x16(vec2(-1.0, 0.0)))", [](double, double) { return double(0x8001u); }, 0},
+      // Halves: 1.0 = 0x3c00, -2.0 = 0xc000; x and y survive to f16 precision.
+      {"float(packHalf2x16(vec2(1.0, -2.0)) >> 8u)", [](double, double) { return double(0xc0003cu); }, 0},
+      {"unpackHalf2x16(packHalf2x16(vec2(x, y))).x", [](double x, double) { return x; }, 1e-3},
+      {"unpackHalf2x16(packHalf2x16(vec2(x * 100.0, y))).y", [](double, double y) { return y; }, 1e-3},
+      {"unpackHalf2x16(0x3c00c000u).y + unpackHalf2x16(0x3c00c000u).x * 4.0", [](double, double) { return 1.0 - 8.0; }, 0},
   }, x, y);
 }
 
@@ -257,6 +262,38 @@ void main() { o[0] = uint(v.length()); o[1] = uint(f.length()); o[2] = uint(tail
   EXPECT_EQ(r.buffers[3][1], 9u);   // (40 - 4) / 4
   EXPECT_EQ(r.buffers[3][2], 0u);   // 32 bytes < 64 bytes of big[]
   EXPECT_EQ(r.buffers[3][3], 6u);
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+// A packed half pair stored straight to memory is one word (the 16-bit
+// pair read as a 32-bit register): the word after the last stays.
+TEST(GlslStd, PackHalfStoresOneWord) {
+  auto s = compile(R"(#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer O { uint o[]; };
+void main() { uint i = gl_LocalInvocationIndex; o[i] = packHalf2x16(vec2(float(i), -0.5 * float(i + 1u))); }
+)");
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  Job r;
+  r.buffers = {std::vector<uint32_t>(33, 0xDEADBEEFu)};
+  auto st = execute(*s, r);
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  for (uint32_t i = 0; i < 32; ++i) {
+    // Small integers and halves are exact in f16: sign, 5-bit exponent (bias 15), 10-bit fraction.
+    auto half = [](float f) -> uint32_t {
+      if (f == 0) return std::signbit(f) ? 0x8000u : 0;
+      int e; float m = std::frexp(std::fabs(f), &e);  // |f| = m 2^e, m in [0.5, 1)
+      uint32_t frac = uint32_t((m * 2 - 1) * 1024);
+      return (f < 0 ? 0x8000u : 0) | uint32_t(e - 1 + 15) << 10 | frac;
+    };
+    EXPECT_EQ(r.buffers[0][i], half(float(i)) | half(-0.5f * float(i + 1)) << 16) << i;
+  }
+  EXPECT_EQ(r.buffers[0][32], 0xDEADBEEFu);
 }
 
 }  // namespace
