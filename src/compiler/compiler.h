@@ -47,8 +47,41 @@ struct LooseUniform {
   uint32_t uniform = 0;  // first u<N>
   uint32_t size_B = 0;
 };
+// The dimensionality of an image or sampler (SPIR-V OpTypeImage Dim and
+// Arrayed/MS), in the texture instructions' `n` order (applegpu) plus
+// buffer images.
+enum class ImageDim : uint8_t { d1, d1_array, d2, d2_array, d2_ms, d3, cube, cube_array, d2_ms_array, buffer };
+const char* image_dim_name(ImageDim d);  // "1d", "2d_array", ...
+// An image or sampler uniform and the state registers its descriptors go
+// in (docs/compiler.md, "Images and samplers": Mesa's gallium layout,
+// textures first, then each image's Texture and PBE descriptors side by
+// side). `name` is what the runtime looks up to find the bound unit.
+struct ImageBinding {
+  enum class Kind { storage_image, sampled_image } kind{};
+  uint32_t binding = 0;
+  std::string name;
+  ImageDim dim = ImageDim::d2;
+  std::string format;             // SPIR-V image format ("rgba8", "r32f", "unknown")
+  uint32_t texture_state = 0;     // ts<N>: Texture descriptor (reads, queries)
+  uint32_t pbe_state = UINT32_MAX;      // ts<N>: PBE descriptor (storage images: writes)
+  uint32_t sampler_state = UINT32_MAX;  // ss<N>: the unit's sampler (sampled images)
+  // u<N..N+3>: what imageSize / textureSize return for level 0 (the
+  // dimension's extents, then the layer count; cube arrays count cubes),
+  // zero-padded to 3 words, then the sample count; the runtime writes them
+  // when the shader queries them (UINT32_MAX when it does not).
+  uint32_t size_uniform = UINT32_MAX;
+  // u<N..N+4> (N even): level 0's base address (a pair), tiles per row,
+  // log2 of the tile width and of the tile height in texels, which the
+  // runtime writes when the shader uses image atomics: they become device
+  // atomics on the texel's address (UINT32_MAX when unused).
+  uint32_t atomic_uniform = UINT32_MAX;
+};
 struct Abi {
   std::vector<Resource> resources;
+  std::vector<ImageBinding> images;
+  uint32_t texture_state_count = 0;     // ts0..ts(N-1) the launch loads
+  uint32_t sampler_state_count = 0;     // ss0..ss(N-1)
+  uint32_t txf_sampler_state = UINT32_MAX;  // ss<N>: clamp-to-border nearest sampler of texel fetches
   std::vector<LooseUniform> loose_uniforms;
   uint32_t push_constants_uniform = 0;  // first uniform of the push constant / loose uniform block
   uint32_t push_constants_size_B = 0;

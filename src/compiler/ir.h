@@ -50,6 +50,17 @@ bool cond_is_float(Cond c);
 enum class AtomicOp : uint8_t { add, sub, xchg, cmpxchg, umin, imin, umax, imax, and_, or_, xor_ };
 const char* atomic_name(AtomicOp op);
 
+// Instr::imm of the image instructions: the texture state register (ts<N>),
+// the dimension in the texture instructions' `n` order (applegpu).
+// the dimension in the texture instructions' `n` order (applegpu), and
+// the sampler state register (ss<N>) of texture_load / texture_sample.
+inline uint64_t image_imm(uint32_t texture_state, uint32_t dim, uint32_t sampler_state = 0) {
+  return texture_state | uint64_t{dim} << 16 | uint64_t{sampler_state} << 24;
+}
+inline uint32_t image_texture_state(uint64_t imm) { return static_cast<uint32_t>(imm & 0xFFFF); }
+inline uint32_t image_dim(uint64_t imm) { return static_cast<uint32_t>(imm >> 16 & 0xFF); }
+inline uint32_t image_sampler_state(uint64_t imm) { return static_cast<uint32_t>(imm >> 24 & 0xFF); }
+
 // Conversions (Instr::imm of Op::convert): applegpu's convert modes.
 enum class Conv : uint8_t { u32_to_f, s32_to_f, f_to_u32, f_to_s32 };
 

@@ -29,7 +29,7 @@ std::optional<uint8_t> float_immediate_code(uint32_t bits) {
 
 namespace {
 
-enum class Slot { any, int8, float8, reg, reg_or_uniform, mem_index, local_address };
+enum class Slot { any, int8, float8, reg, reg_or_uniform, mem_index, local_address, zero_or_reg };
 
 Slot slot_of(const Instr& in, size_t i) {
   switch (in.op) {
@@ -46,6 +46,11 @@ Slot slot_of(const Instr& in, size_t i) {
     case Op::local_store: return i == 0 ? Slot::reg : Slot::local_address;
     case Op::local_atomic: return i == 0 ? Slot::local_address : Slot::reg;
     case Op::convert: case Op::stack_store: return Slot::reg;
+    case Op::image_write: return i < 2 ? Slot::reg : Slot::int8;
+    // texture_load's LOD may be the immediate 0 (auto_lod); texture_sample
+    // takes an explicit fp16 LOD in a register (no quad derivatives here).
+    case Op::texture_load: return i == 0 ? Slot::reg : Slot::zero_or_reg;
+    case Op::texture_sample: return Slot::reg;
     default: return Slot::int8;
   }
 }
@@ -64,6 +69,7 @@ bool fits(const Src& s, Slot slot) {
       return v >= -32768 && v <= 32767;
     }
     case Slot::local_address: return s.is_imm() && s.imm % 4 == 0 && s.imm / 4 <= 32767;
+    case Slot::zero_or_reg: return s.is_imm() && s.imm == 0;
   }
   return false;
 }

@@ -35,7 +35,7 @@ bool opt_cse(Function& f) {
     }
     // Memory changes: loads seen so far no longer tell what memory holds.
     bool writes_memory = in.op == Op::device_store || in.op == Op::local_store || in.op == Op::atomic ||
-                         in.op == Op::local_atomic || in.op == Op::barrier || in.op == Op::memory_barrier ||
+                         in.op == Op::local_atomic || in.op == Op::image_write || in.op == Op::barrier || in.op == Op::memory_barrier ||
                          in.op == Op::loop || in.op == Op::end_loop;
     if (writes_memory) {
       for (auto& scope : scopes)

@@ -8,6 +8,8 @@
 // pop_exec 2, break/continue -> mov_imm r0l, k + pop_exec 0.
 #include <cmath>
 #include <cstring>
+#include <iterator>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -29,6 +31,31 @@ struct Line {
 // (jmp_exec_none) when no lane runs them; shorter ones just run with an
 // empty mask (the jump would cost more than it saves).
 constexpr size_t kSkipRegionInstrs = 6;
+
+// The texture instructions' `n` values (applegpu's enum) and how many
+// 32-bit coordinates and 16-bit extras (layer, sample) each reads
+// (applegpu TEX_SIZES).
+constexpr const char* kDims[] = {"tex_1d", "tex_1d_array", "tex_2d", "tex_2d_array", "tex_2d_ms",
+                                 "tex_3d", "tex_cube", "tex_cube_array", "tex_2d_ms_array"};
+constexpr std::pair<unsigned, unsigned> kCoordSizes[] = {{1, 0}, {1, 1}, {2, 0}, {2, 1}, {2, 1},
+                                                         {3, 0}, {3, 0}, {3, 1}, {2, 2}};
+
+// The coordinate operand: whole 32-bit registers, or with 16-bit extras
+// every half named (r4l_r4h_r5l_r5h_r6l), as applegpu writes it.
+std::string coord_tuple(unsigned half, uint32_t dim) {
+  auto [count, extra] = kCoordSizes[dim];
+  std::string t;
+  if (extra == 0) {
+    for (unsigned i = 0; i < count; ++i) t += fmt::format("{}r{}", i ? "_" : "", half / 2 + i);
+    return t;
+  }
+  // applegpu's operand text names one extra half even for tex_2d_ms_array,
+  // whose sample and layer halves (Mesa agx_coordinate_registers: 6
+  // halves) follow from the same first register.
+  for (unsigned h = 0; h < 2 * count + 1; ++h)
+    t += fmt::format("{}r{}{}", h ? "_" : "", (half + h) / 2, (half + h) % 2 ? 'h' : 'l');
+  return t;
+}
 
 // Python repr() of the float immediates' values, as applegpu prints them.
 std::string float_text(uint32_t bits) {
@@ -277,6 +304,47 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       unsigned n = static_cast<AtomicOp>(in.imm) == AtomicOp::cmpxchg ? 2 : 1;
       std::string s = n == 2 ? p.reg(p.half_of(data), 64) : p.reg(p.half_of(data), 32);
       add(fmt::format("threadgroup_atomic {}, {}, {}, {}, 0, 0, 0, 0", atomic_name(static_cast<AtomicOp>(in.imm)), d, addr, s));
+      return {};
+    }
+    case Op::texture_load: case Op::texture_sample: {
+      // applegpu operand order: compare, q3, slot, q6, mask, kill, R, U,
+      // T, S, n, C, lod mode, D. The LOD is an immediate 0 with mode
+      // auto_lod (texture_load then reads level 0; texture_sample in a
+      // compute shader has no quad derivatives, so an explicit LOD always
+      // comes as a register with lod_min).
+      const uint32_t dim = image_dim(in.imm);
+      if (dim >= std::size(kDims)) return Error::invalid_argument("texture dimension {}", dim);
+      const Src& coords = in.srcs[0];
+      if (!coords.is_value()) return Error::invalid_argument("texture coordinates must be registers");
+      const Value& dv = f.values[in.dest];
+      std::string lod;
+      if (in.srcs[1].is_imm() && in.srcs[1].imm == 0) lod = "auto_lod, 0";
+      else {
+        Src l = in.srcs[1];
+        if (!l.is_value()) return Error::invalid_argument("texture LOD must be a register or 0");
+        l.bits = 16;
+        AGX_TRY(auto t, p.src(l, false));
+        lod = "lod_min, " + t;
+      }
+      add(fmt::format("{} 0, 0b0000, 0b0, none, xyzw, 0b00, {}, None, ts{}, ss{}, {}, {}, {}", op_info(in.op).name,
+                      p.tuple(static_cast<unsigned>(dv.reg), dv.comps), image_texture_state(in.imm),
+                      image_sampler_state(in.imm), kDims[dim],
+                      coord_tuple(p.half_of(coords), dim), lod));
+      return {};
+    }
+    case Op::image_write: {
+      // applegpu operand order R, C, D, U, T, n, round, then u1 u2 u3 u5:
+      // Mesa's image_write encoding sets bit 23 (u1) and 9 at bit 43 (u3)
+      // (bminor/mesa-mesa src/asahi/compiler/agx_opcodes.py).
+      const uint32_t dim = image_dim(in.imm);
+      if (dim >= std::size(kDims)) return Error::invalid_argument("image dimension {}", dim);
+      const Src& data = in.srcs[0];
+      const Src& coords = in.srcs[1];
+      if (!data.is_value() || !coords.is_value()) return Error::invalid_argument("image_write data and coordinates must be registers");
+      AGX_TRY(auto lod, S(2));
+      add(fmt::format("image_write {}, {}, {}, None, ts{}, {}, rte, 1, 0, 9, 0", p.tuple(p.half_of(data), 4),
+                      coord_tuple(p.half_of(coords), dim), lod,
+                      image_texture_state(in.imm), kDims[dim]));
       return {};
     }
     case Op::stack_store: {

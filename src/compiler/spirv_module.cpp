@@ -193,7 +193,27 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
         Type& t = result_type(Type::Kind::pointer); t.storage = static_cast<spv::StorageClass>(w[1]); t.elem = w[2]; continue;
       }
       case spv::Op::OpTypeFunction: if (!need(1) || !id_ok(w[0])) return bad("bad type"); result_type(Type::Kind::function); continue;
-      case spv::Op::OpTypeImage: case spv::Op::OpTypeSampler: case spv::Op::OpTypeSampledImage:
+      case spv::Op::OpTypeImage: {
+        if (!need(8) || !id_ok(w[0]) || !type_ok(w[1])) return bad("bad OpTypeImage");
+        Type& t = result_type(Type::Kind::image);
+        t.elem = w[1];
+        t.image_dim = static_cast<spv::Dim>(w[2]);
+        t.arrayed = w[4] != 0;
+        t.multisampled = w[5] != 0;
+        t.sampled = w[6];
+        t.image_format = static_cast<spv::ImageFormat>(w[7]);
+        continue;
+      }
+      case spv::Op::OpTypeSampledImage: {
+        if (!need(2) || !id_ok(w[0]) || !type_ok(w[1]) || m.types[w[1]].kind != Type::Kind::image)
+          return bad("bad OpTypeSampledImage");
+        result_type(Type::Kind::sampled_image).elem = w[1];
+        continue;
+      }
+      case spv::Op::OpTypeSampler:
+        if (!need(1) || !id_ok(w[0])) return bad("bad type");
+        result_type(Type::Kind::sampler);
+        continue;
       case spv::Op::OpTypeMatrix: case spv::Op::OpTypeOpaque: case spv::Op::OpTypeEvent:
       case spv::Op::OpTypeDeviceEvent: case spv::Op::OpTypeReserveId: case spv::Op::OpTypeQueue:
       case spv::Op::OpTypePipe: case spv::Op::OpTypeAccelerationStructureKHR: case spv::Op::OpTypeRayQueryKHR:

@@ -24,7 +24,7 @@ struct Inst {
 };
 
 struct Type {
-  enum class Kind : uint8_t { none, void_, bool_, int_, float_, vector, array, runtime_array, struct_, pointer, function, other } kind = Kind::none;
+  enum class Kind : uint8_t { none, void_, bool_, int_, float_, vector, array, runtime_array, struct_, pointer, function, image, sampled_image, sampler, other } kind = Kind::none;
   uint32_t width = 0;           // int/float bits
   bool is_signed = false;
   uint32_t elem = 0;            // vector/array/pointer element type
@@ -34,6 +34,11 @@ struct Type {
   uint32_t array_stride = 0;    // ArrayStride decoration
   spv::StorageClass storage{};  // pointer
   bool block = false, buffer_block = false;
+  // OpTypeImage (elem = sampled type); OpTypeSampledImage (elem = image type).
+  spv::Dim image_dim{};
+  bool arrayed = false, multisampled = false;
+  uint32_t sampled = 0;         // 1: used with a sampler, 2: storage image
+  spv::ImageFormat image_format{};
 };
 
 struct Constant {

@@ -239,6 +239,7 @@ Status Translator::run() {
   vals_.resize(m_.bound);
   phi_vars_.resize(m_.bound);
   AGX_CHECK(setup_resources());
+  AGX_CHECK(setup_images());
   // Phi results become variables, one per scalar component.
   for (const spirv::Block& blk : m_.blocks) {
     for (const spirv::Inst& phi : blk.phis) {

@@ -32,11 +32,12 @@ struct Ptr {
 };
 
 struct TVal {
-  enum class Kind : uint8_t { none, data, ptr } kind = Kind::none;
+  enum class Kind : uint8_t { none, data, ptr, image } kind = Kind::none;
   uint32_t type = 0;
   std::vector<Src> c;           // scalar components (flattened for vectors)
   std::optional<Cmp> cmp;       // scalar bool from a comparison
   Ptr ptr;
+  uint32_t image = 0;           // image: index in Abi::images
 };
 
 struct Ctx {
@@ -92,6 +93,21 @@ class Translator {
   Result<Src> buffer_index(const Ptr& p, uint32_t elem_B, const spirv::Inst& in, uint32_t* shift = nullptr);
   Result<Src> shared_address(const Ptr& p);
 
+  // translate_image.cpp: image and sampler uniforms (docs/compiler.md,
+  // "Images and samplers"). `image_instruction` runs first for every
+  // instruction and sets `handled` for the ones it translates.
+  Status setup_images();
+  Status image_instruction(const spirv::Inst& in, bool& handled);
+  Result<const ImageBinding*> image_of(uint32_t id, const spirv::Inst& in);
+  Status image_write(const spirv::Inst& in);
+  Status image_read(const spirv::Inst& in);     // imageLoad, texelFetch
+  Status image_sample(const spirv::Inst& in);   // texture(), textureLod()
+  Status image_query(const spirv::Inst& in);    // imageSize, textureSize, imageSamples
+  Status texel_pointer(const spirv::Inst& in);  // image atomics
+  Result<uint32_t> txf_sampler(const spirv::Inst& in);
+  Status texel_result(const spirv::Inst& in, ValueId texel);
+  Result<Src> image_coords(uint32_t id, const ImageBinding& img, const spirv::Inst& in);
+
   // helpers
   Result<const TVal*> get(uint32_t id, const spirv::Inst& in);
   Result<Src> scalar(uint32_t id, const spirv::Inst& in, unsigned comp = 0);
@@ -119,6 +135,7 @@ class Translator {
   std::vector<uint32_t> shared_offset_B_;       // workgroup variable id -> byte offset
   std::vector<int32_t> resource_uniform_;       // buffer variable id -> uniform index, -1
   std::vector<uint32_t> loose_uniform_;         // loose uniform variable id -> uniform index
+  std::vector<int32_t> image_index_;            // image/sampler variable id -> Abi::images index, -1
   bool uses_workgroup_count_ = false;
   int loop_depth_ = 0;
 };

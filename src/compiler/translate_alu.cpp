@@ -107,6 +107,9 @@ Status Translator::instruction(const spirv::Inst& in) {
     if (w.size() >= 2 && w[1] >= m_.bound) return Error::decode("{}: SPIR-V word {}: result id out of range", o_.file_name, in.word_offset);
     return {};
   };
+  bool image_op = false;
+  AGX_CHECK(image_instruction(in, image_op));
+  if (image_op) return {};
   switch (in.op) {
     case Op::OpNop: case Op::OpSelectionMerge: case Op::OpLoopMerge: return {};
     case Op::OpVariable: {

@@ -103,7 +103,8 @@ Status Translator::setup_resources() {
       case StorageClass::PushConstant: push_var = v; break;
       case StorageClass::UniformConstant: {
         Kind k = type(pointee).kind;
-        if (k == Kind::other) break;  // images/samplers: only an error if used
+        if (k == Kind::other) break;  // matrices: only an error if used
+        if (k == Kind::image || k == Kind::sampled_image || k == Kind::sampler) break;  // setup_images
         loose.push_back(v);
         break;
       }

@@ -16,6 +16,11 @@ constexpr uint32_t kLowUniforms = 128;            // Uniform: halves 0..255; Uni
 constexpr uint32_t kMaxThreads = 1024;
 constexpr uint32_t kMaxThreadgroupMemory_B = 65536;
 constexpr uint32_t kMaxRegisterHalves = 256;
+constexpr uint32_t kTextureState_B = 24;          // Texture / PBE descriptor
+constexpr uint32_t kSamplerState_B = 8;           // Sampler descriptor (compact states)
+constexpr uint32_t kMaxTextureStates = 256;       // Launch Word 0: 5 bits in groups of 8
+constexpr uint32_t kMaxSamplerStates = 16;        // Launch Word 0: "16 compact"
+constexpr uint32_t kStatesPerWord = 127;          // USC Texture / Sampler Count: 7 bits
 
 template <class T>
 Status push(std::vector<uint8_t>& out, const T& value) {
@@ -41,14 +46,44 @@ Status check(const LaunchDesc& l) {
                         kMaxThreadgroupMemory_B);
   if (l.register_halves == 0 || l.register_halves > kMaxRegisterHalves)
     return Error::limit("launch: {} register halves (1..{})", l.register_halves, kMaxRegisterHalves);
+  if (l.texture_states.size() % kTextureState_B || l.texture_states.size() / kTextureState_B > kMaxTextureStates)
+    return Error::limit("launch: {} bytes of texture state descriptors (24-byte descriptors, at most {})",
+                        l.texture_states.size(), kMaxTextureStates);
+  if (l.sampler_states.size() % kSamplerState_B || l.sampler_states.size() / kSamplerState_B > kMaxSamplerStates)
+    return Error::limit("launch: {} bytes of sampler state descriptors (8-byte descriptors, at most {})",
+                        l.sampler_states.size(), kMaxSamplerStates);
   return {};
 }
 
 uint32_t uniform_halves(const LaunchDesc& l) { return uint32_t(l.uniforms.size()) * 2; }
+uint32_t texture_states(const LaunchDesc& l) { return uint32_t(l.texture_states.size() / kTextureState_B); }
+uint32_t sampler_states(const LaunchDesc& l) { return uint32_t(l.sampler_states.size() / kSamplerState_B); }
+
+cs::SamplerStates sampler_state_count(uint32_t n) {
+  if (n == 0) return cs::SamplerStates::k0;
+  if (n <= 4) return cs::SamplerStates::k4Compact;
+  if (n <= 8) return cs::SamplerStates::k8Compact;
+  if (n <= 12) return cs::SamplerStates::k12Compact;
+  return cs::SamplerStates::k16Compact;
+}
+
+// USC Texture / USC Sampler words loading `n` state registers from `va`.
+template <class Word>
+Status push_states(std::vector<uint8_t>& out, uint32_t n, uint64_t va, uint32_t size_B) {
+  for (uint32_t first = 0; first < n; first += kStatesPerWord) {
+    Word w;
+    w.start = first;
+    w.count = std::min(kStatesPerWord, n - first);
+    w.buffer = va + uint64_t(first) * size_B;
+    AGX_CHECK(push(out, w));
+  }
+  return {};
+}
 
 }  // namespace
 
-Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& l, uint64_t code_usc, uint64_t uniforms_va) {
+Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& l, uint64_t code_usc, uint64_t uniforms_va,
+                                            uint64_t textures_va, uint64_t samplers_va) {
   AGX_CHECK(check(l));
   std::vector<uint8_t> out;
   // Uniform words of at most 32 registers each, u0..u127 then u128..u255.
@@ -70,6 +105,8 @@ Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& l, uint64_t code_u
       AGX_CHECK(push(out, u));
     }
   }
+  AGX_CHECK(push_states<cs::UscTexture>(out, texture_states(l), textures_va, kTextureState_B));
+  AGX_CHECK(push_states<cs::UscSampler>(out, sampler_states(l), samplers_va, kSamplerState_B));
   cs::UscShared shared;
   shared.uses_shared_memory = l.threadgroup_memory_B > 0;
   shared.layout = cs::SharedLayout::kVertexCompute;
@@ -90,8 +127,8 @@ Result<std::vector<uint8_t>> pack_cdm_launch(const LaunchDesc& l, uint64_t pipel
   std::vector<uint8_t> out;
   cs::CdmLaunchWord0 w0;
   w0.uniform_register_count = uniform_halves(l);
-  w0.texture_state_register_count = 0;
-  w0.sampler_state_register_count = cs::SamplerStates::k0;
+  w0.texture_state_register_count = texture_states(l);
+  w0.sampler_state_register_count = sampler_state_count(sampler_states(l));
   w0.preshader_register_count = 0;
   w0.mode = cs::CdmMode::kDirect;
   AGX_CHECK(push(out, w0));
@@ -127,7 +164,15 @@ Result<EncodedLaunch> encode_launch(Device& device, const LaunchDesc& l) {
     std::memcpy(e.uniforms->host().data(), l.uniforms.data(), l.uniforms.size() * 4);
     uniforms_va = e.uniforms->gpu_va();
   }
-  AGX_TRY(auto words, pack_usc_words(l, e.code->gpu_va() - usc_base, uniforms_va));
+  auto upload = [&](std::span<const uint8_t> bytes, const char* label, std::unique_ptr<Buffer>& buf) -> Result<uint64_t> {
+    if (bytes.empty()) return uint64_t{0};
+    AGX_TRY(buf, device.create_buffer(bytes.size(), label));
+    std::memcpy(buf->host().data(), bytes.data(), bytes.size());
+    return buf->gpu_va();
+  };
+  AGX_TRY(uint64_t textures_va, upload(l.texture_states, "texture state descriptors", e.textures));
+  AGX_TRY(uint64_t samplers_va, upload(l.sampler_states, "sampler state descriptors", e.samplers));
+  AGX_TRY(auto words, pack_usc_words(l, e.code->gpu_va() - usc_base, uniforms_va, textures_va, samplers_va));
   AGX_TRY(e.usc_words, device.create_buffer(words.size(), "USC word list", /*usc=*/true));
   std::memcpy(e.usc_words->host().data(), words.data(), words.size());
   AGX_TRY(auto stream, pack_cdm_launch(l, e.usc_words->gpu_va() - usc_base));

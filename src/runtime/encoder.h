@@ -1,7 +1,8 @@
 // The command encoder: one compute launch as the hardware takes it, packed
 // with the cmdstream unit's typed tables (bminor/mesa-mesa
 // src/asahi/genxml/cmdbuf.xml): the kernel's code in the USC window, a
-// uniform buffer, a USC word list (Uniform / Uniform High, Shared, Shader,
+// uniform buffer, the texture and sampler state descriptors, a USC word
+// list (Uniform / Uniform High, Texture, Sampler, Shared, Shader,
 // Registers, No Preshader) and a CDM control stream (Launch words 0-1,
 // Global size in threads, Local size, Stream Terminate), then the
 // drm_asahi_cmd_compute that points at the stream.
@@ -25,23 +26,29 @@ struct LaunchDesc {
   uint32_t threadgroup_memory_B = 0;
   std::array<uint32_t, 3> groups{1, 1, 1};  // threadgroups per axis
   std::array<uint32_t, 3> local{1, 1, 1};   // threads per threadgroup
+  // ts0, ts1, ...: 24-byte Texture or PBE descriptors; ss0, ss1, ...:
+  // 8-byte Sampler descriptors (compact sampler states).
+  std::span<const uint8_t> texture_states;
+  std::span<const uint8_t> sampler_states;
 };
 
 // A launch ready to submit; keeps its buffers alive until destroyed.
 struct EncodedLaunch {
   drm_asahi_cmd_compute command{};
-  std::unique_ptr<Buffer> code, uniforms, usc_words, stream;
+  std::unique_ptr<Buffer> code, uniforms, textures, samplers, usc_words, stream;
 };
 
 // Limits the encoding checks (errors name the limit): at most 256 uniform
 // registers, 1024 threads per threadgroup, 65536 bytes of threadgroup
-// memory, 256 register halves.
+// memory, 256 register halves, 256 texture and 16 sampler state registers.
 Result<EncodedLaunch> encode_launch(Device& device, const LaunchDesc& launch);
 
 // The USC word list and CDM stream bytes alone (what encode_launch writes),
 // for given addresses: `code_usc`, `pipeline_usc` are USC offsets
-// (from usc_exec_base), `uniforms_va` a GPU VA.
-Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& launch, uint64_t code_usc, uint64_t uniforms_va);
+// (from usc_exec_base), `uniforms_va`, `textures_va` and `samplers_va` GPU
+// VAs (8-byte aligned).
+Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& launch, uint64_t code_usc, uint64_t uniforms_va,
+                                            uint64_t textures_va = 0, uint64_t samplers_va = 0);
 Result<std::vector<uint8_t>> pack_cdm_launch(const LaunchDesc& launch, uint64_t pipeline_usc);
 
 }  // namespace agx::runtime

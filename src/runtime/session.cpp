@@ -1,6 +1,7 @@
 #include "runtime/session.h"
 
 #include "runtime/encoder.h"
+#include "runtime/image_binding.h"
 
 #include <cfloat>
 #include <cmath>
@@ -26,6 +27,29 @@ uint8_t unorm8(float v) {
 }
 
 }  // namespace
+
+Result<IntegerFormat> integer_texture_format(const std::string& gl_name) {
+  if (gl_name == "GL_R32I") return IntegerFormat{format::Format::R32_SINT, 1};
+  if (gl_name == "GL_R32UI") return IntegerFormat{format::Format::R32_UINT, 1};
+  if (gl_name == "GL_RGBA32I") return IntegerFormat{format::Format::R32G32B32A32_SINT, 4};
+  if (gl_name == "GL_RGBA32UI") return IntegerFormat{format::Format::R32G32B32A32_UINT, 4};
+  return Error::unsupported("integer texture format {} is not supported (GL_R32I, GL_R32UI, GL_RGBA32I, GL_RGBA32UI)",
+                            gl_name);
+}
+
+std::vector<int32_t> integer_texels(uint32_t w, uint32_t h, int32_t b, int32_t a, unsigned channels) {
+  std::vector<int32_t> out;
+  out.reserve(size_t(w) * h * channels);
+  for (uint32_t y = 0; y < h; ++y)
+    for (uint32_t x = 0; x < w; ++x) {
+      if (channels == 1) {
+        out.push_back(a + b * int32_t(y) + int32_t(x));
+      } else {
+        out.insert(out.end(), {int32_t(x), int32_t(y), b, a});
+      }
+    }
+  return out;
+}
 
 Result<std::vector<uint8_t>> read_rgba8(const Image& image) {
   std::vector<uint8_t> px(size_t(image.width_px()) * image.height_px() * 4);
@@ -94,11 +118,12 @@ bool probe_value(ProbeType type, uint64_t observed, uint64_t reference, Compare 
   return false;
 }
 
-Result<std::unique_ptr<Image>> Session::make_image(const std::string& label, uint32_t w, uint32_t h) {
+Result<std::unique_ptr<Image>> Session::make_image(const std::string& label, uint32_t w, uint32_t h,
+                                                  format::Format fmt) {
   if (w == 0 || h == 0 || w > 16384 || h > 16384)
     return Error::invalid_argument("{}: size {}x{} is not 1..16384", label, w, h);
   layout::Request r;
-  r.format = format::Format::R8G8B8A8_UNORM;
+  r.format = fmt;
   r.width_px = w;
   r.height_px = h;
   r.tiling = layout::Tiling::gpu;
@@ -190,10 +215,17 @@ Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::arra
   LaunchDesc launch;
   launch.code = shader_.code;
   launch.register_halves = shader_.stats.gprs;
-  launch.uniforms = u;
   launch.threadgroup_memory_B = abi.threadgroup_memory_B;
   launch.groups = groups;
   launch.local = abi.workgroup_size;
+  AGX_TRY(StateDescriptors states, bind_images(abi, [&](const compiler::ImageBinding& b) { return bound_image(b); }));
+  launch.texture_states = states.textures;
+  launch.sampler_states = states.samplers;
+  for (const auto& [first, words] : states.uniforms) {
+    if (first + words.size() > u.size()) u.resize(first + words.size(), 0);
+    std::copy(words.begin(), words.end(), u.begin() + first);
+  }
+  launch.uniforms = u;
   std::string what = fmt::format("dispatch {} ('{}' at line {})", dispatches_, at.text, at.line);
   if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return {};  // an empty grid runs nothing
   AGX_TRY(EncodedLaunch encoded, encode_launch(device_, launch));
@@ -205,6 +237,20 @@ Status Session::dispatch(std::array<uint32_t, 3> groups, std::optional<std::arra
       "nothing would run it",
       what);
 #endif
+}
+
+// The image a shader's image uniform reaches: the unit is the uniform's
+// value (`uniform int NAME UNIT`), else its initial value, the binding
+// (`layout(binding = N)` initializes it in GL; glslang gives the others
+// bindings in declaration order).
+Result<const Image*> Session::bound_image(const compiler::ImageBinding& b) const {
+  auto u = opaque_units_.find(b.name);
+  const int unit = u == opaque_units_.end() ? int(b.binding) : u->second;
+  if (b.kind == compiler::ImageBinding::Kind::storage_image && !image_units_.count(unit))
+    return Error::not_found("image '{}': no image bound to unit {} ('image texture {} FORMAT')", b.name, unit, unit);
+  auto t = textures_.find(unit);
+  if (t == textures_.end()) return Error::not_found("image '{}': no texture {}", b.name, unit);
+  return t->second.get();
 }
 
 Result<Image*> Session::read_framebuffer() {
@@ -323,7 +369,13 @@ Status Session::run(const Command& command) {
             return {};
           },
           [&](const CmdTextureInteger& t) -> Status {
-            return Error::unsupported("texture integer ({}) is not supported", t.format);
+            AGX_TRY(auto fmt, integer_texture_format(t.format));
+            AGX_TRY(auto img, make_image(fmt::format("texture {}", t.unit), t.width_px, t.height_px, fmt.format));
+            auto data = integer_texels(t.width_px, t.height_px, t.b, t.a, fmt.channels);
+            AGX_CHECK(img->upload({reinterpret_cast<const uint8_t*>(data.data()), data.size() * 4},
+                                  uint64_t(t.width_px) * fmt.channels * 4));
+            textures_[t.unit] = std::move(img);
+            return {};
           },
           [&](const CmdTextureMiptree&) -> Status { return Error::unsupported("texture miptree is not supported"); },
           [&](const CmdTexParameter& t) -> Status {
@@ -332,7 +384,13 @@ Status Session::run(const Command& command) {
           [&](const CmdImageTexture& i) -> Status {
             if (i.resident) return Error::unsupported("resident images (ARB_bindless_texture) are not supported");
             if (!textures_.count(i.unit)) return Error::not_found("image texture {}: no texture {}", i.unit, i.unit);
-            if (i.format != "GL_RGBA8") return Error::unsupported("image format {} is not supported (GL_RGBA8)", i.format);
+            const format::Format have = textures_.at(i.unit)->layout().request.format;
+            const bool same = (i.format == "GL_RGBA8" && have == format::Format::R8G8B8A8_UNORM) ||
+                              (i.format != "GL_RGBA8" && integer_texture_format(i.format).ok() &&
+                               integer_texture_format(i.format)->format == have);
+            if (!same)
+              return Error::unsupported("image format {} on texture {} of format {} is not supported (the texture's own format)",
+                                        i.format, i.unit, format::name(have));
             image_units_[i.unit] = i.format;
             return {};
           },

@@ -29,6 +29,17 @@ std::vector<uint8_t> rgbw_rgba8(uint32_t width_px, uint32_t height_px);
 bool probe_matches(const std::array<float, 4>& observed, const std::array<float, 4>& expected,
                    const std::array<float, 4>& tolerance, int channels);
 
+// `texture integer UNIT (W, H) (B, A) FORMAT`: the image format and the
+// texels piglit's shader_runner makes, as measured with llvmpipe through
+// the installed shader_runner (piglit 0~git20220119): four channels
+// (x, y, B, A); one channel A + B * y + x.
+struct IntegerFormat {
+  format::Format format;
+  unsigned channels;
+};
+Result<IntegerFormat> integer_texture_format(const std::string& gl_name);
+std::vector<int32_t> integer_texels(uint32_t width_px, uint32_t height_px, int32_t b, int32_t a, unsigned channels);
+
 // The RGBA8 texels of a whole image level 0 (detiled), as floats per channel.
 Result<std::vector<uint8_t>> read_rgba8(const Image& image);
 
@@ -52,7 +63,9 @@ class Session {
   Status probe_pixel(const CmdProbeRgba& p);
   Status probe_all(const CmdProbeAll& p);
   Result<Image*> read_framebuffer();
-  Result<std::unique_ptr<Image>> make_image(const std::string& label, uint32_t w, uint32_t h);
+  Result<const Image*> bound_image(const compiler::ImageBinding& b) const;
+  Result<std::unique_ptr<Image>> make_image(const std::string& label, uint32_t w, uint32_t h,
+                                            format::Format fmt = format::Format::R8G8B8A8_UNORM);
 
   Device& device_;
   const compiler::Shader& shader_;

@@ -5,23 +5,13 @@
 #include <chrono>
 #include <numeric>
 
+#include "bench_timing.h"
 #include "command.h"
 #include "isa/isa.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-template <typename F>
-double best_seconds(int reps, F&& f) {
-  double best = 1e30;
-  for (int i = 0; i < reps; ++i) {
-    auto t0 = Clock::now();
-    f();
-    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
-  }
-  return best;
-}
+using agx::cli::best_seconds;
 
 int run(bool json) {
   constexpr size_t kCount = 200000;

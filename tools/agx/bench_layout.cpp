@@ -9,6 +9,7 @@
 #include <functional>
 #include <vector>
 
+#include "bench_timing.h"
 #include "command.h"
 #include "layout/layout.h"
 
@@ -19,14 +20,7 @@ constexpr uint32_t kSide_px = 4096;
 constexpr int kRepetitions = 5;
 
 double best_GBps(size_t bytes, const std::function<void()>& work) {
-  double best_s = 1e30;
-  for (int i = 0; i < kRepetitions; ++i) {
-    auto start = std::chrono::steady_clock::now();
-    work();
-    std::chrono::duration<double> d = std::chrono::steady_clock::now() - start;
-    best_s = std::min(best_s, d.count());
-  }
-  return static_cast<double>(bytes) / best_s / 1e9;
+  return static_cast<double>(bytes) / agx::cli::best_seconds(kRepetitions, work) / 1e9;
 }
 
 struct Figures {

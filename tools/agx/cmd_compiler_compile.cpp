@@ -29,14 +29,31 @@ nlohmann::json abi_json(const agx::compiler::Abi& abi) {
   nlohmann::json loose = nlohmann::json::array();
   for (const auto& u : abi.loose_uniforms)
     loose.push_back({{"name", u.name}, {"location", u.location}, {"uniform", u.uniform}, {"size_B", u.size_B}});
-  return {{"resources", res},
+  nlohmann::json images = nlohmann::json::array();
+  for (const auto& i : abi.images) {
+    nlohmann::json j = {{"kind", i.kind == agx::compiler::ImageBinding::Kind::storage_image ? "storage_image" : "sampled_image"},
+                        {"binding", i.binding},
+                        {"name", i.name},
+                        {"dim", agx::compiler::image_dim_name(i.dim)},
+                        {"format", i.format},
+                        {"texture_state", i.texture_state}};
+    if (i.pbe_state != UINT32_MAX) j["pbe_state"] = i.pbe_state;
+    if (i.sampler_state != UINT32_MAX) j["sampler_state"] = i.sampler_state;
+    images.push_back(std::move(j));
+  }
+  nlohmann::json out = {{"resources", res},
           {"loose_uniforms", loose},
+          {"images", images},
+          {"texture_state_count", abi.texture_state_count},
+          {"sampler_state_count", abi.sampler_state_count},
           {"push_constants_uniform", abi.push_constants_uniform},
           {"push_constants_size_B", abi.push_constants_size_B},
           {"workgroup_count_uniform", abi.workgroup_count_uniform},
           {"workgroup_size", abi.workgroup_size},
           {"threadgroup_memory_B", abi.threadgroup_memory_B},
           {"uniform_count", abi.uniform_count}};
+  if (abi.txf_sampler_state != UINT32_MAX) out["txf_sampler_state"] = abi.txf_sampler_state;
+  return out;
 }
 
 void run(const Options& o) {

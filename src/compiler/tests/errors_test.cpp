@@ -34,6 +34,38 @@ void main() {
   EXPECT_NE(e.find("64-bit"), std::string::npos) << e;
 }
 
+// Image operations that are not translated name the line and what.
+TEST(Errors, UnsupportedImageOperations) {
+  std::string e = error_of(R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, rgba8) uniform imageCube c;
+void main() {
+  imageStore(c, ivec3(0), vec4(1.0));
+}
+)");
+  EXPECT_NE(e.find("k.comp:5:"), std::string::npos) << e;
+  EXPECT_NE(e.find("imageStore to a cube image"), std::string::npos) << e;
+  e = error_of(R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform sampler2D t;
+layout(set = 0, binding = 1) buffer B { int v; };
+void main() {
+  v = textureQueryLevels(t);
+}
+)");
+  EXPECT_NE(e.find("k.comp:6:"), std::string::npos) << e;
+  EXPECT_NE(e.find("textureQueryLevels"), std::string::npos) << e;
+  e = error_of(R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, r32f) uniform image2D f;
+void main() {
+  imageAtomicExchange(f, ivec2(0), 1.0);
+}
+)");
+  EXPECT_NE(e.find("k.comp:5:"), std::string::npos) << e;
+  EXPECT_NE(e.find("atomic on a non-32-bit-integer"), std::string::npos) << e;
+}
+
 TEST(Errors, NonComputeAndBadSpirv) {
   Options o;
   std::vector<uint32_t> junk = {1, 2, 3, 4, 5, 6};

@@ -49,5 +49,61 @@ TEST(Robustness, MutatedSpirvGivesShadersOrErrors) {
   (void)ok;
 }
 
+// Image SPIR-V (types, loads, stores, queries, texel pointers, atomics,
+// sampled textures) mutated the same way.
+TEST(Robustness, MutatedImageSpirvGivesShadersOrErrors) {
+  static const char* kImages[] = {
+      "#version 450\nlayout(local_size_x = 4) in;\n"
+      "layout(set = 0, binding = 0, rgba8) uniform image2D a;\n"
+      "layout(set = 0, binding = 1, r32i) uniform iimage2D b;\n"
+      "layout(set = 0, binding = 2) uniform sampler2D t;\n"
+      "layout(set = 0, binding = 3, rgba32f) uniform image2DArray c;\n"
+      "void main() {\n"
+      "  ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n"
+      "  vec4 v = imageLoad(a, p) + texelFetch(t, p, 0) + texture(t, vec2(0.5)) + vec4(imageSize(a), textureSize(t, 0));\n"
+      "  int old = imageAtomicAdd(b, p, 3) + imageAtomicCompSwap(b, p + 1, 2, 4);\n"
+      "  imageStore(a, p, v * float(old));\n"
+      "  imageStore(c, ivec3(p, 2), v);\n"
+      "}\n",
+      "#version 450\nlayout(local_size_x = 1) in;\n"
+      "layout(set = 0, binding = 0, rgba8ui) uniform uimage2DMS m;\n"
+      "void main() { imageStore(m, ivec2(0), imageSamples(m) - 1, uvec4(255)); }\n",
+  };
+  const char* seed = std::getenv("AGX_COMPILER_MUTATION_SEED");
+  std::mt19937 rng(seed ? static_cast<uint32_t>(std::atoi(seed)) + 1 : 78u);
+  const char* env = std::getenv("AGX_COMPILER_MUTATIONS");
+  const int rounds = env ? std::atoi(env) : 200;
+  size_t errors = 0;
+  for (const char* glsl : kImages) {
+    Options o;
+    auto words = glsl_to_spirv(glsl, o);
+    ASSERT_TRUE(words.ok()) << words.error().message();
+    auto opt = optimize_spirv(*words, o);
+    ASSERT_TRUE(opt.ok());
+    auto clean = compile_spirv(*opt, o);
+    ASSERT_TRUE(clean.ok()) << clean.error().message();
+    EXPECT_EQ(clean->abi.images.size(), glsl == kImages[0] ? 4u : 1u);
+    for (int round = 0; round < rounds; ++round) {
+      std::vector<uint32_t> w = *opt;
+      int edits = 1 + rng() % 3;
+      for (int e = 0; e < edits; ++e) {
+        size_t at = 5 + rng() % (w.size() - 5);
+        switch (rng() % 3) {
+          case 0: w[at] ^= 1u << (rng() % 32); break;
+          case 1: w[at] = rng() % 4 ? rng() % 64 : rng(); break;
+          default: w.erase(w.begin() + at); break;
+        }
+      }
+      (void)spirv::parse(w, "main");
+      auto s = compile_spirv(w, o);
+      if (!s.ok()) {
+        ++errors;
+        EXPECT_FALSE(s.error().message().empty());
+      }
+    }
+  }
+  EXPECT_GT(errors, 0u);
+}
+
 }  // namespace
 }  // namespace agx::compiler

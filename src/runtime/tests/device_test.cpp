@@ -51,6 +51,7 @@ TEST(Device, BadRequestsFailCleanly) {
 TEST(Device, SubmitsAndWaits) {
   kmd::Device kdev;
   kdev.set_recording(true);
+  kdev.set_executor(kmd::completing_executor());  // an empty command: firmware only
   auto d = Device::open(in_process_transport(kdev));
   ASSERT_TRUE(d.ok());
   drm_asahi_cmd_compute c{};

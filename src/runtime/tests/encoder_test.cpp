@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "cmdstream/cmdstream.h"
+#include "kmd/kmd.h"
 #include "runtime/encoder.h"
 
 namespace agx::runtime {
@@ -85,8 +86,46 @@ TEST(Encoder, LimitsAreErrors) {
   EXPECT_FALSE(pack_cdm_launch(l, 0).ok());
 }
 
+// Texture and sampler state descriptors: USC Texture / USC Sampler words
+// after the uniforms, and their counts in Launch Word 0.
+TEST(Encoder, TextureAndSamplerStates) {
+  uint8_t code[8] = {};
+  uint32_t u[2] = {};
+  std::vector<uint8_t> textures(3 * 24), samplers(2 * 8);
+  LaunchDesc l = launch(code, u);
+  l.texture_states = textures;
+  l.sampler_states = samplers;
+  auto w = pack_usc_words(l, 0x8000, 0x2'0000'0000, 0x3'0000'0000, 0x4'0000'0000);
+  ASSERT_TRUE(w.ok()) << w.error().message();
+  std::span<const uint8_t> b(*w);
+  auto t = cs::unpack<cs::UscTexture>(b.subspan(8));
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  EXPECT_EQ(t->start, 0u);
+  EXPECT_EQ(t->count, 3u);
+  EXPECT_EQ(t->buffer, 0x3'0000'0000u);
+  auto s = cs::unpack<cs::UscSampler>(b.subspan(16));
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  EXPECT_EQ(s->count, 2u);
+  EXPECT_EQ(s->buffer, 0x4'0000'0000u);
+  auto c = pack_cdm_launch(l, 0);
+  ASSERT_TRUE(c.ok());
+  auto w0 = cs::unpack<cs::CdmLaunchWord0>(*c);
+  EXPECT_EQ(w0->texture_state_register_count, 8u);  // groups of 8
+  EXPECT_EQ(w0->sampler_state_register_count, cs::SamplerStates::k4Compact);
+  // 17 samplers do not fit a compute launch; a partial descriptor is refused.
+  std::vector<uint8_t> many(17 * 8), partial(30);
+  l.sampler_states = many;
+  EXPECT_FALSE(pack_usc_words(l, 0, 0).ok());
+  l.sampler_states = {};
+  l.texture_states = partial;
+  EXPECT_FALSE(pack_cdm_launch(l, 0).ok());
+}
+
 TEST(Encoder, EncodesIntoDeviceBuffers) {
-  auto d = Device::open_in_process();
+  // The code is not a kernel: the firmware only completes the command.
+  kmd::Device kdev;
+  kdev.set_executor(kmd::completing_executor());
+  auto d = Device::open(in_process_transport(kdev));
   ASSERT_TRUE(d.ok());
   uint8_t code[8] = {1, 2, 3};
   uint32_t u[2] = {7, 8};

@@ -1,0 +1,429 @@
+// Image and sampler uniforms -> the texture unit and the PBE.
+//
+// Binding (docs/compiler.md, "Images and samplers"): the texture state
+// registers follow Mesa's gallium driver (bminor/mesa-mesa
+// src/gallium/drivers/asahi/agx_nir_lower_bindings.c): sampled textures
+// first, one register each, then every storage image as two registers side
+// by side, its Texture descriptor (reads and queries) and its PBE
+// descriptor (writes). Sampler state registers follow the textures one to
+// one; the sampler texel fetches use comes after them (Mesa's txf sampler,
+// src/asahi/compiler/agx_compile.c agx_txf_sampler).
+//
+// imageStore is `image_write` with the four 32-bit channels: the PBE
+// converts them to the bound image's format.
+#include <algorithm>
+#include <iterator>
+#include <optional>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "compiler/translate.h"
+
+namespace agx::compiler {
+
+const char* image_dim_name(ImageDim d) {
+  static constexpr const char* kNames[] = {"1d", "1d_array", "2d", "2d_array", "2d_ms",
+                                           "3d", "cube", "cube_array", "2d_ms_array", "buffer"};
+  const auto i = static_cast<size_t>(d);
+  return i < std::size(kNames) ? kNames[i] : "?";
+}
+
+namespace detail {
+
+using spv::Op;
+using Kind = spirv::Type::Kind;
+using IrOp = agx::compiler::Op;
+
+namespace {
+
+// Texture state registers the T operand reaches (8 bits) and sampler state
+// registers a compute launch declares (CDM Launch Word 0: at most 16).
+constexpr uint32_t kMaxTextureStates = 256;
+constexpr uint32_t kMaxSamplerStates = 16;
+
+// GLSL layout names of the SPIR-V image formats, in spv::ImageFormat order
+// (KhronosGroup SPIR-V spec, "Image Format").
+constexpr const char* kFormatNames[] = {
+    "unknown",  "rgba32f",  "rgba16f",    "r32f",       "rgba8",        "rgba8_snorm", "rg32f",     "rg16f",
+    "r11f_g11f_b10f", "r16f", "rgba16",   "rgb10_a2",   "rg16",         "rg8",         "r16",       "r8",
+    "rgba16_snorm", "rg16_snorm", "rg8_snorm", "r16_snorm", "r8_snorm", "rgba32i",     "rgba16i",   "rgba8i",
+    "r32i",     "rg32i",    "rg16i",      "rg8i",       "r16i",         "r8i",         "rgba32ui",  "rgba16ui",
+    "rgba8ui",  "r32ui",    "rgb10_a2ui", "rg32ui",     "rg16ui",       "rg8ui",       "r16ui",     "r8ui"};
+
+std::optional<ImageDim> dim_of(const spirv::Type& t) {
+  switch (t.image_dim) {
+    case spv::Dim::Dim1D: return t.arrayed ? ImageDim::d1_array : ImageDim::d1;
+    case spv::Dim::Dim2D:
+    case spv::Dim::Rect:
+      if (t.multisampled) return t.arrayed ? ImageDim::d2_ms_array : ImageDim::d2_ms;
+      return t.arrayed ? ImageDim::d2_array : ImageDim::d2;
+    case spv::Dim::Dim3D: return ImageDim::d3;
+    case spv::Dim::Cube: return t.arrayed ? ImageDim::cube_array : ImageDim::cube;
+    case spv::Dim::Buffer: return ImageDim::buffer;
+    default: return std::nullopt;
+  }
+}
+
+// Coordinate components an image access names (the layer included).
+unsigned coord_count(ImageDim d) {
+  switch (d) {
+    case ImageDim::d1: case ImageDim::buffer: return 1;
+    case ImageDim::d1_array: case ImageDim::d2: case ImageDim::d2_ms: return 2;
+    case ImageDim::d2_array: case ImageDim::d2_ms_array: case ImageDim::d3: case ImageDim::cube: return 3;
+    case ImageDim::cube_array: return 4;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Status Translator::setup_images() {
+  image_index_.assign(m_.bound, -1);
+  struct Found { uint32_t var, binding; ImageBinding::Kind kind; };
+  std::vector<Found> found;
+  for (uint32_t v : m_.globals) {
+    const spirv::Variable& var = m_.variables[v];
+    if (var.storage != spv::StorageClass::UniformConstant) continue;
+    const spirv::Type& t = type(type(var.type).elem);
+    ImageBinding::Kind kind;
+    if (t.kind == Kind::image) kind = t.sampled == 1 ? ImageBinding::Kind::sampled_image : ImageBinding::Kind::storage_image;
+    else if (t.kind == Kind::sampled_image) kind = ImageBinding::Kind::sampled_image;
+    else continue;  // samplers, arrays of images: an error where used
+    uint32_t b = m_.decorations[v].binding;
+    found.push_back({v, b == UINT32_MAX ? 0 : b, kind});
+  }
+  // Sampled textures, then storage images; each in binding order.
+  auto order = [](const Found& f) { return std::pair(f.kind == ImageBinding::Kind::sampled_image ? 0 : 1, f.binding); };
+  std::stable_sort(found.begin(), found.end(), [&](const Found& a, const Found& b) { return order(a) < order(b); });
+  uint32_t textures = 0;
+  for (const Found& f : found) textures += f.kind == ImageBinding::Kind::sampled_image;
+  uint32_t next_texture = 0, next_image = textures;
+  for (const Found& f : found) {
+    const spirv::Type& ptr_t = type(m_.variables[f.var].type);
+    const spirv::Type& t = type(ptr_t.elem).kind == Kind::sampled_image ? type(type(ptr_t.elem).elem) : type(ptr_t.elem);
+    ImageBinding img;
+    img.kind = f.kind;
+    img.binding = f.binding;
+    img.name = m_.names[f.var];
+    auto dim = dim_of(t);
+    if (!dim)
+      return Error::unsupported("{}: image '{}' has SPIR-V dimension {} (1D, 2D, 3D, cube, rect and buffer are supported)",
+                                o_.file_name, img.name, static_cast<unsigned>(t.image_dim));
+    img.dim = *dim;
+    const auto format = static_cast<size_t>(t.image_format);
+    img.format = format < std::size(kFormatNames) ? kFormatNames[format] : fmt::format("format {}", format);
+    if (f.kind == ImageBinding::Kind::sampled_image) {
+      img.texture_state = next_texture;
+      img.sampler_state = next_texture;
+      ++next_texture;
+    } else {
+      img.texture_state = next_image;
+      img.pbe_state = next_image + 1;
+      next_image += 2;
+    }
+    image_index_[f.var] = static_cast<int32_t>(abi_.images.size());
+    abi_.images.push_back(std::move(img));
+  }
+  abi_.texture_state_count = next_image;
+  abi_.sampler_state_count = textures;
+  if (abi_.texture_state_count > kMaxTextureStates)
+    return Error::unsupported("{}: {} texture state registers for the images and textures (at most {})", o_.file_name,
+                              abi_.texture_state_count, kMaxTextureStates);
+  if (abi_.sampler_state_count > kMaxSamplerStates)
+    return Error::unsupported("{}: {} samplers (at most {} sampler state registers)", o_.file_name,
+                              abi_.sampler_state_count, kMaxSamplerStates);
+  return {};
+}
+
+Result<const ImageBinding*> Translator::image_of(uint32_t id, const spirv::Inst& in) {
+  AGX_TRY(auto v, get(id, in));
+  if (v->kind != TVal::Kind::image || v->image >= abi_.images.size())
+    return unsupported(in, fmt::format("operand %{} is not an image", id));
+  return &abi_.images[v->image];
+}
+
+// The coordinates as one vector value of 32-bit integers, in the order the
+// texture instructions read them (x, y, z or layer).
+Result<Src> Translator::image_coords(uint32_t id, const ImageBinding& img, const spirv::Inst& in) {
+  AGX_TRY(auto v, get(id, in));
+  if (v->kind != TVal::Kind::data) return unsupported(in, "image coordinates are not a value");
+  const unsigned n = coord_count(img.dim);
+  if (v->c.size() < n) return unsupported(in, fmt::format("{} image coordinates for a {} image", v->c.size(), image_dim_name(img.dim)));
+  std::vector<Src> c(v->c.begin(), v->c.begin() + n);
+  for (const Src& s : c)
+    if (s.bits != 32) return unsupported(in, "image coordinates must be 32-bit integers");
+  return Src::val(b_.def(IrOp::collect, c, 32, static_cast<uint8_t>(n)), 32);
+}
+
+Status Translator::image_write(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (w.size() < 3) return Error::decode("{}: bad OpImageWrite", o_.file_name);
+  AGX_TRY(const ImageBinding* img, image_of(w[0], in));
+  if (img->kind != ImageBinding::Kind::storage_image) return unsupported(in, "OpImageWrite to a sampled image");
+  const bool ms = img->dim == ImageDim::d2_ms || img->dim == ImageDim::d2_ms_array;
+  const uint32_t operands = w.size() > 3 ? w[3] : 0;
+  if (operands != (ms ? static_cast<uint32_t>(spv::ImageOperandsMask::Sample) : 0u) || (ms && w.size() < 5))
+    return unsupported(in, fmt::format("imageStore with image operands 0x{:x}", operands));
+  // Dimensions the PBE writes as they are; the rest are not lowered yet.
+  uint32_t n = 0;
+  switch (img->dim) {
+    case ImageDim::d1: case ImageDim::d1_array: case ImageDim::d2: case ImageDim::d2_array: case ImageDim::d3:
+    case ImageDim::d2_ms: case ImageDim::d2_ms_array:
+      n = static_cast<uint32_t>(img->dim);
+      break;
+    default:
+      return unsupported(in, fmt::format("imageStore to a {} image is not supported", image_dim_name(img->dim)));
+  }
+  Src coords;
+  if (ms) {
+    // x, y (32-bit), then the sample index in the low half of the next
+    // register and, for arrays, the layer in its high half.
+    AGX_TRY(auto cv, get(w[1], in));
+    const unsigned count = img->dim == ImageDim::d2_ms ? 2 : 3;
+    if (cv->kind != TVal::Kind::data || cv->c.size() < count) return unsupported(in, "image coordinates of another shape");
+    AGX_TRY(Src sample, scalar(w[4], in));
+    Src extra = b_.binary(IrOp::iand, sample, Src::immediate(0xFFFF));
+    if (count == 3) extra = b_.binary(IrOp::ior, extra, b_.binary(IrOp::ishl, cv->c[2], Src::immediate(16)));
+    coords = Src::val(b_.def(IrOp::collect, {cv->c[0], cv->c[1], extra}, 32, 3), 32);
+  } else {
+    AGX_TRY(coords, image_coords(w[1], *img, in));
+  }
+  AGX_TRY(auto texel, get(w[2], in));
+  if (texel->kind != TVal::Kind::data || texel->c.empty() || texel->c.size() > 4)
+    return unsupported(in, "imageStore of a value that is not a scalar or a vector");
+  std::vector<Src> data = texel->c;
+  for (const Src& s : data)
+    if (s.bits != 32) return unsupported(in, "imageStore of a non-32-bit value");
+  while (data.size() < 4) data.push_back(Src::immediate(0));
+  Src d = Src::val(b_.def(IrOp::collect, data, 32, 4), 32);
+  b_.emit(IrOp::image_write, {d, coords, Src::immediate(0)}, image_imm(img->pbe_state, n));
+  return {};
+}
+
+// The sampler texel fetches use, allocated after the units' samplers.
+Result<uint32_t> Translator::txf_sampler(const spirv::Inst& in) {
+  if (abi_.txf_sampler_state == UINT32_MAX) {
+    if (abi_.sampler_state_count + 1 > kMaxSamplerStates)
+      return unsupported(in, fmt::format("no sampler state register left for texel fetches (at most {})", kMaxSamplerStates));
+    abi_.txf_sampler_state = abi_.sampler_state_count++;
+  }
+  return abi_.txf_sampler_state;
+}
+
+// The components of a texture instruction's 4-component result.
+Status Translator::texel_result(const spirv::Inst& in, ValueId texel) {
+  const unsigned n = components(in.w[0]);
+  if (n == 0 || type(scalar_type(in.w[0])).width != 32) return unsupported(in, "texel result that is not a 32-bit scalar or vector");
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = in.w[0];
+  for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::val(texel, 32, static_cast<uint8_t>(i)));
+  vals_[in.w[1]] = std::move(out);
+  return {};
+}
+
+namespace {
+// The dimensions texture_load / texture_sample read as they are.
+std::optional<uint32_t> direct_dim(ImageDim d) {
+  switch (d) {
+    case ImageDim::d1: case ImageDim::d1_array: case ImageDim::d2: case ImageDim::d2_array: case ImageDim::d3:
+    case ImageDim::cube: case ImageDim::cube_array:
+      return static_cast<uint32_t>(d);
+    default: return std::nullopt;
+  }
+}
+}  // namespace
+
+// imageLoad (OpImageRead) and texelFetch (OpImageFetch): texture_load of
+// the Texture descriptor with the texel-fetch sampler (Mesa reads images
+// through the texture unit the same way).
+Status Translator::image_read(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (w.size() < 4) return Error::decode("{}: bad image read", o_.file_name);
+  AGX_TRY(const ImageBinding* img, image_of(w[2], in));
+  const bool fetch = in.op == Op::OpImageFetch;
+  if (fetch != (img->kind == ImageBinding::Kind::sampled_image))
+    return unsupported(in, fetch ? "texelFetch of a storage image" : "imageLoad of a sampled texture");
+  auto n = direct_dim(img->dim);
+  if (!n || img->dim == ImageDim::cube || img->dim == ImageDim::cube_array)
+    return unsupported(in, fmt::format("reading a {} image is not supported", image_dim_name(img->dim)));
+  Src lod = Src::immediate(0);
+  if (w.size() > 4) {
+    const uint32_t operands = w[4];
+    if (operands == static_cast<uint32_t>(spv::ImageOperandsMask::Lod) && w.size() > 5) {
+      AGX_TRY(lod, scalar(w[5], in));
+    } else if (operands != 0) {
+      return unsupported(in, fmt::format("image read with image operands 0x{:x}", operands));
+    }
+  }
+  AGX_TRY(Src coords, image_coords(w[3], *img, in));
+  AGX_TRY(uint32_t ss, txf_sampler(in));
+  ValueId texel = b_.def(IrOp::texture_load, {coords, lod}, 32, 4, image_imm(img->texture_state, *n, ss));
+  return texel_result(in, texel);
+}
+
+// texture() / textureLod() of a sampled texture: texture_sample with the
+// unit's sampler at an explicit LOD (implicit-LOD lookups outside fragment
+// shaders use the base level, GLSL 4.60 section 8.9).
+Status Translator::image_sample(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (w.size() < 4) return Error::decode("{}: bad image sample", o_.file_name);
+  AGX_TRY(const ImageBinding* img, image_of(w[2], in));
+  if (img->kind != ImageBinding::Kind::sampled_image) return unsupported(in, "sampling a storage image");
+  auto n = direct_dim(img->dim);
+  if (!n) return unsupported(in, fmt::format("sampling a {} texture is not supported", image_dim_name(img->dim)));
+  uint16_t lod_half = 0;  // fp16 LOD
+  if (w.size() > 4) {
+    const uint32_t operands = w[4];
+    if (operands == static_cast<uint32_t>(spv::ImageOperandsMask::Lod) && w.size() > 5) {
+      AGX_TRY(Src l, scalar(w[5], in));
+      if (!l.is_imm() || l.imm != 0) return unsupported(in, "textureLod with a LOD other than 0.0");
+    } else if (operands != 0) {
+      return unsupported(in, fmt::format("texture lookup with image operands 0x{:x}", operands));
+    }
+  }
+  AGX_TRY(auto cv, get(w[3], in));
+  const unsigned count = coord_count(img->dim);
+  if (cv->kind != TVal::Kind::data || cv->c.size() < count) return unsupported(in, "texture coordinates of another shape");
+  if (img->dim == ImageDim::d1_array || img->dim == ImageDim::d2_array || img->dim == ImageDim::cube_array)
+    return unsupported(in, "sampling array textures is not supported");
+  std::vector<Src> c(cv->c.begin(), cv->c.begin() + count);
+  Src coords = Src::val(b_.def(IrOp::collect, c, 32, static_cast<uint8_t>(count)), 32);
+  Src lod = Src::val(b_.def(IrOp::mov, {Src::immediate(lod_half)}));
+  ValueId texel = b_.def(IrOp::texture_sample, {coords, lod}, 32, 4, image_imm(img->texture_state, *n, img->sampler_state));
+  return texel_result(in, texel);
+}
+
+// Sizes come from four uniforms per queried image that the runtime fills
+// (the texture state registers cannot be read by the shader), appended
+// after every other uniform.
+Status Translator::image_query(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (w.size() < 3) return Error::decode("{}: bad image query", o_.file_name);
+  AGX_TRY(auto v, get(w[2], in));
+  if (v->kind != TVal::Kind::image || v->image >= abi_.images.size()) return unsupported(in, "image query of a non-image");
+  ImageBinding& img = abi_.images[v->image];
+  if (in.op == Op::OpImageQuerySizeLod) {
+    if (w.size() < 4) return Error::decode("{}: bad OpImageQuerySizeLod", o_.file_name);
+    AGX_TRY(Src lod, scalar(w[3], in));
+    if (!lod.is_imm() || lod.imm != 0) return unsupported(in, "textureSize of a level other than 0");
+  }
+  if (img.size_uniform == UINT32_MAX) {
+    if (abi_.uniform_count + 4 > 256)
+      return unsupported(in, fmt::format("no uniform registers left for the size of image '{}'", img.name));
+    img.size_uniform = abi_.uniform_count;
+    abi_.uniform_count += 4;
+  }
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = w[0];
+  const unsigned n = components(w[0]);
+  if (n == 0) return unsupported(in, "image query result that is not a scalar or a vector");
+  if (in.op == Op::OpImageQuerySamples) {
+    out.c.push_back(Src::uniform(img.size_uniform + 3));
+  } else {
+    if (n > 3) return unsupported(in, "image size with more than 3 components");
+    for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::uniform(img.size_uniform + i));
+  }
+  vals_[w[1]] = std::move(out);
+  return {};
+}
+
+// OpImageTexelPointer: a pointer into device memory at the texel's
+// address, which the atomics then use like a buffer element. Level 0 of a
+// GPU-tiled (or twiddled) image of 32-bit texels is tiles in raster order,
+// Morton order inside a tile (x bit i -> bit 2i, y bit i -> bit 2i+1; a
+// tile twice as wide as high has x's top bit above them) -- docs/layout.md.
+// Mesa forms the address in the shader too (libagx's image texel address,
+// from the descriptor); here the tile geometry comes in ABI uniforms.
+Status Translator::texel_pointer(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (w.size() < 5 || w[1] >= m_.bound || w[2] >= m_.bound) return Error::decode("{}: bad OpImageTexelPointer", o_.file_name);
+  if (!m_.is_variable[w[2]] || image_index_[w[2]] < 0) return unsupported(in, "image atomic on something other than an image uniform");
+  ImageBinding& img = abi_.images[static_cast<size_t>(image_index_[w[2]])];
+  if (img.kind != ImageBinding::Kind::storage_image || img.dim != ImageDim::d2)
+    return unsupported(in, fmt::format("image atomics on a {} image are not supported (2D storage images)", image_dim_name(img.dim)));
+  const uint32_t texel_type = type(w[0]).elem;
+  if (type(texel_type).width != 32) return unsupported(in, "image atomics on texels that are not 32-bit");
+  if (img.atomic_uniform == UINT32_MAX) {
+    const uint32_t first = (abi_.uniform_count + 1) & ~1u;
+    if (first + 5 > 256) return unsupported(in, fmt::format("no uniform registers left for the atomics on image '{}'", img.name));
+    img.atomic_uniform = first;
+    abi_.uniform_count = first + 5;
+  }
+  AGX_TRY(auto cv, get(w[3], in));
+  if (cv->kind != TVal::Kind::data || cv->c.size() < 2) return unsupported(in, "image atomic coordinates of another shape");
+  const Src x = cv->c[0], y = cv->c[1];
+  const uint32_t u = img.atomic_uniform;
+  const Src tiles_per_row = Src::uniform(u + 2), lw = Src::uniform(u + 3), lh = Src::uniform(u + 4);
+  auto op = [&](IrOp o, Src a, Src b) { return b_.binary(o, a, b); };
+  auto low_bits = [&](Src v, Src bits) { return op(IrOp::iand, v, op(IrOp::isub, op(IrOp::ishl, Src::immediate(1), bits), Src::immediate(1))); };
+  // Bits 0..7 of v to the even bit positions.
+  auto spread = [&](Src v) {
+    v = op(IrOp::iand, op(IrOp::ior, v, op(IrOp::ishl, v, Src::immediate(4))), Src::immediate(0x0F0F));
+    v = op(IrOp::iand, op(IrOp::ior, v, op(IrOp::ishl, v, Src::immediate(2))), Src::immediate(0x3333));
+    return op(IrOp::iand, op(IrOp::ior, v, op(IrOp::ishl, v, Src::immediate(1))), Src::immediate(0x5555));
+  };
+  const Src xi = low_bits(x, lw), yi = low_bits(y, lh);
+  Src inside = op(IrOp::ior, spread(low_bits(xi, lh)), op(IrOp::ishl, spread(yi), Src::immediate(1)));
+  inside = op(IrOp::ior, inside, op(IrOp::ishl, op(IrOp::ushr, xi, lh), op(IrOp::iadd, lh, lh)));
+  const Src tile = b_.imad(op(IrOp::ushr, y, lh), tiles_per_row, op(IrOp::ushr, x, lw));
+  const Src index = op(IrOp::ior, op(IrOp::ishl, tile, op(IrOp::iadd, lw, lh)), inside);
+  TVal out;
+  out.kind = TVal::Kind::ptr;
+  out.type = w[0];
+  out.ptr.space = Ptr::Space::buffer;
+  out.ptr.uniform = u;
+  out.ptr.type = texel_type;
+  out.ptr.terms.push_back({index, 4});
+  vals_[w[1]] = std::move(out);
+  return {};
+}
+
+Status Translator::image_instruction(const spirv::Inst& in, bool& handled) {
+  handled = true;
+  const auto& w = in.w;
+  switch (in.op) {
+    case Op::OpLoad: {
+      if (w.size() < 3 || w[2] >= m_.bound || w[1] >= m_.bound || !m_.is_variable[w[2]]) break;
+      const spirv::Variable& var = m_.variables[w[2]];
+      if (var.storage != spv::StorageClass::UniformConstant) break;
+      const Kind k = type(type(var.type).elem).kind;
+      if (k != Kind::image && k != Kind::sampled_image && k != Kind::sampler) break;
+      if (image_index_[w[2]] < 0) return unsupported(in, "separate samplers are not supported");
+      TVal v;
+      v.kind = TVal::Kind::image;
+      v.type = w[0];
+      v.image = static_cast<uint32_t>(image_index_[w[2]]);
+      vals_[w[1]] = std::move(v);
+      return {};
+    }
+    case Op::OpImageWrite: return image_write(in);
+    case Op::OpImageRead: case Op::OpImageFetch: return image_read(in);
+    case Op::OpImageSampleImplicitLod: case Op::OpImageSampleExplicitLod: return image_sample(in);
+    case Op::OpImage: {
+      // The image of a combined image-sampler: the same binding.
+      if (w.size() < 3 || w[1] >= m_.bound) return Error::decode("{}: bad OpImage", o_.file_name);
+      AGX_TRY(auto v, get(w[2], in));
+      if (v->kind != TVal::Kind::image) return unsupported(in, "OpImage of a non-image");
+      TVal out = *v;
+      out.type = w[0];
+      vals_[w[1]] = std::move(out);
+      return {};
+    }
+    case Op::OpImageQuerySize: case Op::OpImageQuerySizeLod: case Op::OpImageQuerySamples: return image_query(in);
+    case Op::OpImageQueryLevels: return unsupported(in, "textureQueryLevels is not supported");
+    case Op::OpImageTexelPointer: return texel_pointer(in);
+    case Op::OpSampledImage: return unsupported(in, "separate samplers (OpSampledImage) are not supported");
+    case Op::OpImageSampleDrefImplicitLod: case Op::OpImageSampleDrefExplicitLod: case Op::OpImageGather:
+    case Op::OpImageDrefGather: case Op::OpImageSampleProjImplicitLod: case Op::OpImageSampleProjExplicitLod:
+      return unsupported(in, "shadow, projective and gather lookups are not supported");
+    default: break;
+  }
+  handled = false;
+  return {};
+}
+
+}  // namespace detail
+}  // namespace agx::compiler
