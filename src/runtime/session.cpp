@@ -146,6 +146,24 @@ Status Session::set_uniform(const CmdUniform& u) {
     opaque_units_[u.name] = unit;
     return {};
   }
+  // SPIR-V files name uniforms by location; an array's element i sits at
+  // its location + i (one location per element, ARB_gl_spirv).
+  bool by_location = !u.name.empty() && u.name.find_first_not_of("0123456789") == std::string::npos;
+  if (by_location) {
+    uint32_t loc = uint32_t(std::stoul(u.name));
+    const compiler::LooseUniform* best = nullptr;
+    for (const auto& lu : shader_.abi.loose_uniforms)
+      if (lu.location <= loc && (!best || lu.location > best->location)) best = &lu;
+    uint32_t elem_B = 4;
+    while (elem_B < u.data.size()) elem_B *= 2;  // a vec3 element takes 16 bytes
+    if (best && (loc - best->location) * elem_B + u.data.size() <= best->size_B) {
+      uint32_t first = best->uniform - shader_.abi.push_constants_uniform + (loc - best->location) * elem_B / 4;
+      size_t words = (u.data.size() + 3) / 4;
+      if (uniform_words_.size() < first + words) uniform_words_.resize(first + words, 0);
+      std::memcpy(uniform_words_.data() + first, u.data.data(), u.data.size());
+      return {};
+    }
+  }
   for (const auto& lu : shader_.abi.loose_uniforms) {
     if (lu.name != u.name) continue;
     if (u.data.size() > lu.size_B)

@@ -298,3 +298,35 @@ void main() { uint i = gl_LocalInvocationIndex; o[i] = packHalf2x16(vec2(float(i
 
 }  // namespace
 }  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+// An OpenGL loose uniform array read by a dynamic index (a select chain
+// over its uniform registers) and an atomic counter array element.
+TEST(GlslStd, LooseUniformArrayByDynamicIndex) {
+  auto s = compile(R"(#version 450
+layout(local_size_x = 8) in;
+layout(location = 0) uniform uint vals[5];
+layout(location = 5) uniform uint tail;
+layout(binding = 0) uniform atomic_uint c[3];
+layout(std430, binding = 1) buffer O { uint o[]; };
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  o[i] = (i < 5u ? vals[i] : 1000u) + tail;
+  atomicCounterIncrement(c[i % 3u]);
+}
+)", TargetEnv::opengl);
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  ASSERT_EQ(s->abi.loose_uniforms.size(), 2u);
+  Job r;
+  r.push = {11, 22, 33, 44, 55, 7};
+  r.buffers = {std::vector<uint32_t>(8), std::vector<uint32_t>(3)};  // storage buffers, then counters
+  auto st = execute(*s, r);
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(r.buffers[0][i], (i < 5 ? 11 * (i + 1) : 1000) + 7) << i;
+  EXPECT_EQ(r.buffers[1], (std::vector<uint32_t>{3, 3, 2}));
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
