@@ -35,6 +35,10 @@ struct Resource {
   uint32_t set = 0, binding = 0;
   uint32_t uniform = 0;  // u<N>_u<N+1>: 64-bit base address
   std::string name;
+  // u<N>: the bound range's size in bytes, when the shader asks for a
+  // runtime array's length (OpArrayLength); kNoUniform otherwise.
+  static constexpr uint32_t kNoUniform = UINT32_MAX;
+  uint32_t size_uniform = kNoUniform;
 };
 // An OpenGL loose uniform (`layout(location = L) uniform uint n;`).
 struct LooseUniform {

@@ -10,6 +10,7 @@
 #include <regex>
 
 #include "compiler/compiler.h"
+#include "compiler/passes.h"
 #include "compiler/spirv_module.h"
 
 namespace agx::compiler {
@@ -139,8 +140,9 @@ Result<std::vector<uint32_t>> optimize_spirv(std::span<const uint32_t> words, co
   }
   spvtools::OptimizerOptions oo;
   oo.set_run_validator(false);
+  std::vector<uint32_t> rewritten = rewrite_output_pointers(words);
   std::vector<uint32_t> out;
-  if (!opt.Run(words.data(), words.size(), &out, oo))
+  if (!opt.Run(rewritten.data(), rewritten.size(), &out, oo))
     return Error::unsupported("SPIR-V optimization failed: {}", messages.empty() ? options.file_name : messages);
   return out;
 }

@@ -230,6 +230,22 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       add(fmt::format("{} {}, {}, {}, {}, {}, {}", op_info(in.op).name, cond_name(in.cond, in.invert), d, a, b, x, y));
       return {};
     }
+    case Op::ballot: {
+      // Integer comparisons only (the translator materializes float ones).
+      if (cond_is_float(in.cond)) return Error::unsupported("a float ballot condition");
+      AGX_TRY(auto a, S(0));
+      AGX_TRY(auto b, S(1));
+      add(fmt::format("icmp_ballot {}, {}, {}, {}", d, cond_name(in.cond, in.invert), a, b));
+      return {};
+    }
+    case Op::simd_shuffle: {
+      AGX_TRY(auto a, S(0));
+      Src idx = in.srcs[1];
+      if (idx.is_value()) idx.bits = 16;
+      AGX_TRY(auto b, p.src(idx, false));
+      add(fmt::format("simd_shuffle {}, {}, {}", d, a, b));
+      return {};
+    }
     case Op::convert: {
       static constexpr const char* kModes[] = {"u32_to_f", "s32_to_f", "f_to_u32", "f_to_s32"};
       if (in.imm > 3) return Error::invalid_argument("bad convert mode");
@@ -250,7 +266,7 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
     case Op::device_store: {
       const Src& data = in.srcs[0];
       const Value& v = f.values[data.value];
-      unsigned n = data.comp == 0 ? v.comps : 1;
+      unsigned n = data.comp == 0 && data.bits == v.bits ? v.comps : 1;  // a 16-bit pair read as one word: 1
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
       AGX_TRY(auto base, S(1));
       AGX_TRY(auto idx, S(2));
@@ -268,7 +284,7 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
     case Op::local_store: {
       const Src& data = in.srcs[0];
       const Value& v = f.values[data.value];
-      unsigned n = data.comp == 0 ? v.comps : 1;
+      unsigned n = data.comp == 0 && data.bits == v.bits ? v.comps : 1;  // a 16-bit pair read as one word: 1
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
       AGX_TRY(auto addr, local_address(in.srcs[1]));
       add(fmt::format("threadgroup_store i32, {}, {}, {}", kMasks[n], p.tuple(p.half_of(data), n), addr));

@@ -6,7 +6,15 @@
 #include "compiler/compiler.h"
 #include "compiler/ir.h"
 
+#include <span>
+#include <vector>
+
 namespace agx::compiler {
+
+// spirv_rewrite.cpp (on SPIR-V words, before SPIRV-Tools' legalization):
+// GLSL.std.450 Modf/Frexp through an output pointer become ModfStruct /
+// FrexpStruct, two extracts and a store. Malformed input comes back as is.
+std::vector<uint32_t> rewrite_output_pointers(std::span<const uint32_t> words);
 
 // opt_copy_prop.cpp: uses of `mov` results read the mov's source instead
 // (not for variables, which are written on several paths).

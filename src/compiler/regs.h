@@ -14,10 +14,12 @@ inline constexpr unsigned kFirstAllocatableHalf = 4;  // r2l
 // Stack bytes per thread spilling may use (the usc unit's default scratch).
 inline constexpr uint32_t kMaxScratch_B = 1024;
 
-// 16-bit values may sit in any half, 32-bit ones start on a register,
-// 64-bit ones on an even register (a 64-bit pair rN_rN+1 with N even).
+// 16-bit scalars may sit in any half, 32-bit values and 16-bit vectors
+// (read whole as a 32-bit register, e.g. packHalf2x16's pair) start on a
+// register, 64-bit ones on an even register (a 64-bit pair rN_rN+1 with N
+// even).
 inline unsigned register_alignment(const Value& v) {
-  return v.pair || v.bits == 64 ? 4 : v.bits == 32 ? 2 : 1;
+  return v.pair || v.bits == 64 ? 4 : v.bits == 32 || v.comps > 1 ? 2 : 1;
 }
 
 }  // namespace agx::compiler

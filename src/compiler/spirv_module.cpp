@@ -37,6 +37,7 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
   m.decorations.resize(m.bound);
   m.names.resize(m.bound);
   m.ext_glsl.resize(m.bound);
+  m.ext_amd_trinary.resize(m.bound);
   m.block_index.assign(m.bound, -1);
 
   std::vector<std::pair<uint32_t, std::array<uint32_t, 3>>> entries;  // function, local size
@@ -75,7 +76,9 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
       case spv::Op::OpExtInstImport: {
         if (!need(2) || !id_ok(w[0])) return bad("bad OpExtInstImport");
         size_t i = 1;
-        if (literal_string(w, i) == "GLSL.std.450") m.ext_glsl[w[0]] = 1;
+        std::string set = literal_string(w, i);
+        if (set == "GLSL.std.450") m.ext_glsl[w[0]] = 1;
+        if (set == "SPV_AMD_shader_trinary_minmax") m.ext_amd_trinary[w[0]] = 1;
         continue;
       }
       case spv::Op::OpEntryPoint: {

@@ -81,6 +81,7 @@ struct Module {
   std::vector<Decorations> decorations;
   std::vector<std::string> names;
   std::vector<uint32_t> ext_glsl;    // ids of imported GLSL.std.450 sets (bool per id)
+  std::vector<uint32_t> ext_amd_trinary;  // ids of SPV_AMD_shader_trinary_minmax imports
   std::vector<uint32_t> interface;   // entry point interface variables
   uint32_t entry_function = 0;
   std::array<uint32_t, 3> local_size{1, 1, 1};

@@ -81,7 +81,23 @@ class Translator {
   // translate_alu.cpp
   Status instruction(const spirv::Inst& in);
   Status alu(const spirv::Inst& in, bool& handled);
+
+  // translate_glsl_std.cpp
   Status ext_glsl(const spirv::Inst& in);
+  Status ext_glsl_vector(const spirv::Inst& in);
+  Status ext_glsl_struct(const spirv::Inst& in);
+  Status ext_glsl_pack(const spirv::Inst& in);
+  Status ext_glsl_half(const spirv::Inst& in);
+  Status float_remainder(const spirv::Inst& in);
+
+  // translate_trinary.cpp
+  Status ext_amd_trinary(const spirv::Inst& in);
+
+  // translate_array_length.cpp
+  Status array_length(const spirv::Inst& in);
+
+  // translate_vote.cpp
+  Status vote(const spirv::Inst& in);
 
   // translate_memory.cpp
   Status setup_resources();

@@ -1,9 +1,8 @@
-// SPIR-V values, composites, arithmetic, comparisons and GLSL.std.450
-// functions -> IR.
+// SPIR-V values, composites, arithmetic and comparisons -> IR (extended
+// instructions: translate_glsl_std.cpp, translate_trinary.cpp).
 #include <spirv/unified1/GLSL.std.450.h>
 
 #include <bit>
-#include <cstring>
 #include <functional>
 
 #include <fmt/format.h>
@@ -101,7 +100,6 @@ Result<Cmp> Translator::condition(uint32_t id, const spirv::Inst& in) {
 namespace {
 
 Src fneg(Src s) { s.neg = !s.neg; return s; }
-Src fabs_(Src s) { s.abs = true; s.neg = false; return s; }
 
 }  // namespace
 
@@ -147,9 +145,18 @@ Status Translator::instruction(const spirv::Inst& in) {
       return {};
     case Op::OpExtInst:
       AGX_CHECK(need(4));
-      if (w[2] >= m_.bound || !m_.ext_glsl[w[2]]) return unsupported(in, "extended instruction set other than GLSL.std.450");
-      if (w[3] == GLSLstd450Determinant || w[3] == GLSLstd450MatrixInverse) return matrix_ext(in);  // translate_matrix.cpp
-      return ext_glsl(in);
+      if (w[2] < m_.bound && m_.ext_glsl[w[2]]) {
+        if (w[3] == GLSLstd450Determinant || w[3] == GLSLstd450MatrixInverse) return matrix_ext(in);  // translate_matrix.cpp
+        return ext_glsl(in);
+      }
+      if (w[2] < m_.bound && m_.ext_amd_trinary[w[2]]) return ext_amd_trinary(in);
+      return unsupported(in, "extended instruction set other than GLSL.std.450 and SPV_AMD_shader_trinary_minmax");
+    case Op::OpArrayLength: AGX_CHECK(need(4)); return array_length(in);
+    case Op::OpFMod: case Op::OpFRem: AGX_CHECK(need(4)); return float_remainder(in);
+    case Op::OpSubgroupAnyKHR: case Op::OpSubgroupAllKHR: case Op::OpSubgroupAllEqualKHR:
+    case Op::OpGroupNonUniformAny: case Op::OpGroupNonUniformAll: case Op::OpGroupNonUniformAllEqual:
+      AGX_CHECK(need(3));
+      return vote(in);
     default: break;
   }
   bool handled = false;
@@ -478,204 +485,6 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
       handled = false;
       return {};
   }
-}
-
-Status Translator::ext_glsl(const spirv::Inst& in) {
-  const auto& w = in.w;
-  uint32_t rtype = w[0], rid = w[1];
-  auto inst = static_cast<GLSLstd450>(w[3]);
-  unsigned n = components(rtype);
-  // Whole-vector functions first.
-  if (inst == GLSLstd450Length || inst == GLSLstd450Normalize || inst == GLSLstd450Distance || inst == GLSLstd450Cross) {
-    if (w.size() < 5) return unsupported(in, "GLSL.std.450 operand count");
-    AGX_TRY(auto av, get(w[4], in));
-    size_t m = av->c.size();
-    if (!m || type(scalar_type(av->type)).width != 32) return unsupported(in, "vector function on a non-32-bit vector");
-    std::vector<Src> x(m), y(m);
-    for (size_t i = 0; i < m; ++i) {
-      AGX_TRY(auto xi, scalar(w[4], in, static_cast<unsigned>(i)));
-      x[i] = xi;
-      if (inst == GLSLstd450Distance || inst == GLSLstd450Cross) {
-        if (w.size() < 6) return unsupported(in, "GLSL.std.450 operand count");
-        AGX_TRY(auto yi, scalar(w[5], in, static_cast<unsigned>(i)));
-        y[i] = yi;
-      }
-    }
-    TVal out;
-    out.kind = TVal::Kind::data;
-    out.type = rtype;
-    if (inst == GLSLstd450Cross) {
-      if (m != 3) return unsupported(in, "cross of other than 3 components");
-      for (size_t i = 0; i < 3; ++i) {
-        size_t j = (i + 1) % 3, k = (i + 2) % 3;
-        Src p = Src::val(b_.def(IrOp::fmul, {x[k], y[j]}));
-        out.c.push_back(Src::val(b_.def(IrOp::fmadd, {x[j], y[k], fneg(p)})));
-      }
-    } else {
-      if (inst == GLSLstd450Distance)
-        for (size_t i = 0; i < m; ++i) x[i] = Src::val(b_.def(IrOp::fadd, {x[i], fneg(y[i])}));
-      Src dot = Src::val(b_.def(IrOp::fmul, {x[0], x[0]}));
-      for (size_t i = 1; i < m; ++i) dot = Src::val(b_.def(IrOp::fmadd, {x[i], x[i], dot}));
-      if (inst == GLSLstd450Normalize) {
-        Src r = Src::val(b_.def(IrOp::rsqrt, {dot}));
-        for (size_t i = 0; i < m; ++i) out.c.push_back(Src::val(b_.def(IrOp::fmul, {x[i], r})));
-      } else {
-        Src r = Src::val(b_.def(IrOp::rsqrt_special, {dot}));
-        out.c.push_back(Src::val(b_.def(IrOp::fmul, {dot, r})));
-      }
-    }
-    vals_[rid] = std::move(out);
-    return {};
-  }
-  if (!n) return unsupported(in, "GLSL.std.450 function on a composite");
-  if (type(scalar_type(rtype)).width != 32) return unsupported(in, "GLSL.std.450 function on a non-32-bit type");
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = rtype;
-  for (unsigned i = 0; i < n; ++i) {
-    std::vector<Src> s;
-    for (size_t k = 4; k < w.size(); ++k) {
-      AGX_TRY(auto v, scalar(w[k], in, i));
-      s.push_back(v);
-    }
-    auto args = [&](size_t k) -> Status {
-      if (s.size() != k) return unsupported(in, "GLSL.std.450 operand count");
-      return {};
-    };
-    auto un = [&](IrOp op) { return Src::val(b_.def(op, {s[0]})); };
-    auto sel = [&](Cond c, Src a, Src b2) { return b_.select(c, false, a, b2, a, b2); };
-    Src r;
-    switch (inst) {
-      case GLSLstd450FAbs: AGX_CHECK(args(1)); r = Src::val(b_.def(IrOp::fadd, {fabs_(s[0]), Src::immediate(0x80000000u)})); break;
-      case GLSLstd450SAbs: AGX_CHECK(args(1)); r = b_.select(Cond::slt, false, s[0], Src::immediate(0), b_.binary(IrOp::isub, Src::immediate(0), s[0]), s[0]); break;
-      case GLSLstd450Floor: AGX_CHECK(args(1)); r = un(IrOp::floor); break;
-      case GLSLstd450Ceil: AGX_CHECK(args(1)); r = un(IrOp::ceil); break;
-      case GLSLstd450Trunc: AGX_CHECK(args(1)); r = un(IrOp::trunc); break;
-      case GLSLstd450RoundEven: AGX_CHECK(args(1)); r = un(IrOp::rint); break;
-      case GLSLstd450Fract: {
-        AGX_CHECK(args(1));
-        Src f = un(IrOp::floor);
-        r = Src::val(b_.def(IrOp::fadd, {s[0], fneg(f)}));
-        break;
-      }
-      case GLSLstd450Exp2: AGX_CHECK(args(1)); r = un(IrOp::exp2); break;
-      case GLSLstd450Log2: AGX_CHECK(args(1)); r = un(IrOp::log2); break;
-      case GLSLstd450InverseSqrt: AGX_CHECK(args(1)); r = un(IrOp::rsqrt); break;
-      case GLSLstd450Sqrt: {
-        // sqrt(x) = x * rsqrt_special(x) (0 and +inf map to themselves).
-        AGX_CHECK(args(1));
-        Src q = un(IrOp::rsqrt_special);
-        r = Src::val(b_.def(IrOp::fmul, {s[0], q}));
-        break;
-      }
-      case GLSLstd450Sin: case GLSLstd450Cos: {
-        // Quarter turns: x * 2/pi (+1 for cosine), then sin_pt_1 folds it
-        // into [-1, 1] and sin_pt_2 gives sin(pi/2 y) / y, multiplied by y
-        // (the sequence Mesa's agx_compile.c emits for fsin/fcos).
-        AGX_CHECK(args(1));
-        float two_over_pi = 0.63661977236758134f;
-        uint32_t bits;
-        std::memcpy(&bits, &two_over_pi, 4);
-        Src turns = inst == GLSLstd450Cos
-                        ? Src::val(b_.def(IrOp::fmadd, {s[0], Src::immediate(bits), Src::immediate(0x3f800000u)}))
-                        : Src::val(b_.def(IrOp::fmul, {s[0], Src::immediate(bits)}));
-        Src y = Src::val(b_.def(IrOp::sin_pt_1, {turns}));
-        Src k = Src::val(b_.def(IrOp::sin_pt_2, {y}));
-        r = Src::val(b_.def(IrOp::fmul, {k, y}));
-        break;
-      }
-      case GLSLstd450Pow: {
-        AGX_CHECK(args(2));
-        Src l = un(IrOp::log2);
-        Src p = Src::val(b_.def(IrOp::fmul, {l, s[1]}));
-        r = Src::val(b_.def(IrOp::exp2, {p}));
-        break;
-      }
-      case GLSLstd450Exp: case GLSLstd450Log: {
-        AGX_CHECK(args(1));
-        float k = inst == GLSLstd450Exp ? 1.4426950408889634f : 0.69314718055994531f;
-        uint32_t bits;
-        std::memcpy(&bits, &k, 4);
-        if (inst == GLSLstd450Exp) {
-          Src p = Src::val(b_.def(IrOp::fmul, {s[0], Src::immediate(bits)}));
-          r = Src::val(b_.def(IrOp::exp2, {p}));
-        } else {
-          Src l = un(IrOp::log2);
-          r = Src::val(b_.def(IrOp::fmul, {l, Src::immediate(bits)}));
-        }
-        break;
-      }
-      case GLSLstd450FMin: case GLSLstd450NMin: AGX_CHECK(args(2)); r = sel(Cond::fltn, s[0], s[1]); break;
-      case GLSLstd450FMax: case GLSLstd450NMax: AGX_CHECK(args(2)); r = sel(Cond::fgtn, s[0], s[1]); break;
-      case GLSLstd450UMin: AGX_CHECK(args(2)); r = sel(Cond::ult, s[0], s[1]); break;
-      case GLSLstd450UMax: AGX_CHECK(args(2)); r = sel(Cond::ugt, s[0], s[1]); break;
-      case GLSLstd450SMin: AGX_CHECK(args(2)); r = sel(Cond::slt, s[0], s[1]); break;
-      case GLSLstd450SMax: AGX_CHECK(args(2)); r = sel(Cond::sgt, s[0], s[1]); break;
-      case GLSLstd450FClamp: case GLSLstd450NClamp: {
-        AGX_CHECK(args(3));
-        Src lo = sel(Cond::fgtn, s[0], s[1]);
-        r = sel(Cond::fltn, lo, s[2]);
-        break;
-      }
-      case GLSLstd450UClamp: { AGX_CHECK(args(3)); r = sel(Cond::ult, sel(Cond::ugt, s[0], s[1]), s[2]); break; }
-      case GLSLstd450SClamp: { AGX_CHECK(args(3)); r = sel(Cond::slt, sel(Cond::sgt, s[0], s[1]), s[2]); break; }
-      case GLSLstd450Fma: AGX_CHECK(args(3)); r = Src::val(b_.def(IrOp::fmadd, {s[0], s[1], s[2]})); break;
-      case GLSLstd450FindUMsb: AGX_CHECK(args(1)); r = un(IrOp::ffs); break;
-      case GLSLstd450FindSMsb: {
-        // The highest bit that differs from the sign: msb of ~x for x < 0.
-        AGX_CHECK(args(1));
-        Src inv = Src::val(b_.def(IrOp::inot, {s[0]}));
-        Src v = b_.select(Cond::slt, false, s[0], Src::immediate(0), inv, s[0]);
-        r = Src::val(b_.def(IrOp::ffs, {v}));
-        break;
-      }
-      case GLSLstd450FindILsb: {
-        // 31 - msb(bitreverse(x)), and -1 for 0.
-        AGX_CHECK(args(1));
-        Src rev = Src::val(b_.def(IrOp::bitrev, {s[0]}));
-        Src h = Src::val(b_.def(IrOp::ffs, {rev}));
-        Src lsb = b_.binary(IrOp::isub, Src::immediate(31), h);
-        r = b_.select(Cond::ueq, false, s[0], Src::immediate(0), Src::immediate(0xFFFFFFFFu), lsb);
-        break;
-      }
-      case GLSLstd450Step: {
-        // edge <= x ? 1.0 : 0.0 (x < edge gives 0, NaN gives 1 as !(x < edge))
-        AGX_CHECK(args(2));
-        r = b_.select(Cond::flt, false, s[1], s[0], Src::immediate(0), Src::immediate(0x3f800000u));
-        break;
-      }
-      case GLSLstd450SmoothStep: {
-        // t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 t)
-        AGX_CHECK(args(3));
-        Src num = Src::val(b_.def(IrOp::fadd, {s[2], fneg(s[0])}));
-        Src den = Src::val(b_.def(IrOp::fadd, {s[1], fneg(s[0])}));
-        Src q = Src::val(b_.def(IrOp::fmul, {num, Src::val(b_.def(IrOp::rcp, {den}))}));
-        Src lo = sel(Cond::fgtn, q, Src::immediate(0));
-        Src t = sel(Cond::fltn, lo, Src::immediate(0x3f800000u));
-        Src poly = Src::val(b_.def(IrOp::fmadd, {fneg(t), Src::immediate(0x40000000u), Src::immediate(0x40400000u)}));
-        r = Src::val(b_.def(IrOp::fmul, {Src::val(b_.def(IrOp::fmul, {t, t})), poly}));
-        break;
-      }
-      case GLSLstd450FMix: {
-        // x + (y - x) * a
-        AGX_CHECK(args(3));
-        Src d = Src::val(b_.def(IrOp::fadd, {s[1], fneg(s[0])}));
-        r = Src::val(b_.def(IrOp::fmadd, {d, s[2], s[0]}));
-        break;
-      }
-      case GLSLstd450FSign: {
-        AGX_CHECK(args(1));
-        Src pos = b_.select(Cond::fgt, false, s[0], Src::immediate(0), Src::immediate(0x3f800000u), Src::immediate(0));
-        r = b_.select(Cond::flt, false, s[0], Src::immediate(0), Src::immediate(0xbf800000u), pos);
-        break;
-      }
-      default:
-        return unsupported(in, fmt::format("GLSL.std.450 function {} is not supported", static_cast<unsigned>(inst)));
-    }
-    out.c.push_back(r);
-  }
-  vals_[rid] = std::move(out);
-  return {};
 }
 
 }  // namespace agx::compiler::detail

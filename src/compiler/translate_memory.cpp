@@ -256,6 +256,17 @@ Status Translator::access_chain(const spirv::Inst& in) {
     } else if (ty.kind == Kind::array || ty.kind == Kind::runtime_array) {
       if (explicit_layout) {
         stride = ty.array_stride;
+        // OpenGL SPIR-V leaves ArrayStride off atomic counter arrays (the
+        // counters are 4 bytes apart, GLSL 4.60 4.4.6.1) and loose uniform
+        // arrays (laid out here, naturally): their natural stride.
+        bool natural = p.space == Ptr::Space::push && p.uniform == abi_.push_constants_uniform && !abi_.loose_uniforms.empty();
+        for (const Resource& r : abi_.resources)
+          natural |= p.space == Ptr::Space::buffer && r.uniform == p.uniform && r.kind == Resource::Kind::atomic_counter;
+        if (!stride && natural && ty.kind == Kind::array) {
+          uint32_t ea = 4;
+          uint32_t e = natural_size_B(ty.elem, &ea);
+          stride = (e + ea - 1) / ea * ea;
+        }
         if (!stride) return unsupported(in, "array without an ArrayStride decoration");
       } else {
         uint32_t ea = 4;
@@ -444,6 +455,23 @@ Status Translator::load(const spirv::Inst& in) {
     return unsupported(in, fmt::format("{}-bit load (32-bit only)", type(scalar_type(rtype)).width));
   switch (p.space) {
     case Ptr::Space::push:
+      if (p.terms.size() == 1 && n == 1) {
+        // A loose uniform array element by a dynamic index: uniform
+        // registers cannot be indexed, so a select chain over the
+        // elements inside the uniform the pointer starts in.
+        auto [idx, stride] = p.terms[0];
+        const LooseUniform* lu = nullptr;
+        uint32_t at_u = p.uniform + p.const_B / 4;
+        for (const LooseUniform& l : abi_.loose_uniforms)
+          if (at_u >= l.uniform && at_u < l.uniform + (l.size_B + 3) / 4) lu = &l;
+        if (!lu || stride % 4) return unsupported(in, "dynamic index into push constants / loose uniforms");
+        uint32_t end_B = (lu->uniform - p.uniform) * 4 + lu->size_B;
+        Src r = Src::uniform(at_u);
+        for (uint32_t k = 1; p.const_B + k * stride + 4 <= end_B; ++k)
+          r = b_.select(Cond::ueq, false, idx, Src::immediate(k), Src::uniform(at_u + k * stride / 4), r);
+        out.c.push_back(r);
+        break;
+      }
       if (!p.terms.empty()) return unsupported(in, "dynamic index into push constants / loose uniforms");
       for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::uniform(p.uniform + p.const_B / 4 + i));
       break;

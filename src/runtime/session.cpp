@@ -144,6 +144,24 @@ Status Session::set_uniform(const CmdUniform& u) {
     opaque_units_[u.name] = unit;
     return {};
   }
+  // SPIR-V files name uniforms by location; an array's element i sits at
+  // its location + i (one location per element, ARB_gl_spirv).
+  bool by_location = !u.name.empty() && u.name.find_first_not_of("0123456789") == std::string::npos;
+  if (by_location) {
+    uint32_t loc = uint32_t(std::stoul(u.name));
+    const compiler::LooseUniform* best = nullptr;
+    for (const auto& lu : shader_.abi.loose_uniforms)
+      if (lu.location <= loc && (!best || lu.location > best->location)) best = &lu;
+    uint32_t elem_B = 4;
+    while (elem_B < u.data.size()) elem_B *= 2;  // a vec3 element takes 16 bytes
+    if (best && (loc - best->location) * elem_B + u.data.size() <= best->size_B) {
+      uint32_t first = best->uniform - shader_.abi.push_constants_uniform + (loc - best->location) * elem_B / 4;
+      size_t words = (u.data.size() + 3) / 4;
+      if (uniform_words_.size() < first + words) uniform_words_.resize(first + words, 0);
+      std::memcpy(uniform_words_.data() + first, u.data.data(), u.data.size());
+      return {};
+    }
+  }
   for (const auto& lu : shader_.abi.loose_uniforms) {
     if (lu.name != u.name) continue;
     if (u.data.size() > lu.size_B)
@@ -199,6 +217,11 @@ Status Session::launch(const compiler::Shader& shader, std::array<uint32_t, 3> g
   for (const auto& r : abi.resources) {
     if (r.kind == compiler::Resource::Kind::storage_buffer) put64(r.uniform, ssbos_.at(int(r.binding))->gpu_va());
     if (r.kind == compiler::Resource::Kind::atomic_counter) put64(r.uniform, atomic_buffers_.at(r.binding)->gpu_va());
+    // Runtime array lengths (OpArrayLength) come from the bound size.
+    if (r.size_uniform != compiler::Resource::kNoUniform && r.kind == compiler::Resource::Kind::storage_buffer) {
+      if (r.size_uniform >= u.size()) u.resize(r.size_uniform + 1, 0);
+      u[r.size_uniform] = uint32_t(std::min<uint64_t>(ssbos_.at(int(r.binding))->size_B(), UINT32_MAX));
+    }
   }
   if (abi.atomic_lock_uniform != UINT32_MAX) {
     // Zeroed once; every lock holder gives it back before its dispatch ends.

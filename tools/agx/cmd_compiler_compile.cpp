@@ -24,6 +24,7 @@ nlohmann::json abi_json(const agx::compiler::Abi& abi) {
     const char* kind = r.kind == agx::compiler::Resource::Kind::storage_buffer ? "storage_buffer"
                      : r.kind == agx::compiler::Resource::Kind::uniform_buffer ? "uniform_buffer" : "atomic_counter";
     res.push_back({{"kind", kind}, {"set", r.set}, {"binding", r.binding}, {"uniform", r.uniform}, {"name", r.name}});
+    if (r.size_uniform != agx::compiler::Resource::kNoUniform) res.back()["size_uniform"] = r.size_uniform;
   }
   nlohmann::json loose = nlohmann::json::array();
   for (const auto& u : abi.loose_uniforms)

@@ -46,6 +46,8 @@ inline Status execute(const Shader& shader, Job& run) {
     uint32_t u = shader.abi.resources[i].uniform;
     d.uniforms[u] = static_cast<uint32_t>(va);
     d.uniforms[u + 1] = static_cast<uint32_t>(va >> 32);
+    if (shader.abi.resources[i].size_uniform != Resource::kNoUniform)
+      d.uniforms[shader.abi.resources[i].size_uniform] = static_cast<uint32_t>(run.buffers[i].size() * 4);
   }
   if (shader.abi.atomic_lock_uniform != UINT32_MAX) {
     // The 64-bit buffer atomics' lock word, after the buffers.

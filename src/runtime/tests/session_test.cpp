@@ -125,6 +125,17 @@ TEST_F(SessionTest, UniformsFollowTheAbi) {
   EXPECT_TRUE(s.run(cmd("uniform int tex 0")).ok());  // a unit
 }
 
+TEST_F(SessionTest, SpirvUniformsByLocation) {
+  // uint arr[4] at locations 2..5 (one per element), as SPIR-V files set them.
+  shader.abi.push_constants_uniform = 6;
+  shader.abi.loose_uniforms = {{"", 2, 6, 16}};
+  Session s(*device, shader);
+  EXPECT_TRUE(s.run(cmd("uniform uint 2 5")).ok());
+  EXPECT_TRUE(s.run(cmd("uniform uint 5 7")).ok());   // the last element
+  EXPECT_FALSE(s.run(cmd("uniform uint 6 1")).ok());  // past the array
+  EXPECT_FALSE(s.run(cmd("uniform uint 1 1")).ok());  // before it
+}
+
 TEST_F(SessionTest, DispatchNamesWhatIsMissing) {
   shader.abi.resources = {{compiler::Resource::Kind::storage_buffer, 0, 0, 0, "SSBO"}};
   Session s(*device, shader);

@@ -1,0 +1,70 @@
+// Subgroup votes (GL_ARB_shader_group_vote's anyInvocationARB /
+// allInvocationsARB / allInvocationsEqualARB as OpSubgroup*KHR, and the
+// OpGroupNonUniform forms) -> IR. The AGX has no vote instructions but
+// ballots over the SIMD group's active lanes; the lowering is Mesa's for
+// the AGX (bminor/mesa-mesa src/asahi/compiler/agx_nir_lower_subgroups.c):
+//   any(x)      = ballot(x) != 0
+//   all(x)      = ballot(!x) == 0
+//   allEqual(x) = ballot(x != x of the highest active lane) == 0, that lane
+//                 found as ufind_msb(ballot(true)), its x read by simd_shuffle.
+// The group is the 32-lane SIMD group (the ARB extension's "group" is
+// implementation-defined).
+#include <fmt/format.h>
+
+#include "compiler/translate.h"
+
+namespace agx::compiler::detail {
+
+using spv::Op;
+using IrOp = agx::compiler::Op;
+
+Status Translator::vote(const spirv::Inst& in) {
+  const auto& w = in.w;
+  bool non_uniform = in.op == Op::OpGroupNonUniformAny || in.op == Op::OpGroupNonUniformAll ||
+                     in.op == Op::OpGroupNonUniformAllEqual;
+  size_t arg = non_uniform ? 3 : 2;
+  if (w.size() != arg + 1) return unsupported(in, "vote operand count");
+  if (non_uniform) {
+    // Execution scope: only Subgroup (3) is the SIMD group.
+    if (w[2] >= m_.bound || !m_.is_constant[w[2]] || m_.constants[w[2]].bits != 3)
+      return unsupported(in, "a group vote of a scope other than Subgroup");
+  }
+  bool all_equal = in.op == Op::OpSubgroupAllEqualKHR || in.op == Op::OpGroupNonUniformAllEqual;
+  bool any = in.op == Op::OpSubgroupAnyKHR || in.op == Op::OpGroupNonUniformAny;
+  AGX_TRY(auto v, get(w[arg], in));
+  if (!v->cmp && (v->kind != TVal::Kind::data || v->c.size() != 1))
+    return unsupported(in, "a vote on a vector");
+  if (!v->cmp && !is_bool(v->type) && type(v->type).width != 32)
+    return unsupported(in, "a vote on a non-32-bit value");
+  Src zero = Src::immediate(0);
+  Src mask;
+  if (all_equal) {
+    // Bools are compared as 0/1, everything else bit for bit.
+    AGX_TRY(auto x, scalar(w[arg], in));
+    if (x.is_imm()) {
+      TVal out;
+      out.kind = TVal::Kind::data;
+      out.type = w[0];
+      out.cmp = Cmp{Cond::ueq, false, zero, zero};  // constant: every lane agrees
+      vals_[w[1]] = std::move(out);
+      return {};
+    }
+    Src active = Src::val(b_.def(IrOp::ballot, {zero, zero}, 32, 1, 0, Cond::ueq));
+    Src last = Src::val(b_.def(IrOp::ffs, {active}));
+    Src other = Src::val(b_.def(IrOp::simd_shuffle, {x, last}));
+    mask = Src::val(b_.def(IrOp::ballot, {x, other}, 32, 1, 0, Cond::ueq, true));
+  } else {
+    AGX_TRY(auto c, condition(w[arg], in));
+    if (cond_is_float(c.cond)) c = Cmp{Cond::ueq, true, materialize(c), zero};
+    // all(x): ballot of the inverted condition.
+    mask = Src::val(b_.def(IrOp::ballot, {c.a, c.b}, 32, 1, 0, c.cond, any ? c.invert : !c.invert));
+  }
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = w[0];
+  out.cmp = Cmp{Cond::ueq, any, mask, zero};  // any: mask != 0; all / allEqual: mask == 0
+  vals_[w[1]] = std::move(out);
+  return {};
+}
+
+}  // namespace agx::compiler::detail
