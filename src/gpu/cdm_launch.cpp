@@ -31,11 +31,38 @@ class RecordingMemory final : public GpuMemory {
     note(fault);
     return false;
   }
+  // Translations are cached by 16 KiB window (the UAT page) for one
+  // threadgroup: the SIMD groups of a threadgroup mostly touch the same
+  // windows, so most accesses cost no page-table walk. reset() at each
+  // threadgroup keeps a translation no longer than the host_pointer
+  // contract allows (the VM does not change under a running threadgroup).
   uint8_t* host_pointer(GpuVa va, size_t size, Access access) override {
-    return inner->host_pointer(va, size, access);
+    const GpuVa window = va & ~(kWindow_B - 1);
+    if (size == 0 || size > kWindow_B || va + size - window > kWindow_B)
+      return inner->host_pointer(va, size, access);
+    for (const Cached& e : cached_)
+      if (e.host && e.window == window && e.access == access) return e.host + (va - window);
+    uint8_t* host = inner->host_pointer(window, kWindow_B, access);
+    if (!host) return inner->host_pointer(va, size, access);  // a window only partly mapped
+    cached_[next_] = {window, host, access};
+    next_ = (next_ + 1) % kCached;
+    return host + (va - window);
+  }
+  void reset() {
+    faulted = false;
+    for (Cached& e : cached_) e.host = nullptr;
   }
 
  private:
+  static constexpr GpuVa kWindow_B = 16 * 1024;
+  static constexpr unsigned kCached = 8;
+  struct Cached {
+    GpuVa window = 0;
+    uint8_t* host = nullptr;
+    Access access = Access::read;
+  };
+  std::array<Cached, kCached> cached_{};
+  unsigned next_ = 0;
   void note(const GpuFault* fault) {
     faulted = true;
     if (fault) last = *fault;
@@ -124,8 +151,10 @@ void start_group(usc::Core& c, const UscState& usc, const usc::Program& program,
   }
   c.sr_known[20] = true;
   c.sr[20].fill(static_cast<uint32_t>(threadgroup_index % kCores));
-  c.sr_known[21] = true;
-  c.sr[21].fill(0);  // vm_slot: one VM context per command
+  if (!c.sr_known[21]) {  // vm_slot: one VM context per command (always 0)
+    c.sr_known[21] = true;
+    c.sr[21].fill(0);
+  }
 }
 
 std::string where_text(const LaunchBlock& b, std::array<uint32_t, 3> tg, unsigned group) {
@@ -231,7 +260,7 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
     pre.register_halves = block.counts.preshader_halves;
     start_group(c, pre, (*pre_or)->program, usc::Placement{{0, 0, 0}, local, 0, {}}, 1, 0);
     w.memory.inner = &m;
-    w.memory.faulted = false;
+    w.memory.reset();
     w.shared.clear();
     std::unique_ptr<usc::FixedFunction> ff =
         engine.options.fixed_function ? engine.options.fixed_function(usc.bindings) : nullptr;
@@ -272,7 +301,7 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
     w.placed.resize(w.cores.size());
     if (usc.uses_shared) w.shared.assign(usc.shared_B, 0);
     else w.shared.clear();
-    w.memory.faulted = false;
+    w.memory.reset();
     for (unsigned g = 0; g < count; ++g) {
       // The uniform file is copied once per core and launch unless the
       // program writes it.
