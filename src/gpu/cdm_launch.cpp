@@ -284,6 +284,8 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
   Error fault_error = Error::fault("no fault");
   std::atomic<uint64_t> simdgroups{0};
 
+  // The helper program's header (helper.data), when the kernel needs scratch.
+  const GpuVa helper_header = usc.stack_per_thread_B ? cmd.compute->helper.data : 0;
   auto run_threadgroup = [&](unsigned worker, uint64_t index) {
     if (index > first_fault.load(std::memory_order_relaxed)) return;
     Engine::Worker& w = *engine.workers[worker];
@@ -310,6 +312,33 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
       start_group(*w.cores[g], usc, program->program, usc::Placement{tg, size, g, local},
                   threads - g * usc::kLanes, index, fresh, &w.placed[g]);
     }
+    // SIMD groups with scratch ask the helper program for stack blocks
+    // (cdm_helper.cpp) before they start, and give them back at the end.
+    const uint32_t core = static_cast<uint32_t>(index % kCores);
+    auto record_fault = [&](Error e, const GpuFault& f) {
+      std::lock_guard g2(fault_mu);
+      if (index < first_fault.load()) {
+        first_fault.store(index);
+        fault = f;
+        fault_error = std::move(e).context(where_text(block, tg, 0));
+      }
+    };
+    if (helper_header) {
+      std::lock_guard h(engine.helper_mu);
+      GpuFault f;
+      if (Status st = helper_stack_alloc(m, helper_header, core, usc.spill_bucket, count, &f); !st)
+        return record_fault(std::move(st).error(), f);
+    }
+    auto release = [&]() -> bool {
+      if (!helper_header) return true;
+      std::lock_guard h(engine.helper_mu);
+      GpuFault f;
+      if (Status st = helper_stack_free(m, helper_header, core, count, &f); !st) {
+        record_fault(std::move(st).error(), f);
+        return false;
+      }
+      return true;
+    };
     usc::Memories mem{&w.memory, &w.shared, w.ff.get(), usc.stack_per_thread_B};
     uint64_t done_mask = 0;  // up to 32 SIMD groups
     unsigned finished = 0;
@@ -320,12 +349,15 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
         if (!r) {
           GpuFault f;
           Error e = usc_fault(&f, w.memory, *w.cores[g], std::move(r).error(), where_text(block, tg, g));
-          std::lock_guard g2(fault_mu);
-          if (index < first_fault.load()) {
-            first_fault.store(index);
-            fault = f;
-            fault_error = std::move(e);
+          {
+            std::lock_guard g2(fault_mu);
+            if (index < first_fault.load()) {
+              first_fault.store(index);
+              fault = f;
+              fault_error = std::move(e);
+            }
           }
+          release();  // a failed free cannot replace the fault above (same index)
           return;
         }
         if (*r == usc::StopReason::finished) {
@@ -334,6 +366,7 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
         }
       }
     }
+    if (!release()) return;
     simdgroups.fetch_add(count, std::memory_order_relaxed);
   };
   engine.pool->run(total, run_threadgroup);
