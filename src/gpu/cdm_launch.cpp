@@ -81,6 +81,7 @@ struct Engine::Worker {
     bool valid = false;
     std::array<uint32_t, 3> size{}, local{};
     uint32_t group = 0;
+    std::array<uint32_t, 3> position{};  // the threadgroup position sr0-2 and sr80-82 hold
   };
   std::vector<Placed> placed;
   std::vector<uint8_t> shared;
@@ -141,13 +142,19 @@ void start_group(usc::Core& c, const UscState& usc, const usc::Program& program,
     // the threadgroup (sr48-53) stand; the threadgroup's position moves
     // (sr0-2) and the grid positions with it (sr80-82, as usc::place).
     for (unsigned i = 0; i < 3; ++i) {
+      // An axis along which the threadgroup did not move (y and z of a 1D
+      // grid) keeps its registers.
+      if (placed->position[i] == p.threadgroup_position[i]) continue;
+      placed->position[i] = p.threadgroup_position[i];
       c.sr[i].fill(p.threadgroup_position[i]);
       const uint32_t base = p.threadgroup_position[i] * p.dispatch_threads_per_threadgroup[i];
       for (unsigned l = 0; l < usc::kLanes; ++l) c.sr[80 + i][l] = base + c.sr[48 + i][l];
     }
   } else {
     usc::place(c, p);
-    if (placed) *placed = {true, p.threads_per_threadgroup, p.dispatch_threads_per_threadgroup, p.simdgroup_index};
+    if (placed)
+      *placed = {true, p.threads_per_threadgroup, p.dispatch_threads_per_threadgroup, p.simdgroup_index,
+                 p.threadgroup_position};
   }
   c.sr_known[20] = true;
   c.sr[20].fill(static_cast<uint32_t>(threadgroup_index % kCores));
