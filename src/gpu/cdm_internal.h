@@ -61,6 +61,7 @@ struct UscState {
   bool has_registers = false;
   uint32_t register_halves = 0;   // GPRs allocated, in 16-bit halves
   uint32_t stack_per_thread_B = 0;  // scratch, from the Registers word's spill size
+  uint32_t spill_bucket = 0;        // the Registers word's Spill size (the helper's argument)
   bool has_preshader = false;
   GpuVa preshader = 0;            // absolute
 };
@@ -173,6 +174,14 @@ struct Counters {
       barriers{0}, faults{0};
 };
 
+// The helper program's stack bookkeeping on the header at `header`
+// (cdm_helper.cpp): `groups` SIMD groups of spill size bucket `bucket`
+// take, or give back, stack blocks of core `core`. A refused allocation
+// (every subgroup's blocks in use) faults.
+Status helper_stack_alloc(GpuMemory& m, GpuVa header, uint32_t core, uint32_t bucket, uint32_t groups,
+                          GpuFault* where);
+Status helper_stack_free(GpuMemory& m, GpuVa header, uint32_t core, uint32_t groups, GpuFault* where);
+
 struct Engine;  // per-executor: pool, per-worker cores, options
 Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchBlock& block, GpuFault* where);
 
@@ -184,6 +193,7 @@ struct Engine {
   ProgramCache programs;
   Counters counters;
   std::mutex run_mu;  // one launch at a time uses the workers
+  std::mutex helper_mu;  // the helper program answers one request at a time
   std::unique_ptr<WorkerPool> pool;
   uint64_t launch_serial = 0;  // numbers launches, so cores know when their uniforms are stale
   struct Worker;

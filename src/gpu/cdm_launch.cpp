@@ -31,11 +31,38 @@ class RecordingMemory final : public GpuMemory {
     note(fault);
     return false;
   }
+  // Translations are cached by 16 KiB window (the UAT page) for one
+  // threadgroup: the SIMD groups of a threadgroup mostly touch the same
+  // windows, so most accesses cost no page-table walk. reset() at each
+  // threadgroup keeps a translation no longer than the host_pointer
+  // contract allows (the VM does not change under a running threadgroup).
   uint8_t* host_pointer(GpuVa va, size_t size, Access access) override {
-    return inner->host_pointer(va, size, access);
+    const GpuVa window = va & ~(kWindow_B - 1);
+    if (size == 0 || size > kWindow_B || va + size - window > kWindow_B)
+      return inner->host_pointer(va, size, access);
+    for (const Cached& e : cached_)
+      if (e.host && e.window == window && e.access == access) return e.host + (va - window);
+    uint8_t* host = inner->host_pointer(window, kWindow_B, access);
+    if (!host) return inner->host_pointer(va, size, access);  // a window only partly mapped
+    cached_[next_] = {window, host, access};
+    next_ = (next_ + 1) % kCached;
+    return host + (va - window);
+  }
+  void reset() {
+    faulted = false;
+    for (Cached& e : cached_) e.host = nullptr;
   }
 
  private:
+  static constexpr GpuVa kWindow_B = 16 * 1024;
+  static constexpr unsigned kCached = 8;
+  struct Cached {
+    GpuVa window = 0;
+    uint8_t* host = nullptr;
+    Access access = Access::read;
+  };
+  std::array<Cached, kCached> cached_{};
+  unsigned next_ = 0;
   void note(const GpuFault* fault) {
     faulted = true;
     if (fault) last = *fault;
@@ -54,6 +81,7 @@ struct Engine::Worker {
     bool valid = false;
     std::array<uint32_t, 3> size{}, local{};
     uint32_t group = 0;
+    std::array<uint32_t, 3> position{};  // the threadgroup position sr0-2 and sr80-82 hold
   };
   std::vector<Placed> placed;
   std::vector<uint8_t> shared;
@@ -114,18 +142,26 @@ void start_group(usc::Core& c, const UscState& usc, const usc::Program& program,
     // the threadgroup (sr48-53) stand; the threadgroup's position moves
     // (sr0-2) and the grid positions with it (sr80-82, as usc::place).
     for (unsigned i = 0; i < 3; ++i) {
+      // An axis along which the threadgroup did not move (y and z of a 1D
+      // grid) keeps its registers.
+      if (placed->position[i] == p.threadgroup_position[i]) continue;
+      placed->position[i] = p.threadgroup_position[i];
       c.sr[i].fill(p.threadgroup_position[i]);
       const uint32_t base = p.threadgroup_position[i] * p.dispatch_threads_per_threadgroup[i];
       for (unsigned l = 0; l < usc::kLanes; ++l) c.sr[80 + i][l] = base + c.sr[48 + i][l];
     }
   } else {
     usc::place(c, p);
-    if (placed) *placed = {true, p.threads_per_threadgroup, p.dispatch_threads_per_threadgroup, p.simdgroup_index};
+    if (placed)
+      *placed = {true, p.threads_per_threadgroup, p.dispatch_threads_per_threadgroup, p.simdgroup_index,
+                 p.threadgroup_position};
   }
   c.sr_known[20] = true;
   c.sr[20].fill(static_cast<uint32_t>(threadgroup_index % kCores));
-  c.sr_known[21] = true;
-  c.sr[21].fill(0);  // vm_slot: one VM context per command
+  if (!c.sr_known[21]) {  // vm_slot: one VM context per command (always 0)
+    c.sr_known[21] = true;
+    c.sr[21].fill(0);
+  }
 }
 
 std::string where_text(const LaunchBlock& b, std::array<uint32_t, 3> tg, unsigned group) {
@@ -231,7 +267,7 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
     pre.register_halves = block.counts.preshader_halves;
     start_group(c, pre, (*pre_or)->program, usc::Placement{{0, 0, 0}, local, 0, {}}, 1, 0);
     w.memory.inner = &m;
-    w.memory.faulted = false;
+    w.memory.reset();
     w.shared.clear();
     std::unique_ptr<usc::FixedFunction> ff =
         engine.options.fixed_function ? engine.options.fixed_function(usc.bindings) : nullptr;
@@ -255,6 +291,8 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
   Error fault_error = Error::fault("no fault");
   std::atomic<uint64_t> simdgroups{0};
 
+  // The helper program's header (helper.data), when the kernel needs scratch.
+  const GpuVa helper_header = usc.stack_per_thread_B ? cmd.compute->helper.data : 0;
   auto run_threadgroup = [&](unsigned worker, uint64_t index) {
     if (index > first_fault.load(std::memory_order_relaxed)) return;
     Engine::Worker& w = *engine.workers[worker];
@@ -272,7 +310,7 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
     w.placed.resize(w.cores.size());
     if (usc.uses_shared) w.shared.assign(usc.shared_B, 0);
     else w.shared.clear();
-    w.memory.faulted = false;
+    w.memory.reset();
     for (unsigned g = 0; g < count; ++g) {
       // The uniform file is copied once per core and launch unless the
       // program writes it.
@@ -281,6 +319,33 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
       start_group(*w.cores[g], usc, program->program, usc::Placement{tg, size, g, local},
                   threads - g * usc::kLanes, index, fresh, &w.placed[g]);
     }
+    // SIMD groups with scratch ask the helper program for stack blocks
+    // (cdm_helper.cpp) before they start, and give them back at the end.
+    const uint32_t core = static_cast<uint32_t>(index % kCores);
+    auto record_fault = [&](Error e, const GpuFault& f) {
+      std::lock_guard g2(fault_mu);
+      if (index < first_fault.load()) {
+        first_fault.store(index);
+        fault = f;
+        fault_error = std::move(e).context(where_text(block, tg, 0));
+      }
+    };
+    if (helper_header) {
+      std::lock_guard h(engine.helper_mu);
+      GpuFault f;
+      if (Status st = helper_stack_alloc(m, helper_header, core, usc.spill_bucket, count, &f); !st)
+        return record_fault(std::move(st).error(), f);
+    }
+    auto release = [&]() -> bool {
+      if (!helper_header) return true;
+      std::lock_guard h(engine.helper_mu);
+      GpuFault f;
+      if (Status st = helper_stack_free(m, helper_header, core, count, &f); !st) {
+        record_fault(std::move(st).error(), f);
+        return false;
+      }
+      return true;
+    };
     usc::Memories mem{&w.memory, &w.shared, w.ff.get(), usc.stack_per_thread_B};
     uint64_t done_mask = 0;  // up to 32 SIMD groups
     unsigned finished = 0;
@@ -291,12 +356,15 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
         if (!r) {
           GpuFault f;
           Error e = usc_fault(&f, w.memory, *w.cores[g], std::move(r).error(), where_text(block, tg, g));
-          std::lock_guard g2(fault_mu);
-          if (index < first_fault.load()) {
-            first_fault.store(index);
-            fault = f;
-            fault_error = std::move(e);
+          {
+            std::lock_guard g2(fault_mu);
+            if (index < first_fault.load()) {
+              first_fault.store(index);
+              fault = f;
+              fault_error = std::move(e);
+            }
           }
+          release();  // a failed free cannot replace the fault above (same index)
           return;
         }
         if (*r == usc::StopReason::finished) {
@@ -305,6 +373,7 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
         }
       }
     }
+    if (!release()) return;
     simdgroups.fetch_add(count, std::memory_order_relaxed);
   };
   engine.pool->run(total, run_threadgroup);

@@ -108,6 +108,7 @@ Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, c
         s.register_halves = w.register_halves;
         // Mesa's scratch bucket: up to 8 << (b - 1) 32-bit words per thread.
         s.stack_per_thread_B = w.spill_size ? 32u << (w.spill_size - 1) : 0;
+        s.spill_bucket = w.spill_size;
         break;
       case UscWordKind::preshader:
         s.has_preshader = true;

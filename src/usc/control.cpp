@@ -38,8 +38,41 @@ Status exec_pop(const Step& s, Core& c, Ctx&) {
 
 enum class Push { if_, while_, else_ };
 
+// The common `if` of straight-line code: every lane's r0l is 0 (none is
+// disabled) and an unsigned 32-bit register compares with a 32-bit
+// register, uniform or immediate. Then r0l becomes 1 where the comparison
+// fails, and exec the lanes where it holds: what the general path computes,
+// in one pass. False (nothing touched) when the step is not of that shape.
+bool push_if_fast(const Step& s, Core& c) {
+  if (s.undefined || (s.cc & 4) || s.a.kind != Kind::r32) return false;
+  uint32_t* r0 = c.r[0].data();
+  uint32_t nested = 0;
+  for (unsigned l = 0; l < kLanes; ++l) nested |= r0[l] & 0xFFFF;
+  if (nested) return false;
+  const uint32_t* a = c.r[s.a.index].data();
+  alignas(64) uint32_t tb[kLanes];
+  const uint32_t* b;
+  switch (s.b.kind) {
+    case Kind::r32: b = c.r[s.b.index].data(); break;
+    case Kind::u32: for (unsigned l = 0; l < kLanes; ++l) tb[l] = c.u[s.b.index]; b = tb; break;
+    case Kind::imm: for (unsigned l = 0; l < kLanes; ++l) tb[l] = static_cast<uint32_t>(s.b.imm); b = tb; break;
+    default: return false;
+  }
+  const uint32_t inv = (s.cc & 8) ? 1u : 0u;
+  alignas(64) uint32_t fail[kLanes];
+  switch (s.cc & 3) {
+    case 0: for (unsigned l = 0; l < kLanes; ++l) fail[l] = uint32_t(a[l] == b[l]) ^ inv ^ 1u; break;
+    case 1: for (unsigned l = 0; l < kLanes; ++l) fail[l] = uint32_t(a[l] < b[l]) ^ inv ^ 1u; break;
+    default: for (unsigned l = 0; l < kLanes; ++l) fail[l] = uint32_t(a[l] > b[l]) ^ inv ^ 1u; break;
+  }
+  set_r0l(c, fail);
+  return true;
+}
+
 template <Push kKind, bool kFloat>
 Status exec_push(const Step& s, Core& c, Ctx& ctx) {
+  if constexpr (kKind == Push::if_ && !kFloat)
+    if (push_if_fast(s, c)) return {};
   // The lanes that compare: r0l 0 (if), below n (while), 1 (else); every
   // lane, active or not, as in applegpu's exec.
   alignas(64) uint32_t r0l[kLanes];

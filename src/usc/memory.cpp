@@ -186,10 +186,59 @@ void move_lanes(Core& c, bool r32, unsigned reg, uint8_t* at, const uint64_t a[k
   }
 }
 
+// The commonest access of all: every lane present and active, one element
+// of a raw format into a 32-bit register, a uniform 64-bit base and a
+// 32-bit register index (shift 0) that counts up by one from lane to lane
+// (thread_position_in_grid indexing). The 32 elements are then one block
+// of 32 * size bytes at (base rounded down to size) + index0 * size, moved
+// with one translation and one copy (zero-extended on load, truncated on
+// store, as move_lanes). False when the access is not of this shape (the
+// caller takes the general paths); true when it was done.
+template <bool kStore, typename T>
+bool device_block(Core& c, unsigned reg, uint64_t base, const uint32_t* idx, bool is_unsigned, GpuMemory* m) {
+  uint32_t steps = 0;
+  for (unsigned l = 0; l < kLanes; ++l) steps |= idx[l] ^ (idx[0] + l);  // vectorizes
+  if (steps) return false;
+  // The lanes' indices must not wrap around 32 bits (signed or unsigned).
+  const int64_t first = is_unsigned ? int64_t{idx[0]} : int64_t{static_cast<int32_t>(idx[0])};
+  if (first + (kLanes - 1) > (is_unsigned ? int64_t{UINT32_MAX} : int64_t{INT32_MAX})) return false;
+  const uint64_t at = (base & ~uint64_t{sizeof(T) - 1}) + static_cast<uint64_t>(first * int64_t{sizeof(T)});
+  if (at > UINT64_MAX - kLanes * sizeof(T)) return false;
+  uint8_t* host = m->host_pointer(at, kLanes * sizeof(T), kStore ? Access::write : Access::read);
+  if (!host) return false;
+  uint32_t* r = c.r[reg].data();
+  if constexpr (sizeof(T) == 4) {
+    if constexpr (kStore) std::memcpy(host, r, 4 * kLanes);
+    else std::memcpy(r, host, 4 * kLanes);
+  } else {
+    T v[kLanes];
+    if constexpr (kStore) {
+      for (unsigned l = 0; l < kLanes; ++l) v[l] = static_cast<T>(r[l]);
+      std::memcpy(host, v, sizeof(v));
+    } else {
+      std::memcpy(v, host, sizeof(v));
+      for (unsigned l = 0; l < kLanes; ++l) r[l] = v[l];
+    }
+  }
+  return true;
+}
+
 template <bool kStore>
 bool device_fast(const Step& s, Core& c, GpuMemory* m) {
   const uint32_t f = s.k[0], e = c.exec, mask = s.k[1];
   if (!m || f > uint32_t(MemFormat::f16) || e == 0 || mask == 0) return false;
+  if (e == 0xFFFFFFFFu && mask == 1 && s.k[3] && s.a.kind == Kind::u64 && s.b.kind == Kind::r32 &&
+      index_shift(s.k[4]) == 0) {
+    const uint64_t b = c.u[s.a.index] | uint64_t{c.u[s.a.index + 1]} << 32;
+    const uint32_t* idx = c.r[s.b.index].data();
+    bool done = false;
+    switch (memory_element_B(f)) {
+      case 1: done = device_block<kStore, uint8_t>(c, s.k[2], b, idx, s.k[5], m); break;
+      case 2: done = device_block<kStore, uint16_t>(c, s.k[2], b, idx, s.k[5], m); break;
+      default: done = device_block<kStore, uint32_t>(c, s.k[2], b, idx, s.k[5], m); break;
+    }
+    if (done) return true;
+  }
   const unsigned size = memory_element_B(f), sh = index_shift(s.k[4]);
   alignas(64) uint64_t base[kLanes], a[kLanes];
   if (s.a.kind == Kind::u64) {  // a uniform base, the common case
