@@ -487,9 +487,7 @@ Status Session::run(const Command& command) {
           [&](const CmdMemoryBarrier&) -> Status { return {}; },
           [&](const CmdLinkError&) -> Status { return Error::invalid_argument("link error expected"); },
           [&](const CmdLinkSuccess&) -> Status { return {}; },
-          [&](const CmdVerifyProgramQuery& q) -> Status {
-            return Error::unsupported("verify program_query {} is not supported", q.name);
-          },
+          [&](const CmdVerifyProgramQuery& q) -> Status { return verify_program_query(q); },
           // State only, as in shader_runner: `uniform` reads it for block members.
           [&](const CmdBlockIndex& b) -> Status {
             int* field[] = {&block_data_.array_index, &block_data_.binding, &block_data_.offset,

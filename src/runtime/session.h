@@ -17,6 +17,7 @@
 #include "runtime/image.h"
 #include "runtime/image_binding.h"
 #include "runtime/runtime.h"
+#include "runtime/program_query.h"
 #include "runtime/shader_test.h"
 
 namespace agx::runtime {
@@ -68,6 +69,10 @@ class Session {
       std::function<Result<std::shared_ptr<const compiler::Shader>>(std::array<uint32_t, 3> local)>;
   void set_variable_group_size(ShaderForGroupSize shader_for) { variable_group_size_ = std::move(shader_for); }
 
+  // What `verify program_query` compares against (the program's SPIR-V);
+  // without it the command is an unsupported error.
+  void set_program_resources(const ProgramResources& r) { program_resources_ = r; }
+
   // [require]'s SIZE W H (piglit's window is 250x250 otherwise) and
   // ignore_missing_uniforms (`uniform` of a name that is not active is then
   // skipped, not an error).
@@ -96,6 +101,7 @@ class Session {
   Status texture_miptree(const CmdTextureMiptree& t);
   Status probe_atomic_counter(const CmdProbeAtomicCounter& p);
   Status probe_all(const CmdProbeAll& p);
+  Status verify_program_query(const CmdVerifyProgramQuery& q);
   Result<Image*> read_framebuffer();
   Status bind_framebuffer(const CmdFbTex2d& f);
   Status clear_draw_framebuffer();
@@ -105,6 +111,7 @@ class Session {
 
   Device& device_;
   const compiler::Shader& shader_;
+  std::optional<ProgramResources> program_resources_;
   std::map<int, std::unique_ptr<Buffer>> ssbos_;
   std::map<uint32_t, std::unique_ptr<Buffer>> atomic_buffers_;
   std::unique_ptr<Buffer> atomic_lock_;  // the 64-bit buffer atomics' lock word (compiler Abi)

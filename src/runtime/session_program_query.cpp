@@ -1,0 +1,22 @@
+// `verify program_query NAME VALUE`: glGetProgramiv(NAME) must equal VALUE
+// (X11Libre/mirror.fdo.piglit tests/shaders/shader_runner.c
+// verify_program_query); a mismatch fails the file.
+#include <charconv>
+
+#include "runtime/session.h"
+
+namespace agx::runtime {
+
+Status Session::verify_program_query(const CmdVerifyProgramQuery& q) {
+  int64_t expected = 0;
+  auto [end, ec] = std::from_chars(q.value.data(), q.value.data() + q.value.size(), expected);
+  if (ec != std::errc() || end != q.value.data() + q.value.size())
+    return Error::parse("verify program_query: expected value '{}' is not an integer", q.value);
+  if (!program_resources_) return Error::unsupported("verify program_query {}: the program's resources are unknown", q.name);
+  AGX_TRY(int64_t got, program_query(*program_resources_, q.name));
+  if (got != expected)
+    return Error::invalid_argument("glGetProgramiv({}): expected {}, got {}", q.name, expected, got);
+  return {};
+}
+
+}  // namespace agx::runtime
