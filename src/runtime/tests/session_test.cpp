@@ -136,6 +136,21 @@ TEST_F(SessionTest, SpirvUniformsByLocation) {
   EXPECT_FALSE(s.run(cmd("uniform uint 1 1")).ok());  // before it
 }
 
+TEST_F(SessionTest, VerifyProgramQuery) {
+  Session s(*device, shader);
+  auto unknown = s.run(cmd("verify program_query GL_ACTIVE_UNIFORMS 2"));
+  ASSERT_FALSE(unknown.ok());  // no resources given: unsupported, not a pass
+  EXPECT_EQ(unknown.error().kind(), ErrorKind::unsupported);
+  s.set_program_resources(ProgramResources{9, 6});
+  EXPECT_TRUE(s.run(cmd("verify program_query GL_ACTIVE_UNIFORMS 9")).ok());
+  EXPECT_TRUE(s.run(cmd("verify program_query GL_ACTIVE_ATOMIC_COUNTER_BUFFERS 6")).ok());
+  auto wrong = s.run(cmd("verify program_query GL_ACTIVE_UNIFORMS 8"));
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.error().message(), "glGetProgramiv(GL_ACTIVE_UNIFORMS): expected 8, got 9");
+  EXPECT_FALSE(s.run(cmd("verify program_query GL_PROGRAM_BINARY_LENGTH 0")).ok());
+  EXPECT_FALSE(s.run(cmd("verify program_query GL_ACTIVE_UNIFORMS nine")).ok());
+}
+
 TEST_F(SessionTest, DispatchNamesWhatIsMissing) {
   shader.abi.resources = {{compiler::Resource::Kind::storage_buffer, 0, 0, 0, "SSBO"}};
   Session s(*device, shader);
