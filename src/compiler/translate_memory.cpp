@@ -451,6 +451,8 @@ Status Translator::load(const spirv::Inst& in) {
     return {};
   }
   if (is_int64(rtype)) return load64(in, p);
+  if (type(scalar_type(rtype)).kind == Kind::float_ && type(scalar_type(rtype)).width == 64)
+    return unsupported(in, "64-bit float (double) load: doubles are not supported (no fp64 ALU on the AGX)");
   if (type(scalar_type(rtype)).kind != Kind::bool_ && type(scalar_type(rtype)).width != 32)
     return unsupported(in, fmt::format("{}-bit load (32-bit only)", type(scalar_type(rtype)).width));
   switch (p.space) {
@@ -519,6 +521,8 @@ Status Translator::store(const spirv::Inst& in) {
     return unsupported(in, "store of a whole struct/array (store members one by one)");
   }
   if (is_int64(p.type)) return store64(in, p, data);
+  if (type(scalar_type(p.type)).kind == Kind::float_ && type(scalar_type(p.type)).width == 64)
+    return unsupported(in, "64-bit float (double) store: doubles are not supported (no fp64 ALU on the AGX)");
   if (type(scalar_type(p.type)).kind != Kind::bool_ && type(scalar_type(p.type)).width != 32)
     return unsupported(in, fmt::format("{}-bit store (32-bit only)", type(scalar_type(p.type)).width));
   if (data.size() != n) return unsupported(in, "store of a value of another shape");
