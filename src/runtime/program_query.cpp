@@ -125,9 +125,23 @@ Result<Scan> scan(std::span<const uint32_t> words) {
   return s;
 }
 
+// More active uniforms than any GL implementation could list.
+constexpr uint64_t kMaxEnumerated = uint64_t{1} << 31;
+
+Result<uint64_t> enumerated_uncached(const Scan& s, uint32_t type, int depth, std::map<uint32_t, uint64_t>& memo);
+
 // GL 4.6 section 7.3.1.1: the active resources one variable of `type`
-// enumerates.
-Result<uint64_t> enumerated(const Scan& s, uint32_t type, int depth) {
+// enumerates. Memoized by type: nested structures share their members'
+// counts instead of walking them again.
+Result<uint64_t> enumerated(const Scan& s, uint32_t type, int depth, std::map<uint32_t, uint64_t>& memo) {
+  if (auto m = memo.find(type); m != memo.end()) return m->second;
+  AGX_TRY(uint64_t n, enumerated_uncached(s, type, depth, memo));
+  if (n > kMaxEnumerated) return Error::unsupported("SPIR-V: type %{} enumerates {} uniforms", type, n);
+  memo[type] = n;
+  return n;
+}
+
+Result<uint64_t> enumerated_uncached(const Scan& s, uint32_t type, int depth, std::map<uint32_t, uint64_t>& memo) {
   if (depth > 64) return Error::parse("SPIR-V: type %{} nests too deep", type);
   auto it = s.types.find(type);
   if (it == s.types.end()) return uint64_t{1};  // scalar, vector, matrix, opaque
@@ -135,8 +149,9 @@ Result<uint64_t> enumerated(const Scan& s, uint32_t type, int depth) {
   if (t.op == spv::Op::OpTypeStruct) {
     uint64_t n = 0;
     for (uint32_t m : t.members) {
-      AGX_TRY(auto k, enumerated(s, m, depth + 1));
+      AGX_TRY(auto k, enumerated(s, m, depth + 1, memo));
       n += k;
+      if (n > kMaxEnumerated) return n;
     }
     return n;
   }
@@ -149,7 +164,8 @@ Result<uint64_t> enumerated(const Scan& s, uint32_t type, int depth) {
       return Error::unsupported("SPIR-V: a runtime array of aggregates (%{}) in a uniform", type);
     auto len = s.constants.find(t.length_id);
     if (len == s.constants.end()) return Error::parse("SPIR-V: array %{} has no constant length", type);
-    AGX_TRY(auto k, enumerated(s, t.elem, depth + 1));
+    AGX_TRY(auto k, enumerated(s, t.elem, depth + 1, memo));
+    if (k != 0 && len->second > kMaxEnumerated / k) return kMaxEnumerated + 1;
     return len->second * k;
   }
   return uint64_t{1};
@@ -161,6 +177,7 @@ Result<ProgramResources> program_resources(std::span<const uint32_t> spirv) {
   AGX_TRY(auto s, scan(spirv));
   ProgramResources r;
   std::set<uint32_t> counter_bindings;
+  std::map<uint32_t, uint64_t> memo;
   for (const auto& [id, var] : s.globals) {
     if (!s.used.count(id)) continue;
     auto ptr = s.types.find(var.first);
@@ -171,7 +188,7 @@ Result<ProgramResources> program_resources(std::span<const uint32_t> spirv) {
     switch (var.second) {
       case spv::StorageClass::UniformConstant:
       case spv::StorageClass::AtomicCounter: {
-        AGX_TRY(n, enumerated(s, pointee, 0));
+        AGX_TRY(n, enumerated(s, pointee, 0, memo));
         if (var.second == spv::StorageClass::AtomicCounter) {
           auto b = s.binding.find(id);
           counter_bindings.insert(b == s.binding.end() ? 0 : b->second);
@@ -186,11 +203,12 @@ Result<ProgramResources> program_resources(std::span<const uint32_t> spirv) {
              t = s.types.find(block))
           block = t->second.elem;
         if (s.buffer_block.count(block)) break;
-        AGX_TRY(n, enumerated(s, block, 0));
+        AGX_TRY(n, enumerated(s, block, 0, memo));
         break;
       }
       default: break;
     }
+    if (r.active_uniforms + n > kMaxEnumerated) return Error::unsupported("SPIR-V: more than 2^31 active uniforms");
     r.active_uniforms += uint32_t(n);
   }
   r.active_atomic_counter_buffers = uint32_t(counter_bindings.size());

@@ -3,6 +3,8 @@
 // llvmpipe answers (arb_gl_spirv atomic-uint-*-cs: 9, 7, 8).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "runtime/glsl_frontend.h"
 #include "runtime/program_query.h"
 
@@ -105,6 +107,44 @@ OpFunctionEnd
   ASSERT_TRUE(r.ok()) << r.error().message();
   EXPECT_EQ(r->active_uniforms, 3u);
   EXPECT_EQ(r->active_atomic_counter_buffers, 1u);
+}
+
+TEST(ProgramQuery, NestedStructuresAreCountedOnceEach) {
+  // S0 {uint, uint}, S(k+1) {Sk, Sk}: S_k enumerates 2^(k+1) uniforms. 20
+  // levels count 2^21 quickly; 40 levels pass GL's range and are an error.
+  auto module = [](int levels) {
+    std::string t = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%s0 = OpTypeStruct %uint %uint
+)";
+    for (int k = 1; k <= levels; ++k) t += fmt::format("%s{} = OpTypeStruct %s{} %s{}\n", k, k - 1, k - 1);
+    t += fmt::format(R"(OpDecorate %s{0} Block
+%p = OpTypePointer Uniform %s{0}
+%b = OpVariable %p Uniform
+%main = OpFunction %void None %fn
+%l = OpLabel
+%v = OpLoad %s{0} %b
+OpReturn
+OpFunctionEnd
+)", levels);
+    return assemble_spirv(t);
+  };
+  auto small = module(20);
+  ASSERT_TRUE(small.ok()) << small.error().message();
+  auto r = program_resources(*small);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_EQ(r->active_uniforms, 1u << 21);
+  auto big = module(40);
+  ASSERT_TRUE(big.ok()) << big.error().message();
+  r = program_resources(*big);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind(), ErrorKind::unsupported);
 }
 
 TEST(ProgramQuery, MalformedModulesNameWhere) {
