@@ -235,6 +235,7 @@ Verdict run_shader_test(std::string_view text) {
   if (test.require.window_px) session.set_window_size((*test.require.window_px)[0], (*test.require.window_px)[1]);
   session.set_ignore_missing_uniforms(test.require.ignore_missing_uniforms);
   if (auto r = program_resources(*spirv); r.ok()) session.set_program_resources(*r);
+  else session.set_program_resources_error(r.error().message());
   if (variable_size) {
     session.set_variable_group_size(
         [&](std::array<uint32_t, 3> local) -> Result<std::shared_ptr<const compiler::Shader>> {

@@ -72,6 +72,8 @@ class Session {
   // What `verify program_query` compares against (the program's SPIR-V);
   // without it the command is an unsupported error.
   void set_program_resources(const ProgramResources& r) { program_resources_ = r; }
+  // Why they are unknown (the SPIR-V scan's error), for the command's error.
+  void set_program_resources_error(std::string why) { program_resources_error_ = std::move(why); }
 
   // [require]'s SIZE W H (piglit's window is 250x250 otherwise) and
   // ignore_missing_uniforms (`uniform` of a name that is not active is then
@@ -112,6 +114,7 @@ class Session {
   Device& device_;
   const compiler::Shader& shader_;
   std::optional<ProgramResources> program_resources_;
+  std::string program_resources_error_;
   std::map<int, std::unique_ptr<Buffer>> ssbos_;
   std::map<uint32_t, std::unique_ptr<Buffer>> atomic_buffers_;
   std::unique_ptr<Buffer> atomic_lock_;  // the 64-bit buffer atomics' lock word (compiler Abi)

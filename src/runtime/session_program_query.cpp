@@ -12,7 +12,9 @@ Status Session::verify_program_query(const CmdVerifyProgramQuery& q) {
   auto [end, ec] = std::from_chars(q.value.data(), q.value.data() + q.value.size(), expected);
   if (ec != std::errc() || end != q.value.data() + q.value.size())
     return Error::parse("verify program_query: expected value '{}' is not an integer", q.value);
-  if (!program_resources_) return Error::unsupported("verify program_query {}: the program's resources are unknown", q.name);
+  if (!program_resources_)
+    return Error::unsupported("verify program_query {}: the program's resources are unknown{}{}", q.name,
+                              program_resources_error_.empty() ? "" : ": ", program_resources_error_);
   AGX_TRY(int64_t got, program_query(*program_resources_, q.name));
   if (got != expected)
     return Error::invalid_argument("glGetProgramiv({}): expected {}, got {}", q.name, expected, got);

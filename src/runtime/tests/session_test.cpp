@@ -141,6 +141,10 @@ TEST_F(SessionTest, VerifyProgramQuery) {
   auto unknown = s.run(cmd("verify program_query GL_ACTIVE_UNIFORMS 2"));
   ASSERT_FALSE(unknown.ok());  // no resources given: unsupported, not a pass
   EXPECT_EQ(unknown.error().kind(), ErrorKind::unsupported);
+  s.set_program_resources_error("SPIR-V: no module header");
+  unknown = s.run(cmd("verify program_query GL_ACTIVE_UNIFORMS 2"));
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message().find("no module header"), std::string::npos) << unknown.error().message();
   s.set_program_resources(ProgramResources{9, 6});
   EXPECT_TRUE(s.run(cmd("verify program_query GL_ACTIVE_UNIFORMS 9")).ok());
   EXPECT_TRUE(s.run(cmd("verify program_query GL_ACTIVE_ATOMIC_COUNTER_BUFFERS 6")).ok());
