@@ -33,6 +33,15 @@ Src Translator::float_atomic_minmax(bool is_min, Src a, Src b) {
   return b_.select(Cond::ueq, false, magnitude, Src::immediate(0), zero, pick);
 }
 
+// Image texel pointers (translate_image_atomic.cpp) are buffer pointers
+// based at an image's atomic uniforms. Float atomics on r32f images are left
+// out: the runtime has no r32f images to test them on.
+bool Translator::is_image_texel(const Ptr& p) const {
+  for (const ImageBinding& img : abi_.images)
+    if (img.atomic_uniform != UINT32_MAX && p.space == Ptr::Space::buffer && p.uniform == img.atomic_uniform) return true;
+  return false;
+}
+
 Status Translator::float_atomic(const spirv::Inst& in) {
   const auto& w = in.w;
   if (w.size() < 6) return Error::decode("{}: bad float atomic", o_.file_name);
@@ -41,6 +50,7 @@ Status Translator::float_atomic(const spirv::Inst& in) {
   const Ptr p = pv->ptr;
   if (type(p.type).kind != Kind::float_ || type(p.type).width != 32)
     return unsupported(in, fmt::format("float atomic on a {}-bit value (32-bit float only)", type(p.type).width));
+  if (is_image_texel(p)) return unsupported(in, "float atomics on images (r32f) are not supported");
   bool device = p.space == Ptr::Space::buffer;
   if (!device && p.space != Ptr::Space::shared) return unsupported(in, "float atomic on this storage class");
   AGX_TRY(auto data, scalar(w[5], in));
