@@ -140,7 +140,7 @@ Result<std::vector<uint32_t>> optimize_spirv(std::span<const uint32_t> words, co
   }
   spvtools::OptimizerOptions oo;
   oo.set_run_validator(false);
-  std::vector<uint32_t> rewritten = rewrite_output_pointers(words);
+  std::vector<uint32_t> rewritten = rewrite_output_pointers(drop_float_atomic_extensions(words));
   std::vector<uint32_t> out;
   if (!opt.Run(rewritten.data(), rewritten.size(), &out, oo))
     return Error::unsupported("SPIR-V optimization failed: {}", messages.empty() ? options.file_name : messages);

@@ -15,6 +15,9 @@ namespace agx::compiler {
 // GLSL.std.450 Modf/Frexp through an output pointer become ModfStruct /
 // FrexpStruct, two extracts and a store. Malformed input comes back as is.
 std::vector<uint32_t> rewrite_output_pointers(std::span<const uint32_t> words);
+// spirv_rewrite.cpp: the float-atomic OpExtensions (SPV_EXT_shader_atomic_float_add /
+// _min_max) dropped so SPIRV-Tools' local-variable passes run on the module.
+std::vector<uint32_t> drop_float_atomic_extensions(std::span<const uint32_t> words);
 
 // opt_copy_prop.cpp: uses of `mov` results read the mov's source instead
 // (not for variables, which are written on several paths).

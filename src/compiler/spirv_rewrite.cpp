@@ -10,6 +10,7 @@
 //   %w = OpCompositeExtract %s 1 ; OpStore %ptr %w
 // after which the variable is an ordinary one the legalization removes.
 #include <map>
+#include <string>
 
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp11>
@@ -99,6 +100,32 @@ std::vector<uint32_t> rewrite_output_pointers(std::span<const uint32_t> words) {
   out[3] = bound;
   out.insert(out.end(), types.begin(), types.end());
   out.insert(out.end(), body.begin(), body.end());
+  return out;
+}
+
+// SPIRV-Tools' local-variable passes (SSA rewrite, single-store and
+// single-block elimination) skip a module declaring an extension missing
+// from their allow list, as the float-atomic ones are in the SPIRV-Tools
+// Debian 12 ships. These extensions add only atomic instructions on
+// shared/buffer pointers, nothing those passes rewrite, so their
+// OpExtension goes (the validator has already seen the module).
+std::vector<uint32_t> drop_float_atomic_extensions(std::span<const uint32_t> words) {
+  std::vector<uint32_t> out(words.begin(), words.end());
+  if (out.size() < 5) return out;
+  for (size_t i = 5; i < out.size();) {
+    uint32_t n = out[i] >> 16;
+    if (n == 0 || i + n > out.size()) return out;  // malformed: left as is
+    auto op = static_cast<spv::Op>(out[i] & 0xFFFF);
+    if (op == spv::Op::OpFunction) break;
+    if (op == spv::Op::OpExtension) {
+      std::string name = literal(std::span<const uint32_t>(out.data() + i + 1, n - 1), 0);
+      if (name == "SPV_EXT_shader_atomic_float_add" || name == "SPV_EXT_shader_atomic_float_min_max") {
+        out.erase(out.begin() + static_cast<std::ptrdiff_t>(i), out.begin() + static_cast<std::ptrdiff_t>(i + n));
+        continue;
+      }
+    }
+    i += n;
+  }
   return out;
 }
 

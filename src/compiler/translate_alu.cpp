@@ -135,6 +135,7 @@ Status Translator::instruction(const spirv::Inst& in) {
     case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement:
       AGX_CHECK(need(5));
       return atomic(in);
+    case Op::OpAtomicFAddEXT: case Op::OpAtomicFMinEXT: case Op::OpAtomicFMaxEXT: return float_atomic(in);
     case Op::OpControlBarrier:
       // Execution scope Workgroup: every SIMD group of the threadgroup meets.
       b_.emit(IrOp::memory_barrier);

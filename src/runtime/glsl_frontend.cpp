@@ -11,6 +11,8 @@
 #include <glslang/SPIRV/GlslangToSpv.h>
 
 #include <mutex>
+#include <string_view>
+#include <utility>
 
 namespace agx::runtime {
 
@@ -51,25 +53,45 @@ class GlBindingResolver : public glslang::TDefaultIoResolverBase {
   int next_image_ = 0, next_sampler_ = 0;
 };
 
-// The 64-bit integer extensions as glslang knows them. glslang declares
-// the int64 overloads of the built-in functions (abs, sign, min, max,
-// clamp, mix) and of the atomics only from GLSL 4.50 on, so a source that
-// enables GL_ARB_gpu_shader_int64 or GL_NV_shader_atomic_int64 at 4.00-4.40
-// is read as "#version 450" (4.50 only adds to them; the line stays where
-// it was, so glslang's line numbers are the file's). GL_NV_shader_atomic_int64
-// gives the functions glslang names GL_EXT_shader_atomic_int64.
-std::string int64_as_glslang_knows(const std::string& source) {
-  static constexpr std::string_view kNv = "GL_NV_shader_atomic_int64", kExt = "GL_EXT_shader_atomic_int64";
-  if (source.find(kNv) == std::string::npos && source.find("GL_ARB_gpu_shader_int64") == std::string::npos) return source;
-  std::string out = source;
-  for (size_t at = out.find(kNv); at != std::string::npos; at = out.find(kNv, at + kExt.size()))
-    out.replace(at, kNv.size(), kExt);
-  size_t v = out.find("#version");
+// Extensions glslang knows under other names. glslang declares the int64
+// overloads of the built-in functions (abs, sign, min, max, clamp, mix) and
+// the 64-bit and float atomics only from GLSL 4.50 on, so a source that
+// enables one of them at 4.00-4.40 is read as "#version 450" (4.50 only
+// adds to them; the line stays where it was, so glslang's line numbers are
+// the file's). GL_NV_shader_atomic_int64 gives the functions glslang names
+// GL_EXT_shader_atomic_int64; GL_NV_shader_atomic_float's atomicAdd and
+// atomicExchange on float are GL_EXT_shader_atomic_float's;
+// GL_INTEL_shader_atomic_float_minmax's atomicMin/atomicMax are
+// GL_EXT_shader_atomic_float2's and its atomicExchange
+// GL_EXT_shader_atomic_float's, which the preamble enables (its
+// atomicCompSwap on float has no glslang overload: glslang reports it).
+struct Renamed {
+  std::string source, preamble;
+};
+
+Renamed as_glslang_knows(const std::string& source) {
+  static constexpr std::pair<std::string_view, std::string_view> kNames[] = {
+      {"GL_NV_shader_atomic_int64", "GL_EXT_shader_atomic_int64"},
+      {"GL_NV_shader_atomic_float", "GL_EXT_shader_atomic_float"},
+      {"GL_INTEL_shader_atomic_float_minmax", "GL_EXT_shader_atomic_float2"},
+  };
+  Renamed out{source, {}};
+  bool bump = source.find("GL_ARB_gpu_shader_int64") != std::string::npos;
+  for (auto [from, to] : kNames) {
+    for (size_t at = out.source.find(from); at != std::string::npos; at = out.source.find(from, at + to.size())) {
+      out.source.replace(at, from.size(), to);
+      bump = true;
+      if (from == kNames[2].first) out.preamble = "#extension GL_EXT_shader_atomic_float : enable\n";
+    }
+  }
+  if (!bump) return out;
+  size_t v = out.source.find("#version");
   if (v != std::string::npos) {
-    size_t num = out.find_first_of("0123456789", v);
-    size_t end = num == std::string::npos ? num : out.find_first_not_of("0123456789", num);
-    if (end != std::string::npos && end - num == 3 && out.compare(num, 3, "450") < 0 && out.compare(num, 3, "400") >= 0)
-      out.replace(num, 3, "450");
+    size_t num = out.source.find_first_of("0123456789", v);
+    size_t end = num == std::string::npos ? num : out.source.find_first_not_of("0123456789", num);
+    if (end != std::string::npos && end - num == 3 && out.source.compare(num, 3, "450") < 0 &&
+        out.source.compare(num, 3, "400") >= 0)
+      out.source.replace(num, 3, "450");
   }
   return out;
 }
@@ -100,11 +122,13 @@ Result<std::vector<uint32_t>> glsl_to_opengl_spirv(std::span<const std::string> 
   glslang::TProgram program;
   for (size_t i = 0; i < sources.size(); ++i) {
     auto shader = std::make_unique<glslang::TShader>(EShLangCompute);
-    const std::string source = int64_as_glslang_knows(sources[i]);
+    const Renamed renamed = as_glslang_knows(sources[i]);
+    const std::string& source = renamed.source;
     const char* strings[] = {source.c_str()};
     const int lengths[] = {int(source.size())};
     const char* names[] = {file.c_str()};
     shader->setStringsWithLengthsAndNames(strings, lengths, names, 1);
+    if (!renamed.preamble.empty()) shader->setPreamble(renamed.preamble.c_str());
     shader->setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientOpenGL, 100);
     shader->setEnvClient(glslang::EShClientOpenGL, glslang::EShTargetOpenGL_450);
     shader->setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_0);
