@@ -99,6 +99,9 @@ class Translator {
   // translate_vote.cpp
   Status vote(const spirv::Inst& in);
 
+  // translate_derivatives.cpp
+  Status derivative(const spirv::Inst& in);
+
   // translate_memory.cpp
   Status setup_resources();
   Status access_chain(const spirv::Inst& in);
