@@ -279,6 +279,11 @@ Status Translator::image_sample(const spirv::Inst& in) {
   auto n = direct_dim(img->dim);
   if (!n) return unsupported(in, fmt::format("sampling a {} texture is not supported", image_dim_name(img->dim)));
   uint16_t lod_half = 0;  // fp16 LOD
+  // GL_NV_compute_shader_derivatives: inside a derivative group an
+  // implicit LOD comes from the quad's coordinate derivatives, which the
+  // texture_sample here (LOD 0 only) cannot take yet.
+  if (in.op == Op::OpImageSampleImplicitLod && m_.derivative_group != spirv::Module::DerivativeGroup::none)
+    return unsupported(in, "implicit-LOD texture() in a compute shader with a derivative group (LOD from derivatives)");
   if (w.size() > 4) {
     const uint32_t operands = w[4];
     if (operands == static_cast<uint32_t>(spv::ImageOperandsMask::Lod) && w.size() > 5) {
