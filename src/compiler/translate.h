@@ -101,6 +101,7 @@ class Translator {
 
   // translate_derivatives.cpp
   Status derivative(const spirv::Inst& in);
+  Result<std::pair<Src, Src>> quad_derivatives(Src v, bool coarse, const spirv::Inst& in);
 
   // translate_memory.cpp
   Status setup_resources();

@@ -31,24 +31,9 @@ namespace {
 constexpr uint32_t kSimdLanes = 32;
 }  // namespace
 
-Status Translator::derivative(const spirv::Inst& in) {
-  const auto& w = in.w;
-  if (w.size() != 3) return unsupported(in, "derivative operand count");
-  bool fwidth = in.op == Op::OpFwidth || in.op == Op::OpFwidthFine || in.op == Op::OpFwidthCoarse;
-  bool dy = in.op == Op::OpDPdy || in.op == Op::OpDPdyFine || in.op == Op::OpDPdyCoarse;
-  bool coarse = in.op == Op::OpDPdxCoarse || in.op == Op::OpDPdyCoarse || in.op == Op::OpFwidthCoarse;
-  unsigned n = components(w[0]);
-  if (!n || !is_float(w[0]) || type(scalar_type(w[0])).width != 32)
-    return unsupported(in, "a derivative of a value other than a 32-bit float scalar or vector");
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+// d/dx and d/dy of v across the lane's quad (the group is quads or linear).
+Result<std::pair<Src, Src>> Translator::quad_derivatives(Src v, bool coarse, const spirv::Inst& in) {
   const Group group = m_.derivative_group;
-  if (group == Group::none) {
-    for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::immediate(0));
-    vals_[w[1]] = std::move(out);
-    return {};
-  }
   const auto& ls = m_.local_size;
   uint32_t row_lanes = group == Group::quads ? ls[0] : 2;  // lanes between the quad's rows
   if (group == Group::quads) {
@@ -75,13 +60,13 @@ Status Translator::derivative(const spirv::Inst& in) {
   // hardware quad (dougallj/applegpu's exec), so a per-lane index is read
   // as 4 shuffles whose low bits are the same in every lane, then the one
   // for the lane's own low bits is selected.
-  auto read_lane = [&](Src v, Src target) {
+  auto read_lane = [&](Src x, Src target) {
     Src base = Src::val(b_.def(IrOp::iand, {target, Src::immediate(~3u)}));
     Src low = Src::val(b_.def(IrOp::iand, {target, Src::immediate(3)}));
-    Src r = Src::val(b_.def(IrOp::simd_shuffle, {v, base}));
+    Src r = Src::val(b_.def(IrOp::simd_shuffle, {x, base}));
     for (uint32_t k = 1; k < 4; ++k) {
       Src t = Src::val(b_.def(IrOp::ior, {base, Src::immediate(k)}));
-      Src rk = Src::val(b_.def(IrOp::simd_shuffle, {v, t}));
+      Src rk = Src::val(b_.def(IrOp::simd_shuffle, {x, t}));
       r = Src::val(b_.def(IrOp::icmpsel, {low, Src::immediate(k), rk, r}, 32, 1, 0, Cond::ueq));
     }
     return r;
@@ -102,26 +87,47 @@ Status Translator::derivative(const spirv::Inst& in) {
   };
   auto [x0, x1] = lanes(false);
   auto [y0, y1] = lanes(true);
+  if (!v.is_value()) v = Src::val(b_.def(IrOp::mov, {v}));
+  auto diff = [&](Src a, Src b) {
+    Src va = read_lane(v, a);
+    Src vb = read_lane(v, b);
+    va.neg = true;
+    return Src::val(b_.def(IrOp::fadd, {vb, va}));
+  };
+  return std::pair<Src, Src>{diff(x0, x1), diff(y0, y1)};
+}
+
+Status Translator::derivative(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (w.size() != 3) return unsupported(in, "derivative operand count");
+  bool fwidth = in.op == Op::OpFwidth || in.op == Op::OpFwidthFine || in.op == Op::OpFwidthCoarse;
+  bool dy = in.op == Op::OpDPdy || in.op == Op::OpDPdyFine || in.op == Op::OpDPdyCoarse;
+  bool coarse = in.op == Op::OpDPdxCoarse || in.op == Op::OpDPdyCoarse || in.op == Op::OpFwidthCoarse;
+  unsigned n = components(w[0]);
+  if (!n || !is_float(w[0]) || type(scalar_type(w[0])).width != 32)
+    return unsupported(in, "a derivative of a value other than a 32-bit float scalar or vector");
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = w[0];
+  const Group group = m_.derivative_group;
+  if (group == Group::none) {
+    for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::immediate(0));
+    vals_[w[1]] = std::move(out);
+    return {};
+  }
   for (unsigned c = 0; c < n; ++c) {
     AGX_TRY(auto v, scalar(w[2], in, c));
     if (v.is_imm()) {  // the same in every lane
       out.c.push_back(Src::immediate(0));
       continue;
     }
-    if (!v.is_value()) v = Src::val(b_.def(IrOp::mov, {v}));
-    auto diff = [&](Src a, Src b) {
-      Src va = read_lane(v, a);
-      Src vb = read_lane(v, b);
-      va.neg = true;
-      return Src::val(b_.def(IrOp::fadd, {vb, va}));
-    };
+    AGX_TRY(auto d, quad_derivatives(v, coarse, in));
     if (fwidth) {
-      Src ddx = diff(x0, x1), ddy = diff(y0, y1);
-      ddx.abs = true;
-      ddy.abs = true;
-      out.c.push_back(Src::val(b_.def(IrOp::fadd, {ddx, ddy})));
+      d.first.abs = true;
+      d.second.abs = true;
+      out.c.push_back(Src::val(b_.def(IrOp::fadd, {d.first, d.second})));
     } else {
-      out.c.push_back(dy ? diff(y0, y1) : diff(x0, x1));
+      out.c.push_back(dy ? d.second : d.first);
     }
   }
   vals_[w[1]] = std::move(out);
