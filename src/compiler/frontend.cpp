@@ -115,6 +115,8 @@ Result<std::vector<uint32_t>> optimize_spirv(std::span<const uint32_t> words, co
     widened = std::move(wv);
     words = widened;
   }
+  std::vector<uint32_t> zeroed = zero_ungrouped_derivatives(words);
+  words = zeroed;
   spvtools::SpirvTools tools(spirv_env(options));
   tools.SetMessageConsumer(consumer);
   if (!tools.Validate(words.data(), words.size()))

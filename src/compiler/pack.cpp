@@ -320,7 +320,11 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       const Value& dv = f.values[in.dest];
       std::string lod;
       if (in.srcs[1].is_imm() && in.srcs[1].imm == 0) lod = "auto_lod, 0";
-      else {
+      else if (in.srcs[1].is_value() && f.values[in.srcs[1].value].comps > 1) {
+        // Gradients (ddx, ddy per coordinate, 32-bit): lod_grad.
+        const Value& g = f.values[in.srcs[1].value];
+        lod = "lod_grad, " + p.tuple(static_cast<unsigned>(g.reg), g.comps);
+      } else {
         Src l = in.srcs[1];
         if (!l.is_value()) return Error::invalid_argument("texture LOD must be a register or 0");
         l.bits = 16;

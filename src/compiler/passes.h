@@ -18,6 +18,11 @@ std::vector<uint32_t> rewrite_output_pointers(std::span<const uint32_t> words);
 // spirv_rewrite.cpp: the float-atomic OpExtensions (SPV_EXT_shader_atomic_float_add /
 // _min_max) dropped so SPIRV-Tools' local-variable passes run on the module.
 std::vector<uint32_t> drop_float_atomic_extensions(std::span<const uint32_t> words);
+// spirv_zero_derivatives.cpp: in a module without a DerivativeGroup*NV
+// execution mode, derivatives become copies of a null constant (0, as
+// GL_NV_compute_shader_derivatives defines them). Malformed input comes
+// back as is.
+std::vector<uint32_t> zero_ungrouped_derivatives(std::span<const uint32_t> words);
 
 // opt_copy_prop.cpp: uses of `mov` results read the mov's source instead
 // (not for variables, which are written on several paths).

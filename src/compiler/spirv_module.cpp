@@ -43,6 +43,7 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
   std::vector<std::pair<uint32_t, std::array<uint32_t, 3>>> entries;  // function, local size
   std::vector<std::pair<uint32_t, std::string>> entry_names;
   std::vector<uint32_t> local_size_ids;
+  std::vector<std::pair<uint32_t, Module::DerivativeGroup>> derivative_modes;
   struct RawFunction { uint32_t id; std::vector<Block> blocks; std::vector<uint32_t> vars; };
   std::vector<RawFunction> functions;
   Block* block = nullptr;
@@ -100,6 +101,10 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
         } else if (need(5) && static_cast<spv::ExecutionMode>(w[1]) == spv::ExecutionMode::LocalSizeId) {
           entries.push_back({w[0], {UINT32_MAX, w[2], w[3]}});
           local_size_ids = {w[2], w[3], w[4]};
+        } else if (need(2) && w[1] == static_cast<uint32_t>(spv::ExecutionMode::DerivativeGroupQuadsNV)) {
+          derivative_modes.push_back({w[0], Module::DerivativeGroup::quads});
+        } else if (need(2) && w[1] == static_cast<uint32_t>(spv::ExecutionMode::DerivativeGroupLinearNV)) {
+          derivative_modes.push_back({w[0], Module::DerivativeGroup::linear});
         }
         continue;
       case spv::Op::OpDecorate: {
@@ -353,6 +358,20 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
   }
   for (size_t i = 0; i < m.local_size.size(); ++i)
     if (m.local_size[i] == 0 || m.local_size[i] > 1024) return Error::unsupported("SPIR-V: workgroup size {} out of range 1..1024", m.local_size[i]);
+  for (auto& [fn, group] : derivative_modes) {
+    if (fn != m.entry_function) continue;
+    if (m.derivative_group != Module::DerivativeGroup::none && m.derivative_group != group)
+      return Error::decode("SPIR-V: both DerivativeGroupQuadsNV and DerivativeGroupLinearNV are declared");
+    m.derivative_group = group;
+  }
+  // GL_NV_compute_shader_derivatives: quads need an even local size in x
+  // and y, linear a total size that is a multiple of 4.
+  const auto& ls = m.local_size;
+  if (m.derivative_group == Module::DerivativeGroup::quads && (ls[0] % 2 || ls[1] % 2))
+    return Error::decode("SPIR-V: DerivativeGroupQuadsNV needs an even local size in x and y, got {}x{}", ls[0], ls[1]);
+  if (m.derivative_group == Module::DerivativeGroup::linear && (ls[0] * ls[1] * ls[2]) % 4)
+    return Error::decode("SPIR-V: DerivativeGroupLinearNV needs a local size that is a multiple of 4, got {}",
+                         ls[0] * ls[1] * ls[2]);
   return m;
 }
 

@@ -85,6 +85,8 @@ struct Module {
   std::vector<uint32_t> interface;   // entry point interface variables
   uint32_t entry_function = 0;
   std::array<uint32_t, 3> local_size{1, 1, 1};
+  // GL_NV_compute_shader_derivatives' arrangement of derivative quads.
+  enum class DerivativeGroup : uint8_t { none, quads, linear } derivative_group = DerivativeGroup::none;
   std::vector<Block> blocks;         // the entry function's blocks, first = entry
   std::vector<int32_t> block_index;  // id -> index in blocks, -1
   std::vector<uint32_t> globals;     // module-scope variables in order

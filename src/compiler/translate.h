@@ -99,6 +99,10 @@ class Translator {
   // translate_vote.cpp
   Status vote(const spirv::Inst& in);
 
+  // translate_derivatives.cpp
+  Status derivative(const spirv::Inst& in);
+  Result<std::pair<Src, Src>> quad_derivatives(Src v, bool coarse, const spirv::Inst& in);
+
   // translate_memory.cpp
   Status setup_resources();
   Status access_chain(const spirv::Inst& in);

@@ -158,6 +158,9 @@ Status Translator::instruction(const spirv::Inst& in) {
     case Op::OpGroupNonUniformAny: case Op::OpGroupNonUniformAll: case Op::OpGroupNonUniformAllEqual:
       AGX_CHECK(need(3));
       return vote(in);
+    case Op::OpDPdx: case Op::OpDPdy: case Op::OpFwidth: case Op::OpDPdxFine: case Op::OpDPdyFine:
+    case Op::OpFwidthFine: case Op::OpDPdxCoarse: case Op::OpDPdyCoarse: case Op::OpFwidthCoarse:
+      return derivative(in);  // translate_derivatives.cpp
     default: break;
   }
   bool handled = false;

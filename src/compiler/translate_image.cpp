@@ -279,6 +279,11 @@ Status Translator::image_sample(const spirv::Inst& in) {
   auto n = direct_dim(img->dim);
   if (!n) return unsupported(in, fmt::format("sampling a {} texture is not supported", image_dim_name(img->dim)));
   uint16_t lod_half = 0;  // fp16 LOD
+  // GL_NV_compute_shader_derivatives: inside a derivative group an
+  // implicit LOD comes from the quad's (fine) coordinate derivatives,
+  // given to texture_sample as gradients (lod_grad).
+  const bool gradients =
+      in.op == Op::OpImageSampleImplicitLod && m_.derivative_group != spirv::Module::DerivativeGroup::none;
   if (w.size() > 4) {
     const uint32_t operands = w[4];
     if (operands == static_cast<uint32_t>(spv::ImageOperandsMask::Lod) && w.size() > 5) {
@@ -295,7 +300,19 @@ Status Translator::image_sample(const spirv::Inst& in) {
     return unsupported(in, "sampling array textures is not supported");
   std::vector<Src> c(cv->c.begin(), cv->c.begin() + count);
   Src coords = Src::val(b_.def(IrOp::collect, c, 32, static_cast<uint8_t>(count)), 32);
-  Src lod = Src::val(b_.def(IrOp::mov, {Src::immediate(lod_half)}));
+  Src lod;
+  if (gradients) {
+    if (w.size() > 4 && w[4] != 0) return unsupported(in, "texture() with image operands inside a derivative group");
+    std::vector<Src> grads;  // ddx, ddy per coordinate
+    for (const Src& x : c) {
+      AGX_TRY(auto d, quad_derivatives(x, false, in));
+      grads.push_back(d.first);
+      grads.push_back(d.second);
+    }
+    lod = Src::val(b_.def(IrOp::collect, grads, 32, static_cast<uint8_t>(grads.size())), 32);
+  } else {
+    lod = Src::val(b_.def(IrOp::mov, {Src::immediate(lod_half)}));
+  }
   ValueId texel = b_.def(IrOp::texture_sample, {coords, lod}, 32, 4, image_imm(img->texture_state, *n, img->sampler_state));
   return texel_result(in, texel);
 }

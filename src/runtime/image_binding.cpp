@@ -165,6 +165,9 @@ Result<StateDescriptors> bind_images(const compiler::Abi& abi, const ImageLookup
       at.sampler.minify = p.minify;
       at.sampler.magnify = p.magnify;
       at.sampler.mip_filter = p.mip;
+      // GL's default GL_TEXTURE_MAX_LOD (1000) clamped to the field's
+      // range: every level of a mipmapped texture can be chosen.
+      at.sampler.maximum_lod = p.mip == cs::MipFilter::kNone ? 0.0f : 15.0f;
       if (p.border) {
         at.sampler.border_colour = cs::BorderColour::kCustom;
         AGX_TRY(at.border, border_words(*img, *p.border));

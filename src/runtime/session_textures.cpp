@@ -26,6 +26,12 @@ Status Session::texture_miptree(const CmdTextureMiptree& t) {
     AGX_CHECK(img->upload(texels, uint64_t(size_px) * 4, level));
   }
   textures_[t.unit] = std::move(img);
+  // piglit_miptree_texture's parameters: clamp to edge, NEAREST magnify,
+  // NEAREST_MIPMAP_NEAREST minify.
+  SamplerParams p;
+  p.minify = p.magnify = cmdstream::Filter::kNearest;
+  p.mip = cmdstream::MipFilter::kNearest;
+  sampler_params_[t.unit] = p;
   return {};
 }
 

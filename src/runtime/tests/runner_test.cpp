@@ -121,7 +121,7 @@ TEST(Runner, LinkErrorsAndFailures) {
   EXPECT_NE(v.detail.find("line 9: 'compute 1 1 1'"), std::string::npos) << v.detail;
   EXPECT_NE(v.detail.find("binding 2"), std::string::npos) << v.detail;
   // Skips come before any compile.
-  v = run_shader_test("[require]\nGL_NV_compute_shader_derivatives\n[compute shader]\nnot glsl\n");
+  v = run_shader_test("[require]\nGL_ARB_shader_clock\n[compute shader]\nnot glsl\n");
   EXPECT_EQ(v.outcome, Outcome::skip);
   // Parse errors fail the file.
   v = run_shader_test("[require]\nGLSL >= 4.30\n[compute shader]\n[test]\nfrob\n");
