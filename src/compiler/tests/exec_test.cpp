@@ -10,20 +10,6 @@
 namespace agx::compiler::test {
 namespace {
 
-#define ASSERT_OK(expr)                                              \
-  do {                                                               \
-    auto agx_st_ = (expr);                                           \
-    ASSERT_TRUE(agx_st_.ok()) << agx_st_.error().message();          \
-  } while (0)
-
-Shader must_compile(const std::string& src, TargetEnv env = TargetEnv::vulkan) {
-  auto s = compile(src, env);
-  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message());
-  if (s.ok() && getenv("AGX_COMPILER_DUMP")) fprintf(stderr, "%s\n%s", s->ir_text.c_str(), disassemble(s->code).c_str());
-  if (!s.ok()) return {};
-  return std::move(*s);
-}
-
 std::vector<uint32_t> random_words(size_t n, uint32_t seed, uint32_t max = UINT32_MAX) {
   std::mt19937 rng(seed);
   std::vector<uint32_t> v(n);

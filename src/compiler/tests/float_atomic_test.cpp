@@ -12,19 +12,6 @@
 namespace agx::compiler::test {
 namespace {
 
-#define ASSERT_OK(expr)                                              \
-  do {                                                               \
-    auto agx_st_ = (expr);                                           \
-    ASSERT_TRUE(agx_st_.ok()) << agx_st_.error().message();          \
-  } while (0)
-
-Shader must_compile(const std::string& src) {
-  auto s = compile(src);
-  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message());
-  if (!s.ok()) return {};
-  return std::move(*s);
-}
-
 uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
 float value(uint32_t u) { return std::bit_cast<float>(u); }
 

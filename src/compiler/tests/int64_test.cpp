@@ -14,20 +14,6 @@
 namespace agx::compiler::test {
 namespace {
 
-#define ASSERT_OK(expr)                                              \
-  do {                                                               \
-    auto agx_st_ = (expr);                                           \
-    ASSERT_TRUE(agx_st_.ok()) << agx_st_.error().message();          \
-  } while (0)
-
-Shader must_compile(const std::string& src, TargetEnv env = TargetEnv::vulkan) {
-  auto s = compile(src, env);
-  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message());
-  if (s.ok() && getenv("AGX_COMPILER_DUMP")) fprintf(stderr, "%s\n%s", s->ir_text.c_str(), disassemble(s->code).c_str());
-  if (!s.ok()) return {};
-  return std::move(*s);
-}
-
 // Edge values first, then random ones of every magnitude.
 std::vector<uint64_t> values(size_t n, uint32_t seed) {
   std::vector<uint64_t> v = {0, 1, 2, 3, 31, 32, 33, 63, 64, 0xFFFFFFFFull, 0x100000000ull, 0x7FFFFFFFFFFFFFFFull,

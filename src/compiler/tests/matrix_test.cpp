@@ -13,20 +13,6 @@
 namespace agx::compiler::test {
 namespace {
 
-#define ASSERT_OK(expr)                                              \
-  do {                                                               \
-    auto agx_st_ = (expr);                                           \
-    ASSERT_TRUE(agx_st_.ok()) << agx_st_.error().message();          \
-  } while (0)
-
-Shader must_compile(const std::string& src, TargetEnv env = TargetEnv::vulkan) {
-  auto s = compile(src, env);
-  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message());
-  if (s.ok() && getenv("AGX_COMPILER_DUMP")) fprintf(stderr, "%s\n%s", s->ir_text.c_str(), disassemble(s->code).c_str());
-  if (!s.ok()) return {};
-  return std::move(*s);
-}
-
 uint32_t fbits(float f) { return std::bit_cast<uint32_t>(f); }
 float bitsf(uint32_t u) { return std::bit_cast<float>(u); }
 

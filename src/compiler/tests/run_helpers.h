@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -30,6 +32,21 @@ inline Result<Shader> compile(const std::string& glsl, TargetEnv env = TargetEnv
 }
 
 // Runs `shader`; on return run.buffers hold what the kernel left there.
+// Status/Result checks that print the error's message.
+#define ASSERT_OK(expr)                                              \
+  do {                                                               \
+    auto agx_st_ = (expr);                                           \
+    ASSERT_TRUE(agx_st_.ok()) << agx_st_.error().message();          \
+  } while (0)
+
+inline Shader must_compile(const std::string& src, TargetEnv env = TargetEnv::vulkan) {
+  auto s = compile(src, env);
+  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message());
+  if (s.ok() && getenv("AGX_COMPILER_DUMP")) fprintf(stderr, "%s\n%s", s->ir_text.c_str(), disassemble(s->code).c_str());
+  if (!s.ok()) return {};
+  return std::move(*s);
+}
+
 inline Status execute(const Shader& shader, Job& run) {
   usc::RegionMemory mem;
   usc::Dispatch d;
