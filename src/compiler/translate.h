@@ -112,6 +112,9 @@ class Translator {
   Status atomic(const spirv::Inst& in);
   Result<Src> buffer_index(const Ptr& p, uint32_t elem_B, const spirv::Inst& in, uint32_t* shift = nullptr);
   Result<Src> shared_address(const Ptr& p);
+  // A 32-bit word's address for a read-modify-write loop: the buffer index
+  // in words (with the base pair p.uniform) or the threadgroup byte address.
+  Result<Src> word_address(const Ptr& p, const spirv::Inst& in);
 
   // translate_matrix.cpp: matrix arithmetic, Determinant/MatrixInverse,
   // matrix layout in memory, loads and stores of matrices and strided vectors

@@ -54,14 +54,7 @@ Status Translator::float_atomic(const spirv::Inst& in) {
   bool device = p.space == Ptr::Space::buffer;
   if (!device && p.space != Ptr::Space::shared) return unsupported(in, "float atomic on this storage class");
   AGX_TRY(auto data, scalar(w[5], in));
-  Src addr;
-  if (device) {
-    AGX_TRY(auto idx, buffer_index(p, 4, in));
-    addr = idx;
-  } else {
-    AGX_TRY(auto a, shared_address(p));
-    addr = a;
-  }
+  AGX_TRY(Src addr, word_address(p, in));
   Src base = Src::uniform(p.uniform, 64);
   Function& f = b_.function();
   ValueId expected = f.new_value(32, 1, true), res = f.new_value(32, 1, true);

@@ -131,14 +131,7 @@ Status Translator::atomic64(const spirv::Inst& in, const Ptr& p) {
       value = {lo32(v), hi32(v)};
     }
   }
-  Src addr;
-  if (device) {
-    AGX_TRY(auto idx, buffer_index(p, 4, in));
-    addr = idx;
-  } else {
-    AGX_TRY(auto a, shared_address(p));
-    addr = a;
-  }
+  AGX_TRY(Src addr, word_address(p, in));
   Src base = Src::uniform(p.uniform, 64);
   Function& f = b_.function();
   ValueId res = f.new_value(32, 2, true);

@@ -614,4 +614,9 @@ Status Translator::atomic(const spirv::Inst& in) {
   return {};
 }
 
+Result<Src> Translator::word_address(const Ptr& p, const spirv::Inst& in) {
+  if (p.space == Ptr::Space::buffer) return buffer_index(p, 4, in);
+  return shared_address(p);
+}
+
 }  // namespace agx::compiler::detail

@@ -137,20 +137,6 @@ constexpr std::array<ModeRuns, std::size(kModes)> parse_all() {
 }
 constexpr auto kRuns = parse_all();
 
-class Bits {
- public:
-  explicit Bits(const uint8_t* b) : b_(b) {}
-  uint32_t read(unsigned n) {
-    uint32_t v = 0;
-    for (unsigned i = 0; i < n; ++i, ++pos_) v |= uint32_t((b_[pos_ >> 3] >> (pos_ & 7)) & 1) << i;
-    return v;
-  }
-
- private:
-  const uint8_t* b_;
-  unsigned pos_ = 0;
-};
-
 int sign_extend(int v, unsigned bits) {
   const int m = 1 << (bits - 1);
   v &= (1 << bits) - 1;

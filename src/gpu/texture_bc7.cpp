@@ -80,20 +80,6 @@ const uint8_t* weights(unsigned bits) {
   return bits == 2 ? kWeights2 : bits == 3 ? kWeights3 : kWeights4;
 }
 
-class Bits {
- public:
-  explicit Bits(const uint8_t* b) : b_(b) {}
-  uint32_t read(unsigned n) {
-    uint32_t v = 0;
-    for (unsigned i = 0; i < n; ++i, ++pos_) v |= uint32_t((b_[pos_ >> 3] >> (pos_ & 7)) & 1) << i;
-    return v;
-  }
-
- private:
-  const uint8_t* b_;
-  unsigned pos_ = 0;
-};
-
 int unquantize(uint32_t v, unsigned prec) {
   v <<= 8 - prec;
   return int(v | (v >> prec)) & 255;

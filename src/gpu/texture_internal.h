@@ -94,6 +94,22 @@ struct ImageDesc {
 ImageDesc image_desc(const TextureView& t);
 ImageDesc image_desc(const PbeView& p);
 
+// A compressed block's fields, least significant bit first (BC6H and BC7
+// number a block's 128 bits from bit 0 of byte 0).
+class Bits {
+ public:
+  explicit Bits(const uint8_t* b) : b_(b) {}
+  uint32_t read(unsigned n) {
+    uint32_t v = 0;
+    for (unsigned i = 0; i < n; ++i, ++pos_) v |= uint32_t((b_[pos_ >> 3] >> (pos_ & 7)) & 1) << i;
+    return v;
+  }
+
+ private:
+  const uint8_t* b_;
+  unsigned pos_ = 0;
+};
+
 }  // namespace agx::gpu::internal
 
 namespace agx::gpu {
