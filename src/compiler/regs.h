@@ -11,8 +11,13 @@ namespace agx::compiler {
 
 inline constexpr unsigned kRegisterHalves = 256;
 inline constexpr unsigned kFirstAllocatableHalf = 4;  // r2l
-// Stack bytes per thread spilling may use (the usc unit's default scratch).
-inline constexpr uint32_t kMaxScratch_B = 1024;
+// Stack bytes per thread a kernel's frame (local arrays and spill slots)
+// may take. Mesa's scratch goes to 512 KiB per thread
+// (bminor/mesa-mesa src/asahi/lib/agx_scratch.c, AGX_MAX_SCRATCH_DWORDS);
+// 16 KiB is our choice: the software GPU keeps 32 x the frame per SIMD
+// group in host memory (16 MiB for a 1024-thread threadgroup), and every
+// immediate stack offset fits the instructions' signed 16-bit field.
+inline constexpr uint32_t kMaxScratch_B = 16 * 1024;
 
 // 16-bit scalars may sit in any half, 32-bit values and 16-bit vectors
 // (read whole as a 32-bit register, e.g. packHalf2x16's pair) start on a

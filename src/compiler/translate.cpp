@@ -244,6 +244,7 @@ Status Translator::run() {
   phi_vars_.resize(m_.bound);
   AGX_CHECK(setup_resources());
   AGX_CHECK(setup_images());
+  AGX_CHECK(setup_locals());
   // Phi results become variables, one per scalar component.
   for (const spirv::Block& blk : m_.blocks) {
     for (const spirv::Inst& phi : blk.phis) {

@@ -21,10 +21,13 @@ struct Cmp {
 };
 
 // Where a pointer points: a buffer (64-bit base address in a uniform pair),
-// the push constant / loose uniform area, threadgroup memory or a built-in
-// input. The byte offset is const_B + sum(index * stride_B).
+// the push constant / loose uniform area, threadgroup memory, a built-in
+// input or a local variable (translate_local.cpp). The byte offset is
+// const_B + sum(index * stride_B).
 struct Ptr {
-  enum class Space : uint8_t { buffer, push, shared, builtin } space{};
+  enum class Space : uint8_t { buffer, push, shared, builtin, local } space{};
+  uint32_t local = 0;           // local: index in Translator::locals_
+  uint32_t dynamic_max_B = 0;   // local: the largest sum(index * stride_B) (indices clamped)
   uint32_t uniform = 0;         // buffer: base address pair u<N>_u<N+1>
   uint32_t const_B = 0;
   std::vector<std::pair<Src, uint32_t>> terms;
@@ -42,6 +45,13 @@ struct Ptr {
 // r * comp_stride_B.
 struct MatrixLayout {
   uint32_t col_stride_B = 0, comp_stride_B = 4;
+};
+
+// A scalar of a local variable in its natural layout: byte offset, and
+// whether it is a 64-bit integer (two words, low first).
+struct LocalLeaf {
+  uint32_t off_B = 0;
+  bool wide = false;
 };
 
 struct TVal {
@@ -115,6 +125,21 @@ class Translator {
   // A 32-bit word's address for a read-modify-write loop: the buffer index
   // in words (with the base pair p.uniform) or the threadgroup byte address.
   Result<Src> word_address(const Ptr& p, const spirv::Inst& in);
+
+  // translate_local.cpp: Function/Private variables in registers or on the
+  // thread's stack (docs/compiler.md, "Local arrays").
+  struct Local {
+    uint32_t var = 0, type = 0, size_B = 0;
+    bool registers = false;        // words below, else the stack at offset_B
+    uint32_t offset_B = 0;
+    std::vector<ValueId> words;    // registers: one IR variable per 32-bit word
+  };
+  Status setup_locals();
+  Result<std::vector<LocalLeaf>> local_leaves(uint32_t type_id) const;
+  Src local_clamp(Src idx, uint32_t count);
+  Src local_offset(const Ptr& p, uint32_t plus_B);
+  Result<std::vector<Src>> local_load(const Ptr& p, const spirv::Inst& in);
+  Status local_store(const Ptr& p, const std::vector<Src>& data, const spirv::Inst& in);
 
   // translate_matrix.cpp: matrix arithmetic, Determinant/MatrixInverse,
   // matrix layout in memory, loads and stores of matrices and strided vectors
@@ -191,6 +216,8 @@ class Translator {
   std::vector<int32_t> resource_uniform_;       // buffer variable id -> uniform index, -1
   std::vector<uint32_t> loose_uniform_;         // loose uniform variable id -> uniform index
   std::vector<int32_t> image_index_;            // image/sampler variable id -> Abi::images index, -1
+  std::vector<int32_t> local_index_;            // Function/Private variable id -> locals_ index, -1
+  std::vector<Local> locals_;
   bool uses_workgroup_count_ = false;
   int loop_depth_ = 0;
   uint32_t lock_offset_B_ = UINT32_MAX;         // threadgroup lock word of the 64-bit atomics

@@ -118,12 +118,7 @@ Status Translator::instruction(const spirv::Inst& in) {
   if (image_op) return {};
   switch (in.op) {
     case Op::OpNop: case Op::OpSelectionMerge: case Op::OpLoopMerge: return {};
-    case Op::OpVariable: {
-      const spirv::Variable& var = m_.variables[w[1]];
-      if (var.storage == spv::StorageClass::Function)
-        return unsupported(in, "a function-local variable left after optimization (dynamically indexed local array)");
-      return {};
-    }
+    case Op::OpVariable: return {};  // laid out and initialized by setup_locals (translate_local.cpp)
     case Op::OpAccessChain: case Op::OpInBoundsAccessChain:
       AGX_CHECK(need(3));
       return access_chain(in);

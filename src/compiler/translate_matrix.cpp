@@ -64,7 +64,8 @@ Result<MatrixLayout> Translator::matrix_layout(Ptr::Space space, uint32_t matrix
   }
   switch (space) {
     case Ptr::Space::push: return MatrixLayout{rows * 4, 4};  // loose uniforms: columns packed
-    case Ptr::Space::shared: return MatrixLayout{rows == 3 ? 16u : rows * 4, 4};  // natural: vec3 columns 16-aligned
+    case Ptr::Space::shared: case Ptr::Space::local:
+      return MatrixLayout{rows == 3 ? 16u : rows * 4, 4};  // natural: vec3 columns 16-aligned
     default: return unsupported(in, "matrix without a MatrixStride decoration");
   }
 }

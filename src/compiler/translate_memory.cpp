@@ -196,6 +196,11 @@ Result<Ptr> Translator::variable_pointer(uint32_t base, const spirv::Inst& in) {
       p.space = Ptr::Space::builtin;
       p.builtin = m_.decorations[base].builtin;
       break;
+    case StorageClass::Function: case StorageClass::Private:
+      if (local_index_[base] < 0) return unsupported(in, "a local variable that was not laid out");
+      p.space = Ptr::Space::local;
+      p.local = static_cast<uint32_t>(local_index_[base]);
+      break;
     case StorageClass::UniformConstant:
       if (loose_uniform_[base] == UINT32_MAX) return unsupported(in, "images and samplers are not supported");
       p.space = Ptr::Space::push;
@@ -278,7 +283,15 @@ Status Translator::access_chain(const spirv::Inst& in) {
     } else {
       return unsupported(in, "access chain through a scalar");
     }
-    if (p.space == Ptr::Space::builtin) {
+    if (p.space == Ptr::Space::local) {
+      // Indices clamped to the last element (translate_local.cpp).
+      idx = local_clamp(idx, ty.count);
+      if (idx.is_imm()) p.const_B += static_cast<uint32_t>(idx.imm) * stride;
+      else {
+        p.terms.push_back({idx, stride});
+        p.dynamic_max_B += (ty.count - 1) * stride;
+      }
+    } else if (p.space == Ptr::Space::builtin) {
       if (!idx.is_imm()) return unsupported(in, "dynamic index into a built-in");
       p.const_B += static_cast<uint32_t>(idx.imm) * 4;
     } else if (idx.is_imm()) {
@@ -346,6 +359,13 @@ Status Translator::load(const spirv::Inst& in) {
   out.type = rtype;
   unsigned n = components(rtype);
   bool boolean = is_bool(rtype);
+  if (p.space == Ptr::Space::local) {
+    AGX_TRY(auto c, local_load(p, in));
+    out.c = std::move(c);
+    if (boolean && n == 1) { out.cmp = Cmp{Cond::ueq, true, out.c[0], Src::immediate(0)}; out.c.clear(); }
+    vals_[w[1]] = std::move(out);
+    return {};
+  }
   auto finish_bool = [&]() {
     if (boolean && n == 1) { out.cmp = Cmp{Cond::ueq, true, out.c[0], Src::immediate(0)}; out.c.clear(); }
   };
@@ -510,6 +530,7 @@ Status Translator::store(const spirv::Inst& in) {
   if (vv->cmp) data.push_back(materialize(*vv->cmp));
   else data = vv->c;
   if (data.empty()) return unsupported(in, "store of an empty value");
+  if (p.space == Ptr::Space::local) return local_store(p, data, in);
   unsigned n = components(p.type);
   if (type(p.type).kind == Kind::matrix) return store_matrix(in, p, data);
   if (n > 1 && p.comp_stride_B && p.comp_stride_B != 4) {

@@ -237,6 +237,7 @@ Status Session::launch(const compiler::Shader& shader, std::array<uint32_t, 3> g
   LaunchDesc launch;
   launch.code = shader.code;
   launch.register_halves = shader.stats.gprs;
+  launch.scratch_B = shader.stats.scratch_B;
   launch.threadgroup_memory_B = abi.threadgroup_memory_B;
   launch.groups = groups;
   launch.local = abi.workgroup_size;
