@@ -338,7 +338,14 @@ Result<Src> Translator::shared_address(const Ptr& p) {
 }
 
 Src gather(Builder& b, const std::vector<Src>& c) {
-  if (c.size() == 1 && c[0].is_value()) return c[0];
+  // One component: as it is, unless it is the first of a wider value (a
+  // store would take that whole value), which gets a register of its own.
+  if (c.size() == 1 && c[0].is_value()) {
+    const Value& v = b.function().values[c[0].value];
+    if (c[0].comp == 0 && c[0].bits == v.bits && v.comps > 1)
+      return Src::val(b.def(Op::mov, {c[0]}), 32);
+    return c[0];
+  }
   // Already a whole vector in order (a loaded vector stored again).
   bool whole = c[0].is_value() && b.function().values[c[0].value].comps == c.size();
   for (size_t i = 0; whole && i < c.size(); ++i)
