@@ -67,6 +67,9 @@ ValueId choose_spill(const Function& f, size_t at, const std::vector<ValueId>& l
   for (ValueId v : live) {
     if (!candidate[v]) continue;
     int64_t d = next_read_distance(reads[v], at, loops);
+    // Read for the last time just before: its register is about to go
+    // anyway, and a stack slot would not free it any sooner.
+    if (d == INT64_MAX) continue;
     unsigned h = f.values[v].halves();
     if (d > best_distance || (d == best_distance && h > best_halves)) {
       best = v;

@@ -20,8 +20,9 @@ bool spillable(const Value& v);
 // value to spill is the one whose next read is furthest away (Belady's
 // choice; a read reached only over a loop's back edge counts from the end
 // of the loop), the bigger one on ties. Values the instruction itself reads
-// or writes, and `pinned` ones (spill and fill temporaries), are never
-// chosen. kNoValue when nothing can go.
+// or writes, values never read again (their register is about to go), and
+// `pinned` ones (spill and fill temporaries) are never chosen. kNoValue
+// when nothing can go.
 ValueId choose_spill(const Function& f, size_t at, const std::vector<ValueId>& live,
                      const std::vector<uint8_t>& pinned);
 
