@@ -109,6 +109,30 @@ Status Translator::setup_locals() {
       return Error::unsupported("{}: local variable %{}{}: {}", o_.file_name, v, m_.names[v].empty() ? "" : " (" + m_.names[v] + ")",
                                 e.message());
     };
+    // Words before padding, saturating: a huge array is refused before its
+    // layout (whose byte counts are 32-bit) is worked out.
+    auto words_of = [&](auto& self, uint32_t t, int depth) -> uint64_t {
+      const spirv::Type& ty = type(t);
+      if (depth > 64) return UINT64_MAX;
+      switch (ty.kind) {
+        case Kind::vector: case Kind::matrix: case Kind::array: {
+          uint64_t e = self(self, ty.elem, depth + 1);
+          return ty.count == 0 || e == 0 ? 0 : e > UINT64_MAX / ty.count ? UINT64_MAX : e * ty.count;
+        }
+        case Kind::struct_: {
+          uint64_t n = 0;
+          for (uint32_t m : ty.members) n = std::min<uint64_t>(UINT64_MAX / 2, n + self(self, m, depth + 1));
+          return n;
+        }
+        case Kind::int_: case Kind::float_: return ty.width == 64 ? 2 : 1;
+        default: return 1;
+      }
+    };
+    const uint64_t words = words_of(words_of, pointee, 0);
+    if (words == 0) return named(Error::unsupported("an empty type"));
+    if (words > kMaxScratch_B / 4)
+      return Error::unsupported("{}: local arrays need at least {} bytes of stack per thread (at most {})", o_.file_name,
+                                words > UINT32_MAX ? std::string("4 G") : std::to_string(words * 4), kMaxScratch_B);
     auto leaves = local_leaves(pointee);
     if (!leaves) return named(leaves.error());
     Local l;

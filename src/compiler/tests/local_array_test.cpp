@@ -308,6 +308,54 @@ void main() {
   }
 }
 
+TEST(LocalArrays, StructOfArraysWithBoolsAndABreak) {
+  // A struct with an array member and a bool array, a vec4 written at a
+  // run-time component, and a loop that breaks on a bool read back.
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer O { uint o[]; };
+struct S { uint n; uint v[6]; bool f[3]; };
+void main() {
+  uint t = gl_GlobalInvocationID.x;
+  S s;
+  s.n = t;
+  for (uint i = 0u; i < 6u; ++i) s.v[i] = i + t;
+  for (uint i = 0u; i < 3u; ++i) s.f[i] = (t & (8u << i)) != 0u;
+  vec4 w = vec4(t);
+  w[t % 4u] = 2.0;
+  uint acc = 0u;
+  for (uint i = 0u; i < o[0]; ++i) {
+    if (s.f[i % 3u] && i > 4u) break;
+    acc += s.v[(i * 5u) % 6u];
+    s.v[i % 6u] ^= acc;
+  }
+  o[t + 1u] = acc + uint(w[(t + 1u) % 4u]) * 1000u + uint(w[t % 4u]) * 100000u + (s.f[t % 3u] ? 7u : 0u);
+})");
+  ASSERT_FALSE(s.code.empty());
+  Job r;
+  std::vector<uint32_t> o(33, 0);
+  o[0] = 20;
+  r.buffers = {o};
+  ASSERT_OK(execute(s, r));
+  for (uint32_t t = 0; t < 32; ++t) {
+    uint32_t v[6];
+    bool f[3];
+    for (uint32_t i = 0; i < 6; ++i) v[i] = i + t;
+    for (uint32_t i = 0; i < 3; ++i) f[i] = (t & (8u << i)) != 0;
+    float w[4] = {float(t), float(t), float(t), float(t)};
+    w[t % 4] = 2.0f;
+    uint32_t acc = 0;
+    // o[0] is the trip count (outputs go to o[1..32]).
+    for (uint32_t i = 0; i < 20; ++i) {
+      if (f[i % 3] && i > 4) break;
+      acc += v[(i * 5) % 6];
+      v[i % 6] ^= acc;
+    }
+    uint32_t want = acc + uint32_t(w[(t + 1) % 4]) * 1000 + uint32_t(w[t % 4]) * 100000 + (f[t % 3] ? 7 : 0);
+    EXPECT_EQ(r.buffers[0][t + 1], want) << t;
+  }
+}
+
 TEST(LocalArrays, TooLargeAFrameIsAClearError) {
   auto s = compile(R"(#version 450
 layout(local_size_x = 1) in;
@@ -318,7 +366,19 @@ void main() {
   o[0] = a[int(o[1])];
 })");
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.error().message().find("local arrays need 20000 bytes of stack per thread (at most 16384)"), std::string::npos)
+  EXPECT_NE(s.error().message().find("local arrays need at least 20000 bytes of stack per thread (at most 16384)"), std::string::npos)
+      << s.error().message();
+  // Two arrays under the limit that together are over it.
+  s = compile(R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer O { float o[]; };
+void main() {
+  float a[3000], b[3000];
+  for (int i = 0; i < 3000; ++i) { a[i] = float(i); b[i] = float(-i); }
+  o[0] = a[int(o[1])] + b[int(o[2])];
+})");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message().find("local arrays need 24000 bytes of stack per thread (at most 16384)"), std::string::npos)
       << s.error().message();
 }
 
