@@ -356,6 +356,53 @@ void main() {
   }
 }
 
+TEST(LocalArrays, MutatedModulesGiveShadersOrErrors) {
+  // Bit flips, replaced and dropped words in a module with stack and
+  // register arrays, structs and an initializer: never a crash.
+  Options o;
+  auto words_or = glsl_to_spirv(R"(#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer O { uint o[]; };
+struct S { vec3 p; uint id; };
+vec2 tc[4] = { vec2(0, 0), vec2(1, 0), vec2(0, 1), vec2(1, 1) };
+void main() {
+  uint t = gl_GlobalInvocationID.x;
+  uint a[12];
+  S s[3];
+  float r[3];
+  for (uint i = 0u; i < 12u; ++i) a[i] = i * t;
+  for (uint i = 0u; i < 3u; ++i) { s[i].p = vec3(float(i)); s[i].id = i; r[i] = float(i); }
+  a[o[t] % 12u] += 1u;
+  s[t % 3u].id = a[(t + 1u) % 12u];
+  r[t % 3u] = tc[t % 4u].y;
+  o[t] = a[o[t + 1u]] + s[o[t + 2u] % 3u].id + uint(r[(t + 1u) % 3u]);
+})", o);
+  ASSERT_TRUE(words_or.ok());
+  auto opt = optimize_spirv(*words_or, o);
+  ASSERT_TRUE(opt.ok());
+  std::mt19937 rng(91);
+  size_t compiled = 0;
+  for (int round = 0; round < 150; ++round) {
+    std::vector<uint32_t> w = *opt;
+    for (int e = 0, edits = 1 + static_cast<int>(rng() % 3); e < edits; ++e) {
+      size_t at = 5 + rng() % (w.size() - 5);
+      switch (rng() % 3) {
+        case 0: w[at] ^= 1u << (rng() % 32); break;
+        case 1: w[at] = rng() % 4 ? rng() % 64 : rng(); break;
+        default: w.erase(w.begin() + static_cast<std::ptrdiff_t>(at)); break;
+      }
+    }
+    auto sh = compile_spirv(w, o);
+    if (sh.ok()) {
+      ++compiled;
+      EXPECT_FALSE(sh->code.empty());
+    } else {
+      EXPECT_FALSE(sh.error().message().empty());
+    }
+  }
+  EXPECT_GT(compiled, 0u);
+}
+
 TEST(LocalArrays, TooLargeAFrameIsAClearError) {
   auto s = compile(R"(#version 450
 layout(local_size_x = 1) in;
