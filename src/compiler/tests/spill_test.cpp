@@ -139,6 +139,84 @@ TEST(SpillPass, AllocationSpillsAboveTheLocalArrays) {
   }
 }
 
+TEST(SpillPass, StackAccessesPackAsApplegpuForms) {
+  // What spill_value and the local arrays emit, after allocation, as the
+  // assembly text isa::assemble takes: a vec4 at a register offset, a
+  // 64-bit pair, 16-bit halves (format i16) and a 16-bit scalar.
+  Function f;
+  Builder b(f);
+  ValueId x = b.def(Op::get_sr, {}, 32, 1, 80);
+  ValueId v = b.def(Op::device_load, {Src::uniform(0, 64), Src::val(x)}, 32, 4);
+  b.emit(Op::stack_store, {Src::val(v), Src::val(x)});
+  ValueId p = b.def(Op::umul_wide, {Src::val(x), Src::val(x)}, 32, 2);
+  f.values[p].pair = true;
+  b.emit(Op::stack_store, {Src::val(p), Src::immediate(16)});
+  ValueId h2 = b.def(Op::collect, {Src::immediate(1, 16), Src::immediate(2, 16)}, 16, 2);
+  b.emit(Op::stack_store, {Src::val(h2), Src::immediate(24)});
+  ValueId h1 = b.def(Op::stack_load, {Src::immediate(26)}, 16, 1);
+  ValueId w = b.def(Op::stack_load, {Src::val(x)}, 32, 3);
+  b.emit(Op::device_store, {Src::val(w), Src::uniform(0, 64), Src::val(x)});
+  b.emit(Op::device_store, {Src::val(b.def(Op::collect, {Src::val(h1, 16), Src::val(h1, 16)}, 16, 2), 32),
+                            Src::uniform(0, 64), Src::val(x)});
+  b.emit(Op::stop);
+  Stats st;
+  ASSERT_TRUE(register_allocate(f, st).ok());
+  ASSERT_TRUE(insert_waits(f).ok());
+  auto text = pack_text(f);
+  ASSERT_TRUE(text.ok()) << text.error().message();
+  std::vector<std::string> stack;
+  for (const std::string& t : *text)
+    if (t.rfind("stack_", 0) == 0) stack.push_back(t);
+  const std::vector<std::string> want = {
+      "stack_store i32, 0, 0, xyzw, 0, r3_r4_r5_r6, r2, 0",
+      "stack_store i32, 0, 0, xy, 0, r8_r9, 16, 0",  // a pair on an even register
+      "stack_store i16, 0, 0, xy, 0, r3l_r3h, 24, 0",
+      "stack_load r4l, i16, 0, 0, x, 0, 26, 0",
+      "stack_load r5_r6_r7, i32, 0, 0, xyz, 0, r2, 0",
+  };
+  EXPECT_EQ(stack, want);
+  auto code = pack(f, st);
+  ASSERT_TRUE(code.ok()) << code.error().message();
+}
+
+TEST(SpillExec, SixteenBitHalvesRoundTripThroughTheStack) {
+  // i16 stores and loads (what a spilled 16-bit value becomes) against i32
+  // ones of the same bytes, run on the emulator.
+  Function f;
+  Builder b(f);
+  ValueId x = b.def(Op::get_sr, {}, 32, 1, 80);
+  ValueId h2 = b.def(Op::collect, {Src::immediate(0x1234, 16), Src::val(x, 16)}, 16, 2);
+  b.emit(Op::stack_store, {Src::val(h2), Src::immediate(8)});
+  ValueId r2 = b.def(Op::stack_load, {Src::immediate(8)}, 16, 2);
+  ValueId wd = b.def(Op::stack_load, {Src::immediate(8)}, 32, 1);
+  ValueId hi = b.def(Op::stack_load, {Src::immediate(10)}, 16, 1);
+  ValueId idx = b.def(Op::imul, {Src::val(x), Src::immediate(3)});
+  b.emit(Op::device_store, {Src::val(r2, 32), Src::uniform(0, 64), Src::val(idx)});
+  b.emit(Op::device_store, {Src::val(wd), Src::uniform(0, 64), b.iadd(Src::val(idx), Src::immediate(1))});
+  ValueId hw = b.def(Op::collect, {Src::val(hi, 16), Src::immediate(0xABCD, 16)}, 16, 2);
+  b.emit(Op::device_store, {Src::val(hw, 32), Src::uniform(0, 64), b.iadd(Src::val(idx), Src::immediate(2))});
+  b.emit(Op::stop);
+  Stats st;
+  ASSERT_TRUE(lower_immediates(f).ok());
+  ASSERT_TRUE(register_allocate(f, st).ok());
+  ASSERT_TRUE(insert_waits(f).ok());
+  auto code = pack(f, st);
+  ASSERT_TRUE(code.ok()) << code.error().message();
+  Shader sh;
+  sh.code = *code;
+  sh.abi.resources.push_back(Resource{Resource::Kind::storage_buffer, 0, 0, 0, "O"});
+  sh.abi.workgroup_count_uniform = 2;
+  sh.abi.workgroup_size = {32, 1, 1};
+  Job r;
+  r.buffers = {std::vector<uint32_t>(96)};
+  ASSERT_OK(execute(sh, r));
+  for (uint32_t t = 0; t < 32; ++t) {
+    EXPECT_EQ(r.buffers[0][t * 3], t << 16 | 0x1234u) << t;
+    EXPECT_EQ(r.buffers[0][t * 3 + 1], t << 16 | 0x1234u) << t;
+    EXPECT_EQ(r.buffers[0][t * 3 + 2], 0xABCD0000u | t) << t;
+  }
+}
+
 TEST(SpillExec, ManyLiveVec4s) {
   // 48 vec4s (192 registers) all live until the end.
   std::string src = "#version 450\nlayout(local_size_x = 32) in;\n"
