@@ -178,6 +178,7 @@ Status Translator::setup_locals() {
 }
 
 Src Translator::local_clamp(Src idx, uint32_t count) {
+  if (idx.bits == 64) idx = lo32(idx);  // a 64-bit index: its low word, clamped like any other
   if (idx.is_imm()) return Src::immediate(std::min<uint64_t>(static_cast<uint32_t>(idx.imm), count - 1));
   // Unsigned: a negative index is huge and clamps to the last element too.
   return b_.select(Cond::ult, false, idx, Src::immediate(count), idx, Src::immediate(count - 1));
