@@ -266,6 +266,7 @@ Status Translator::run() {
   }
   Ctx top;
   AGX_CHECK(block(m_.blocks[0].id, top, 0));
+  drop_dead_local_inits();
   b_.emit(Op::stop);
   return {};
 }

@@ -135,6 +135,7 @@ class Translator {
     std::vector<ValueId> words;    // registers: one IR variable per 32-bit word
   };
   Status setup_locals();
+  void drop_dead_local_inits();
   Result<std::vector<LocalLeaf>> local_leaves(uint32_t type_id) const;
   Src local_clamp(Src idx, uint32_t count);
   Src local_offset(const Ptr& p, uint32_t plus_B);

@@ -142,11 +142,17 @@ Status Translator::setup_locals() {
     l.size_B = natural_size_B(pointee, &align_B);
     l.registers = l.size_B <= kRegisterArrayMax_B;
     if (l.registers) {
-      // Defined (zero) at the top: every later read, even on a path that
-      // never wrote the word, sees a value the allocator keeps alive.
+      // Defined at the top: every later read, even on a path that never
+      // wrote the word, sees a value the allocator keeps alive. Words an
+      // initializer sets (below) start there; the others are set to 0.
+      std::vector<uint8_t> initialized((l.size_B + 3) / 4, 0);
+      if (var.initializer)
+        for (const LocalLeaf& leaf : *leaves)
+          for (uint32_t k = leaf.off_B / 4; k < (leaf.off_B + (leaf.wide ? 8 : 4)) / 4 && k < initialized.size(); ++k)
+            initialized[k] = 1;
       for (uint32_t k = 0; k < (l.size_B + 3) / 4; ++k) {
         ValueId w = b_.function().new_value(32, 1, true);
-        b_.def_into(w, Op::mov, {Src::immediate(0)});
+        if (!initialized[k]) b_.def_into(w, Op::mov, {Src::immediate(0)});
         l.words.push_back(w);
       }
     } else {
@@ -175,6 +181,41 @@ Status Translator::setup_locals() {
     AGX_CHECK(local_store(p, data, at));
   }
   return {};
+}
+
+void Translator::drop_dead_local_inits() {
+  // A register word's zero at the top is dead when its first mention after
+  // it is an unconditional write (outside any if or loop) that does not
+  // read it: the usual `float a[4] = float[](...)`.
+  std::vector<uint8_t> is_word(b_.function().values.size(), 0);
+  for (const Local& l : locals_)
+    for (ValueId w : l.words) is_word[w] = 1;
+  std::vector<Instr>& code = b_.function().instrs;
+  std::vector<size_t> zero_at(is_word.size(), SIZE_MAX);
+  std::vector<uint8_t> decided(is_word.size(), 0), dead(code.size(), 0);
+  int depth = 0;
+  for (size_t i = 0; i < code.size(); ++i) {
+    const Instr& in = code[i];
+    for (const Src& s : in.srcs)
+      if (s.is_value() && is_word[s.value]) decided[s.value] = 1;  // read first: the zero stays
+    if (in.dest != kNoValue && in.dest < is_word.size() && is_word[in.dest] && !decided[in.dest]) {
+      if (zero_at[in.dest] == SIZE_MAX) {
+        zero_at[in.dest] = i;
+      } else {
+        if (depth == 0) dead[zero_at[in.dest]] = 1;
+        decided[in.dest] = 1;
+      }
+    }
+    if (in.op == Op::if_ || in.op == Op::loop) ++depth;
+    if (in.op == Op::end_if || in.op == Op::end_loop) --depth;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < code.size(); ++i) {
+    if (dead[i]) continue;
+    if (k != i) code[k] = std::move(code[i]);
+    ++k;
+  }
+  code.resize(k);
 }
 
 Src Translator::local_clamp(Src idx, uint32_t count) {

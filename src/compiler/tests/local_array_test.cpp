@@ -403,6 +403,37 @@ void main() {
   EXPECT_GT(compiled, 0u);
 }
 
+TEST(LocalArrays, LoweringIsSelectChainsOrStackAccesses) {
+  // The IR the lowering leaves (docs/compiler.md, "Local arrays"): a
+  // 16-byte array read at a run-time index is a clamp and a 3-select chain
+  // over its words, set by the initializer without a zero first; a 32-byte
+  // one is two xyzw stores, a clamp and a stack access at a register
+  // offset.
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer O { uint o[]; };
+void main() {
+  uint t = gl_GlobalInvocationID.x;
+  uint a[4] = uint[](t, 5u, 6u, 7u);
+  uint b[8] = uint[](t, 1u, 2u, 3u, 4u, 5u, 6u, 7u);
+  b[o[t]] = 9u;
+  o[t] = a[o[t + 1u]] + b[o[t + 2u]];
+})");
+  ASSERT_FALSE(s.code.empty());
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = s.ir_text.find(what); at != std::string::npos; at = s.ir_text.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("icmpsel.ueq"), 3u) << s.ir_text;   // a[i]: words 1..3 against word 0
+  EXPECT_EQ(count("icmpsel.ult"), 3u) << s.ir_text;   // three clamped indices
+  EXPECT_EQ(count("= mov #0x0"), 0u) << s.ir_text;    // no zero before the initializer
+  EXPECT_EQ(count("x4 = collect"), 2u) << s.ir_text;  // b's initializer: two runs of 4 words
+  EXPECT_EQ(count("stack_store"), 3u) << s.ir_text;
+  EXPECT_EQ(count("stack_load"), 1u) << s.ir_text;
+  EXPECT_EQ(s.stats.scratch_B, 32u);
+}
+
 TEST(LocalArrays, TooLargeAFrameIsAClearError) {
   auto s = compile(R"(#version 450
 layout(local_size_x = 1) in;
