@@ -99,6 +99,13 @@ class Translator {
   // translate_vote.cpp
   Status vote(const spirv::Inst& in);
 
+  // translate_subgroup.cpp: OpGroupNonUniform* (but the votes) and the
+  // SPV_KHR_shader_ballot ops; the subgroup built-ins (nullopt: not one)
+  static bool is_subgroup_op(spv::Op op);
+  Status subgroup(const spirv::Inst& in);
+  std::optional<Src> subgroup_builtin(int32_t builtin, unsigned comp);
+  Result<Src> subgroup_scan(unsigned red, unsigned group_op, uint32_t cluster, Src x, Src mask, Src active, Src lane);
+
   // translate_derivatives.cpp
   Status derivative(const spirv::Inst& in);
   Result<std::pair<Src, Src>> quad_derivatives(Src v, bool coarse, const spirv::Inst& in);

@@ -116,6 +116,7 @@ Status Translator::instruction(const spirv::Inst& in) {
   bool image_op = false;
   AGX_CHECK(image_instruction(in, image_op));
   if (image_op) return {};
+  if (is_subgroup_op(in.op)) return subgroup(in);  // translate_subgroup.cpp
   switch (in.op) {
     case Op::OpNop: case Op::OpSelectionMerge: case Op::OpLoopMerge: return {};
     case Op::OpVariable: {

@@ -359,6 +359,10 @@ Status Translator::load(const spirv::Inst& in) {
         out.c.push_back(Src::uniform(abi_.workgroup_count_uniform + c));
         continue;
       }
+      if (auto sg = subgroup_builtin(bi, c)) {  // translate_subgroup.cpp
+        out.c.push_back(*sg);
+        continue;
+      }
       int sr = builtin_sr(bi);
       if (sr < 0) return unsupported(in, fmt::format("built-in {} is not supported", bi));
       out.c.push_back(Src::val(b_.def(Op::get_sr, {}, 32, 1, static_cast<uint64_t>(sr + c))));

@@ -1,0 +1,359 @@
+// Subgroup operations (GL_KHR_shader_subgroup_*) run on the usc emulator
+// against a C++ model of the SPIR-V rules: the subgroup is the 32-lane
+// SIMD group, only active invocations contribute, reading an inactive
+// invocation is undefined (not checked). Each kernel runs with every lane
+// active (the log-step path), with only odd lanes, a random half, a single
+// lane, and with a workgroup of 80 (its last SIMD group has 16 lanes).
+#include <algorithm>
+#include <bit>
+#include <functional>
+#include <optional>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "compiler/tests/run_helpers.h"
+
+namespace agx::compiler::test {
+namespace {
+
+constexpr uint32_t kSentinel = 0xdeadbeefu;
+
+// One SIMD group as the model sees it.
+struct Group {
+  uint32_t x[32] = {};
+  uint32_t sel[32] = {};
+  uint32_t active = 0;       // lanes that run the body
+  uint32_t id = 0;           // gl_SubgroupID
+  uint32_t num = 0;          // gl_NumSubgroups
+  bool on(uint32_t l) const { return l < 32 && (active >> l & 1); }
+};
+using Model = std::function<std::optional<uint32_t>(const Group&, uint32_t lane, uint32_t out)>;
+
+enum class Pattern { all, odd, random, one };
+
+// Runs `body` (writes o[i * outs + j], x = a[i], s = sel[i]) for lanes with
+// sel[i] != 0, checks every active lane's outputs the model defines, and
+// that inactive lanes wrote nothing.
+void run_subgroup(const std::string& body, uint32_t outs, const Model& model, const std::string& decls = "") {
+  for (uint32_t size : {64u, 80u}) {
+    std::string src = R"(#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_vote : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_KHR_shader_subgroup_shuffle_relative : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_clustered : require
+#extension GL_KHR_shader_subgroup_quad : require
+layout(local_size_x = )" + std::to_string(size) + R"() in;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+layout(set = 0, binding = 1) buffer S { uint sel[]; };
+layout(set = 0, binding = 2) buffer O { uint o[]; };
+)" + decls + R"(
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uint x = a[i];
+  uint s = sel[i];
+  if (s != 0u) {
+)" + body + R"(
+  }
+}
+)";
+    Shader sh = must_compile(src);
+    ASSERT_FALSE(sh.code.empty());
+    std::vector<Pattern> patterns = size == 64 ? std::vector<Pattern>{Pattern::all, Pattern::odd, Pattern::random, Pattern::one}
+                                               : std::vector<Pattern>{Pattern::all, Pattern::random};
+    std::mt19937 rng(size);
+    for (Pattern pat : patterns) {
+      const uint32_t groups = 2, total = size * groups;
+      std::vector<uint32_t> a(total), sel(total);
+      for (uint32_t i = 0; i < total; ++i) {
+        a[i] = rng() % 1000;
+        uint32_t l = i % size;
+        bool on = pat == Pattern::all || (pat == Pattern::odd && l % 2) || (pat == Pattern::random && rng() % 2) ||
+                  (pat == Pattern::one && l % 32 == 7);
+        sel[i] = on ? 1 + rng() % 40 : 0;
+      }
+      Job r;
+      r.groups = {groups, 1, 1};
+      r.buffers = {a, sel, std::vector<uint32_t>(total * outs, kSentinel)};
+      ASSERT_OK(execute(sh, r));
+      for (uint32_t wg = 0; wg < groups; ++wg) {
+        for (uint32_t sg = 0; sg * 32 < size; ++sg) {
+          Group g;
+          g.id = sg;
+          g.num = (size + 31) / 32;
+          for (uint32_t l = 0; l < 32 && sg * 32 + l < size; ++l) {
+            uint32_t i = wg * size + sg * 32 + l;
+            g.x[l] = a[i];
+            g.sel[l] = sel[i];
+            if (sel[i]) g.active |= 1u << l;
+          }
+          for (uint32_t l = 0; l < 32 && sg * 32 + l < size; ++l) {
+            uint32_t i = wg * size + sg * 32 + l;
+            for (uint32_t j = 0; j < outs; ++j) {
+              uint32_t got = r.buffers[2][i * outs + j];
+              if (!g.on(l)) {
+                EXPECT_EQ(got, kSentinel) << "inactive lane " << i << " output " << j;
+                continue;
+              }
+              auto want = model(g, l, j);
+              if (want) EXPECT_EQ(got, *want) << "size " << size << " pattern " << int(pat) << " lane " << i << " output " << j;
+            }
+          }
+        }
+      }
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
+uint32_t lowest(uint32_t m) { return m ? std::countr_zero(m) : 0xffffffffu; }
+uint32_t highest(uint32_t m) { return m ? 31 - std::countl_zero(m) : 0xffffffffu; }
+uint32_t lt_mask(uint32_t l) { return (1u << l) - 1; }
+uint32_t le_mask(uint32_t l) { return l == 31 ? 0xffffffffu : (2u << l) - 1; }
+
+TEST(Subgroup, BuiltinsAndBallots) {
+  const std::string body = R"(
+    uint k = 0u;
+    o[i * 20u + 0u] = gl_SubgroupSize;
+    o[i * 20u + 1u] = gl_SubgroupInvocationID;
+    o[i * 20u + 2u] = gl_NumSubgroups;
+    o[i * 20u + 3u] = gl_SubgroupID;
+    o[i * 20u + 4u] = gl_SubgroupEqMask.x | gl_SubgroupEqMask.y;
+    o[i * 20u + 5u] = gl_SubgroupGeMask.x | gl_SubgroupGeMask.z;
+    o[i * 20u + 6u] = gl_SubgroupGtMask.x | gl_SubgroupGtMask.w;
+    o[i * 20u + 7u] = gl_SubgroupLeMask.x;
+    o[i * 20u + 8u] = gl_SubgroupLtMask.x;
+    o[i * 20u + 9u] = uint(subgroupElect());
+    uvec4 b = subgroupBallot((x & 1u) != 0u);
+    o[i * 20u + 10u] = b.x;
+    o[i * 20u + 11u] = b.y | b.z | b.w;
+    o[i * 20u + 12u] = uint(subgroupInverseBallot(uvec4(s * 0x9E3779B9u, 0u, 0u, 0u)));
+    o[i * 20u + 13u] = uint(subgroupBallotBitExtract(uvec4(x * 0x9E3779B9u, 0u, 0u, 0u), s % 32u));
+    o[i * 20u + 14u] = subgroupBallotBitCount(b);
+    o[i * 20u + 15u] = subgroupBallotInclusiveBitCount(b);
+    o[i * 20u + 16u] = subgroupBallotExclusiveBitCount(b);
+    o[i * 20u + 17u] = subgroupBallotFindLSB(b);
+    o[i * 20u + 18u] = subgroupBallotFindMSB(b);
+    o[i * 20u + 19u] = uint(subgroupAll(x < 900u)) | uint(subgroupAny(x > 990u)) << 1;
+)";
+  run_subgroup(body, 20, [](const Group& g, uint32_t l, uint32_t j) -> std::optional<uint32_t> {
+    uint32_t ballot = 0;
+    bool all = true, any = false;
+    for (uint32_t k = 0; k < 32; ++k) {
+      if (!g.on(k)) continue;
+      if (g.x[k] & 1) ballot |= 1u << k;
+      all &= g.x[k] < 900;
+      any |= g.x[k] > 990;
+    }
+    switch (j) {
+      case 0: return 32;
+      case 1: return l;
+      case 2: return g.num;
+      case 3: return g.id;
+      case 4: return 1u << l;
+      case 5: return 0xffffffffu << l;
+      case 6: return l == 31 ? 0 : 0xfffffffeu << l;
+      case 7: return le_mask(l);
+      case 8: return lt_mask(l);
+      case 9: return l == lowest(g.active) ? 1 : 0;
+      case 10: return ballot;
+      case 11: return 0;
+      case 12: return (g.sel[l] * 0x9E3779B9u) >> l & 1;
+      case 13: return (g.x[l] * 0x9E3779B9u) >> (g.sel[l] % 32) & 1;
+      case 14: return std::popcount(ballot);
+      case 15: return std::popcount(ballot & le_mask(l));
+      case 16: return std::popcount(ballot & lt_mask(l));
+      case 17: return lowest(ballot);
+      case 18: return highest(ballot);
+      case 19: return uint32_t(all) | uint32_t(any) << 1;
+    }
+    return std::nullopt;
+  });
+}
+
+TEST(Subgroup, BroadcastsAndShuffles) {
+  const std::string body = R"(
+    o[i * 14u + 0u] = subgroupBroadcast(x, 5u);
+    o[i * 14u + 1u] = subgroupBroadcastFirst(x);
+    o[i * 14u + 2u] = subgroupShuffle(x, s % 32u);
+    o[i * 14u + 3u] = subgroupShuffleXor(x, 3u);
+    o[i * 14u + 4u] = subgroupShuffleUp(x, 2u);
+    o[i * 14u + 5u] = subgroupShuffleDown(x, 5u);
+    o[i * 14u + 6u] = subgroupShuffleXor(x, s % 32u);
+    o[i * 14u + 7u] = subgroupShuffleUp(x, s % 4u);
+    o[i * 14u + 8u] = subgroupQuadBroadcast(x, 2u);
+    o[i * 14u + 9u] = subgroupQuadSwapHorizontal(x);
+    o[i * 14u + 10u] = subgroupQuadSwapVertical(x);
+    o[i * 14u + 11u] = subgroupQuadSwapDiagonal(x);
+    o[i * 14u + 12u] = floatBitsToUint(subgroupBroadcastFirst(vec2(float(x), -float(x))).y);
+    o[i * 14u + 13u] = uint(subgroupShuffleXor(x > 500u, 1u));
+)";
+  run_subgroup(body, 14, [](const Group& g, uint32_t l, uint32_t j) -> std::optional<uint32_t> {
+    auto read = [&](int64_t t) -> std::optional<uint32_t> {
+      if (t < 0 || t >= 32 || !g.on(static_cast<uint32_t>(t))) return std::nullopt;  // undefined
+      return g.x[t];
+    };
+    uint32_t s = g.sel[l];
+    switch (j) {
+      case 0: return read(5);
+      case 1: return read(lowest(g.active));
+      case 2: return read(s % 32);
+      case 3: return read(l ^ 3);
+      case 4: return read(int64_t{l} - 2);
+      case 5: return read(l + 5);
+      case 6: return read(l ^ (s % 32));
+      case 7: return read(int64_t{l} - s % 4);
+      case 8: return read((l & ~3u) | 2);
+      case 9: return read(l ^ 1);
+      case 10: return read(l ^ 2);
+      case 11: return read(l ^ 3);
+      case 12: return std::bit_cast<uint32_t>(-float(g.x[lowest(g.active)]));
+      case 13: {
+        auto v = read(l ^ 1);
+        if (!v) return std::nullopt;
+        return *v > 500 ? 1 : 0;
+      }
+    }
+    return std::nullopt;
+  });
+}
+
+// op over the active lanes k of l's group for which in(k) holds, in lane
+// order from `init`.
+template <typename T, typename F>
+T fold(const Group& g, std::function<bool(uint32_t)> in, T init, std::function<T(uint32_t)> val, F op) {
+  T acc = init;
+  for (uint32_t k = 0; k < 32; ++k)
+    if (g.on(k) && in(k)) acc = op(acc, val(k));
+  return acc;
+}
+
+TEST(Subgroup, IntegerReductionsAndScans) {
+  // Every operation as reduce, inclusive and exclusive scan.
+  const char* ops[] = {"Add", "Mul", "Min", "Max", "And", "Or", "Xor"};
+  std::string body = "    int v = int(x) - 500; uint u = x * 2654435761u;\n";
+  uint32_t j = 0;
+  for (const char* op : ops) {
+    for (const char* form : {"", "Inclusive", "Exclusive"}) {
+      body += fmt::format("    o[i * 27u + {}u] = uint(subgroup{}{}(v));\n", j++, form, op);
+    }
+  }
+  for (const char* op : {"Min", "Max"})
+    for (const char* form : {"", "Inclusive", "Exclusive"}) body += fmt::format("    o[i * 27u + {}u] = subgroup{}{}(u);\n", j++, form, op);
+  ASSERT_EQ(j, 27u);
+  run_subgroup(body, 27, [](const Group& g, uint32_t l, uint32_t out) -> std::optional<uint32_t> {
+    uint32_t op = out / 3, form = out % 3;
+    std::function<bool(uint32_t)> in = [&](uint32_t k) { return form == 0 || (form == 1 ? k <= l : k < l); };
+    if (op < 7) {
+      std::function<uint32_t(uint32_t)> v = [&](uint32_t k) { return g.x[k] - 500; };  // int as two's complement
+      auto s = [](uint32_t a) { return static_cast<int32_t>(a); };
+      switch (op) {
+        case 0: return fold<uint32_t>(g, in, 0u, v, [](uint32_t a, uint32_t b) { return a + b; });
+        case 1: return fold<uint32_t>(g, in, 1u, v, [](uint32_t a, uint32_t b) { return a * b; });
+        case 2: return fold<uint32_t>(g, in, 0x7fffffffu, v, [&](uint32_t a, uint32_t b) { return s(b) < s(a) ? b : a; });
+        case 3: return fold<uint32_t>(g, in, 0x80000000u, v, [&](uint32_t a, uint32_t b) { return s(b) > s(a) ? b : a; });
+        case 4: return fold<uint32_t>(g, in, 0xffffffffu, v, [](uint32_t a, uint32_t b) { return a & b; });
+        case 5: return fold<uint32_t>(g, in, 0u, v, [](uint32_t a, uint32_t b) { return a | b; });
+        case 6: return fold<uint32_t>(g, in, 0u, v, [](uint32_t a, uint32_t b) { return a ^ b; });
+      }
+    }
+    std::function<uint32_t(uint32_t)> u = [&](uint32_t k) { return g.x[k] * 2654435761u; };
+    if (op == 7) return fold<uint32_t>(g, in, 0xffffffffu, u, [](uint32_t a, uint32_t b) { return std::min(a, b); });
+    return fold<uint32_t>(g, in, 0u, u, [](uint32_t a, uint32_t b) { return std::max(a, b); });
+  });
+}
+
+TEST(Subgroup, FloatReductionsAndScans) {
+  // Integer-valued sums and power-of-two products are exact in any order.
+  std::string body = "    float f = float(int(x % 17u) - 8); float p = (x % 4u == 0u) ? 0.5 : (x % 4u == 1u) ? -1.0 : (x % 4u == 2u) ? 2.0 : 1.0;\n";
+  uint32_t j = 0;
+  for (const char* op : {"Add", "Mul", "Min", "Max"})
+    for (const char* form : {"", "Inclusive", "Exclusive"})
+      body += fmt::format("    o[i * 12u + {}u] = floatBitsToUint(subgroup{}{}({}));\n", j++, form, op, op[1] == 'u' ? "p" : "f");
+  run_subgroup(body, 12, [](const Group& g, uint32_t l, uint32_t out) -> std::optional<uint32_t> {
+    uint32_t op = out / 3, form = out % 3;
+    std::function<bool(uint32_t)> in = [&](uint32_t k) { return form == 0 || (form == 1 ? k <= l : k < l); };
+    std::function<float(uint32_t)> f = [&](uint32_t k) { return float(int(g.x[k] % 17) - 8); };
+    std::function<float(uint32_t)> p = [&](uint32_t k) {
+      uint32_t m = g.x[k] % 4;
+      return m == 0 ? 0.5f : m == 1 ? -1.0f : m == 2 ? 2.0f : 1.0f;
+    };
+    float r = 0;
+    switch (op) {
+      case 0: r = fold<float>(g, in, 0.0f, f, [](float a, float b) { return a + b; }); break;
+      case 1: r = fold<float>(g, in, 1.0f, p, [](float a, float b) { return a * b; }); break;
+      case 2: r = fold<float>(g, in, INFINITY, f, [](float a, float b) { return std::min(a, b); }); break;
+      case 3: r = fold<float>(g, in, -INFINITY, f, [](float a, float b) { return std::max(a, b); }); break;
+    }
+    return std::bit_cast<uint32_t>(r);
+  });
+}
+
+TEST(Subgroup, ClusteredAndBooleanReductions) {
+  const std::string body = R"(
+    int v = int(x) - 500;
+    o[i * 10u + 0u] = uint(subgroupClusteredAdd(v, 4u));
+    o[i * 10u + 1u] = uint(subgroupClusteredMax(v, 8u));
+    o[i * 10u + 2u] = subgroupClusteredOr(x, 2u);
+    o[i * 10u + 3u] = floatBitsToUint(subgroupClusteredAdd(float(x % 9u), 16u));
+    o[i * 10u + 4u] = uint(subgroupClusteredMin(v, 32u));
+    o[i * 10u + 5u] = uint(subgroupClusteredMul(v, 1u));
+    o[i * 10u + 6u] = uint(subgroupAnd(x > 100u));
+    o[i * 10u + 7u] = uint(subgroupOr(x > 900u));
+    o[i * 10u + 8u] = uint(subgroupXor((x & 1u) != 0u));
+    o[i * 10u + 9u] = uint(subgroupInclusiveXor((x & 1u) != 0u)) | uint(subgroupExclusiveAnd(x > 100u)) << 1;
+)";
+  run_subgroup(body, 10, [](const Group& g, uint32_t l, uint32_t out) -> std::optional<uint32_t> {
+    auto cluster = [&](uint32_t c) -> std::function<bool(uint32_t)> { return [=](uint32_t k) { return k / c == l / c; }; };
+    std::function<uint32_t(uint32_t)> v = [&](uint32_t k) { return g.x[k] - 500; };
+    auto s = [](uint32_t a) { return static_cast<int32_t>(a); };
+    auto pred = [&](std::function<bool(uint32_t)> in, std::function<bool(uint32_t)> p, int kind) {
+      bool acc = kind == 0;
+      for (uint32_t k = 0; k < 32; ++k)
+        if (g.on(k) && in(k)) acc = kind == 0 ? acc && p(k) : kind == 1 ? acc || p(k) : acc != p(k);
+      return uint32_t(acc);
+    };
+    std::function<bool(uint32_t)> all = [](uint32_t) { return true; };
+    std::function<bool(uint32_t)> gt100 = [&](uint32_t k) { return g.x[k] > 100; };
+    std::function<bool(uint32_t)> odd = [&](uint32_t k) { return (g.x[k] & 1) != 0; };
+    switch (out) {
+      case 0: return fold<uint32_t>(g, cluster(4), 0u, v, [](uint32_t a, uint32_t b) { return a + b; });
+      case 1: return fold<uint32_t>(g, cluster(8), 0x80000000u, v, [&](uint32_t a, uint32_t b) { return s(b) > s(a) ? b : a; });
+      case 2: {
+        std::function<uint32_t(uint32_t)> xs = [&](uint32_t k) { return g.x[k]; };
+        return fold<uint32_t>(g, cluster(2), 0u, xs, [](uint32_t a, uint32_t b) { return a | b; });
+      }
+      case 3: {
+        std::function<float(uint32_t)> f = [&](uint32_t k) { return float(g.x[k] % 9); };
+        return std::bit_cast<uint32_t>(fold<float>(g, cluster(16), 0.0f, f, [](float a, float b) { return a + b; }));
+      }
+      case 4: return fold<uint32_t>(g, cluster(32), 0x7fffffffu, v, [&](uint32_t a, uint32_t b) { return s(b) < s(a) ? b : a; });
+      case 5: return v(l);
+      case 6: return pred(all, gt100, 0);
+      case 7: return pred(all, [&](uint32_t k) { return g.x[k] > 900; }, 1);
+      case 8: return pred(all, odd, 2);
+      case 9: return pred([&](uint32_t k) { return k <= l; }, odd, 2) | pred([&](uint32_t k) { return k < l; }, gt100, 0) << 1;
+    }
+    return std::nullopt;
+  });
+}
+
+TEST(Subgroup, SixtyFourBitValuesAreAnError) {
+  // Reductions are 32-bit; a 64-bit one names what is missing.
+  auto s = compile(R"(#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_ARB_gpu_shader_int64 : require
+#extension GL_EXT_shader_subgroup_extended_types_int64 : require
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer O { uint64_t o[]; };
+void main() { o[gl_LocalInvocationIndex] = subgroupAdd(o[gl_LocalInvocationIndex]); }
+)");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message().find("64-bit"), std::string::npos) << s.error().message();
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
