@@ -61,6 +61,13 @@ struct Ctx {
   uint32_t outer_merge = 0, outer_cont = 0;  // a loop around a switch: not reachable from inside it
 };
 
+// A scalar of a composite in memory: byte offset from the composite's
+// start, scalar type.
+struct MemoryLeaf {
+  uint32_t off_B = 0;
+  uint32_t type = 0;
+};
+
 // A vector in consecutive registers for a store or an atomic.
 Src gather(Builder& b, const std::vector<Src>& c);
 
@@ -98,6 +105,14 @@ class Translator {
 
   // translate_vote.cpp
   Status vote(const spirv::Inst& in);
+
+  // translate_struct_copy.cpp: whole structs/arrays in memory
+  Result<std::vector<MemoryLeaf>> composite_leaves(const Ptr& p, const spirv::Inst& in);
+  Result<Src> load_word(const Ptr& p, uint32_t off_B, const spirv::Inst& in);
+  Status store_word(const Ptr& p, uint32_t off_B, Src data, const spirv::Inst& in);
+  Result<std::vector<Src>> load_composite(const Ptr& p, const spirv::Inst& in);
+  Status store_composite(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
+  Status copy(const spirv::Inst& in);  // OpCopyMemory, OpCopyLogical
 
   // translate_subgroup.cpp: OpGroupNonUniform* (but the votes) and the
   // SPV_KHR_shader_ballot ops; the subgroup built-ins (nullopt: not one)

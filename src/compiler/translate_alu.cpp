@@ -117,6 +117,8 @@ Status Translator::instruction(const spirv::Inst& in) {
   AGX_CHECK(image_instruction(in, image_op));
   if (image_op) return {};
   if (is_subgroup_op(in.op)) return subgroup(in);  // translate_subgroup.cpp
+  if (in.op == Op::OpCopyMemory || in.op == Op::OpCopyMemorySized || in.op == Op::OpCopyLogical)
+    return copy(in);  // translate_struct_copy.cpp
   switch (in.op) {
     case Op::OpNop: case Op::OpSelectionMerge: case Op::OpLoopMerge: return {};
     case Op::OpVariable: {
