@@ -106,6 +106,7 @@ Status Translator::setup_resources() {
         Kind k = type(pointee).kind;
         if (k == Kind::other) break;  // other opaque types: only an error if used
         if (k == Kind::image || k == Kind::sampled_image || k == Kind::sampler) break;  // setup_images
+        if (d.builtin >= 0) break;  // GL_ARB_shader_ballot's gl_SubGroupSizeARB: a built-in, not a uniform
         loose.push_back(v);
         break;
       }
@@ -197,6 +198,11 @@ Result<Ptr> Translator::variable_pointer(uint32_t base, const spirv::Inst& in) {
       p.builtin = m_.decorations[base].builtin;
       break;
     case StorageClass::UniformConstant:
+      if (m_.decorations[base].builtin >= 0) {
+        p.space = Ptr::Space::builtin;
+        p.builtin = m_.decorations[base].builtin;
+        break;
+      }
       if (loose_uniform_[base] == UINT32_MAX) return unsupported(in, "images and samplers are not supported");
       p.space = Ptr::Space::push;
       p.uniform = abi_.push_constants_uniform;

@@ -341,6 +341,58 @@ TEST(Subgroup, ClusteredAndBooleanReductions) {
   });
 }
 
+// GL_ARB_shader_ballot (OpenGL): glslang emits OpSubgroupBallotKHR /
+// ReadInvocationKHR / FirstInvocationKHR and 64-bit masks from the uvec4
+// built-ins; lanes with i % 3 == 1 skip the branch.
+TEST(Subgroup, ArbShaderBallot) {
+  auto s = compile(R"(#version 450
+#extension GL_ARB_shader_ballot : require
+#extension GL_ARB_gpu_shader_int64 : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer O { uint o[]; };
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  if (i % 3u != 1u) {
+    uint64_t b = ballotARB((i & 1u) != 0u);
+    o[i * 8u + 0u] = uint(b);
+    o[i * 8u + 1u] = uint(b >> 32);
+    o[i * 8u + 2u] = readInvocationARB(i * 5u, 3u);
+    o[i * 8u + 3u] = readFirstInvocationARB(i + 7u);
+    o[i * 8u + 4u] = gl_SubGroupSizeARB;
+    o[i * 8u + 5u] = gl_SubGroupInvocationARB;
+    o[i * 8u + 6u] = uint(gl_SubGroupEqMaskARB) | uint(gl_SubGroupEqMaskARB >> 32);
+    o[i * 8u + 7u] = uint(gl_SubGroupLtMaskARB) ^ uint(gl_SubGroupGeMaskARB >> 32);
+  }
+}
+)", TargetEnv::opengl);
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  Job r;
+  r.buffers = {std::vector<uint32_t>(64 * 8, kSentinel)};
+  ASSERT_OK(execute(*s, r));
+  for (uint32_t i = 0; i < 64; ++i) {
+    uint32_t l = i % 32, base = i - l;
+    const uint32_t* o = &r.buffers[0][i * 8];
+    if (i % 3 == 1) {
+      for (uint32_t j = 0; j < 8; ++j) EXPECT_EQ(o[j], kSentinel);
+      continue;
+    }
+    uint32_t ballot = 0, first = 32;
+    for (uint32_t k = 0; k < 32; ++k) {
+      if ((base + k) % 3 == 1) continue;
+      if ((base + k) & 1) ballot |= 1u << k;
+      first = std::min(first, k);
+    }
+    EXPECT_EQ(o[0], ballot) << i;
+    EXPECT_EQ(o[1], 0u);
+    if ((base + 3) % 3 != 1) EXPECT_EQ(o[2], (base + 3) * 5) << i;  // lane 3 active
+    EXPECT_EQ(o[3], base + first + 7) << i;
+    EXPECT_EQ(o[4], 32u);
+    EXPECT_EQ(o[5], l);
+    EXPECT_EQ(o[6], 1u << l);
+    EXPECT_EQ(o[7], lt_mask(l)) << i;
+  }
+}
+
 TEST(Subgroup, SixtyFourBitValuesAreAnError) {
   // Reductions are 32-bit; a 64-bit one names what is missing.
   auto s = compile(R"(#version 450
