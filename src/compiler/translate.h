@@ -119,6 +119,7 @@ class Translator {
   static bool is_subgroup_op(spv::Op op);
   Status subgroup(const spirv::Inst& in);
   std::optional<Src> subgroup_builtin(int32_t builtin, unsigned comp);
+  Src read_lane(Src x, Src index);  // x of lane `index`, exact under divergence
   Result<Src> subgroup_scan(unsigned red, unsigned group_op, uint32_t cluster, Src x, Src mask, Src active, Src lane);
 
   // translate_derivatives.cpp

@@ -118,6 +118,8 @@ enum class GroupOp : uint32_t { reduce = 0, inclusive = 1, exclusive = 2, cluste
 
 }  // namespace
 
+Src Translator::read_lane(Src x, Src index) { return Lanes(b_).read_lane(x, index); }
+
 std::optional<Src> Translator::subgroup_builtin(int32_t builtin, unsigned comp) {
   Lanes L(b_);
   auto mask = [&](auto fn) -> Src { return comp ? Src::immediate(0) : fn(L.lane()); };

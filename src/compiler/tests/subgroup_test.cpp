@@ -137,13 +137,15 @@ TEST(Subgroup, BuiltinsAndBallots) {
     o[i * 20u + 16u] = subgroupBallotExclusiveBitCount(b);
     o[i * 20u + 17u] = subgroupBallotFindLSB(b);
     o[i * 20u + 18u] = subgroupBallotFindMSB(b);
-    o[i * 20u + 19u] = uint(subgroupAll(x < 900u)) | uint(subgroupAny(x > 990u)) << 1;
+    o[i * 20u + 19u] = uint(subgroupAll(x < 900u)) | uint(subgroupAny(x > 990u)) << 1 |
+                       uint(subgroupAllEqual(min(s, 1u) * 77u)) << 2 | uint(subgroupAllEqual(x)) << 3;
 )";
   run_subgroup(body, 20, [](const Group& g, uint32_t l, uint32_t j) -> std::optional<uint32_t> {
     uint32_t ballot = 0;
-    bool all = true, any = false;
+    bool all = true, any = false, x_equal = true;
     for (uint32_t k = 0; k < 32; ++k) {
       if (!g.on(k)) continue;
+      x_equal &= g.x[k] == g.x[lowest(g.active)];
       if (g.x[k] & 1) ballot |= 1u << k;
       all &= g.x[k] < 900;
       any |= g.x[k] > 990;
@@ -168,7 +170,7 @@ TEST(Subgroup, BuiltinsAndBallots) {
       case 16: return std::popcount(ballot & lt_mask(l));
       case 17: return lowest(ballot);
       case 18: return highest(ballot);
-      case 19: return uint32_t(all) | uint32_t(any) << 1;
+      case 19: return uint32_t(all) | uint32_t(any) << 1 | 1u << 2 | uint32_t(x_equal) << 3;
     }
     return std::nullopt;
   });
@@ -339,6 +341,42 @@ TEST(Subgroup, ClusteredAndBooleanReductions) {
     }
     return std::nullopt;
   });
+}
+
+// simd_shuffle ORs the low two bits of B over each quad, inactive lanes
+// included: an index computed under divergence is not trusted as B, since
+// inactive lanes keep whatever their register held. Here registers hold
+// values with low bits 1 and 2 in every lane before the branch; a
+// broadcast of the first active lane and allEqual inside it stay exact.
+TEST(Subgroup, ComputedIndicesIgnoreStaleRegistersOfInactiveLanes) {
+  Shader sh = must_compile(R"(#version 450
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_vote : require
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+layout(set = 0, binding = 1) buffer O { uint o[]; };
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  uint x = a[i];
+  uint j0 = x * 4u + 1u, j1 = x * 8u + 2u, j2 = x * 4u + 3u, j3 = x * 16u + 1u;
+  o[64u + i] = j0 ^ j1 ^ j2 ^ j3;
+  if (x % 5u == 2u) {
+    o[i] = subgroupBroadcastFirst(x * 3u);
+  }
+  if (x % 5u == 2u) o[32u + i] = uint(subgroupAllEqual(x % 5u));
+}
+)");
+  ASSERT_FALSE(sh.code.empty());
+  std::vector<uint32_t> a(32);
+  for (uint32_t i = 0; i < 32; ++i) a[i] = i % 3 == 0 ? 5 * i + 2 : 5 * i + 3;  // lanes 0, 3, 6, ... active
+  Job r;
+  r.buffers = {a, std::vector<uint32_t>(96, kSentinel)};
+  ASSERT_OK(execute(sh, r));
+  for (uint32_t i = 0; i < 32; ++i) {
+    if (i % 3) continue;
+    EXPECT_EQ(r.buffers[1][i], a[0] * 3) << i;
+    EXPECT_EQ(r.buffers[1][32 + i], 1u) << i;
+  }
 }
 
 // GL_ARB_shader_ballot (OpenGL): glslang emits OpSubgroupBallotKHR /
