@@ -168,7 +168,8 @@ Status Translator::subgroup(const spirv::Inst& in) {
   bool khr = in.op == Op::OpSubgroupBallotKHR || in.op == Op::OpSubgroupFirstInvocationKHR ||
              in.op == Op::OpSubgroupReadInvocationKHR;
   size_t arg = khr ? 2 : 3;  // first operand after the scope
-  if (w.size() < arg) return Error::decode("{}: SPIR-V word {}: too few operands", o_.file_name, in.word_offset);
+  if (w.size() < arg || w[1] >= m_.bound)
+    return Error::decode("{}: SPIR-V word {}: too few operands or result id out of range", o_.file_name, in.word_offset);
   if (!khr && (w[2] >= m_.bound || !m_.is_constant[w[2]] || m_.constants[w[2]].bits != kSubgroupScope))
     return unsupported(in, "a subgroup operation of a scope other than Subgroup");
   auto operand = [&](size_t k) -> Result<uint32_t> {

@@ -431,6 +431,73 @@ void main() {
   }
 }
 
+// Subgroup and whole-struct SPIR-V mutated (bit flips, replaced and
+// dropped words, as robustness_test.cpp does): a Shader or an Error.
+TEST(Subgroup, MutatedSubgroupAndStructModulesGiveShadersOrErrors) {
+  static const char* kSources[] = {
+      R"(#version 450
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_clustered : require
+#extension GL_KHR_shader_subgroup_quad : require
+layout(local_size_x = 48) in;
+layout(set = 0, binding = 0) buffer O { uint o[]; };
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  uint x = o[i];
+  if ((x & 1u) != 0u) {
+    uvec4 b = subgroupBallot(x > 7u);
+    o[i] = subgroupInclusiveAdd(x) + subgroupBallotExclusiveBitCount(b) + uint(subgroupElect()) +
+           subgroupShuffle(x, x % 32u) + subgroupClusteredMax(x, 4u) + subgroupQuadBroadcast(x, 1u) +
+           gl_SubgroupLtMask.x + floatBitsToUint(subgroupExclusiveMul(float(x))) + uint(subgroupXor(x > 3u));
+  }
+}
+)",
+      R"(#version 450
+layout(local_size_x = 2) in;
+struct Inner { uvec2 u; float f; };
+struct S { vec3 a; float b; mat2x3 m; int c[3]; Inner inner[2]; };
+layout(std140, binding = 0) uniform In { S s[2]; };
+layout(std430, row_major, binding = 1) buffer Out { S o[4]; uint arr[5]; uint arr2[5]; };
+shared S sh[2];
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  o[i] = s[i];
+  sh[i] = s[1u - i];
+  barrier();
+  o[2u + i] = sh[i];
+  arr2 = arr;
+}
+)"};
+  std::mt19937 rng(4242);
+  size_t errors = 0;
+  for (const char* src : kSources) {
+    Options o;
+    o.file_name = "test.comp";
+    auto words = glsl_to_spirv(src, o);
+    ASSERT_TRUE(words.ok()) << words.error().message();
+    auto opt = optimize_spirv(*words, o);
+    ASSERT_TRUE(opt.ok()) << opt.error().message();
+    ASSERT_TRUE(compile_spirv(*opt, o).ok());
+    for (int round = 0; round < 60; ++round) {
+      std::vector<uint32_t> w = *opt;
+      for (int e = 0, edits = 1 + rng() % 3; e < edits; ++e) {
+        size_t at = 5 + rng() % (w.size() - 5);
+        switch (rng() % 3) {
+          case 0: w[at] ^= 1u << (rng() % 32); break;
+          case 1: w[at] = rng() % 4 ? rng() % 64 : rng(); break;
+          default: w.erase(w.begin() + at); break;
+        }
+      }
+      auto s = compile_spirv(w, o);
+      if (s.ok()) EXPECT_FALSE(s->code.empty());
+      else { ++errors; EXPECT_FALSE(s.error().message().empty()); }
+    }
+  }
+  EXPECT_GT(errors, 0u);
+}
+
 TEST(Subgroup, SixtyFourBitValuesAreAnError) {
   // Reductions are 32-bit; a 64-bit one names what is missing.
   auto s = compile(R"(#version 450
