@@ -3,7 +3,8 @@
 // SIMD group, only active invocations contribute, reading an inactive
 // invocation is undefined (not checked). Each kernel runs with every lane
 // active (the log-step path), with only odd lanes, a random half, a single
-// lane, and with a workgroup of 80 (its last SIMD group has 16 lanes).
+// lane, and with workgroups of 80 and 44 (their last SIMD groups have 16
+// and 12 lanes: all of those active is the log-step path too).
 #include <algorithm>
 #include <bit>
 #include <functional>
@@ -36,7 +37,7 @@ enum class Pattern { all, odd, random, one };
 // sel[i] != 0, checks every active lane's outputs the model defines, and
 // that inactive lanes wrote nothing.
 void run_subgroup(const std::string& body, uint32_t outs, const Model& model, const std::string& decls = "") {
-  for (uint32_t size : {64u, 80u}) {
+  for (uint32_t size : {64u, 80u, 44u}) {
     std::string src = R"(#version 450
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_vote : require
