@@ -15,12 +15,9 @@
 //   select on the index (`read_lane`).
 // - Inactive lanes are never written, so a log-step scan cannot pass
 //   partial results through them. Only the active lanes contribute
-//   (SPIR-V), so reductions and scans run in one of two ways, chosen at run
-//   time: when all 32 lanes are active, log-step (butterfly xor shuffles for
-//   reductions, Hillis-Steele up shuffles for scans); otherwise lane order
-//   over the 32 lanes, each lane adding lane k's value when bit k of its
-//   mask (active lanes, cut to the lanes before it for scans or to its
-//   cluster) is set.
+//   (SPIR-V), so reductions and scans (translate_subgroup_scan.cpp) run in
+//   one of two ways, chosen at run time: log-step when every lane that
+//   exists is active, otherwise in lane order over the 32 lanes.
 // Mesa's AGX backend (bminor/mesa-mesa src/asahi/compiler/
 // agx_nir_lower_subgroups.c) lowers elect to "lowest active lane", the
 // subgroup count to ceil(workgroup size / 32), and ballots to 32 bits.
@@ -29,93 +26,16 @@
 
 #include <fmt/format.h>
 
+#include "compiler/subgroup_lanes.h"
 #include "compiler/translate.h"
 
 namespace agx::compiler::detail {
 
 using spv::Op;
-using IrOp = agx::compiler::Op;
+using namespace subgroup;
 
 namespace {
-
-constexpr uint32_t kLanes = 32;
 constexpr uint32_t kSubgroupScope = 3;  // spv::Scope::Subgroup
-
-// simd_shuffle's Instr::imm: the variant (pack.cpp names them).
-enum Shuffle : uint64_t { kIndex = 0, kDown = 1, kUp = 2, kXor = 3 };
-
-enum class Red { iadd, imul, fadd, fmul, smin, umin, fmin, smax, umax, fmax, and_, or_, xor_ };
-
-uint32_t identity(Red r) {
-  switch (r) {
-    case Red::imul: return 1;
-    case Red::fmul: return 0x3f800000u;   // 1.0
-    case Red::smin: return 0x7fffffffu;
-    case Red::umin: case Red::and_: return 0xffffffffu;
-    case Red::fmin: return 0x7f800000u;   // +inf
-    case Red::smax: return 0x80000000u;
-    case Red::fmax: return 0xff800000u;   // -inf
-    default: return 0;
-  }
-}
-
-class Lanes {
- public:
-  explicit Lanes(Builder& b) : b_(b) {}
-  Src lane() { return Src::val(b_.def(IrOp::get_sr, {}, 32, 1, 52)); }  // thread_index_in_simdgroup
-  // Mask of the active lanes, in every active lane.
-  Src active() { return Src::val(b_.def(IrOp::ballot, {Src::immediate(0), Src::immediate(0)}, 32, 1, 0, Cond::ueq)); }
-  Src shuffle(Src x, uint64_t kind, uint32_t imm) {
-    if (x.is_imm()) return x;
-    if (!x.is_value()) x = Src::val(b_.def(IrOp::mov, {x}));
-    return Src::val(b_.def(IrOp::simd_shuffle, {x, Src::immediate(imm)}, 32, 1, kind));
-  }
-  // x of lane `index` (any value): an immediate index is one broadcast.
-  Src read_lane(Src x, Src index) {
-    if (index.is_imm()) return index.imm < kLanes ? shuffle(x, kIndex, static_cast<uint32_t>(index.imm)) : x;
-    if (x.is_imm()) return x;
-    Src r = shuffle(x, kIndex, 0);
-    for (uint32_t k = 1; k < kLanes; ++k)
-      r = b_.select(Cond::ueq, false, index, Src::immediate(k), shuffle(x, kIndex, k), r);
-    return r;
-  }
-  Src combine(Red r, Src a, Src x) {
-    switch (r) {
-      case Red::iadd: return b_.binary(IrOp::iadd, a, x);
-      case Red::imul: return b_.binary(IrOp::imul, a, x);
-      case Red::fadd: return Src::val(b_.def(IrOp::fadd, {a, x}));
-      case Red::fmul: return Src::val(b_.def(IrOp::fmul, {a, x}));
-      case Red::smin: return b_.select(Cond::slt, false, x, a, x, a);
-      case Red::umin: return b_.select(Cond::ult, false, x, a, x, a);
-      case Red::fmin: return b_.select(Cond::flt, false, x, a, x, a);
-      case Red::smax: return b_.select(Cond::sgt, false, x, a, x, a);
-      case Red::umax: return b_.select(Cond::ugt, false, x, a, x, a);
-      case Red::fmax: return b_.select(Cond::fgt, false, x, a, x, a);
-      case Red::and_: return b_.binary(IrOp::iand, a, x);
-      case Red::or_: return b_.binary(IrOp::ior, a, x);
-      case Red::xor_: return b_.binary(IrOp::ixor, a, x);
-    }
-    return a;
-  }
-  // op over lane k's x for every k whose bit is set in `mask` (per lane),
-  // in lane order from the identity.
-  Src masked_lane_order(Red r, Src x, Src mask) {
-    Src acc = Src::immediate(identity(r));
-    for (uint32_t k = 0; k < kLanes; ++k) {
-      Src y = shuffle(x, kIndex, k);
-      Src t = combine(r, acc, y);
-      Src top = k == kLanes - 1 ? mask : b_.binary(IrOp::ishl, mask, Src::immediate(kLanes - 1 - k));
-      acc = b_.select(Cond::slt, false, top, Src::immediate(0), t, acc);  // bit k of mask is now the sign
-    }
-    return acc;
-  }
-
- private:
-  Builder& b_;
-};
-
-enum class GroupOp : uint32_t { reduce = 0, inclusive = 1, exclusive = 2, clustered = 3 };
-
 }  // namespace
 
 Src Translator::read_lane(Src x, Src index) { return Lanes(b_).read_lane(x, index); }
@@ -379,92 +299,6 @@ Status Translator::subgroup(const spirv::Inst& in) {
     });
   }
   return per_comp(id, [&](Src x) -> Result<Src> { return subgroup_scan(static_cast<unsigned>(red), static_cast<unsigned>(gop), cluster, x, mask, act, lane); });
-}
-
-// A reduction or scan of x. When every lane of the SIMD group that exists
-// is active: log-step on immediate shuffles; otherwise the lane-order loop
-// over the mask.
-Result<Src> Translator::subgroup_scan(unsigned red_u, unsigned gop_u, uint32_t cluster, Src x, Src mask, Src act, Src lane) {
-  Lanes L(b_);
-  auto red = static_cast<Red>(red_u);
-  auto gop = static_cast<GroupOp>(gop_u);
-  if (!x.is_value()) x = Src::val(b_.def(IrOp::mov, {x}));
-  // The CDM fills SIMD groups in local invocation index order, so only the
-  // last group of a workgroup whose size is not a multiple of 32 is partial:
-  // its lanes n..31 do not exist (n = size - 32 * subgroup id).
-  const auto& ls = m_.local_size;
-  const uint32_t total = ls[0] * ls[1] * ls[2];
-  const bool whole_groups = total % kLanes == 0;
-  Src exist = Src::immediate(0xffffffffu), count = Src::immediate(kLanes);
-  if (!whole_groups) {
-    Src sg = Src::val(b_.def(IrOp::get_sr, {}, 32, 1, 53));  // simdgroup_index_in_threadgroup
-    Src rem = b_.binary(IrOp::isub, Src::immediate(total), b_.binary(IrOp::ishl, sg, Src::immediate(5)));
-    count = b_.select(Cond::ult, false, rem, Src::immediate(kLanes), rem, Src::immediate(kLanes));
-    Src low = b_.binary(IrOp::isub, b_.binary(IrOp::ishl, Src::immediate(1), rem), Src::immediate(1));
-    exist = b_.select(Cond::ult, false, rem, Src::immediate(kLanes), low, Src::immediate(0xffffffffu));
-  }
-  ValueId result = b_.function().new_value(32, 1, true);
-  b_.emit(IrOp::if_, {act, exist}, 0, Cond::ueq, false);
-  {
-    Src v = x;
-    if (gop == GroupOp::inclusive || gop == GroupOp::exclusive) {
-      // Hillis-Steele: after step d, lane l holds op(x[l-2d+1 .. l]); only
-      // lower lanes are read, and those exist.
-      for (uint32_t d = 1; d < kLanes; d *= 2) {
-        Src y = L.shuffle(v, kUp, d);
-        Src t = L.combine(red, y, v);
-        v = b_.select(Cond::ult, false, lane, Src::immediate(d), v, t);
-      }
-      if (gop == GroupOp::exclusive) {
-        Src y = L.shuffle(v, kUp, 1);
-        v = b_.select(Cond::ueq, false, lane, Src::immediate(0), Src::immediate(identity(red)), y);
-      }
-    } else if (whole_groups) {
-      // Butterfly: after step d, every lane of each aligned 2d block holds
-      // op of the block; clusters stop at their size. Add, multiply and the
-      // bitwise ops commute exactly; float min/max of -0/+0 or NaN does not,
-      // so there the lower lane's value goes first in both lanes.
-      for (uint32_t d = 1; d < cluster; d *= 2) {
-        Src y = L.shuffle(v, kXor, d);
-        if (red != Red::fmin && red != Red::fmax) {  // commutative bit for bit
-          v = L.combine(red, v, y);
-          continue;
-        }
-        Src upper = b_.binary(IrOp::iand, lane, Src::immediate(d));
-        Src lo_first = L.combine(red, v, y);
-        Src hi_first = L.combine(red, y, v);
-        v = b_.select(Cond::ueq, false, upper, Src::immediate(0), lo_first, hi_first);
-      }
-    } else {
-      // Lanes past n may sit in a partner's place: a suffix reduction with
-      // down shuffles (lane l takes l + d while that lane exists and is in
-      // its cluster) leaves each cluster's result in its first lane, which
-      // then fills the cluster with up shuffles (lanes [d, 2d) of the
-      // cluster take lane - d), or a broadcast of lane 0 for the group.
-      Src in_cluster = b_.binary(IrOp::iand, lane, Src::immediate(cluster - 1));
-      for (uint32_t d = 1; d < cluster; d *= 2) {
-        Src y = L.shuffle(v, kDown, d);
-        Src t = L.combine(red, v, y);
-        Src next = b_.binary(IrOp::iadd, lane, Src::immediate(d));
-        Src ok = b_.select(Cond::ult, false, next, count, t, v);
-        v = cluster == kLanes ? ok : b_.select(Cond::ult, false, in_cluster, Src::immediate(cluster - d), ok, v);
-      }
-      if (cluster == kLanes) {
-        v = L.shuffle(v, kIndex, 0);
-      } else {
-        for (uint32_t d = 1; d < cluster; d *= 2) {
-          Src y = L.shuffle(v, kUp, d);
-          Src block = b_.binary(IrOp::iand, in_cluster, Src::immediate(~(d - 1)));
-          v = b_.select(Cond::ueq, false, block, Src::immediate(d), y, v);
-        }
-      }
-    }
-    b_.def_into(result, IrOp::mov, {v});
-  }
-  b_.emit(IrOp::else_);
-  b_.def_into(result, IrOp::mov, {L.masked_lane_order(red, x, mask)});
-  b_.emit(IrOp::end_if);
-  return Src::val(result);
 }
 
 }  // namespace agx::compiler::detail
