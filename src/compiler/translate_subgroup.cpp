@@ -103,7 +103,9 @@ Status Translator::subgroup(const spirv::Inst& in) {
   unsigned n = components(rtype);
   if (!n) return unsupported(in, "a subgroup operation on a composite other than a vector");
   bool bool_result = is_bool(rtype);
-  if (!bool_result && type(scalar_type(rtype)).width != 32)
+  // 64-bit integers: lane moves and bitwise reductions run on each half.
+  bool wide = is_int64(rtype);
+  if (!bool_result && !wide && type(scalar_type(rtype)).width != 32)
     return unsupported(in, fmt::format("a subgroup operation on {}-bit values (32-bit only)", type(scalar_type(rtype)).width));
   auto finish = [&]() -> Status {
     if (bool_result && n == 1 && !out.cmp) {
@@ -117,10 +119,16 @@ Status Translator::subgroup(const spirv::Inst& in) {
   Src zero = Src::immediate(0);
   // The ballot operand's first word (subgroup size 32: the others are 0).
   auto ballot_word = [&](uint32_t id) -> Result<Src> { return scalar(id, in, 0); };
-  // Per component of a value operand.
+  // Per component of a value operand (per 32-bit half of a 64-bit one).
   auto per_comp = [&](uint32_t id, auto fn) -> Status {
     for (unsigned c = 0; c < n; ++c) {
       AGX_TRY(auto x, scalar(id, in, c));
+      if (wide) {
+        AGX_TRY(auto lo, fn(lo32(x)));
+        AGX_TRY(auto hi, fn(hi32(x)));
+        out.c.push_back(pack64(lo, hi));
+        continue;
+      }
       AGX_TRY(auto r, fn(x));
       out.c.push_back(r);
     }
@@ -274,6 +282,8 @@ Status Translator::subgroup(const spirv::Inst& in) {
     return unsupported(in, "group operation other than Reduce, InclusiveScan, ExclusiveScan, ClusteredReduce");
   }
   if (logical != bool_result) return unsupported(in, "logical subgroup operation on non-booleans");
+  if (wide && red != Red::and_ && red != Red::or_ && red != Red::xor_)
+    return unsupported(in, "64-bit subgroup add/mul/min/max (64-bit integers have lane moves and and/or/xor only)");
   // The lanes whose values each lane combines.
   Src act = L.active();
   Src lane = L.lane();
