@@ -4,6 +4,8 @@
 // why an index is only trusted as an immediate).
 #pragma once
 
+#include <utility>
+
 #include "compiler/builder.h"
 
 namespace agx::compiler::detail::subgroup {
@@ -77,6 +79,52 @@ class Lanes {
       Src t = combine(r, acc, y);
       Src top = k == kLanes - 1 ? mask : b_.binary(IrOp::ishl, mask, Src::immediate(kLanes - 1 - k));
       acc = b_.select(Cond::slt, false, top, Src::immediate(0), t, acc);  // bit k of mask is now the sign
+    }
+    return acc;
+  }
+
+  // 64-bit integers as (low, high) halves: add with the carry of the low
+  // words, min/max on the high words (signed or not) then the low ones.
+  using Pair = std::pair<Src, Src>;
+  Pair combine64(Red r, Pair a, Pair x) {
+    switch (r) {
+      case Red::iadd: {
+        Src lo = b_.binary(IrOp::iadd, a.first, x.first);
+        Src carry = b_.select(Cond::ult, false, lo, a.first, Src::immediate(1), Src::immediate(0));
+        return {lo, b_.binary(IrOp::iadd, b_.binary(IrOp::iadd, a.second, x.second), carry)};
+      }
+      case Red::and_: case Red::or_: case Red::xor_:
+        return {combine(r, a.first, x.first), combine(r, a.second, x.second)};
+      default: {
+        bool is_min = r == Red::umin || r == Red::smin;
+        Cond hi_cond = r == Red::smin || r == Red::smax ? Cond::slt : Cond::ult;
+        // take x when x < a (min) or a < x (max)
+        Pair p = is_min ? x : a, q = is_min ? a : x;
+        Src lo_lt = b_.select(Cond::ult, false, p.first, q.first, Src::immediate(1), Src::immediate(0));
+        Src eq = b_.select(Cond::ueq, false, p.second, q.second, lo_lt, Src::immediate(0));
+        Src lt = b_.select(hi_cond, false, p.second, q.second, Src::immediate(1), eq);
+        return {b_.select(Cond::ueq, false, lt, Src::immediate(0), a.first, x.first),
+                b_.select(Cond::ueq, false, lt, Src::immediate(0), a.second, x.second)};
+      }
+    }
+  }
+  static Pair identity64(Red r) {
+    switch (r) {
+      case Red::umin: case Red::and_: return {Src::immediate(0xffffffffu), Src::immediate(0xffffffffu)};
+      case Red::smin: return {Src::immediate(0xffffffffu), Src::immediate(0x7fffffffu)};
+      case Red::smax: return {Src::immediate(0), Src::immediate(0x80000000u)};
+      default: return {Src::immediate(0), Src::immediate(0)};
+    }
+  }
+  // masked_lane_order on 64-bit halves.
+  Pair masked_lane_order64(Red r, Pair x, Src mask) {
+    Pair acc = identity64(r);
+    for (uint32_t k = 0; k < kLanes; ++k) {
+      Pair y{shuffle(x.first, kIndex, k), shuffle(x.second, kIndex, k)};
+      Pair t = combine64(r, acc, y);
+      Src top = k == kLanes - 1 ? mask : b_.binary(IrOp::ishl, mask, Src::immediate(kLanes - 1 - k));
+      acc = {b_.select(Cond::slt, false, top, Src::immediate(0), t.first, acc.first),
+             b_.select(Cond::slt, false, top, Src::immediate(0), t.second, acc.second)};
     }
     return acc;
   }

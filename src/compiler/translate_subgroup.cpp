@@ -282,8 +282,7 @@ Status Translator::subgroup(const spirv::Inst& in) {
     return unsupported(in, "group operation other than Reduce, InclusiveScan, ExclusiveScan, ClusteredReduce");
   }
   if (logical != bool_result) return unsupported(in, "logical subgroup operation on non-booleans");
-  if (wide && red != Red::and_ && red != Red::or_ && red != Red::xor_)
-    return unsupported(in, "64-bit subgroup add/mul/min/max (64-bit integers have lane moves and and/or/xor only)");
+  if (wide && red == Red::imul) return unsupported(in, "64-bit subgroup multiply reductions");
   // The lanes whose values each lane combines.
   Src act = L.active();
   Src lane = L.lane();
@@ -307,6 +306,16 @@ Status Translator::subgroup(const spirv::Inst& in) {
       if (red == Red::or_) return b_.select(Cond::ueq, false, hits, zero, zero, Src::immediate(1));
       return b_.binary(IrOp::iand, Src::val(b_.def(IrOp::popcount, {hits})), Src::immediate(1));
     });
+  }
+  if (wide && red != Red::and_ && red != Red::or_ && red != Red::xor_) {
+    // 64-bit add/min/max: the lane-order fold on both halves (always exact,
+    // no log-step form).
+    for (unsigned c = 0; c < n; ++c) {
+      AGX_TRY(auto x, scalar(id, in, c));
+      auto r = L.masked_lane_order64(red, {lo32(x), hi32(x)}, mask);
+      out.c.push_back(pack64(r.first, r.second));
+    }
+    return finish();
   }
   return per_comp(id, [&](Src x) -> Result<Src> { return subgroup_scan(static_cast<unsigned>(red), static_cast<unsigned>(gop), cluster, x, mask, act, lane); });
 }

@@ -500,13 +500,15 @@ void main() {
 }
 
 // 64-bit integers (GL_EXT_shader_subgroup_extended_types_int64): lane
-// moves and bitwise reductions run on each 32-bit half; arithmetic ones
-// name what is missing.
-TEST(Subgroup, SixtyFourBitLaneMovesAndBitwiseReductions) {
+// moves and bitwise reductions run on each 32-bit half, add/min/max fold
+// the pairs in lane order (carries across the halves); multiply names
+// what is missing. Lane 3 of every quad is inactive.
+TEST(Subgroup, SixtyFourBitIntegers) {
   auto s = compile(R"(#version 450
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_clustered : require
 #extension GL_EXT_shader_subgroup_extended_types_int64 : require
 #extension GL_ARB_gpu_shader_int64 : require
 layout(local_size_x = 32) in;
@@ -520,6 +522,10 @@ void main() {
     o[i * 4u + 1u] = subgroupOr(x);
     o[i * 4u + 2u] = subgroupInclusiveXor(x);
     o[i * 4u + 3u] = subgroupBroadcast(x, 9u);
+    o[128u + i * 4u + 0u] = subgroupAdd(x);
+    o[128u + i * 4u + 1u] = subgroupExclusiveAdd(x);
+    o[128u + i * 4u + 2u] = uint64_t(subgroupInclusiveMin(int64_t(x)));
+    o[128u + i * 4u + 3u] = subgroupClusteredMax(x, 8u);
   }
 }
 )");
@@ -528,7 +534,7 @@ void main() {
   std::mt19937 rng(64);
   for (auto& v : a) v = rng();
   Job r;
-  r.buffers = {a, std::vector<uint32_t>(32 * 4 * 2, kSentinel)};
+  r.buffers = {a, std::vector<uint32_t>(2 * 32 * 4 * 2, kSentinel)};
   ASSERT_OK(execute(*s, r));
   auto x = [&](uint32_t l) { return uint64_t{a[2 * l]} | uint64_t{a[2 * l + 1]} << 32; };
   auto got = [&](uint32_t l, uint32_t j) {
@@ -537,8 +543,22 @@ void main() {
   uint64_t all_or = 0;
   for (uint32_t l = 0; l < 32; ++l)
     if (l % 4 != 3) all_or |= x(l);
-  uint64_t prefix = 0;
+  uint64_t prefix = 0, sum = 0, before = 0;
+  int64_t smallest = INT64_MAX;
+  for (uint32_t l = 0; l < 32; ++l)
+    if (l % 4 != 3) sum += x(l);
   for (uint32_t l = 0; l < 32; ++l) {
+    if (l % 4 != 3) {
+      uint64_t cmax = 0;
+      for (uint32_t k = l & ~7u; k < (l & ~7u) + 8; ++k)
+        if (k % 4 != 3) cmax = std::max(cmax, x(k));
+      smallest = std::min(smallest, static_cast<int64_t>(x(l)));
+      EXPECT_EQ(got(32 + l, 0), sum) << l;
+      EXPECT_EQ(got(32 + l, 1), before) << l;
+      EXPECT_EQ(got(32 + l, 2), static_cast<uint64_t>(smallest)) << l;
+      EXPECT_EQ(got(32 + l, 3), cmax) << l;
+      before += x(l);
+    }
     if (l % 4 == 3) {
       EXPECT_EQ(r.buffers[1][l * 8], kSentinel);
       continue;
@@ -555,10 +575,10 @@ void main() {
 #extension GL_ARB_gpu_shader_int64 : require
 layout(local_size_x = 32) in;
 layout(set = 0, binding = 0) buffer O { uint64_t o[]; };
-void main() { o[gl_LocalInvocationIndex] = subgroupAdd(o[gl_LocalInvocationIndex]); }
+void main() { o[gl_LocalInvocationIndex] = subgroupMul(o[gl_LocalInvocationIndex]); }
 )");
   ASSERT_FALSE(add.ok());
-  EXPECT_NE(add.error().message().find("64-bit subgroup add"), std::string::npos) << add.error().message();
+  EXPECT_NE(add.error().message().find("64-bit subgroup multiply"), std::string::npos) << add.error().message();
 }
 
 }  // namespace
