@@ -72,6 +72,7 @@ std::string print_instr(const Function& f, const Instr& in) {
       t += fmt::format(" ts{} ss{} n{}", image_texture_state(in.imm), image_sampler_state(in.imm), image_dim(in.imm));
       break;
     case Op::atomic: case Op::local_atomic: t += fmt::format(".{}", atomic_name(static_cast<AtomicOp>(in.imm))); break;
+    case Op::simd_shuffle: if (in.imm) t += in.imm == 1 ? ".down" : in.imm == 2 ? ".up" : ".xor"; break;
     default: break;
   }
   for (size_t i = 0; i < in.srcs.size(); ++i) t += (i ? ", " : " ") + src_text(in.srcs[i]);

@@ -243,7 +243,10 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       Src idx = in.srcs[1];
       if (idx.is_value()) idx.bits = 16;
       AGX_TRY(auto b, p.src(idx, false));
-      add(fmt::format("simd_shuffle {}, {}, {}", d, a, b));
+      // Instr::imm: the variant (translate_subgroup.cpp).
+      static constexpr const char* kVariants[] = {"simd_shuffle", "simd_shuffle_down", "simd_shuffle_up", "simd_shuffle_xor"};
+      if (in.imm >= std::size(kVariants)) return Error::unsupported("simd_shuffle variant {}", in.imm);
+      add(fmt::format("{} {}, {}, {}", kVariants[in.imm], d, a, b));
       return {};
     }
     case Op::convert: {

@@ -71,6 +71,13 @@ struct Ctx {
   uint32_t outer_merge = 0, outer_cont = 0;  // a loop around a switch: not reachable from inside it
 };
 
+// A scalar of a composite in memory: byte offset from the composite's
+// start, scalar type.
+struct MemoryLeaf {
+  uint32_t off_B = 0;
+  uint32_t type = 0;
+};
+
 // A vector in consecutive registers for a store or an atomic.
 Src gather(Builder& b, const std::vector<Src>& c);
 
@@ -108,6 +115,22 @@ class Translator {
 
   // translate_vote.cpp
   Status vote(const spirv::Inst& in);
+
+  // translate_struct_copy.cpp: whole structs/arrays in memory
+  Result<std::vector<MemoryLeaf>> composite_leaves(const Ptr& p, const spirv::Inst& in);
+  Result<Src> load_word(const Ptr& p, uint32_t off_B, const spirv::Inst& in);
+  Status store_word(const Ptr& p, uint32_t off_B, Src data, const spirv::Inst& in);
+  Result<std::vector<Src>> load_composite(const Ptr& p, const spirv::Inst& in);
+  Status store_composite(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
+  Status copy(const spirv::Inst& in);  // OpCopyMemory, OpCopyLogical
+
+  // translate_subgroup.cpp: OpGroupNonUniform* (but the votes) and the
+  // SPV_KHR_shader_ballot ops; the subgroup built-ins (nullopt: not one)
+  static bool is_subgroup_op(spv::Op op);
+  Status subgroup(const spirv::Inst& in);
+  std::optional<Src> subgroup_builtin(int32_t builtin, unsigned comp);
+  Src read_lane(Src x, Src index);  // x of lane `index`, exact under divergence
+  Result<Src> subgroup_scan(unsigned red, unsigned group_op, uint32_t cluster, Src x, Src mask, Src active, Src lane);
 
   // translate_derivatives.cpp
   Status derivative(const spirv::Inst& in);

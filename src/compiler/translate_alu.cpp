@@ -116,6 +116,9 @@ Status Translator::instruction(const spirv::Inst& in) {
   bool image_op = false;
   AGX_CHECK(image_instruction(in, image_op));
   if (image_op) return {};
+  if (is_subgroup_op(in.op)) return subgroup(in);  // translate_subgroup.cpp
+  if (in.op == Op::OpCopyMemory || in.op == Op::OpCopyMemorySized || in.op == Op::OpCopyLogical)
+    return copy(in);  // translate_struct_copy.cpp
   switch (in.op) {
     case Op::OpNop: case Op::OpSelectionMerge: case Op::OpLoopMerge: return {};
     case Op::OpVariable: return {};  // laid out and initialized by setup_locals (translate_local.cpp)

@@ -106,6 +106,7 @@ Status Translator::setup_resources() {
         Kind k = type(pointee).kind;
         if (k == Kind::other) break;  // other opaque types: only an error if used
         if (k == Kind::image || k == Kind::sampled_image || k == Kind::sampler) break;  // setup_images
+        if (d.builtin >= 0) break;  // GL_ARB_shader_ballot's gl_SubGroupSizeARB: a built-in, not a uniform
         loose.push_back(v);
         break;
       }
@@ -202,6 +203,11 @@ Result<Ptr> Translator::variable_pointer(uint32_t base, const spirv::Inst& in) {
       p.local = static_cast<uint32_t>(local_index_[base]);
       break;
     case StorageClass::UniformConstant:
+      if (m_.decorations[base].builtin >= 0) {
+        p.space = Ptr::Space::builtin;
+        p.builtin = m_.decorations[base].builtin;
+        break;
+      }
       if (loose_uniform_[base] == UINT32_MAX) return unsupported(in, "images and samplers are not supported");
       p.space = Ptr::Space::push;
       p.uniform = abi_.push_constants_uniform;
@@ -386,6 +392,10 @@ Status Translator::load(const spirv::Inst& in) {
         out.c.push_back(Src::uniform(abi_.workgroup_count_uniform + c));
         continue;
       }
+      if (auto sg = subgroup_builtin(bi, c)) {  // translate_subgroup.cpp
+        out.c.push_back(*sg);
+        continue;
+      }
       int sr = builtin_sr(bi);
       if (sr < 0) return unsupported(in, fmt::format("built-in {} is not supported", bi));
       out.c.push_back(Src::val(b_.def(Op::get_sr, {}, 32, 1, static_cast<uint64_t>(sr + c))));
@@ -407,73 +417,11 @@ Status Translator::load(const spirv::Inst& in) {
     return {};
   }
   if (type(scalar_type(rtype)).kind != Kind::bool_ && !n) {
-    // A whole struct/array: one load per scalar, in flattened order.
+    // A whole struct/array: one load per scalar (translate_struct_copy.cpp).
     if (p.space != Ptr::Space::buffer && p.space != Ptr::Space::push && p.space != Ptr::Space::shared)
       return unsupported(in, "composite load from this storage class");
-    bool explicit_layout = p.space != Ptr::Space::shared;
-    std::vector<std::pair<uint32_t, uint32_t>> leaves;  // offset, type
-    // mstride/row_major: the matrix layout of the enclosing struct member.
-    std::function<Status(uint32_t, uint32_t, uint32_t, bool)> walk = [&](uint32_t t, uint32_t off, uint32_t mstride,
-                                                                         bool row_major) -> Status {
-      const spirv::Type& ty = type(t);
-      if (ty.kind == Kind::struct_) {
-        uint32_t noff = 0;
-        for (size_t j = 0; j < ty.members.size(); ++j) {
-          uint32_t mo;
-          if (explicit_layout) {
-            mo = j < ty.member_offsets.size() ? ty.member_offsets[j] : UINT32_MAX;
-            if (mo == UINT32_MAX) return unsupported(in, "struct member without an Offset decoration");
-          } else {
-            uint32_t ma = 4;
-            uint32_t ms = natural_size_B(ty.members[j], &ma);
-            noff = (noff + ma - 1) / ma * ma;
-            mo = noff;
-            noff += ms;
-          }
-          uint32_t ms = j < ty.member_matrix_stride.size() ? ty.member_matrix_stride[j] : 0;
-          bool rm = j < ty.member_row_major.size() && ty.member_row_major[j];
-          AGX_CHECK(walk(ty.members[j], off + mo, ms, rm));
-        }
-        return {};
-      }
-      if (ty.kind == Kind::array || ty.kind == Kind::vector) {
-        uint32_t stride;
-        if (ty.kind == Kind::vector) stride = 4;
-        else if (explicit_layout) stride = ty.array_stride;
-        else { uint32_t ea = 4; uint32_t e = natural_size_B(ty.elem, &ea); stride = (e + ea - 1) / ea * ea; }
-        if (ty.count > 4096) return unsupported(in, "composite load of a large array");
-        for (uint32_t i = 0; i < ty.count; ++i) AGX_CHECK(walk(ty.elem, off + i * stride, mstride, row_major));
-        return {};
-      }
-      if (ty.kind == Kind::matrix) {
-        AGX_TRY(auto lay, matrix_layout(p.space, mstride, row_major, t, in));
-        uint32_t rows = matrix_rows(t), st = scalar_type(ty.elem);
-        for (uint32_t c = 0; c < ty.count; ++c)
-          for (uint32_t r = 0; r < rows; ++r) leaves.push_back({off + c * lay.col_stride_B + r * lay.comp_stride_B, st});
-        return {};
-      }
-      if ((ty.kind == Kind::int_ || ty.kind == Kind::float_ || ty.kind == Kind::bool_) && (ty.kind == Kind::bool_ || ty.width == 32)) {
-        leaves.push_back({off, t});
-        return {};
-      }
-      if (ty.kind == Kind::other) return unsupported(in, "load of a composite containing an opaque type");
-      return unsupported(in, "load of a composite containing non-32-bit members");
-    };
-    AGX_CHECK(walk(p.type, 0, p.matrix_stride_B, p.row_major));
-    for (auto [off, t] : leaves) {
-      Ptr q = p;
-      q.const_B += off;
-      if (p.space == Ptr::Space::push) {
-        if (!q.terms.empty()) return unsupported(in, "dynamic index into push constants");
-        out.c.push_back(Src::uniform(q.uniform + q.const_B / 4));
-      } else if (p.space == Ptr::Space::buffer) {
-        AGX_TRY(auto idx, buffer_index(q, 4, in));
-        out.c.push_back(Src::val(b_.def(Op::device_load, {Src::uniform(q.uniform, 64), idx})));
-      } else {
-        AGX_TRY(auto addr, shared_address(q));
-        out.c.push_back(Src::val(b_.def(Op::local_load, {addr})));
-      }
-    }
+    AGX_TRY(auto c, load_composite(p, in));
+    out.c = std::move(c);
     vals_[w[1]] = std::move(out);
     return {};
   }
@@ -544,10 +492,7 @@ Status Translator::store(const spirv::Inst& in) {
     if (data.size() != n) return unsupported(in, "store of a value of another shape");
     return store_vector_at(p, data, p.comp_stride_B, in);
   }
-  if (!n) {
-    // Whole composite: per flattened scalar, only for simple layouts.
-    return unsupported(in, "store of a whole struct/array (store members one by one)");
-  }
+  if (!n) return store_composite(in, p, data);  // a whole struct/array: translate_struct_copy.cpp
   if (is_int64(p.type)) return store64(in, p, data);
   if (type(scalar_type(p.type)).kind == Kind::float_ && type(scalar_type(p.type)).width == 64)
     return unsupported(in, "64-bit float (double) store: doubles are not supported (no fp64 ALU on the AGX)");
