@@ -101,11 +101,13 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
   handled = false;
   if (w.size() < 3) return {};
   uint32_t rtype = w[0], rid = w[1];
-  bool r64 = is_int64(rtype);
+  // Doubles reach here only for the moves (select, bitcast, dynamic
+  // extract): their arithmetic is translate_fp64.cpp's.
+  bool r64 = is_int64(rtype) || is_double(rtype);
   bool a64 = false;
   if (w.size() >= 3 && w[2] < m_.bound) {
-    if (vals_[w[2]].kind == TVal::Kind::data) a64 = is_int64(vals_[w[2]].type);
-    else if (m_.is_constant[w[2]]) a64 = is_int64(m_.constants[w[2]].type);
+    if (vals_[w[2]].kind == TVal::Kind::data) a64 = is_int64(vals_[w[2]].type) || is_double(vals_[w[2]].type);
+    else if (m_.is_constant[w[2]]) a64 = is_int64(m_.constants[w[2]].type) || is_double(m_.constants[w[2]].type);
   }
   if (!r64 && !a64) return {};
   handled = true;

@@ -164,7 +164,7 @@ Status Translator::setup_resources() {
     // glUniformMatrix*fv takes them); other types: natural size.
     uint32_t size = type(pointee).kind == Kind::matrix ? flat_count(pointee) * 4 : natural_size_B(pointee, &align);
     loose_B = (loose_B + 3) / 4 * 4;
-    if (is_int64(pointee)) loose_B = (loose_B + 7) / 8 * 8;  // an even u<N>: a uniform pair
+    if (is_wide64(pointee)) loose_B = (loose_B + 7) / 8 * 8;  // an even u<N>: a uniform pair
     loose_uniform_[v] = abi_.push_constants_uniform + loose_B / 4;
     abi_.loose_uniforms.push_back(LooseUniform{m_.names[v], m_.decorations[v].location, loose_uniform_[v], size});
     loose_B += size;
@@ -450,9 +450,7 @@ Status Translator::load(const spirv::Inst& in) {
     vals_[w[1]] = std::move(out);
     return {};
   }
-  if (is_int64(rtype)) return load64(in, p);
-  if (type(scalar_type(rtype)).kind == Kind::float_ && type(scalar_type(rtype)).width == 64)
-    return unsupported(in, "64-bit float (double) load: doubles are not supported (no fp64 ALU on the AGX)");
+  if (is_int64(rtype) || is_double(rtype)) return load64(in, p);  // translate_int64_memory.cpp
   if (type(scalar_type(rtype)).kind != Kind::bool_ && type(scalar_type(rtype)).width != 32)
     return unsupported(in, fmt::format("{}-bit load (32-bit only)", type(scalar_type(rtype)).width));
   switch (p.space) {
@@ -520,9 +518,7 @@ Status Translator::store(const spirv::Inst& in) {
     // Whole composite: per flattened scalar, only for simple layouts.
     return unsupported(in, "store of a whole struct/array (store members one by one)");
   }
-  if (is_int64(p.type)) return store64(in, p, data);
-  if (type(scalar_type(p.type)).kind == Kind::float_ && type(scalar_type(p.type)).width == 64)
-    return unsupported(in, "64-bit float (double) store: doubles are not supported (no fp64 ALU on the AGX)");
+  if (is_int64(p.type) || is_double(p.type)) return store64(in, p, data);
   if (type(scalar_type(p.type)).kind != Kind::bool_ && type(scalar_type(p.type)).width != 32)
     return unsupported(in, fmt::format("{}-bit store (32-bit only)", type(scalar_type(p.type)).width));
   if (data.size() != n) return unsupported(in, "store of a value of another shape");

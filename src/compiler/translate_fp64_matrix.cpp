@@ -1,0 +1,114 @@
+// Matrices of doubles (dmat*) -> IR: the products of translate_matrix.cpp
+// with the fp64 sequences (fp64_lowering.h) for the scalar arithmetic. A
+// matrix value is its scalars column after column (c * rows + r).
+#include "compiler/fp64_lowering.h"
+#include "compiler/translate.h"
+
+namespace agx::compiler::detail {
+
+using spv::Op;
+using Kind = spirv::Type::Kind;
+
+Status Translator::fp64_matrix(const spirv::Inst& in) {
+  const auto& w = in.w;
+  Int64 x(b_);
+  Fp64 fp(x);
+  auto operands = [&](size_t k) -> Status {
+    if (w.size() < 2 + k) return Error::decode("{}: SPIR-V word {}: too few operands", o_.file_name, in.word_offset);
+    return {};
+  };
+  auto data = [&](uint32_t id) -> Result<std::vector<Pair>> {
+    AGX_TRY(auto v, get(id, in));
+    if (v->kind != TVal::Kind::data || v->cmp) return unsupported(in, "matrix operand is not a double value");
+    std::vector<Pair> out;
+    for (const Src& s : v->c) out.push_back({lo32(s), hi32(s)});
+    return out;
+  };
+  auto shape = [&](uint32_t id, unsigned& cols, unsigned& rows) -> Status {
+    uint32_t t = vals_[id].type;
+    if (type(t).kind != Kind::matrix) return unsupported(in, "matrix instruction on a non-matrix type");
+    cols = type(t).count;
+    rows = matrix_rows(t);
+    return {};
+  };
+  // sum_j a[j] * b[j]
+  auto dot = [&](const std::vector<Pair>& a, const std::vector<Pair>& b) { return fp64_dot(fp, a, b); };
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = w[0];
+  auto push = [&](Pair p) { out.c.push_back(pack64(p.lo, p.hi)); };
+  switch (in.op) {
+    case Op::OpTranspose: {
+      AGX_CHECK(operands(1));
+      unsigned cols, rows;
+      AGX_TRY(auto m, data(w[2]));
+      AGX_CHECK(shape(w[2], cols, rows));
+      if (m.size() != cols * rows) return unsupported(in, "OpTranspose operand shape");
+      for (unsigned r = 0; r < rows; ++r)
+        for (unsigned c = 0; c < cols; ++c) push(m[c * rows + r]);
+      break;
+    }
+    case Op::OpMatrixTimesScalar: {
+      AGX_CHECK(operands(2));
+      AGX_TRY(auto m, data(w[2]));
+      AGX_TRY(auto k, dpair(w[3], in, 0));
+      for (const Pair& p : m) push(fp.mul(p, k));
+      break;
+    }
+    case Op::OpVectorTimesMatrix: {
+      AGX_CHECK(operands(2));
+      unsigned cols, rows;
+      AGX_TRY(auto v, data(w[2]));
+      AGX_TRY(auto m, data(w[3]));
+      AGX_CHECK(shape(w[3], cols, rows));
+      if (v.size() != rows || m.size() != cols * rows) return unsupported(in, "OpVectorTimesMatrix operand shapes");
+      for (unsigned c = 0; c < cols; ++c) push(dot(v, std::vector<Pair>(m.begin() + c * rows, m.begin() + (c + 1) * rows)));
+      break;
+    }
+    case Op::OpMatrixTimesVector: {
+      AGX_CHECK(operands(2));
+      unsigned cols, rows;
+      AGX_TRY(auto m, data(w[2]));
+      AGX_TRY(auto v, data(w[3]));
+      AGX_CHECK(shape(w[2], cols, rows));
+      if (v.size() != cols || m.size() != cols * rows) return unsupported(in, "OpMatrixTimesVector operand shapes");
+      for (unsigned r = 0; r < rows; ++r) {
+        std::vector<Pair> row;
+        for (unsigned c = 0; c < cols; ++c) row.push_back(m[c * rows + r]);
+        push(dot(row, v));
+      }
+      break;
+    }
+    case Op::OpMatrixTimesMatrix: {
+      // A (k x rows) * B (cols x k): R[c][r] = sum_j A[j][r] B[c][j]
+      AGX_CHECK(operands(2));
+      unsigned ak, rows, cols, bk;
+      AGX_TRY(auto a, data(w[2]));
+      AGX_TRY(auto b, data(w[3]));
+      AGX_CHECK(shape(w[2], ak, rows));
+      AGX_CHECK(shape(w[3], cols, bk));
+      if (ak != bk || a.size() != ak * rows || b.size() != cols * bk) return unsupported(in, "OpMatrixTimesMatrix operand shapes");
+      for (unsigned c = 0; c < cols; ++c)
+        for (unsigned r = 0; r < rows; ++r) {
+          std::vector<Pair> row;
+          for (unsigned j = 0; j < ak; ++j) row.push_back(a[j * rows + r]);
+          push(dot(row, std::vector<Pair>(b.begin() + c * bk, b.begin() + (c + 1) * bk)));
+        }
+      break;
+    }
+    case Op::OpOuterProduct: {
+      // c (rows) x r (cols): R[j][i] = c[i] r[j]
+      AGX_CHECK(operands(2));
+      AGX_TRY(auto c, data(w[2]));
+      AGX_TRY(auto r, data(w[3]));
+      for (const Pair& rj : r)
+        for (const Pair& ci : c) push(fp.mul(ci, rj));
+      break;
+    }
+    default: return unsupported(in, "matrix operation on doubles");
+  }
+  vals_[w[1]] = std::move(out);
+  return {};
+}
+
+}  // namespace agx::compiler::detail
