@@ -10,7 +10,7 @@ namespace agx::compiler::detail {
 
 using IrOp = agx::compiler::Op;
 
-Pair Fp64::add(Pair a, Pair c) {
+Pair Fp64::add(Pair a, Pair c, Pair nan_c) {
   Src swap = x_.less(false, abs(a), abs(c));
   Pair big = pick(swap, c, a), small = pick(swap, a, c);
   Src eb = biased_exp(big), es = biased_exp(small);
@@ -33,7 +33,7 @@ Pair Fp64::add(Pair a, Pair c) {
   Pair res = pick(nonzero(m), finite, zero);
   // Infinity or NaN in big: NaN for a NaN or inf - inf, else big.
   Src invalid = either(is_nan(big), both(subtract, is_inf(small)));
-  Pair special = pick(invalid, nan_result(a, c), big);
+  Pair special = pick(invalid, nan_result(a, nan_c), big);
   return pick(x_.flag(Cond::ueq, eb, k(0x7FF)), special, res);
 }
 

@@ -30,8 +30,9 @@ class Fp64 {
   static Pair constant(double v);
 
   // Arithmetic, correctly rounded.
-  Pair add(Pair a, Pair c);
-  Pair sub(Pair a, Pair c) { return add(a, neg(c)); }
+  Pair add(Pair a, Pair c) { return add(a, c, c); }
+  // a - c is a + (-c), but a NaN c comes back with its own sign (x86).
+  Pair sub(Pair a, Pair c) { return add(a, neg(c), c); }
   Pair mul(Pair a, Pair c);
   Pair div(Pair a, Pair c);
   Pair fma(Pair a, Pair c, Pair d);
@@ -94,6 +95,7 @@ class Fp64 {
   // at bit 62, bits 0-9 below the rounding point) times 2^(e - 1023):
   // denormal when e < 1, infinity when the result overflows.
   Pair round_pack(Src sign, Src e, Pair m);
+  Pair add(Pair a, Pair c, Pair nan_c);  // nan_c: what a NaN c returns
   Src clz(Pair m);  // 64 for 0
   Pair shl(Pair m, Src s) { return x_.shift(Op::ishl, m, s); }  // s in 0..63
   Pair shr(Pair m, Src s) { return x_.shift(Op::ushr, m, s); }  // s in 0..63
