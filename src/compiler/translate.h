@@ -183,6 +183,15 @@ class Translator {
   Status fp64_ext(const spirv::Inst& in);
   Status fp64_matrix(const spirv::Inst& in);
   Pair fp64_dot(Fp64& fp, const std::vector<Pair>& a, const std::vector<Pair>& c);
+  // translate_fp64_memory.cpp: dmat layouts, loads and stores
+  Result<MatrixLayout> double_matrix_layout(Ptr::Space space, uint32_t matrix_stride_B, bool row_major, uint32_t mtype,
+                                            const spirv::Inst& in) const;
+  Result<Src> load_double_at(const Ptr& p, const spirv::Inst& in);
+  Status store_double_at(const Ptr& p, Src v, const spirv::Inst& in);
+  Status load_double_matrix(const spirv::Inst& in, const Ptr& p);
+  Status store_double_matrix(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
+  Status load_double_vector(const spirv::Inst& in, const Ptr& p);
+  Status store_double_vector(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
   // translate_float_atomic.cpp: float add/min/max as compare-exchange loops
   Status float_atomic(const spirv::Inst& in);
   Src float_atomic_minmax(bool is_min, Src a, Src b);

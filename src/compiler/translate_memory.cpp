@@ -162,7 +162,8 @@ Status Translator::setup_resources() {
     uint32_t align = 4;
     // A matrix: its columns packed, column after column (as
     // glUniformMatrix*fv takes them); other types: natural size.
-    uint32_t size = type(pointee).kind == Kind::matrix ? flat_count(pointee) * 4 : natural_size_B(pointee, &align);
+    uint32_t size = type(pointee).kind == Kind::matrix ? flat_count(pointee) * (holds_doubles(pointee) ? 8 : 4)
+                                                       : natural_size_B(pointee, &align);
     loose_B = (loose_B + 3) / 4 * 4;
     if (is_wide64(pointee)) loose_B = (loose_B + 7) / 8 * 8;  // an even u<N>: a uniform pair
     loose_uniform_[v] = abi_.push_constants_uniform + loose_B / 4;
@@ -367,10 +368,12 @@ Status Translator::load(const spirv::Inst& in) {
     return {};
   }
   if (type(rtype).kind == Kind::matrix && type(p.type).kind == Kind::matrix) {
+    if (holds_doubles(rtype)) return load_double_matrix(in, p);  // translate_fp64_memory.cpp
     AGX_CHECK(load_matrix(in, p, out));
     vals_[w[1]] = std::move(out);
     return {};
   }
+  if (is_double(rtype) && n > 1 && p.comp_stride_B) return load_double_vector(in, p);  // a dmat column
   if (n > 1 && p.comp_stride_B && p.comp_stride_B != 4) {
     // A column of a row-major matrix: its scalars a row apart.
     if (type(scalar_type(rtype)).width != 32) return unsupported(in, "64-bit load (32-bit only)");
@@ -509,7 +512,9 @@ Status Translator::store(const spirv::Inst& in) {
   else data = vv->c;
   if (data.empty()) return unsupported(in, "store of an empty value");
   unsigned n = components(p.type);
+  if (type(p.type).kind == Kind::matrix && holds_doubles(p.type)) return store_double_matrix(in, p, data);
   if (type(p.type).kind == Kind::matrix) return store_matrix(in, p, data);
+  if (is_double(p.type) && n > 1 && p.comp_stride_B) return store_double_vector(in, p, data);  // a dmat column
   if (n > 1 && p.comp_stride_B && p.comp_stride_B != 4) {
     if (data.size() != n) return unsupported(in, "store of a value of another shape");
     return store_vector_at(p, data, p.comp_stride_B, in);

@@ -220,3 +220,245 @@ void main() {
 
 }  // namespace
 }  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+// GLSL's min/max on doubles (a NaN loses to a number).
+double gmin(double x, double y) { return std::isnan(x) ? y : (y < x ? y : x); }
+double gmax(double x, double y) { return std::isnan(x) ? y : (x < y ? y : x); }
+
+// Moderate values (exponents within 2^+-40), a few specials.
+std::vector<double> moderate(size_t n, uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<double> v;
+  const double special[] = {0.0, -0.0, 1.0, -2.5, INFINITY, NAN, 0x1p-1074, 3.0, 0.5, -0.75};
+  for (size_t i = 0; i < n; ++i) {
+    if (i % 37 == 5) { v.push_back(special[(i / 37) % 10]); continue; }
+    uint64_t r = rng();
+    v.push_back(dbl((r & 0x800FFFFFFFFFFFFFull) | uint64_t(1023 - 40 + rng() % 80) << 52));
+  }
+  return v;
+}
+
+std::vector<uint32_t> dwords(const std::vector<double>& v) {
+  std::vector<uint64_t> b;
+  for (double d : v) b.push_back(bits(d));
+  return words(b);
+}
+
+// Truncation as fp64_lowering.h documents it: modulo 2^64 below 2^64,
+// 0 from there (and for inf, NaN).
+uint64_t to_int(double x) {
+  if (!(std::fabs(x) < 0x1p64)) return 0;
+  uint64_t m = static_cast<uint64_t>(std::fabs(x));
+  return x < 0 ? ~m + 1 : m;
+}
+
+TEST(Fp64, VectorMatrixAndLibraryFunctions) {
+  Shader s = must_compile(R"(#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+layout(local_size_x = 32) in;
+layout(std430, set = 0, binding = 0) buffer V { dvec4 v[]; };
+layout(std430, set = 0, binding = 1) buffer M { dmat3 cm; layout(row_major) dmat3 rm; dmat2x3 m23; };
+layout(std430, set = 0, binding = 2) buffer O { double o[]; };
+layout(std430, set = 0, binding = 3) buffer Q { int64_t q[]; };
+layout(std430, set = 0, binding = 4) buffer W { layout(row_major) dmat3 wrm; dmat2x3 wm23; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  dvec4 a = v[2 * i], b = v[2 * i + 1];
+  uint k = i * 40;
+  o[k + 0] = dot(a, b);
+  o[k + 1] = length(a.xyz);
+  o[k + 2] = distance(a, b);
+  dvec3 c = cross(a.xyz, b.xyz);
+  o[k + 3] = c.x; o[k + 4] = c.y; o[k + 5] = c.z;
+  dvec4 n = normalize(a);
+  o[k + 6] = n.x; o[k + 7] = n.w;
+  o[k + 8] = mix(a.x, b.x, a.w);
+  o[k + 9] = step(a.y, b.y);
+  o[k + 10] = smoothstep(a.z, b.z, a.w);
+  o[k + 11] = clamp(a.x, b.x, b.y);
+  o[k + 12] = inversesqrt(a.y);
+  o[k + 13] = mod(a.x, b.x);
+  o[k + 14] = fract(a.z);
+  double whole;
+  o[k + 15] = modf(a.w, whole);
+  o[k + 16] = whole;
+  int e;
+  o[k + 17] = frexp(a.x, e);
+  o[k + 18] = double(e);
+  dvec3 p = cm * a.xyz, r = rm * a.xyz, t = a.xyz * cm;
+  o[k + 19] = p.x; o[k + 20] = p.y; o[k + 21] = p.z;
+  o[k + 22] = r.x; o[k + 23] = r.y; o[k + 24] = r.z;
+  o[k + 25] = t.x; o[k + 26] = t.z;
+  dvec3 u = m23 * a.xy;
+  o[k + 27] = u.x; o[k + 28] = u.z;
+  o[k + 29] = cm[1][2] + rm[2][0];
+  o[k + 30] = double(q[3 * i]);
+  o[k + 31] = double(uint64_t(q[3 * i + 1]));
+  q[3 * i + 2] = int64_t(b.z);
+  o[k + 32] = abs(b.w) * sign(a.z);
+  o[k + 33] = min(a.y, b.y) - max(a.z, b.z);
+  if (i == 5) { wrm[1][1] = a.x; wrm[2] = b.xyz; }
+  if (i == 0) wm23 = transpose(dmat3x2(a.xyz, b.xyz));
+})");
+  ASSERT_FALSE(s.code.empty());
+  constexpr size_t kInv = 128;
+  auto in = moderate(kInv * 8, 21);
+  // The matrices: column-major (dvec3 columns 32 bytes apart), row-major
+  // (rows 32 bytes apart), dmat2x3 (2 columns).
+  double cm[3][3], rm[3][3], m23[2][3];
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-4, 4);
+  for (auto& col : cm) for (double& x : col) x = u(rng);
+  for (auto& col : rm) for (double& x : col) x = u(rng);   // rm[c][r]: column c, row r
+  for (auto& col : m23) for (double& x : col) x = u(rng);
+  std::vector<double> mb(12 + 12 + 8, 0.0);
+  for (int c = 0; c < 3; ++c) for (int r = 0; r < 3; ++r) mb[c * 4 + r] = cm[c][r];
+  for (int c = 0; c < 3; ++c) for (int r = 0; r < 3; ++r) mb[12 + r * 4 + c] = rm[c][r];
+  for (int c = 0; c < 2; ++c) for (int r = 0; r < 3; ++r) mb[24 + c * 4 + r] = m23[c][r];
+  std::vector<uint64_t> q(kInv * 3);
+  std::mt19937_64 r64(9);
+  for (size_t i = 0; i < kInv; ++i) { q[3 * i] = r64() >> (r64() % 64); q[3 * i + 1] = r64(); }
+  q[0] = 0; q[1] = ~0ull; q[3] = 0x8000000000000000ull; q[4] = 0x20000000000001ull;
+  Job run;
+  run.buffers = {dwords(in), dwords(mb), std::vector<uint32_t>(kInv * 80), words(q), std::vector<uint32_t>(20 * 2)};
+  run.groups = {kInv / 32, 1, 1};
+  ASSERT_OK(execute(s, run));
+  const auto& o = run.buffers[2];
+  int failures = 0;
+  for (size_t i = 0; i < kInv && failures < 20; ++i) {
+    const double* a = &in[8 * i];
+    const double* b = &in[8 * i + 4];
+    size_t k = i * 40;
+    auto same = [&](int j, double want) {
+      uint64_t got = at(o, k + j);
+      if (std::isnan(want) ? is_nan(got) : got == bits(want)) return;
+      ++failures;
+      ADD_FAILURE() << "output " << j << " of invocation " << i << ": got " << hex(got) << " want " << hex(bits(want));
+    };
+    double d = a[0] * b[0];
+    for (int j = 1; j < 4; ++j) d = d + a[j] * b[j];
+    same(0, d);
+    double l3 = a[0] * a[0];
+    for (int j = 1; j < 3; ++j) l3 = l3 + a[j] * a[j];
+    same(1, std::sqrt(l3));
+    double dd = (a[0] - b[0]) * (a[0] - b[0]);
+    for (int j = 1; j < 4; ++j) dd = dd + (a[j] - b[j]) * (a[j] - b[j]);
+    same(2, std::sqrt(dd));
+    same(3, a[1] * b[2] - a[2] * b[1]);
+    same(4, a[2] * b[0] - a[0] * b[2]);
+    same(5, a[0] * b[1] - a[1] * b[0]);
+    double l4 = a[0] * a[0];
+    for (int j = 1; j < 4; ++j) l4 = l4 + a[j] * a[j];
+    double inv = 1.0 / std::sqrt(l4);
+    same(6, a[0] * inv);
+    same(7, a[3] * inv);
+    same(8, a[0] * (1.0 - a[3]) + b[0] * a[3]);
+    same(9, b[1] < a[1] ? 0.0 : 1.0);
+    double t = gmin(gmax((a[3] - a[2]) / (b[2] - a[2]), 0.0), 1.0);
+    same(10, t * t * (3.0 - (t + t)));
+    same(11, gmin(gmax(a[0], b[0]), b[1]));
+    same(12, 1.0 / std::sqrt(a[1]));
+    same(13, a[0] - b[0] * std::floor(a[0] / b[0]));
+    same(14, a[2] - std::floor(a[2]));
+    double whole;
+    double frac = std::modf(a[3], &whole);
+    same(15, frac);
+    same(16, whole);
+    int e = 0;
+    double sig = std::frexp(a[0], &e);
+    same(17, std::isfinite(a[0]) ? sig : a[0]);
+    same(18, std::isfinite(a[0]) ? e : 0);
+    for (int r = 0; r < 3; ++r) {
+      double pc = cm[0][r] * a[0], pr = rm[0][r] * a[0];
+      for (int c = 1; c < 3; ++c) { pc = pc + cm[c][r] * a[c]; pr = pr + rm[c][r] * a[c]; }
+      same(19 + r, pc);
+      same(22 + r, pr);
+    }
+    for (int c = 0; c < 3; c += 2) {
+      double tc = a[0] * cm[c][0];
+      for (int r = 1; r < 3; ++r) tc = tc + a[r] * cm[c][r];
+      same(25 + c / 2, tc);
+    }
+    for (int r = 0; r < 3; r += 2) same(27 + r / 2, m23[0][r] * a[0] + m23[1][r] * a[1]);
+    same(29, cm[1][2] + rm[2][0]);
+    same(30, static_cast<double>(static_cast<int64_t>(q[3 * i])));
+    same(31, static_cast<double>(q[3 * i + 1]));
+    EXPECT_EQ(at(run.buffers[3], 3 * i + 2), to_int(b[2])) << i << " " << b[2];
+    double sg = std::isnan(a[2]) || a[2] == 0 ? a[2] : std::copysign(1.0, a[2]);
+    same(32, std::fabs(b[3]) * sg);
+    same(33, gmin(a[1], b[1]) - gmax(a[2], b[2]));
+  }
+  // Stores into a row-major dmat3 (an element, a column: rows 32 bytes
+  // apart) and a column-major dmat2x3 (dvec3 columns 32 bytes apart).
+  std::vector<double> mo(20);
+  std::memcpy(mo.data(), run.buffers[4].data(), mo.size() * 8);
+  EXPECT_EQ(bits(mo[1 * 4 + 1]), bits(in[8 * 5]));
+  for (int r = 0; r < 3; ++r) EXPECT_EQ(bits(mo[r * 4 + 2]), bits(in[8 * 5 + 4 + r])) << r;
+  // transpose(dmat3x2(a.xyz, b.xyz)): the 3x2's columns are (a.x, a.y),
+  // (a.z, b.x), (b.y, b.z); element (c, r) of the transpose is flat[2r + c].
+  const double flat[6] = {in[0], in[1], in[2], in[4], in[5], in[6]};
+  for (int c = 0; c < 2; ++c)
+    for (int r = 0; r < 3; ++r) EXPECT_EQ(bits(mo[12 + c * 4 + r]), bits(flat[2 * r + c])) << c << r;
+}
+
+TEST(Fp64, LooseUniformsSharedMemoryAndPhis) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 64) in;
+layout(location = 0) uniform double ud;
+layout(location = 1) uniform dvec3 uv;
+layout(location = 2) uniform dmat2x3 um;
+layout(location = 3) uniform int count;
+layout(std430, binding = 0) buffer A { double a[]; };
+layout(std430, binding = 1) buffer O { double o[]; };
+shared double sh[64];
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  sh[i] = a[i] * ud;
+  barrier();
+  double acc = 0.0lf;
+  for (int k = 0; k < count; ++k) acc = acc + sh[(i + uint(k)) % 64u];
+  dvec3 m = um * dvec2(a[i], ud) + uv;
+  o[i * 4 + 0] = acc;
+  o[i * 4 + 1] = m.x;
+  o[i * 4 + 2] = m.z;
+  o[i * 4 + 3] = sh[63u - i];
+})", TargetEnv::opengl);
+  ASSERT_FALSE(s.code.empty());
+  auto a = moderate(64, 31);
+  double ud = 1.0 / 3.0, uv[3] = {0.25, -8.5, 1e-3}, um[2][3] = {{1.5, -2.0, 0.1}, {3.0, 7.0, -0.3}};
+  int count = 13;
+  // Loose uniforms at the ABI's words: a double and dvecN 8-byte aligned,
+  // the dmat2x3's columns packed.
+  std::vector<uint32_t> push(64, 0);
+  for (const LooseUniform& lu : s.abi.loose_uniforms) {
+    uint32_t at_w = lu.uniform - s.abi.push_constants_uniform;
+    ASSERT_LT(at_w + lu.size_B / 4, push.size() + 1) << lu.name;
+    const void* src = lu.name == "ud" ? static_cast<const void*>(&ud) : lu.name == "uv" ? static_cast<const void*>(uv)
+                    : lu.name == "um" ? static_cast<const void*>(um) : static_cast<const void*>(&count);
+    if (lu.name != "count") EXPECT_EQ(lu.uniform % 2, 0u) << lu.name;
+    std::memcpy(push.data() + at_w, src, lu.name == "count" ? 4 : lu.size_B);
+  }
+  Job run;
+  run.buffers = {dwords(a), std::vector<uint32_t>(64 * 8)};
+  run.push = push;
+  ASSERT_OK(execute(s, run));
+  const auto& o = run.buffers[1];
+  for (size_t i = 0; i < 64; ++i) {
+    double acc = 0.0;
+    for (int k = 0; k < count; ++k) acc = acc + a[(i + k) % 64] * ud;
+    auto same = [&](int j, double want) {
+      uint64_t got = at(o, i * 4 + j);
+      EXPECT_TRUE(std::isnan(want) ? is_nan(got) : got == bits(want)) << i << " " << j << " got " << hex(got) << " want " << hex(bits(want));
+    };
+    same(0, acc);
+    same(1, um[0][0] * a[i] + um[1][0] * ud + uv[0]);
+    same(2, um[0][2] * a[i] + um[1][2] * ud + uv[2]);
+    same(3, a[63 - i] * ud);
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
