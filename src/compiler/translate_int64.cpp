@@ -293,7 +293,7 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
       return finish();
     }
     case Op::OpConvertUToF: case Op::OpConvertSToF: {
-      if (type(scalar_type(rtype)).width != 32) return unsupported(in, "64-bit integer to double conversion (no fp64)");
+      if (type(scalar_type(rtype)).width != 32) return unsupported(in, "64-bit integer to 16-bit float conversion");
       bool sign = in.op == Op::OpConvertSToF;
       for (unsigned i = 0; i < n; ++i) {
         AGX_TRY(auto a, pair(w[2], i));
@@ -307,7 +307,7 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
     }
     case Op::OpConvertFToU: case Op::OpConvertFToS: {
       AGX_TRY(auto sv, get(w[2], in));
-      if (type(scalar_type(sv->type)).width != 32) return unsupported(in, "double to 64-bit integer conversion (no fp64)");
+      if (type(scalar_type(sv->type)).width != 32) return unsupported(in, "16-bit float to 64-bit integer conversion");
       for (unsigned i = 0; i < n; ++i) {
         AGX_TRY(auto f, scalar(w[2], in, i));
         Pair r = from_float(x, f);
