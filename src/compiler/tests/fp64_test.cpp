@@ -462,3 +462,50 @@ void main() {
 
 }  // namespace
 }  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+// Double SPIR-V (arithmetic, conversions, comparisons, dmat, library
+// functions) mutated as robustness_test.cpp does: a Shader or an Error.
+TEST(Fp64, MutatedSpirvGivesShadersOrErrors) {
+  Options o;
+  o.file_name = "fp64.comp";
+  auto words = glsl_to_spirv(R"(#version 450
+layout(local_size_x = 8) in;
+layout(std430, set = 0, binding = 0) buffer B { dvec2 v[]; };
+layout(std430, set = 0, binding = 1) buffer M { dmat2 m; layout(row_major) dmat2 r; float f[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  dvec2 a = v[i];
+  dvec2 b = m * a + r[1] / a.y;
+  if (sqrt(b.x) < a.y) b = floor(b) - fma(a, b, dvec2(1.0lf));
+  v[i] = b + dvec2(float(b.x), ldexp(a.x, int(i)));
+  f[i] = float(min(b.x, b.y) * double(int(a.y)));
+})", o);
+  ASSERT_TRUE(words.ok()) << words.error().message();
+  auto opt = optimize_spirv(*words, o);
+  ASSERT_TRUE(opt.ok());
+  ASSERT_TRUE(compile_spirv(*opt, o).ok());
+  std::mt19937 rng(1234);
+  size_t errors = 0;
+  for (int round = 0; round < 60; ++round) {
+    std::vector<uint32_t> w = *opt;
+    int edits = 1 + rng() % 3;
+    for (int e = 0; e < edits; ++e) {
+      size_t at = 5 + rng() % (w.size() - 5);
+      switch (rng() % 3) {
+        case 0: w[at] ^= 1u << (rng() % 32); break;
+        case 1: w[at] = rng() % 4 ? rng() % 64 : rng(); break;
+        default: w.erase(w.begin() + at); break;
+      }
+    }
+    auto s = compile_spirv(w, o);
+    if (!s.ok()) { ++errors; EXPECT_FALSE(s.error().message().empty()); }
+    else EXPECT_FALSE(s->code.empty());
+  }
+  EXPECT_GT(errors, 0u);
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
