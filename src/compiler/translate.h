@@ -182,6 +182,7 @@ class Translator {
   Status fp64_alu(const spirv::Inst& in);
   Status fp64_ext(const spirv::Inst& in);
   Status fp64_matrix(const spirv::Inst& in);
+  Status fp64_matrix_ext(const spirv::Inst& in);  // Determinant, MatrixInverse
   Pair fp64_dot(Fp64& fp, const std::vector<Pair>& a, const std::vector<Pair>& c);
   // translate_fp64_memory.cpp: dmat layouts, loads and stores
   Result<MatrixLayout> double_matrix_layout(Ptr::Space space, uint32_t matrix_stride_B, bool row_major, uint32_t mtype,

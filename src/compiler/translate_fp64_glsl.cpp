@@ -189,8 +189,7 @@ Status Translator::fp64_ext(const spirv::Inst& in) {
       for (size_t i = 0; i < n; ++i) push(fp.pick(neg, zero, fp.sub(fp.mul(eta, iv[i]), fp.mul(f, nv[i]))));
       return done();
     }
-    case GLSLstd450Determinant: case GLSLstd450MatrixInverse:
-      return unsupported(in, "determinant/inverse of a matrix of doubles (dmat) is not supported");
+    case GLSLstd450Determinant: case GLSLstd450MatrixInverse: return fp64_matrix_ext(in);  // translate_fp64_matrix.cpp
     default:
       return unsupported(in, fmt::format("GLSL.std.450 function {} on doubles is not supported", static_cast<unsigned>(inst)));
   }

@@ -1,6 +1,8 @@
 // Matrices of doubles (dmat*) -> IR: the products of translate_matrix.cpp
 // with the fp64 sequences (fp64_lowering.h) for the scalar arithmetic. A
 // matrix value is its scalars column after column (c * rows + r).
+#include <spirv/unified1/GLSL.std.450.h>
+
 #include "compiler/fp64_lowering.h"
 #include "compiler/translate.h"
 
@@ -8,6 +10,73 @@ namespace agx::compiler::detail {
 
 using spv::Op;
 using Kind = spirv::Type::Kind;
+
+namespace {
+
+// The determinant of the square sub-matrix of m (column-major, `rows`
+// rows) on rows rs and columns cs, by cofactor expansion along its first
+// row (translate_matrix.cpp's order; repeated minors are equal
+// instruction sequences that CSE merges).
+Pair minor_det(Fp64& fp, const std::vector<Pair>& m, unsigned rows, const std::vector<unsigned>& rs,
+               const std::vector<unsigned>& cs) {
+  auto at = [&](unsigned r, unsigned c) { return m[c * rows + r]; };
+  if (rs.size() == 1) return at(rs[0], cs[0]);
+  if (rs.size() == 2) return fp.sub(fp.mul(at(rs[0], cs[0]), at(rs[1], cs[1])), fp.mul(at(rs[1], cs[0]), at(rs[0], cs[1])));
+  std::vector<unsigned> sub_rows(rs.begin() + 1, rs.end());
+  Pair acc{};
+  for (size_t k = 0; k < cs.size(); ++k) {
+    std::vector<unsigned> sub_cols;
+    for (size_t j = 0; j < cs.size(); ++j)
+      if (j != k) sub_cols.push_back(cs[j]);
+    Pair term = fp.mul(at(rs[0], cs[k]), minor_det(fp, m, rows, sub_rows, sub_cols));
+    acc = k == 0 ? term : k % 2 ? fp.sub(acc, term) : fp.add(acc, term);
+  }
+  return acc;
+}
+
+}  // namespace
+
+// GLSL.std.450 Determinant and MatrixInverse of dmat2/3/4: cofactor
+// expansion, the inverse the adjugate times 1 / det (one division).
+Status Translator::fp64_matrix_ext(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (w.size() != 5) return unsupported(in, "GLSL.std.450 operand count");
+  AGX_TRY(auto mv, get(w[4], in));
+  uint32_t mt = mv->type;
+  if (type(mt).kind != Kind::matrix || mv->kind != TVal::Kind::data) return unsupported(in, "determinant/inverse of a non-matrix");
+  unsigned n = type(mt).count;
+  if (matrix_rows(mt) != n || mv->c.size() != n * n) return unsupported(in, "determinant/inverse of a non-square matrix");
+  Int64 x(b_);
+  Fp64 fp(x);
+  std::vector<Pair> m;
+  for (const Src& s : mv->c) m.push_back({lo32(s), hi32(s)});
+  std::vector<unsigned> all(n);
+  for (unsigned i = 0; i < n; ++i) all[i] = i;
+  Pair det = minor_det(fp, m, n, all, all);
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = w[0];
+  if (w[3] == GLSLstd450Determinant) {
+    out.c.push_back(pack64(det.lo, det.hi));
+  } else {
+    // inverse[c][r] = (-1)^(r+c) det(M without row c, column r) / det
+    Pair inv_det = fp.div(Fp64::constant(1.0), det);
+    for (unsigned c = 0; c < n; ++c)
+      for (unsigned r = 0; r < n; ++r) {
+        std::vector<unsigned> rs, cs;
+        for (unsigned i = 0; i < n; ++i) {
+          if (i != c) rs.push_back(i);
+          if (i != r) cs.push_back(i);
+        }
+        Pair cof = minor_det(fp, m, n, rs, cs);
+        if ((r + c) % 2) cof = fp.neg(cof);
+        Pair v = fp.mul(cof, inv_det);
+        out.c.push_back(pack64(v.lo, v.hi));
+      }
+  }
+  vals_[w[1]] = std::move(out);
+  return {};
+}
 
 Status Translator::fp64_matrix(const spirv::Inst& in) {
   const auto& w = in.w;

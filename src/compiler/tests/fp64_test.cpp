@@ -509,3 +509,76 @@ void main() {
 
 }  // namespace
 }  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+// Cofactor expansion along the first row, in the compiler's order.
+double host_minor(const std::vector<double>& m, unsigned n, std::vector<unsigned> rs, std::vector<unsigned> cs) {
+  auto at = [&](unsigned r, unsigned c) { return m[c * n + r]; };
+  if (rs.size() == 1) return at(rs[0], cs[0]);
+  if (rs.size() == 2) return at(rs[0], cs[0]) * at(rs[1], cs[1]) - at(rs[1], cs[0]) * at(rs[0], cs[1]);
+  std::vector<unsigned> sub_rows(rs.begin() + 1, rs.end());
+  double acc = 0;
+  for (size_t k = 0; k < cs.size(); ++k) {
+    std::vector<unsigned> sub_cols;
+    for (size_t j = 0; j < cs.size(); ++j)
+      if (j != k) sub_cols.push_back(cs[j]);
+    double term = at(rs[0], cs[k]) * host_minor(m, n, sub_rows, sub_cols);
+    acc = k == 0 ? term : k % 2 ? acc - term : acc + term;
+  }
+  return acc;
+}
+
+TEST(Fp64, DeterminantAndInverse) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 1) in;
+layout(std430, set = 0, binding = 0) buffer M { dmat2 a2; dmat3 a3; dmat4 a4; };
+layout(std430, set = 0, binding = 1) buffer O { double det[4]; dmat3 i3; dmat2 i2; };
+void main() {
+  det[0] = determinant(a2);
+  det[1] = determinant(a3);
+  det[2] = determinant(a4);
+  i3 = inverse(a3);
+  i2 = inverse(a2);
+})");
+  ASSERT_FALSE(s.code.empty());
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> u(-3, 3);
+  std::vector<double> a2(4), a3(9), a4(16);
+  for (double& x : a2) x = u(rng);
+  for (double& x : a3) x = u(rng);
+  for (double& x : a4) x = u(rng);
+  // std430: dmat2 columns 16 bytes, dmat3 columns 32 (dvec3), dmat4 32.
+  std::vector<double> in(4 + 12 + 16, 0.0);
+  for (int i = 0; i < 4; ++i) in[i] = a2[i];
+  for (int c = 0; c < 3; ++c) for (int r = 0; r < 3; ++r) in[4 + c * 4 + r] = a3[c * 3 + r];
+  for (int i = 0; i < 16; ++i) in[16 + i] = a4[i];
+  Job run;
+  run.buffers = {dwords(in), std::vector<uint32_t>((4 + 12 + 4) * 2)};
+  ASSERT_OK(execute(s, run));
+  const auto& o = run.buffers[1];
+  auto all = [](unsigned n) { std::vector<unsigned> v(n); for (unsigned i = 0; i < n; ++i) v[i] = i; return v; };
+  EXPECT_EQ(at(o, 0), bits(host_minor(a2, 2, all(2), all(2))));
+  double d3 = host_minor(a3, 3, all(3), all(3)), d4 = host_minor(a4, 4, all(4), all(4));
+  EXPECT_EQ(at(o, 1), bits(d3));
+  EXPECT_EQ(at(o, 2), bits(d4));
+  auto inverse = [&](const std::vector<double>& m, unsigned n, double det, unsigned c, unsigned r) {
+    std::vector<unsigned> rs, cs;
+    for (unsigned i = 0; i < n; ++i) {
+      if (i != c) rs.push_back(i);
+      if (i != r) cs.push_back(i);
+    }
+    double cof = host_minor(m, n, rs, cs);
+    if ((r + c) % 2) cof = -cof;
+    return cof * (1.0 / det);
+  };
+  for (unsigned c = 0; c < 3; ++c)
+    for (unsigned r = 0; r < 3; ++r) EXPECT_EQ(at(o, 4 + c * 4 + r), bits(inverse(a3, 3, d3, c, r))) << c << r;
+  double d2 = host_minor(a2, 2, all(2), all(2));
+  for (unsigned c = 0; c < 2; ++c)
+    for (unsigned r = 0; r < 2; ++r) EXPECT_EQ(at(o, 16 + c * 2 + r), bits(inverse(a2, 2, d2, c, r))) << c << r;
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
