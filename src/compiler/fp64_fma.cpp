@@ -1,6 +1,7 @@
 // Fused multiply-add of doubles (fp64_lowering.h): the exact 106-bit
 // product and the addend as 128-bit fixed-point values (leading one at bit
-// 125 or 126, the same scale for both), the one with the smaller exponent
+// 124 or 125, the same scale for both, so a sum stays below bit 127 and
+// bit 127 is a difference's sign), the one with the smaller exponent
 // shifted right with a sticky bit, added or subtracted exactly, then
 // normalized and rounded once.
 #include "compiler/fp64_lowering.h"
@@ -69,8 +70,8 @@ Pair Fp64::fma(Pair a, Pair c, Pair d) {
   Wide128 w(*this, x_);
   Parts pa = normalized(a), pc = normalized(c), pd = normalized(d);
   Src sign_p = x_.op(IrOp::iand, x_.op(IrOp::ixor, a.hi, c.hi), k(0x80000000u));
-  // Product: (ma << 11) * (mc << 10), leading one at 125 or 126.
-  Pair A = shl_k(pa.mant, 11), C = shl_k(pc.mant, 10);
+  // Product: (ma << 10) * (mc << 10), leading one at 124 or 125.
+  Pair A = shl_k(pa.mant, 10), C = shl_k(pc.mant, 10);
   Pair p00 = wide_mul(A.lo, C.lo), p01 = wide_mul(A.lo, C.hi), p10 = wide_mul(A.hi, C.lo), p11 = wide_mul(A.hi, C.hi);
   Pair mid = x_.add(p01, p10);
   Src mid_carry = x_.less(false, mid, p01);
@@ -78,9 +79,9 @@ Pair Fp64::fma(Pair a, Pair c, Pair d) {
   Src w1_carry = x_.flag(Cond::ult, w1, mid.lo);
   Wide P{{p00.lo, w1}, x_.add(x_.add(p11, {mid.hi, mid_carry}), {w1_carry, k(0)})};
   Src ep = x_.op(IrOp::isub, x_.op(IrOp::iadd, pa.exp, pc.exp), k(1023));
-  // Addend: md << 73 (leading one at 125); a zero addend takes the
+  // Addend: md << 72 (leading one at 124); a zero addend takes the
   // product's exponent and adds nothing.
-  Wide D{{k(0), k(0)}, shl_k(pd.mant, 9)};
+  Wide D{{k(0), k(0)}, shl_k(pd.mant, 8)};
   Src zd = is_zero(d);
   Src ed = sel(zd, ep, pd.exp);
   Src p_big = lnot(x_.flag(Cond::sgt, ed, ep));  // the product has the larger exponent (or ties)
@@ -98,7 +99,8 @@ Pair Fp64::fma(Pair a, Pair c, Pair d) {
   Src lz = w.clz(s);
   Wide n = w.shl(s, x_.op(IrOp::isub, lz, k(1)));
   Pair m{x_.op(IrOp::ior, n.hi.lo, nonzero(n.lo)), n.hi.hi};
-  Pair finite = round_pack(sign, x_.op(IrOp::isub, x_.op(IrOp::iadd, e_big, k(2)), lz), m);
+  // Leading one at 127 - lz: exponent e_big + (127 - lz) - 124.
+  Pair finite = round_pack(sign, x_.op(IrOp::isub, x_.op(IrOp::iadd, e_big, k(3)), lz), m);
   Src exact_zero = both(lnot(nonzero(s.lo)), lnot(nonzero(s.hi)));
   finite = pick(exact_zero, Pair{k(0), k(0)}, finite);
   // Specials.

@@ -67,30 +67,10 @@ constexpr size_t kSpecials = 29;  // values() starts with them
 
 std::string hex(uint64_t v) { return fmt::format("{:016x}", v); }
 
-TEST(Fp64, ArithmeticBitExact) {
-  Shader s = must_compile(R"(#version 450
-layout(local_size_x = 64) in;
-layout(set = 0, binding = 0) buffer A { double a[]; };
-layout(set = 0, binding = 1) buffer B { double b[]; };
-layout(set = 0, binding = 2) buffer C { double c[]; };
-layout(set = 0, binding = 3) buffer O { double o[]; };
-layout(set = 0, binding = 4) buffer F { uint f[]; };
-void main() {
-  uint i = gl_GlobalInvocationID.x;
-  double x = a[i], y = b[i], z = c[i];
-  o[i * 6 + 0] = x + y;
-  o[i * 6 + 1] = x - y;
-  o[i * 6 + 2] = x * y;
-  o[i * 6 + 3] = x / y;
-  o[i * 6 + 4] = fma(x, y, z);
-  o[i * 6 + 5] = sqrt(x);
-  f[i] = uint(x < y) | uint(x <= y) << 1 | uint(x == y) << 2 | uint(x != y) << 3 | uint(x > y) << 4 |
-         uint(x >= y) << 5 | uint(isnan(x)) << 6 | uint(isinf(x)) << 7;
-})");
-  ASSERT_FALSE(s.code.empty());
+void arithmetic_round(const Shader& s, uint32_t seed) {
   // Every pair of the special values, then random operands.
   constexpr size_t kN = 1536;
-  auto a = values(kN, 1), b = values(kN, 2), c = values(kN, 3);
+  auto a = values(kN, 1 + 3 * seed), b = values(kN, 2 + 3 * seed), c = values(kN, 3 + 3 * seed);
   const std::vector<uint64_t> special(a.begin(), a.begin() + kSpecials);
   for (size_t i = 0; i < kSpecials * kSpecials; ++i) {
     a[i] = special[i % kSpecials];
@@ -104,8 +84,12 @@ void main() {
   a[903] = bits(1.0 + 0x1p-52); b[903] = bits(1.0 + 0x1p-52); c[903] = bits(-1.0);  // fma keeps the low bits
   a[904] = bits(0x1p-600); b[904] = bits(0x1p-500); // product underflows to a denormal
   a[905] = bits(3.0); b[905] = bits(1.0 / 3.0); c[905] = bits(-1.0);
-  std::mt19937 rng(7);
+  std::mt19937 rng(7 + seed);
   std::shuffle(b.begin() + kSpecials * kSpecials, b.end(), rng);
+  // fma with c = -(a * b) rounded: the result is the product's rounding
+  // error (massive cancellation); c = a * b: doubling.
+  for (size_t i = kSpecials * kSpecials + 8; i < kN; i += 3)
+    c[i] = bits((i % 2 ? -1.0 : 1.0) * (dbl(a[i]) * dbl(b[i])));
   Job r;
   r.buffers = {words(a), words(b), words(c), std::vector<uint32_t>(kN * 12), std::vector<uint32_t>(kN)};
   r.groups = {kN / 64, 1, 1};
@@ -132,6 +116,39 @@ void main() {
     uint32_t flags = uint32_t(x < y) | uint32_t(x <= y) << 1 | uint32_t(x == y) << 2 | uint32_t(x != y) << 3 |
                      uint32_t(x > y) << 4 | uint32_t(x >= y) << 5 | uint32_t(std::isnan(x)) << 6 | uint32_t(std::isinf(x)) << 7;
     check("compare", r.buffers[4][i], flags);
+  }
+}
+
+TEST(Fp64, ArithmeticBitExact) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer A { double a[]; };
+layout(set = 0, binding = 1) buffer B { double b[]; };
+layout(set = 0, binding = 2) buffer C { double c[]; };
+layout(set = 0, binding = 3) buffer O { double o[]; };
+layout(set = 0, binding = 4) buffer F { uint f[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  double x = a[i], y = b[i], z = c[i];
+  o[i * 6 + 0] = x + y;
+  o[i * 6 + 1] = x - y;
+  o[i * 6 + 2] = x * y;
+  o[i * 6 + 3] = x / y;
+  o[i * 6 + 4] = fma(x, y, z);
+  o[i * 6 + 5] = sqrt(x);
+  f[i] = uint(x < y) | uint(x <= y) << 1 | uint(x == y) << 2 | uint(x != y) << 3 | uint(x > y) << 4 |
+         uint(x >= y) << 5 | uint(isnan(x)) << 6 | uint(isinf(x)) << 7;
+})");
+  ASSERT_FALSE(s.code.empty());
+  // AGX_FP64_ROUNDS runs more random operand sets (AGX_FP64_SEED varies
+  // them) for a longer local check.
+  const char* rounds_env = std::getenv("AGX_FP64_ROUNDS");
+  const char* seed_env = std::getenv("AGX_FP64_SEED");
+  int rounds = rounds_env ? std::atoi(rounds_env) : 1;
+  uint32_t seed0 = seed_env ? static_cast<uint32_t>(std::atoi(seed_env)) : 0;
+  for (int round = 0; round < rounds; ++round) {
+    SCOPED_TRACE(fmt::format("round {} seed {}", round, seed0 + round));
+    arithmetic_round(s, seed0 + static_cast<uint32_t>(round));
   }
 }
 
