@@ -75,10 +75,9 @@ class Fp64 {
   Pair from_i32(Src i);
   Pair from_u64(Pair u);
   Pair from_i64(Pair i);
-  // Truncation toward zero, modulo 2^bits (GLSL leaves values out of the
-  // type's range undefined: negative ones to unsigned wrap, |x| >= 2^31
-  // to int32 keep the low word); |x| >= 2^64, inf and NaN give 0.
-  Src to_int32(Pair a) { return to_int64(a).lo; }
+  // Truncation toward zero, modulo 2^64 (GLSL leaves values out of the
+  // type's range undefined: negative ones to unsigned wrap, 32-bit
+  // results keep the low word); |x| >= 2^64, inf and NaN give 0.
   Pair to_int64(Pair a);
 
   // Building blocks (fp64_common.cpp), public for the files of the family.

@@ -599,3 +599,45 @@ void main() {
 
 }  // namespace
 }  // namespace agx::compiler::test
+
+namespace agx::compiler::test {
+namespace {
+
+// std140 uniform buffer: a double array has a 16-byte stride, a dvec3
+// 32-byte alignment, a dmat2's columns 16 bytes apart (row-major: rows).
+TEST(Fp64, Std140UniformBuffer) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 3) in;
+layout(std140, set = 0, binding = 0) uniform U { double d[3]; dvec3 v; dmat2 m; layout(row_major) dmat2 r; };
+layout(std430, set = 0, binding = 1) buffer O { double o[]; };
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  dvec2 c = m[i % 2u] + r[i % 2u];
+  o[i * 3 + 0] = d[i] * v[i];
+  o[i * 3 + 1] = c.x - c.y;
+  o[i * 3 + 2] = (m * r)[1][i % 2u];
+})");
+  ASSERT_FALSE(s.code.empty());
+  // Resources: storage buffers first, then uniform buffers.
+  ASSERT_EQ(s.abi.resources.size(), 2u);
+  ASSERT_EQ(s.abi.resources[1].kind, Resource::Kind::uniform_buffer);
+  // Offsets: d[i] at 16 i, v at 48 (aligned to 32: 64), m at 96, r at 128.
+  std::vector<double> u(20, 0.0);
+  double d[3] = {1.5, -2.25, 1e-310}, v[3] = {3.0, 0.1, 7.0}, m[2][2] = {{1, 2}, {3, 4}}, r[2][2] = {{5, 6}, {7, 8}};
+  for (int i = 0; i < 3; ++i) { u[2 * i] = d[i]; u[8 + i] = v[i]; }
+  for (int c = 0; c < 2; ++c) for (int k = 0; k < 2; ++k) { u[12 + c * 2 + k] = m[c][k]; u[16 + k * 2 + c] = r[c][k]; }
+  Job run;
+  run.buffers = {std::vector<uint32_t>(9 * 2), dwords(u)};
+  ASSERT_OK(execute(s, run));
+  const auto& o = run.buffers[0];
+  for (unsigned i = 0; i < 3; ++i) {
+    unsigned c = i % 2;
+    EXPECT_EQ(at(o, i * 3 + 0), bits(d[i] * v[i])) << i;
+    EXPECT_EQ(at(o, i * 3 + 1), bits((m[c][0] + r[c][0]) - (m[c][1] + r[c][1]))) << i;
+    // (m r)[1][row] = m[0][row] r[1][0] + m[1][row] r[1][1]
+    EXPECT_EQ(at(o, i * 3 + 2), bits(m[0][c] * r[1][0] + m[1][c] * r[1][1])) << i;
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
