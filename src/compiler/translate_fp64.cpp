@@ -76,6 +76,29 @@ Status Translator::fp64_instruction(const spirv::Inst& in, bool& handled) {
       if (!holds_doubles(w[0]) && !value_is_double(w[2])) return {};
       handled = true;
       return fp64_matrix(in);
+    case Op::OpSelect: {
+      // Scalars and vectors of doubles are the int64 code's; matrices and
+      // arrays of them: both words of each scalar.
+      if (w.size() < 5 || w[1] >= m_.bound || !holds_doubles(w[0])) return {};
+      Kind k = type(w[0]).kind;
+      if (k != Kind::matrix && k != Kind::array) return {};
+      handled = true;
+      AGX_TRY(auto cv, get(w[2], in));
+      TVal out;
+      out.kind = TVal::Kind::data;
+      out.type = w[0];
+      for (unsigned i = 0; i < flat_count(w[0]); ++i) {
+        Cmp c;
+        if (cv->cmp) c = *cv->cmp;
+        else if (cv->c.size() == 1) c = Cmp{Cond::ueq, true, cv->c[0], Src::immediate(0)};
+        else return unsupported(in, "OpSelect of a double composite with a vector condition");
+        AGX_TRY(auto t, dpair(w[3], in, i));
+        AGX_TRY(auto e, dpair(w[4], in, i));
+        out.c.push_back(pack64(b_.select(c.cond, c.invert, c.a, c.b, t.lo, e.lo), b_.select(c.cond, c.invert, c.a, c.b, t.hi, e.hi)));
+      }
+      vals_[w[1]] = std::move(out);
+      return {};
+    }
     case Op::OpExtInst:
       if (w.size() < 5 || w[1] >= m_.bound || w[2] >= m_.bound || !m_.ext_glsl[w[2]]) return {};
       if (!holds_doubles(w[0]) && !value_is_double(w[4])) return {};

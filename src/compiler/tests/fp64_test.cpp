@@ -616,6 +616,8 @@ void main() {
   o[i * 3 + 0] = d[i] * v[i];
   o[i * 3 + 1] = c.x - c.y;
   o[i * 3 + 2] = (m * r)[1][i % 2u];
+  dmat2 pick = d[i] < 0.0lf ? m : r;
+  o[9 + i] = pick[1][0];
 })");
   ASSERT_FALSE(s.code.empty());
   // Resources: storage buffers first, then uniform buffers.
@@ -627,7 +629,7 @@ void main() {
   for (int i = 0; i < 3; ++i) { u[2 * i] = d[i]; u[8 + i] = v[i]; }
   for (int c = 0; c < 2; ++c) for (int k = 0; k < 2; ++k) { u[12 + c * 2 + k] = m[c][k]; u[16 + k * 2 + c] = r[c][k]; }
   Job run;
-  run.buffers = {std::vector<uint32_t>(9 * 2), dwords(u)};
+  run.buffers = {std::vector<uint32_t>(12 * 2), dwords(u)};
   ASSERT_OK(execute(s, run));
   const auto& o = run.buffers[0];
   for (unsigned i = 0; i < 3; ++i) {
@@ -636,6 +638,7 @@ void main() {
     EXPECT_EQ(at(o, i * 3 + 1), bits((m[c][0] + r[c][0]) - (m[c][1] + r[c][1]))) << i;
     // (m r)[1][row] = m[0][row] r[1][0] + m[1][row] r[1][1]
     EXPECT_EQ(at(o, i * 3 + 2), bits(m[0][c] * r[1][0] + m[1][c] * r[1][1])) << i;
+    EXPECT_EQ(at(o, 9 + i), bits(d[i] < 0 ? m[1][0] : r[1][0])) << i;  // a selected dmat2
   }
 }
 
