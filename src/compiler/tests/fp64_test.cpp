@@ -442,6 +442,13 @@ void main() {
   o[i * 4 + 1] = m.x;
   o[i * 4 + 2] = m.z;
   o[i * 4 + 3] = sh[63u - i];
+  // Division and square root loops in divergent branches. (A division by
+  // a constant would become a multiply by its rounded reciprocal in
+  // SPIRV-Tools' optimizer: divide by a uniform.)
+  double q;
+  if (a[i] > 0.0lf) q = sqrt(a[i]) / ud;
+  else q = -a[i] / uv.y;
+  o[256 + i] = q;
 })", TargetEnv::opengl);
   ASSERT_FALSE(s.code.empty());
   auto a = moderate(64, 31);
@@ -459,7 +466,7 @@ void main() {
     std::memcpy(push.data() + at_w, src, lu.name == "count" ? 4 : lu.size_B);
   }
   Job run;
-  run.buffers = {dwords(a), std::vector<uint32_t>(64 * 8)};
+  run.buffers = {dwords(a), std::vector<uint32_t>(64 * 10)};
   run.push = push;
   ASSERT_OK(execute(s, run));
   const auto& o = run.buffers[1];
@@ -474,6 +481,9 @@ void main() {
     same(1, um[0][0] * a[i] + um[1][0] * ud + uv[0]);
     same(2, um[0][2] * a[i] + um[1][2] * ud + uv[2]);
     same(3, a[63 - i] * ud);
+    double q = a[i] > 0 ? std::sqrt(a[i]) / ud : -a[i] / uv[1];
+    uint64_t got = at(o, 256 + i);
+    EXPECT_TRUE(std::isnan(q) ? is_nan(got) : got == bits(q)) << i << " got " << hex(got) << " want " << hex(bits(q));
   }
 }
 
