@@ -431,10 +431,15 @@ layout(location = 3) uniform int count;
 layout(std430, binding = 0) buffer A { double a[]; };
 layout(std430, binding = 1) buffer O { double o[]; };
 shared double sh[64];
+shared dvec3 sv[64];
+shared dmat3 sm[2];
 void main() {
   uint i = gl_LocalInvocationIndex;
   sh[i] = a[i] * ud;
+  sv[i] = dvec3(a[i], ud, -a[i]);
+  if (i < 2u) sm[i] = dmat3(a[i]);
   barrier();
+  o[320 + i] = sv[(i + 1u) % 64u].z + sm[i % 2u][1][1];
   double acc = 0.0lf;
   for (int k = 0; k < count; ++k) acc = acc + sh[(i + uint(k)) % 64u];
   dvec3 m = um * dvec2(a[i], ud) + uv;
@@ -466,7 +471,7 @@ void main() {
     std::memcpy(push.data() + at_w, src, lu.name == "count" ? 4 : lu.size_B);
   }
   Job run;
-  run.buffers = {dwords(a), std::vector<uint32_t>(64 * 10)};
+  run.buffers = {dwords(a), std::vector<uint32_t>(64 * 12)};
   run.push = push;
   ASSERT_OK(execute(s, run));
   const auto& o = run.buffers[1];
@@ -484,6 +489,9 @@ void main() {
     double q = a[i] > 0 ? std::sqrt(a[i]) / ud : -a[i] / uv[1];
     uint64_t got = at(o, 256 + i);
     EXPECT_TRUE(std::isnan(q) ? is_nan(got) : got == bits(q)) << i << " got " << hex(got) << " want " << hex(bits(q));
+    double sv = -a[(i + 1) % 64] + a[i % 2];  // dvec3 array and dmat3 diagonal in shared memory
+    got = at(o, 320 + i);
+    EXPECT_TRUE(std::isnan(sv) ? is_nan(got) : got == bits(sv)) << i << " got " << hex(got) << " want " << hex(bits(sv));
   }
 }
 
