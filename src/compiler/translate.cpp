@@ -255,7 +255,7 @@ Status Translator::run() {
       TVal v;
       v.kind = TVal::Kind::data;
       v.type = phi.w[0];
-      bool wide = is_int64(phi.w[0]);
+      bool wide = is_wide64(phi.w[0]);  // 64-bit integers and doubles
       for (unsigned i = 0; i < n; ++i) {
         ValueId var = wide ? phi_var64() : b_.function().new_value(32, 1, true);
         phi_vars_[phi.w[1]].push_back(var);

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "compiler/builder.h"
+#include "compiler/fp64_lowering.h"
 #include "compiler/compiler.h"
 #include "compiler/spirv_module.h"
 
@@ -218,6 +219,29 @@ class Translator {
   Status load64(const spirv::Inst& in, const Ptr& p);
   Status store64(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
   Status atomic64(const spirv::Inst& in, const Ptr& p);
+  // translate_fp64*.cpp: doubles (fp64_lowering.h); 64-bit storage is the
+  // int64 code's (is_wide64)
+  bool is_double(uint32_t type_id) const;       // double scalar or vector
+  bool holds_doubles(uint32_t type_id) const;   // ... or matrix / array of them
+  bool is_wide64(uint32_t type_id) const;       // 64-bit int or float scalars inside
+  uint32_t element_scalar(uint32_t type_id) const;
+  bool value_is_double(uint32_t id) const;
+  Result<Pair> dpair(uint32_t id, const spirv::Inst& in, unsigned comp);
+  Status fp64_instruction(const spirv::Inst& in, bool& handled);
+  Status fp64_alu(const spirv::Inst& in);
+  Status fp64_ext(const spirv::Inst& in);
+  Status fp64_matrix(const spirv::Inst& in);
+  Status fp64_matrix_ext(const spirv::Inst& in);  // Determinant, MatrixInverse
+  Pair fp64_dot(Fp64& fp, const std::vector<Pair>& a, const std::vector<Pair>& c);
+  // translate_fp64_memory.cpp: dmat layouts, loads and stores
+  Result<MatrixLayout> double_matrix_layout(Ptr::Space space, uint32_t matrix_stride_B, bool row_major, uint32_t mtype,
+                                            const spirv::Inst& in) const;
+  Result<Src> load_double_at(const Ptr& p, const spirv::Inst& in);
+  Status store_double_at(const Ptr& p, Src v, const spirv::Inst& in);
+  Status load_double_matrix(const spirv::Inst& in, const Ptr& p);
+  Status store_double_matrix(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
+  Status load_double_vector(const spirv::Inst& in, const Ptr& p);
+  Status store_double_vector(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
   // translate_float_atomic.cpp: float add/min/max as compare-exchange loops
   Status float_atomic(const spirv::Inst& in);
   Src float_atomic_minmax(bool is_min, Src a, Src b);

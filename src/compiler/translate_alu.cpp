@@ -105,6 +105,9 @@ Src fneg(Src s) { s.neg = !s.neg; return s; }
 
 Status Translator::instruction(const spirv::Inst& in) {
   const auto& w = in.w;
+  bool fp64_op = false;
+  AGX_CHECK(fp64_instruction(in, fp64_op));  // translate_fp64.cpp
+  if (fp64_op) return {};
   bool int64_op = false;
   AGX_CHECK(int64_instruction(in, int64_op));  // translate_int64.cpp
   if (int64_op) return {};

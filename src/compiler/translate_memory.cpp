@@ -163,9 +163,10 @@ Status Translator::setup_resources() {
     uint32_t align = 4;
     // A matrix: its columns packed, column after column (as
     // glUniformMatrix*fv takes them); other types: natural size.
-    uint32_t size = type(pointee).kind == Kind::matrix ? flat_count(pointee) * 4 : natural_size_B(pointee, &align);
+    uint32_t size = type(pointee).kind == Kind::matrix ? flat_count(pointee) * (holds_doubles(pointee) ? 8 : 4)
+                                                       : natural_size_B(pointee, &align);
     loose_B = (loose_B + 3) / 4 * 4;
-    if (is_int64(pointee)) loose_B = (loose_B + 7) / 8 * 8;  // an even u<N>: a uniform pair
+    if (is_wide64(pointee)) loose_B = (loose_B + 7) / 8 * 8;  // an even u<N>: a uniform pair
     loose_uniform_[v] = abi_.push_constants_uniform + loose_B / 4;
     abi_.loose_uniforms.push_back(LooseUniform{m_.names[v], m_.decorations[v].location, loose_uniform_[v], size});
     loose_B += size;
@@ -404,10 +405,12 @@ Status Translator::load(const spirv::Inst& in) {
     return {};
   }
   if (type(rtype).kind == Kind::matrix && type(p.type).kind == Kind::matrix) {
+    if (holds_doubles(rtype)) return load_double_matrix(in, p);  // translate_fp64_memory.cpp
     AGX_CHECK(load_matrix(in, p, out));
     vals_[w[1]] = std::move(out);
     return {};
   }
+  if (is_double(rtype) && n > 1 && p.comp_stride_B) return load_double_vector(in, p);  // a dmat column
   if (n > 1 && p.comp_stride_B && p.comp_stride_B != 4) {
     // A column of a row-major matrix: its scalars a row apart.
     if (type(scalar_type(rtype)).width != 32) return unsupported(in, "64-bit load (32-bit only)");
@@ -425,9 +428,7 @@ Status Translator::load(const spirv::Inst& in) {
     vals_[w[1]] = std::move(out);
     return {};
   }
-  if (is_int64(rtype)) return load64(in, p);
-  if (type(scalar_type(rtype)).kind == Kind::float_ && type(scalar_type(rtype)).width == 64)
-    return unsupported(in, "64-bit float (double) load: doubles are not supported (no fp64 ALU on the AGX)");
+  if (is_int64(rtype) || is_double(rtype)) return load64(in, p);  // translate_int64_memory.cpp
   if (type(scalar_type(rtype)).kind != Kind::bool_ && type(scalar_type(rtype)).width != 32)
     return unsupported(in, fmt::format("{}-bit load (32-bit only)", type(scalar_type(rtype)).width));
   switch (p.space) {
@@ -487,15 +488,15 @@ Status Translator::store(const spirv::Inst& in) {
   if (data.empty()) return unsupported(in, "store of an empty value");
   if (p.space == Ptr::Space::local) return local_store(p, data, in);
   unsigned n = components(p.type);
+  if (type(p.type).kind == Kind::matrix && holds_doubles(p.type)) return store_double_matrix(in, p, data);
   if (type(p.type).kind == Kind::matrix) return store_matrix(in, p, data);
+  if (is_double(p.type) && n > 1 && p.comp_stride_B) return store_double_vector(in, p, data);  // a dmat column
   if (n > 1 && p.comp_stride_B && p.comp_stride_B != 4) {
     if (data.size() != n) return unsupported(in, "store of a value of another shape");
     return store_vector_at(p, data, p.comp_stride_B, in);
   }
   if (!n) return store_composite(in, p, data);  // a whole struct/array: translate_struct_copy.cpp
-  if (is_int64(p.type)) return store64(in, p, data);
-  if (type(scalar_type(p.type)).kind == Kind::float_ && type(scalar_type(p.type)).width == 64)
-    return unsupported(in, "64-bit float (double) store: doubles are not supported (no fp64 ALU on the AGX)");
+  if (is_int64(p.type) || is_double(p.type)) return store64(in, p, data);
   if (type(scalar_type(p.type)).kind != Kind::bool_ && type(scalar_type(p.type)).width != 32)
     return unsupported(in, fmt::format("{}-bit store (32-bit only)", type(scalar_type(p.type)).width));
   if (data.size() != n) return unsupported(in, "store of a value of another shape");

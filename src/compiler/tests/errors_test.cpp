@@ -25,13 +25,14 @@ TEST(Errors, GlslSyntaxNamesFileAndLine) {
 TEST(Errors, UnsupportedConstructNamesLine) {
   std::string e = error_of(R"(#version 450
 layout(local_size_x = 1) in;
+#extension GL_EXT_shader_atomic_float : require
 layout(set = 0, binding = 0) buffer A { double d[]; };
 void main() {
-  d[0] = d[1] * 2.0lf;
+  atomicAdd(d[0], d[1] * 2.0lf);
 }
 )");
-  EXPECT_NE(e.find("k.comp:5:"), std::string::npos) << e;
-  EXPECT_NE(e.find("64-bit"), std::string::npos) << e;
+  EXPECT_NE(e.find("k.comp:6:"), std::string::npos) << e;
+  EXPECT_NE(e.find("float atomic on a 64-bit value"), std::string::npos) << e;
 }
 
 // Image operations that are not translated name the line and what.
