@@ -61,19 +61,17 @@ Result<std::vector<MemoryLeaf>> Translator::composite_leaves(const Ptr& p, const
     if (ty.kind == Kind::matrix) {
       AGX_TRY(auto lay, matrix_layout(p.space, mstride, row_major, t, in));
       uint32_t rows = matrix_rows(t), st = scalar_type(ty.elem);
-      if (type(st).width != 32) return unsupported(in, "a matrix of doubles in a composite (no fp64)");
+      if (type(st).width != 32) return unsupported(in, "a matrix of doubles inside a whole-struct or array copy (copy the dmat member by itself)");
       for (uint32_t c = 0; c < ty.count; ++c)
         for (uint32_t r = 0; r < rows; ++r) leaves.push_back({off + c * lay.col_stride_B + r * lay.comp_stride_B, st});
       return {};
     }
     if (ty.kind == Kind::bool_ || ((ty.kind == Kind::int_ || ty.kind == Kind::float_) && ty.width == 32) ||
-        (ty.kind == Kind::int_ && ty.width == 64)) {
+        ((ty.kind == Kind::int_ || ty.kind == Kind::float_) && ty.width == 64)) {  // 64-bit: a word pair
       leaves.push_back({off, t});
       return {};
     }
     if (ty.kind == Kind::other) return unsupported(in, "a composite containing an opaque type in a load or store");
-    if (ty.kind == Kind::float_ && ty.width == 64)
-      return unsupported(in, "a composite containing doubles in a load or store (no fp64 ALU on the AGX)");
     return unsupported(in, fmt::format("a composite containing {}-bit members in a load or store", ty.width));
   };
   AGX_CHECK(walk(p.type, 0, p.matrix_stride_B, p.row_major, p.comp_stride_B));

@@ -207,15 +207,36 @@ void main() { b[0] = a[1]; b[1] = a[0]; }
   EXPECT_EQ(r.buffers[1][11], kSentinel);
 }
 
-TEST(StructCopy, DoublesInACompositeNameFp64) {
+// Doubles are word pairs like 64-bit integers: a struct holding a double
+// and a dvec3 copies bit for bit (std430: d at 0, f at 8, v at 32, size 64).
+TEST(StructCopy, DoubleMembersCopyAsWordPairs) {
+  auto sh = compile(R"(#version 450
+layout(local_size_x = 1) in;
+struct D { double d; float f; dvec3 v; };
+layout(std430, binding = 0) buffer B { D x; D y; };
+void main() { y = x; }
+)");
+  ASSERT_TRUE(sh.ok()) << sh.error().message();
+  std::vector<uint32_t> buf(32, kSentinel);
+  const uint32_t words[] = {0, 1, 2, 8, 9, 10, 11, 12, 13};  // d, f, v (padding 3..7 and 14..15)
+  for (uint32_t w : words) buf[w] = 0x3ff00000u + w * 0x1111u;
+  Job r;
+  r.buffers = {buf};
+  ASSERT_OK(execute(*sh, r));
+  for (uint32_t w : words) EXPECT_EQ(r.buffers[0][16 + w], buf[w]) << "word " << w;
+  for (uint32_t w : {3u, 4u, 5u, 6u, 7u, 14u, 15u}) EXPECT_EQ(r.buffers[0][16 + w], kSentinel) << "padding word " << w;
+}
+
+TEST(StructCopy, DoubleMatricesInACompositeAreNamed) {
   auto s = compile(R"(#version 450
 layout(local_size_x = 1) in;
-struct D { double d; float f; };
+struct D { dmat2 m; float f; };
 layout(std430, binding = 0) buffer B { D x; D y; };
 void main() { y = x; }
 )");
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.error().message().find("double"), std::string::npos) << s.error().message();
+  EXPECT_NE(s.error().message().find("test.comp:5: a matrix of doubles inside a whole-struct or array copy"), std::string::npos)
+      << s.error().message();
 }
 
 }  // namespace
