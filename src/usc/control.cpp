@@ -17,10 +17,10 @@ using isa::Opcode;
 
 void set_r0l(Core& c, const uint32_t v[kLanes]) {
   uint32_t* r0 = c.r[0].data();
-  alignas(64) bool running[kLanes];
+  alignas(64) uint32_t running[kLanes];  // all ones where the lane runs
   for (unsigned l = 0; l < kLanes; ++l) {
     r0[l] = (r0[l] & 0xFFFF0000u) | (v[l] & 0xFFFF);
-    running[l] = (v[l] & 0xFFFF) == 0;
+    running[l] = (v[l] & 0xFFFF) == 0 ? 0xFFFFFFFFu : 0u;
   }
   c.exec = lane_mask(running) & c.present;
   c.written[0] = true;

@@ -214,6 +214,21 @@ inline uint32_t lane_mask(const uint32_t m[kLanes]) {
 #endif
 }
 
+// One 32-bit value per lane (128 bytes) between a register and memory.
+// Eight 16-byte moves: a plain memcpy of this size becomes `rep movs`,
+// whose start-up costs more than the copy.
+inline void copy_lanes(void* dst, const void* src) {
+#if defined(__SSE2__)
+  auto* d = static_cast<uint8_t*>(dst);
+  const auto* p = static_cast<const uint8_t*>(src);
+  __m128i v[kLanes / 4];
+  for (unsigned q = 0; q < kLanes / 4; ++q) v[q] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * q));
+  for (unsigned q = 0; q < kLanes / 4; ++q) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 16 * q), v[q]);
+#else
+  std::memcpy(dst, src, 4 * kLanes);
+#endif
+}
+
 // Bit l set when b[l] (bools are 0 or 1): the lane mask of a per-lane test.
 inline uint32_t lane_mask(const bool b[kLanes]) {
 #if defined(__SSE2__)
