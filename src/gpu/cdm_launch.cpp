@@ -172,6 +172,14 @@ void start_group(usc::Core& c, const UscState& usc, const usc::Program& program,
   }
 }
 
+// The position of threadgroup `index` (x fastest). A 1D grid, the common
+// case, needs none of the 64-bit divisions.
+std::array<uint32_t, 3> threadgroup_position(uint64_t index, const std::array<uint32_t, 3>& groups) {
+  if (groups[1] == 1 && groups[2] == 1) return {static_cast<uint32_t>(index), 0, 0};
+  return {static_cast<uint32_t>(index % groups[0]), static_cast<uint32_t>(index / groups[0] % groups[1]),
+          static_cast<uint32_t>(index / (uint64_t{groups[0]} * groups[1]))};
+}
+
 std::string where_text(const LaunchBlock& b, std::array<uint32_t, 3> tg, unsigned group) {
   return fmt::format("launch at 0x{:x}, threadgroup ({},{},{}) simdgroup {}", b.at, tg[0], tg[1], tg[2], group);
 }
@@ -304,9 +312,7 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
   auto run_threadgroup = [&](unsigned worker, uint64_t index) {
     if (index > first_fault.load(std::memory_order_relaxed)) return;
     Engine::Worker& w = *engine.workers[worker];
-    const std::array<uint32_t, 3> tg = {static_cast<uint32_t>(index % groups[0]),
-                                        static_cast<uint32_t>(index / groups[0] % groups[1]),
-                                        static_cast<uint32_t>(index / (uint64_t{groups[0]} * groups[1]))};
+    const std::array<uint32_t, 3> tg = threadgroup_position(index, groups);
     std::array<uint32_t, 3> size;
     for (unsigned i = 0; i < 3; ++i) size[i] = std::min(local[i], global[i] - tg[i] * local[i]);
     const uint32_t threads = size[0] * size[1] * size[2];
