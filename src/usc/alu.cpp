@@ -57,7 +57,7 @@ Status exec_get_sr(const Step& s, Core& c, Ctx&) {
 Status exec_get_sr_copy(const Step& s, Core& c, Ctx& ctx) {
   const unsigned n = s.k[0];
   if (c.exec != 0xFFFFFFFFu || !c.sr_known[n]) return exec_get_sr(s, c, ctx);
-  mark_written(s.d, c);
+  c.written[s.d.index] = true;  // s.d is a 32-bit register
   copy_lanes(c.r[s.d.index].data(), c.sr[n].data());
   return {};
 }
