@@ -97,8 +97,10 @@ Status exec_farith(const Step& s, Core& c, Ctx&) {
 // The handler of a step whose f32 fast path applies (k[0]) on a host with
 // FMA: the fused f32 result, unless a lane needs the exact path (then every
 // lane takes it, as the result is written only once).
+// Compiled for AVX2 and FMA like farith_f32_fma, so that it inlines here:
+// compile_float gives this handler only when the host has both.
 template <Arith kArith>
-Status exec_farith_f32(const Step& s, Core& c, Ctx& ctx) {
+__attribute__((target("avx2,fma"))) Status exec_farith_f32(const Step& s, Core& c, Ctx& ctx) {
   alignas(64) uint32_t ta[kLanes], tb[kLanes], tx[kLanes], out[kLanes];
   const uint32_t* a = read_f32_bits(s.a, c, ta);
   const uint32_t* b = read_f32_bits(s.b, c, tb);

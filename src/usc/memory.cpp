@@ -195,7 +195,7 @@ void move_lanes(Core& c, bool r32, unsigned reg, uint8_t* at, const uint64_t a[k
 // store, as move_lanes). False when the access is not of this shape (the
 // caller takes the general paths); true when it was done.
 template <bool kStore, typename T>
-bool device_block(Core& c, unsigned reg, uint64_t base, const uint32_t* idx, bool is_unsigned, GpuMemory* m) {
+[[gnu::always_inline]] inline bool device_block(Core& c, unsigned reg, uint64_t base, const uint32_t* idx, bool is_unsigned, GpuMemory* m) {
   uint32_t steps = 0;
   for (unsigned l = 0; l < kLanes; ++l) steps |= idx[l] ^ (idx[0] + l);  // vectorizes
   if (steps) return false;
