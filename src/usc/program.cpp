@@ -228,6 +228,11 @@ void check_pending(const Step& s, const Ctx& ctx, const RunOptions& opt) {
 
 }  // namespace
 
+static Error not_an_instruction(const Program& p, uint64_t pc) {
+  return Error::invalid_argument("pc 0x{:x} is not the start of an instruction of the program (0x{:x}..0x{:x})", pc,
+                                 p.base_pc(), p.end_pc());
+}
+
 // The error of step `s` with its pc in front (once).
 static Error with_pc(const Step& s, const Error& e) {
   bool has_pc = e.message().rfind("pc 0x", 0) == 0;
@@ -243,9 +248,7 @@ static std::optional<Result<StopReason>> after_flow(const Program& p, Core& core
   if (ctx.barrier) return StopReason::barrier;
   if (core.pc == p.end_pc()) return StopReason::finished;
   idx = p.index_of(core.pc);
-  if (idx < 0)
-    return Error::invalid_argument("pc 0x{:x} is not the start of an instruction of the program (0x{:x}..0x{:x})",
-                                   core.pc, p.base_pc(), p.end_pc());
+  if (idx < 0) return not_an_instruction(p, core.pc);
   return std::nullopt;
 }
 
@@ -311,9 +314,7 @@ Result<StopReason> Executor::run(const Program& p, Core& core, const Memories& m
   ctx.options = &opt;
   if (core.pc == p.end_pc_) return StopReason::finished;
   long idx = p.index_of(core.pc);
-  if (idx < 0)
-    return Error::invalid_argument("pc 0x{:x} is not the start of an instruction of the program (0x{:x}..0x{:x})",
-                                   core.pc, p.base_pc(), p.end_pc());
+  if (idx < 0) return not_an_instruction(p, core.pc);
   std::array<uint64_t, kRegisters> pending;  // cleared only when used
   if (opt.debug) {
     pending.fill(0);
