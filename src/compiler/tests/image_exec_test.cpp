@@ -101,8 +101,8 @@ std::vector<float> run(const Shader& shader, uint32_t w, uint32_t h, uint32_t de
   d.uniforms[abi.resources[0].uniform] = uint32_t(out);
   d.uniforms[abi.resources[0].uniform + 1] = uint32_t(out >> 32);
   gpu::TextureState ts;
-  ts.textures.push_back({0, abi.texture_state_count, kStates});
-  ts.samplers.push_back({0, abi.sampler_state_count, kSamplers});
+  EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::texture, 0, abi.texture_state_count, kStates}, ts).ok());
+  EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::sampler, 0, abi.sampler_state_count, kSamplers}, ts).ok());
   gpu::TextureHook hook(mem, ts);
   auto program = usc::compile(shader.code, 0);
   EXPECT_TRUE(program.ok()) << program.error().message();
