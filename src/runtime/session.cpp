@@ -451,9 +451,12 @@ Status Session::run(const Command& command) {
             return {};
           },
           [&](const CmdTextureMiptree& t) { return texture_miptree(t); },
+          [&](const CmdTextureShaped& t) { return texture_shaped(t); },
           [&](const CmdTexParameter& t) -> Status {
             // glTexParameter on the texture of the active unit.
-            if (t.target != "2D") return Error::unsupported("texparameter {}: only 2D textures are supported", t.target);
+            static const char* kTargets[] = {"1D", "2D", "3D", "1DArray", "2DArray", "Cube", "CubeArray", "Rect"};
+            if (std::find(std::begin(kTargets), std::end(kTargets), t.target) == std::end(kTargets))
+              return Error::unsupported("texparameter {}: the target is not supported", t.target);
             if (!textures_.count(active_unit_))
               return Error::not_found("texparameter: no texture on unit {}", active_unit_);
             return apply_texparameter(sampler_params_[active_unit_], t.name, t.values);
@@ -462,10 +465,8 @@ Status Session::run(const Command& command) {
             if (i.resident) return Error::unsupported("resident images (ARB_bindless_texture) are not supported");
             if (!textures_.count(i.unit)) return Error::not_found("image texture {}: no texture {}", i.unit, i.unit);
             const format::Format have = textures_.at(i.unit)->layout().request.format;
-            const bool same = (i.format == "GL_RGBA8" && have == format::Format::R8G8B8A8_UNORM) ||
-                              (i.format != "GL_RGBA8" && integer_texture_format(i.format).ok() &&
-                               integer_texture_format(i.format)->format == have);
-            if (!same)
+            AGX_TRY(format::Format want, gl_image_format(i.format));
+            if (want != have)
               return Error::unsupported("image format {} on texture {} of format {} is not supported (the texture's own format)",
                                         i.format, i.unit, format::name(have));
             image_units_[i.unit] = i.format;

@@ -43,6 +43,22 @@ struct IntegerFormat {
 Result<IntegerFormat> integer_texture_format(const std::string& gl_name);
 std::vector<int32_t> integer_texels(uint32_t width_px, uint32_t height_px, int32_t b, int32_t a, unsigned channels);
 
+// The image format of a GL internal format name (`texture storage`,
+// `image texture`): GL_RGBA/GL_RGBA8, GL_RGBA8I/UI, GL_RGBA8_SNORM, GL_R8,
+// GL_RGBA16F, GL_R32F, GL_RG32F, GL_RGBA32F, GL_R32I/UI, GL_RG32I/UI,
+// GL_RGBA32I/UI; others are an unsupported error naming them.
+Result<format::Format> gl_image_format(const std::string& gl_name);
+
+// The texels (RGBA8) of `texture rgbw 1D` (red, green, blue, white) and
+// `texture rgbw 3D` (2x2x2: red, green, blue, white, then yellow, magenta,
+// cyan, black), X11Libre/mirror.fdo.piglit tests/util/piglit-util-gl.c
+// piglit_rgbw_texture_1d / _3d; and of layer L of `texture rgbw 1DArray /
+// 2DArray` (piglit_array_texture: each layer one colour of red, green,
+// blue, white in turn).
+std::vector<uint8_t> rgbw_1d_rgba8();
+std::vector<uint8_t> rgbw_3d_rgba8();
+std::vector<uint8_t> array_layer_rgba8(uint32_t width_px, uint32_t height_px, uint32_t layer);
+
 // The RGBA8 texels of a whole image level 0 (detiled), as floats per channel.
 Result<std::vector<uint8_t>> read_rgba8(const Image& image);
 
@@ -101,6 +117,7 @@ class Session {
   Status probe_pixel(const CmdProbeRgba& p);
   Status probe_ssbo(const CmdProbeSsbo& p);
   Status texture_miptree(const CmdTextureMiptree& t);
+  Status texture_shaped(const CmdTextureShaped& t);
   Status probe_atomic_counter(const CmdProbeAtomicCounter& p);
   Status probe_all(const CmdProbeAll& p);
   Status verify_program_query(const CmdVerifyProgramQuery& q);
