@@ -1,5 +1,6 @@
 // The [test] commands compute tests use, one line each (forms from
 // X11Libre/mirror.fdo.piglit tests/shaders/shader_runner.c piglit_display).
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstring>
@@ -269,8 +270,12 @@ Result<CommandBody> parse_texture_shaped(const Words& w) {
 Result<CommandBody> parse_texture(std::string_view line) {
   std::string flat = unparenthesize(line);
   Words w = split_words(flat);
-  if (w.size() >= 3 && ((w[1] == "rgbw" && !w[2].empty() && !std::isdigit(uint8_t(w[2][0]))) || w[1] == "junk" ||
-                        w[1] == "storage" || w[1].substr(0, 6) == "shadow"))
+  // `texture rgbw UNIT ...` has a number where the shaped forms name a target.
+  auto is_number = [](std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(uint8_t(c)) != 0; });
+  };
+  if (w.size() >= 3 && ((w[1] == "rgbw" && !is_number(w[2])) || w[1] == "junk" || w[1] == "storage" ||
+                        w[1].substr(0, 6) == "shadow"))
     return parse_texture_shaped(w);
   if (w.size() >= 2 && w[1] == "rgbw") {
     if (w.size() != 5 && w.size() != 6) return Error::parse("expected 'texture rgbw UNIT (W, H) [FORMAT]'");
