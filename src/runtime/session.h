@@ -19,6 +19,7 @@
 #include "runtime/runtime.h"
 #include "runtime/program_query.h"
 #include "runtime/shader_test.h"
+#include "runtime/uniform_blocks.h"
 
 namespace agx::runtime {
 
@@ -90,6 +91,10 @@ class Session {
   void set_program_resources(const ProgramResources& r) { program_resources_ = r; }
   // Why they are unknown (the SPIR-V scan's error), for the command's error.
   void set_program_resources_error(std::string why) { program_resources_error_ = std::move(why); }
+  // The program's uniform blocks (runtime/uniform_blocks.h): `uniform` of a
+  // member writes its block's buffer, bound at the block's binding.
+  void set_uniform_blocks(std::vector<UniformBlock> blocks) { uniform_blocks_ = std::move(blocks); }
+  void set_uniform_blocks_error(std::string why) { uniform_blocks_error_ = std::move(why); }
 
   // [require]'s SIZE W H (piglit's window is 250x250 otherwise) and
   // ignore_missing_uniforms (`uniform` of a name that is not active is then
@@ -130,7 +135,12 @@ class Session {
 
   Device& device_;
   const compiler::Shader& shader_;
+  Status set_block_member(const CmdUniform& u, const MemberAt& at);
+  Result<Buffer*> uniform_buffer(const UniformBlock& block);
   std::optional<ProgramResources> program_resources_;
+  std::vector<UniformBlock> uniform_blocks_;
+  std::string uniform_blocks_error_;
+  std::map<uint32_t, std::unique_ptr<Buffer>> ubos_;  // uniform block binding -> its buffer
   std::string program_resources_error_;
   std::map<int, std::unique_ptr<Buffer>> ssbos_;
   std::map<uint32_t, std::unique_ptr<Buffer>> atomic_buffers_;
