@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include <spirv/unified1/spirv.hpp11>
+#include "runtime/spirv_walk.h"
 
 namespace agx::runtime {
 namespace {
@@ -47,18 +47,11 @@ std::string literal_string(std::span<const uint32_t> w) {
 }
 
 Result<Module> scan(std::span<const uint32_t> words) {
-  if (words.size() < 5 || words[0] != spv::MagicNumber) return Error::parse("SPIR-V: no module header");
   Module m;
-  for (size_t at = 5; at < words.size();) {
-    const uint32_t count = words[at] >> 16;
-    const auto op = spv::Op(words[at] & 0xffff);
-    if (count == 0 || at + count > words.size())
-      return Error::parse("SPIR-V: instruction at word {} has a bad word count {}", at, count);
-    std::span<const uint32_t> w = words.subspan(at + 1, count - 1);
-    auto need = [&](size_t n) -> Status {
-      if (w.size() < n) return Error::parse("SPIR-V: instruction at word {} has {} operands, {} needed", at, w.size(), n);
-      return {};
-    };
+  AGX_CHECK(for_each_instruction(words, [&](const SpirvInstruction& in) -> Status {
+    const spv::Op op = in.op;
+    std::span<const uint32_t> w = in.w;
+    auto need = [&](size_t n) { return in.need(n); };
     switch (op) {
       case spv::Op::OpName: AGX_CHECK(need(1)); m.names[w[0]] = literal_string(w.subspan(1)); break;
       case spv::Op::OpMemberName: AGX_CHECK(need(2)); m.member_names[{w[0], w[1]}] = literal_string(w.subspan(2)); break;
@@ -110,8 +103,8 @@ Result<Module> scan(std::span<const uint32_t> words) {
         break;
       default: break;
     }
-    at += count;
-  }
+    return {};
+  }));
   return m;
 }
 
@@ -209,20 +202,19 @@ Result<std::vector<uint32_t>> bind_uniform_blocks_by_index(std::span<const uint3
   std::vector<uint32_t> out(spirv.begin(), spirv.begin() + 5);
   std::set<uint32_t> bound;
   size_t last_annotation = 0;  // where new decorations go: after the module's last OpDecorate
-  for (size_t at = 5; at < spirv.size();) {
-    const uint32_t count = spirv[at] >> 16;
-    const auto op = spv::Op(spirv[at] & 0xffff);
+  AGX_CHECK(for_each_instruction(spirv, [&](const SpirvInstruction& in) -> Status {
     const size_t from = out.size();
-    out.insert(out.end(), spirv.begin() + at, spirv.begin() + at + count);  // counts checked by scan
+    out.insert(out.end(), spirv.begin() + ptrdiff_t(in.at), spirv.begin() + ptrdiff_t(in.at + 1 + in.w.size()));
+    const spv::Op op = in.op;
     if (op == spv::Op::OpDecorate || op == spv::Op::OpMemberDecorate || op == spv::Op::OpDecorationGroup ||
         op == spv::Op::OpGroupDecorate || op == spv::Op::OpGroupMemberDecorate)
       last_annotation = out.size();
-    if (op == spv::Op::OpDecorate && count >= 4 && spv::Decoration(spirv[at + 2]) == spv::Decoration::Binding) {
-      auto i = index.find(spirv[at + 1]);
+    if (op == spv::Op::OpDecorate && in.w.size() >= 3 && spv::Decoration(in.w[1]) == spv::Decoration::Binding) {
+      auto i = index.find(in.w[0]);
       if (i != index.end()) out[from + 3] = i->second, bound.insert(i->first);
     }
-    at += count;
-  }
+    return {};
+  }));
   std::vector<uint32_t> added;
   for (const auto& [var, i] : index)
     if (!bound.count(var))

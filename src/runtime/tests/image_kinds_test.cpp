@@ -10,10 +10,14 @@
 #include "runtime/encoder.h"
 #include "runtime/glsl_frontend.h"
 #include "runtime/image_binding.h"
+#include "compute_file.h"
 #include "runtime/runner.h"
 
 namespace agx::runtime {
 namespace {
+
+using test::compute_file;
+using test::passes;
 
 struct Kind {
   const char* name;
@@ -86,14 +90,13 @@ std::string shader_test(const Kind& k) {
         }
       }
   for (int c = 0; c < 3; ++c) cmds += fmt::format("probe ssbo float 0 {} == {}\n", 4 * n * 16 + 4 * c, k.size_expected[c]);
-  return fmt::format("[require]\nGLSL >= 4.30\n[compute shader]\n{}\n[test]\n{}", glsl, cmds);
+  return compute_file(glsl, cmds);
 }
 
 TEST(ImageKinds, StoreThenLoadFetchAndSampleEachDimension) {
   for (const Kind& k : kKinds) {
     SCOPED_TRACE(k.name);
-    auto v = run_shader_test(shader_test(k));
-    EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+    EXPECT_TRUE(passes(shader_test(k)));
   }
 }
 
@@ -133,8 +136,7 @@ TEST(ImageKinds, CubeSamplingPicksTheFaceOfTheMajorAxis) {
   for (int f = 0; f < 6; ++f)
     cmds += fmt::format("probe ssbo float 0 {} == {}\nprobe ssbo float 0 {} == 2\nprobe ssbo float 0 {} == 2\n", 16 * f,
                         f, 16 * f + 4, 16 * f + 8);
-  auto v = run_shader_test(fmt::format("[require]\nGLSL >= 4.30\n[compute shader]\n{}\n[test]\n{}", glsl, cmds));
-  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  EXPECT_TRUE(passes(compute_file(glsl, cmds)));
 }
 
 // piglit's shaped textures: rgbw 1D (red, green, blue, white), rgbw 3D
@@ -162,8 +164,7 @@ TEST(ImageKinds, PiglitShapedTextures) {
   for (int i = 0; i < 4; ++i) expect(i, colours[i]);
   for (int i = 0; i < 8; ++i) expect(4 + i, colours[i]);
   for (int i = 0; i < 5; ++i) expect(12 + i, colours[i % 4]);
-  auto v = run_shader_test(fmt::format("[require]\nGLSL >= 4.30\n[compute shader]\n{}\n[test]\n{}", glsl, cmds));
-  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  EXPECT_TRUE(passes(compute_file(glsl, cmds)));
 }
 
 TEST(ImageKinds, ADimensionMismatchIsNamed) {

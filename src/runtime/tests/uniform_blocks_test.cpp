@@ -3,6 +3,7 @@
 // shader reading them back.
 #include <gtest/gtest.h>
 
+#include "compute_file.h"
 #include "runtime/glsl_frontend.h"
 #include "runtime/runner.h"
 #include "runtime/uniform_blocks.h"
@@ -80,18 +81,14 @@ TEST(UniformBlocks, MemberWritesReachTheShader) {
   std::string probes;
   const float want[] = {1.5f, 2, 4, 7, -9, 1, 6, 8, 11, 15, 6, 44};
   for (int i = 0; i < 12; ++i) probes += fmt::format("probe ssbo float 0 {} == {}\n", 4 * i, want[i]);
-  const std::string file =
-      fmt::format("[require]\nGLSL >= 4.30\n[compute shader]\n{}\n[test]\n{}{}", kShader, commands, probes);
-  auto v = run_shader_test(file);
-  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  const std::string file = test::compute_file(kShader, commands + probes);
+  EXPECT_TRUE(test::passes(file));
   // A wrong expectation fails.
   auto bad = file;
   bad.replace(bad.find("probe ssbo float 0 28 == 8"), 26, "probe ssbo float 0 28 == 7");
   EXPECT_EQ(run_shader_test(bad).outcome, Outcome::fail);
   // Arrays of blocks are named as unsupported.
-  v = run_shader_test(fmt::format("[require]\nGLSL >= 4.30\n[compute shader]\n{}\n[test]\nubo array index 1\n"
-                                  "uniform float Params.f 1.0\n",
-                                  kShader));
+  auto v = run_shader_test(test::compute_file(kShader, "ubo array index 1\nuniform float Params.f 1.0\n"));
   EXPECT_EQ(v.outcome, Outcome::fail);
   EXPECT_NE(v.detail.find("arrays of uniform blocks"), std::string::npos) << v.detail;
 }
