@@ -10,6 +10,10 @@
 namespace agx::runtime {
 namespace {
 
+// GL_MAX_UNIFORM_BLOCK_SIZE is 16 KiB at least: more members than this
+// cannot be a block a program uses.
+constexpr size_t kMaxMembers = 4096;
+
 struct Type {
   spv::Op op = spv::Op::OpNop;
   uint32_t width = 0;         // scalars
@@ -114,6 +118,8 @@ Result<Module> scan(std::span<const uint32_t> words) {
 Status add_members(const Module& m, uint32_t type_id, const std::string& name, uint32_t offset_B, MemberDeco deco,
                    UniformBlock& out, int depth) {
   if (depth > 16) return Error::parse("SPIR-V: uniform block types nested too deeply");
+  if (out.members.size() > kMaxMembers)
+    return Error::parse("SPIR-V: uniform block {} has more than {} members", out.name, kMaxMembers);
   auto it = m.types.find(type_id);
   if (it == m.types.end()) return Error::parse("SPIR-V: unknown type %{} in a uniform block", type_id);
   const Type& t = it->second;
@@ -133,6 +139,8 @@ Status add_members(const Module& m, uint32_t type_id, const std::string& name, u
     const uint32_t stride = s == m.array_stride.end() ? 0 : s->second;
     auto e = m.types.find(t.elem);
     if (e != m.types.end() && (e->second.op == spv::Op::OpTypeStruct || e->second.op == spv::Op::OpTypeArray)) {
+      if (t.count > kMaxMembers)
+        return Error::parse("SPIR-V: an array of {} aggregates in uniform block {}", t.count, out.name);
       for (uint32_t i = 0; i < t.count; ++i)
         AGX_CHECK(add_members(m, t.elem, fmt::format("{}[{}]", name, i), offset_B + i * stride, deco, out, depth + 1));
       return {};
