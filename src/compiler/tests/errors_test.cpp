@@ -57,13 +57,13 @@ void main() {
   EXPECT_NE(e.find("textureQueryLevels"), std::string::npos) << e;
   e = error_of(R"(#version 450
 layout(local_size_x = 1) in;
-layout(set = 0, binding = 0, r32f) uniform image2D f;
+layout(set = 0, binding = 0, r32ui) uniform uimage3D f;
 void main() {
-  imageAtomicExchange(f, ivec2(0), 1.0);
+  imageAtomicAdd(f, ivec3(0), 1u);
 }
 )");
   EXPECT_NE(e.find("k.comp:5:"), std::string::npos) << e;
-  EXPECT_NE(e.find("float atomics on images (r32f) are not supported"), std::string::npos) << e;
+  EXPECT_NE(e.find("image atomics on a 3d image are not supported"), std::string::npos) << e;
 }
 
 TEST(Errors, NonComputeAndBadSpirv) {

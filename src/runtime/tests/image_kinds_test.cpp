@@ -5,6 +5,7 @@
 // values computed here from the texel's coordinates.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/encoder.h"
@@ -211,6 +212,54 @@ Status dispatch_with_images(Device& dev, const std::string& glsl, const std::map
   l.sampler_states = states.samplers;
   AGX_TRY(EncodedLaunch e, encode_launch(dev, l));
   return dev.submit_compute(e.command, "images");
+}
+
+// Float atomics on an r32f image (GL_EXT_shader_atomic_float's
+// imageAtomicAdd, imageAtomicExchange): 64 invocations add integer-valued
+// floats to 4 texels in four 64x64 tiles, so the sums are exact; every old
+// value is a distinct partial sum.
+TEST(ImageKinds, FloatAtomicsOnR32fTexels) {
+  auto dev = Device::open_in_process();
+  ASSERT_TRUE(dev.ok());
+  layout::Request r;
+  r.format = format::Format::R32_FLOAT;
+  r.width_px = 128;
+  r.height_px = 80;
+  r.tiling = layout::Tiling::gpu;
+  r.writeable_image = true;
+  auto img = Image::create(**dev, ImageDim::d2, r, "r32f");
+  ASSERT_TRUE(img.ok()) << img.error().message();
+  auto out = (*dev)->create_buffer(65 * 4, "out");
+  ASSERT_TRUE(out.ok());
+  const std::string glsl =
+      "#version 450\n#extension GL_EXT_shader_atomic_float : require\n"
+      "layout(local_size_x = 64) in;\n"
+      "layout(r32f) uniform image2D img;\n"
+      "layout(std430, binding = 0) buffer B { float v[]; };\n"
+      "void main() {\n"
+      "  int i = int(gl_LocalInvocationID.x);\n"
+      "  ivec2 t = ivec2(i % 2 == 0 ? 3 : 70, i % 4 < 2 ? 5 : 66);\n"
+      "  v[i] = imageAtomicAdd(img, t, float(i + 1));\n"
+      "  if (i == 0) v[64] = imageAtomicExchange(img, ivec2(100, 1), 2.5);\n"
+      "}\n";
+  auto st = dispatch_with_images(**dev, glsl, {{"img", img->get()}}, **out);
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  std::vector<float> texels(128 * 80);
+  ASSERT_TRUE((*img)->download({reinterpret_cast<uint8_t*>(texels.data()), texels.size() * 4}, 128 * 4).ok());
+  const float* v = reinterpret_cast<const float*>((*out)->host().data());
+  const int xs[4] = {3, 70, 3, 70}, ys[4] = {5, 5, 66, 66};
+  for (int k = 0; k < 4; ++k) {
+    float sum = 0;
+    std::vector<float> old;
+    for (int i = k; i < 64; i += 4) sum += float(i + 1), old.push_back(v[i]);
+    EXPECT_EQ(texels[ys[k] * 128 + xs[k]], sum) << k;
+    std::sort(old.begin(), old.end());
+    EXPECT_EQ(std::adjacent_find(old.begin(), old.end()), old.end()) << k;  // distinct
+    EXPECT_GE(old.front(), 0.0f);
+    EXPECT_LT(old.back(), sum);
+  }
+  EXPECT_EQ(v[64], 0.0f);
+  EXPECT_EQ(texels[1 * 128 + 100], 2.5f);
 }
 
 // A texel buffer: imageStore through imageBuffer, then texelFetch of a
