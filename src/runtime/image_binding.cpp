@@ -26,7 +26,8 @@ namespace {
 
 // Level 0's texel addressing for image atomics (docs/compiler.md): base
 // address, tiles per row, log2 tile width and height, as
-// layout::tiled_offset_el walks the level.
+// layout::tiled_offset_el walks the level, then the layer stride in
+// texels (array layers, cube faces, 3D slices).
 Result<std::vector<uint32_t>> atomic_addressing(const Image& img, const std::string& name) {
   const layout::Layout& l = img.layout();
   if (l.request.tiling == layout::Tiling::linear || l.request.compressed || l.bytes_per_element_B != 4)
@@ -39,7 +40,9 @@ Result<std::vector<uint32_t>> atomic_addressing(const Image& img, const std::str
                               t.width_el, t.height_el);
   const uint64_t va = img.gpu_va() + l.level_offsets_B[0];
   const uint32_t tiles_per_row = uint32_t((l.stride_el[0] + t.width_el - 1) / t.width_el);
-  return std::vector<uint32_t>{uint32_t(va), uint32_t(va >> 32), tiles_per_row, lw, lh};
+  if (l.layer_stride_B % 4 != 0 || l.layer_stride_B / 4 > UINT32_MAX)
+    return Error::unsupported("image '{}': a layer stride of {} B for atomics", name, l.layer_stride_B);
+  return std::vector<uint32_t>{uint32_t(va), uint32_t(va >> 32), tiles_per_row, lw, lh, uint32_t(l.layer_stride_B / 4)};
 }
 
 
