@@ -43,8 +43,14 @@ Result<std::unique_ptr<Image>> Image::create(Device& device, ImageDim dim, const
   AGX_CHECK(check_shape(dim, request, label));
   layout::Request r = request;
   r.mipmapped_z = dim == ImageDim::d3;  // the texture unit lays 3D chains out so
+  return make(device, dim, r, 0, std::move(label));
+}
+
+Result<std::unique_ptr<Image>> Image::make(Device& device, ImageDim dim, const layout::Request& r, uint32_t texels,
+                                           std::string label) {
   std::unique_ptr<Image> img(new Image());
   img->dim_ = dim;
+  img->texels_ = texels;
   auto l = layout::make_layout(r);
   if (!l.ok()) return std::move(l).error().context(label);
   img->layout_ = std::move(l).value();
@@ -65,14 +71,7 @@ Result<std::unique_ptr<Image>> Image::create_texel_buffer(Device& device, format
   r.height_px = (texels + kRow_px - 1) / kRow_px;
   r.tiling = layout::Tiling::linear;
   r.linear_stride_B = kRow_px * f.bytes_per_block_B;
-  std::unique_ptr<Image> img(new Image());
-  img->dim_ = ImageDim::buffer;
-  img->texels_ = texels;
-  auto l = layout::make_layout(r);
-  if (!l.ok()) return std::move(l).error().context(label);
-  img->layout_ = std::move(l).value();
-  AGX_TRY(img->buffer_, device.create_buffer(img->layout_.size_B, std::move(label)));
-  return img;
+  return make(device, ImageDim::buffer, r, texels, std::move(label));
 }
 
 uint32_t Image::layers() const {

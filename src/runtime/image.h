@@ -68,6 +68,8 @@ class Image {
 
  private:
   Image() = default;
+  static Result<std::unique_ptr<Image>> make(Device& device, ImageDim dim, const layout::Request& request,
+                                             uint32_t texels, std::string label);
   Status check_descriptor_support() const;
   layout::Layout layout_;
   std::unique_ptr<Buffer> buffer_;

@@ -180,6 +180,19 @@ TEST(ImageKinds, ADimensionMismatchIsNamed) {
   EXPECT_NE(v.detail.find("a 3d uniform bound to a 2d_array image"), std::string::npos) << v.detail;
 }
 
+// A GPU-tiled image request for image stores and atomics.
+layout::Request storage_request(format::Format f, uint32_t w, uint32_t h, uint32_t depth = 1, uint32_t samples = 1) {
+  layout::Request r;
+  r.format = f;
+  r.width_px = w;
+  r.height_px = h;
+  r.depth_px = depth;
+  r.sample_count_sa = samples;
+  r.tiling = layout::Tiling::gpu;
+  r.writeable_image = true;
+  return r;
+}
+
 // The runtime API without shader_runner (piglit has no command for texel
 // buffers or multisampled images): compile, bind the images by name, one
 // storage buffer at binding 0, dispatch one threadgroup.
@@ -221,13 +234,7 @@ Status dispatch_with_images(Device& dev, const std::string& glsl, const std::map
 TEST(ImageKinds, FloatAtomicsOnR32fTexels) {
   auto dev = Device::open_in_process();
   ASSERT_TRUE(dev.ok());
-  layout::Request r;
-  r.format = format::Format::R32_FLOAT;
-  r.width_px = 128;
-  r.height_px = 80;
-  r.tiling = layout::Tiling::gpu;
-  r.writeable_image = true;
-  auto img = Image::create(**dev, ImageDim::d2, r, "r32f");
+  auto img = Image::create(**dev, ImageDim::d2, storage_request(format::Format::R32_FLOAT, 128, 80), "r32f");
   ASSERT_TRUE(img.ok()) << img.error().message();
   auto out = (*dev)->create_buffer(65 * 4, "out");
   ASSERT_TRUE(out.ok());
@@ -285,14 +292,7 @@ TEST(ImageKinds, AtomicsOnLayersSlicesAndFaces) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(compiler::image_dim_name(c.dim));
-    layout::Request r;
-    r.format = format::Format::R32_UINT;
-    r.width_px = c.w;
-    r.height_px = c.h;
-    r.depth_px = c.d;
-    r.tiling = layout::Tiling::gpu;
-    r.writeable_image = true;
-    auto img = Image::create(**dev, c.dim, r, "atomics");
+    auto img = Image::create(**dev, c.dim, storage_request(format::Format::R32_UINT, c.w, c.h, c.d), "atomics");
     ASSERT_TRUE(img.ok()) << img.error().message();
     auto out = (*dev)->create_buffer(16, "out");
     ASSERT_TRUE(out.ok());
@@ -368,14 +368,7 @@ TEST(ImageKinds, TexelBuffers) {
 TEST(ImageKinds, MultisampledStores) {
   auto dev = Device::open_in_process();
   ASSERT_TRUE(dev.ok());
-  layout::Request r;
-  r.format = format::Format::R32_UINT;
-  r.width_px = 4;
-  r.height_px = 2;
-  r.sample_count_sa = 4;
-  r.tiling = layout::Tiling::gpu;
-  r.writeable_image = true;
-  auto img = Image::create(**dev, ImageDim::d2_ms, r, "ms");
+  auto img = Image::create(**dev, ImageDim::d2_ms, storage_request(format::Format::R32_UINT, 4, 2, 1, 4), "ms");
   ASSERT_TRUE(img.ok()) << img.error().message();
   auto out = (*dev)->create_buffer(16, "out");
   ASSERT_TRUE(out.ok());
