@@ -168,6 +168,25 @@ TEST(ImageKinds, PiglitShapedTextures) {
   EXPECT_TRUE(passes(compute_file(glsl, cmds)));
 }
 
+// piglit's depth textures (`texture shadow2D`, `shadow1DArray`): x / (w - 1)
+// in every row and layer, read with texelFetch (the texel-fetch sampler
+// does not compare).
+TEST(ImageKinds, PiglitDepthTextures) {
+  const std::string glsl =
+      "#version 430\nlayout(local_size_x = 1) in;\n"
+      "uniform sampler2D d2;\nuniform sampler1DArray d1a;\n"
+      "layout(std430, binding = 0) buffer B { float v[]; };\n"
+      "void main() {\n"
+      "  for (int x = 0; x < 5; ++x) v[x] = texelFetch(d2, ivec2(x, 1), 0).x;\n"
+      "  for (int x = 0; x < 3; ++x) v[5 + x] = texelFetch(d1a, ivec2(x, 1), 0).x;\n"
+      "}\n";
+  std::string cmds = "texture shadow2D 0 (5, 2)\ntexture shadow1DArray 1 (3, 2)\nuniform int d2 0\nuniform int d1a 1\n"
+                     "ssbo 0 32\ncompute 1 1 1\n";
+  for (int x = 0; x < 5; ++x) cmds += fmt::format("probe ssbo float 0 {} == {}\n", 4 * x, float(x) / 4.0f);
+  for (int x = 0; x < 3; ++x) cmds += fmt::format("probe ssbo float 0 {} == {}\n", 20 + 4 * x, float(x) / 2.0f);
+  EXPECT_TRUE(passes(compute_file(glsl, cmds)));
+}
+
 TEST(ImageKinds, ADimensionMismatchIsNamed) {
   const std::string glsl =
       "#version 430\nlayout(local_size_x = 1) in;\nlayout(rgba32f) uniform image3D img;\n"
