@@ -245,7 +245,6 @@ class Translator {
   // translate_float_atomic.cpp: float add/min/max as compare-exchange loops
   Status float_atomic(const spirv::Inst& in);
   Src float_atomic_minmax(bool is_min, Src a, Src b);
-  bool is_image_texel(const Ptr& p) const;
   Src lo32(const Src& s);
   Src hi32(const Src& s);
   Src pack64(Src lo, Src hi);

@@ -524,7 +524,6 @@ Status Translator::atomic(const spirv::Inst& in) {
   if (is_int64(p.type)) return atomic64(in, p);
   // A float exchange moves the same 32 bits as an integer one.
   bool float_xchg = in.op == spv::Op::OpAtomicExchange && type(p.type).kind == Kind::float_;
-  if (float_xchg && is_image_texel(p)) return unsupported(in, "float atomics on images (r32f) are not supported");
   if ((type(p.type).kind != Kind::int_ && !float_xchg) || type(p.type).width != 32)
     return unsupported(in, "atomic on a non-32-bit-integer");
   AtomicOp op{};

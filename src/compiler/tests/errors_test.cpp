@@ -39,13 +39,13 @@ void main() {
 TEST(Errors, UnsupportedImageOperations) {
   std::string e = error_of(R"(#version 450
 layout(local_size_x = 1) in;
-layout(set = 0, binding = 0, r32i) uniform iimage3D c;
+layout(set = 0, binding = 0, r32i) uniform iimageBuffer c;
 void main() {
-  imageAtomicAdd(c, ivec3(0), 1);
+  imageAtomicAdd(c, 0, 1);
 }
 )");
   EXPECT_NE(e.find("k.comp:5:"), std::string::npos) << e;
-  EXPECT_NE(e.find("image atomics on a 3d image are not supported"), std::string::npos) << e;
+  EXPECT_NE(e.find("image atomics on a buffer image are not supported"), std::string::npos) << e;
   e = error_of(R"(#version 450
 layout(local_size_x = 1) in;
 layout(set = 0, binding = 0) uniform sampler2D t;
@@ -58,13 +58,13 @@ void main() {
   EXPECT_NE(e.find("textureQueryLevels"), std::string::npos) << e;
   e = error_of(R"(#version 450
 layout(local_size_x = 1) in;
-layout(set = 0, binding = 0, r32f) uniform image2D f;
+layout(set = 0, binding = 0, r32ui) uniform uimage2DMS f;
 void main() {
-  imageAtomicExchange(f, ivec2(0), 1.0);
+  imageAtomicAdd(f, ivec2(0), 1, 1u);
 }
 )");
   EXPECT_NE(e.find("k.comp:5:"), std::string::npos) << e;
-  EXPECT_NE(e.find("float atomics on images (r32f) are not supported"), std::string::npos) << e;
+  EXPECT_NE(e.find("image atomics on a 2d_ms image are not supported"), std::string::npos) << e;
 }
 
 TEST(Errors, NonComputeAndBadSpirv) {
