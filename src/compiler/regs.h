@@ -13,6 +13,9 @@ inline constexpr unsigned kRegisterHalves = 256;
 inline constexpr unsigned kFirstAllocatableHalf = 4;  // r2l
 // Stack bytes per thread spilling may use (the usc unit's default scratch).
 inline constexpr uint32_t kMaxScratch_B = 1024;
+// The uniform file: u0..u255, 32 bits each (applegpu's 256 uniform
+// registers; the usc unit's kUniforms).
+inline constexpr uint32_t kUniformRegisters = 256;
 
 // 16-bit scalars may sit in any half, 32-bit values and 16-bit vectors
 // (read whole as a 32-bit register, e.g. packHalf2x16's pair) start on a

@@ -58,8 +58,9 @@ int run(bool json) {
   if (json) {
     std::string per;
     for (size_t i = 0; i < kernels.size(); ++i)
-      per += fmt::format("{}\"{}\":{{\"instructions\":{},\"bytes\":{},\"gprs\":{}}}", i ? "," : "", kernels[i].name,
-                         shaders[i].stats.instructions, shaders[i].stats.bytes, shaders[i].stats.gprs);
+      per += fmt::format("{}\"{}\":{{\"instructions\":{},\"preamble_instructions\":{},\"bytes\":{},\"gprs\":{}}}",
+                         i ? "," : "", kernels[i].name, shaders[i].stats.instructions,
+                         shaders[i].stats.preamble_instructions, shaders[i].stats.bytes, shaders[i].stats.gprs);
     fmt::print("{{\"unit\":\"compiler\",\"shaders\":{},\"shaders_per_s\":{:.1f},\"reference\":\"front_end_only\","
                "\"reference_shaders_per_s\":{:.1f},\"ratio_to_reference\":{:.4f},\"kernels\":{{{}}},\"sink\":{}}}\n",
                kernels.size(), full_rate, front_rate, full_rate / front_rate, per, sink);
@@ -69,8 +70,9 @@ int run(bool json) {
     fmt::print("  front end only {:8.1f} shaders/s (reference: glslang + SPIRV-Tools, same GLSL)\n", front_rate);
     fmt::print("  ratio          {:.4f} of the reference (the back end's share is the rest)\n", full_rate / front_rate);
     for (size_t i = 0; i < kernels.size(); ++i)
-      fmt::print("  {:<20} {:4} instructions {:5} bytes {:4} halfregs\n", kernels[i].name, shaders[i].stats.instructions,
-                 shaders[i].stats.bytes, shaders[i].stats.gprs);
+      fmt::print("  {:<20} {:4} instructions ({:3} main + {:2} preamble) {:5} bytes {:4} halfregs\n", kernels[i].name,
+                 shaders[i].stats.instructions, shaders[i].stats.instructions - shaders[i].stats.preamble_instructions,
+                 shaders[i].stats.preamble_instructions, shaders[i].stats.bytes, shaders[i].stats.gprs);
     fmt::print("  (checksum {})\n", sink);
   }
   return 0;

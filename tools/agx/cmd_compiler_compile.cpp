@@ -60,6 +60,10 @@ nlohmann::json abi_json(const agx::compiler::Abi& abi) {
 nlohmann::json abi_json_full(const agx::compiler::Abi& abi) {
   nlohmann::json j = abi_json(abi);
   if (abi.atomic_lock_uniform != UINT32_MAX) j["atomic_lock_uniform"] = abi.atomic_lock_uniform;
+  if (abi.preamble_uniform_count) {
+    j["preamble_uniform"] = abi.preamble_uniform;
+    j["preamble_uniform_count"] = abi.preamble_uniform_count;
+  }
   return j;
 }
 
@@ -92,15 +96,25 @@ void run(const Options& o) {
     nlohmann::json j = {{"instructions", s.instructions}, {"bytes", s.bytes}, {"gprs", s.gprs},
                         {"uniforms", s.uniforms}, {"spills", s.spills}, {"fills", s.fills}, {"scratch_B", s.scratch_B},
                         {"threads_per_core", s.threads_per_core}, {"loops", s.loops},
-                        {"abi", abi_json_full(shader->abi)}};
+                        {"preamble_instructions", s.preamble_instructions}, {"preamble_bytes", s.preamble_bytes},
+                        {"preamble_gprs", s.preamble_gprs}, {"abi", abi_json_full(shader->abi)}};
     fmt::print("{}\n", j.dump());
     return;
   }
-  if (o.ir) fmt::print("{}", shader->ir_text);
-  if (o.disasm) fmt::print("{}", agx::compiler::disassemble(shader->code));
+  // With a preamble, each listing has a heading: the preamble (its own
+  // code, from offset 0) first, then the main shader.
+  const bool pre = !shader->preamble.empty();
+  if (o.ir) fmt::print("{}{}{}", pre ? "preamble:\n" + shader->preamble_ir_text : "", pre ? "main:\n" : "", shader->ir_text);
+  if (o.disasm) {
+    if (pre) fmt::print("preamble:\n{}main:\n", agx::compiler::disassemble(shader->preamble));
+    fmt::print("{}", agx::compiler::disassemble(shader->code));
+  }
   if (o.stats)
-    fmt::print("compute shader: {} inst, {} bytes, {} halfregs, {} threads, {} loops, {}:{} spills:fills, {} uniform halves\n",
-               s.instructions, s.bytes, s.gprs, s.threads_per_core, s.loops, s.spills, s.fills, s.uniforms);
+    fmt::print("compute shader: {} inst, {} bytes, {} halfregs, {} threads, {} loops, {}:{} spills:fills, {} uniform halves{}\n",
+               s.instructions, s.bytes, s.gprs, s.threads_per_core, s.loops, s.spills, s.fills, s.uniforms,
+               pre ? fmt::format(", preamble {} inst {} bytes {} halfregs", s.preamble_instructions, s.preamble_bytes,
+                                 s.preamble_gprs)
+                   : "");
 }
 
 void setup(CLI::App& sub) {
@@ -109,7 +123,7 @@ void setup(CLI::App& sub) {
   sub.add_option("-o,--output", o->out, "Write the machine code to this file");
   sub.add_flag("--disasm", o->disasm, "Print the disassembly");
   sub.add_flag("--stats", o->stats, "Print shader-db style statistics");
-  sub.add_flag("--json", o->json, "With --stats: one JSON object (instructions, bytes, gprs, uniforms, spills, fills, threads_per_core, loops, abi)");
+  sub.add_flag("--json", o->json, "With --stats: one JSON object (instructions, bytes, gprs, uniforms, spills, fills, threads_per_core, loops, preamble_*, abi)");
   sub.add_flag("--ir", o->ir, "Print the final IR");
   sub.add_flag("--no-opt", o->no_opt, "Skip the SPIR-V performance passes (legalization still runs)");
   sub.add_option("--entry", o->entry, "Entry point name (default main)");
