@@ -92,6 +92,8 @@ Result<Shader> compile_spirv(std::span<const uint32_t> words, const Options& opt
   }
   opt_coalesce_phis(f);
   AGX_CHECK(checked(f, options, "opt_coalesce_phis"));
+  if (options.pressure_schedule) pressure_schedule(f);
+  AGX_CHECK(checked(f, options, "pressure_schedule"));
   AGX_CHECK(register_allocate(f, shader.stats));
   AGX_CHECK(checked(f, options, "register_allocate", true));
   AGX_CHECK(lower_control_flow(f));

@@ -26,6 +26,7 @@ struct Options {
   std::string file_name = "<source>";  // for error messages
   bool optimize = true;          // SPIRV-Tools performance passes
   bool validate_ir = true;       // run the IR validator after every pass
+  bool pressure_schedule = true; // reorder blocks for register pressure (pressure_schedule.cpp)
 };
 
 // What the runtime must put where (docs/compiler.md, "Compute ABI"). Every

@@ -58,6 +58,11 @@ struct Preamble {
   uint32_t first_uniform = 0, uniform_count = 0;
 };
 Result<Preamble> opt_preamble(Function& f, const Abi& abi);
+// pressure_schedule.cpp: each basic block reordered bottom-up to lower its
+// peak of live register halves; kept only when the peak drops and no
+// `wait` is added. Non-pure instructions and phi variable accesses keep
+// their order.
+bool pressure_schedule(Function& f);
 // register_allocate.cpp: linear scan over the structured order; values live
 // across a loop back edge are live for the whole loop. When the 128
 // registers do not suffice, 32-bit values spill to the thread's stack.

@@ -17,6 +17,10 @@ inline constexpr uint32_t kMaxScratch_B = 1024;
 // registers; the usc unit's kUniforms).
 inline constexpr uint32_t kUniformRegisters = 256;
 
+// Threads per core for a register count in halves, r0 included (Mesa's
+// occupancy table; register_allocate.cpp).
+unsigned threads_for_halves(unsigned halves);
+
 // 16-bit scalars may sit in any half, 32-bit values and 16-bit vectors
 // (read whole as a 32-bit register, e.g. packHalf2x16's pair) start on a
 // register, 64-bit ones on an even register (a 64-bit pair rN_rN+1 with N
