@@ -67,7 +67,7 @@ Result<Shader> compile_spirv(std::span<const uint32_t> words, const Options& opt
   opt_cse(f);
   dce(f);
   AGX_CHECK(checked(f, options, "opt_cse (constants)"));
-  {
+  if (options.preamble) {
     Function whole = f;
     AGX_TRY(Preamble pre, opt_preamble(f, shader.abi));
     Stats ps;

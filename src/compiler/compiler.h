@@ -27,6 +27,7 @@ struct Options {
   bool optimize = true;          // SPIRV-Tools performance passes
   bool validate_ir = true;       // run the IR validator after every pass
   bool pressure_schedule = true; // reorder blocks for register pressure (pressure_schedule.cpp)
+  bool preamble = true;          // move uniform work into a preamble (opt_preamble.cpp)
 };
 
 // What the runtime must put where (docs/compiler.md, "Compute ABI"). Every

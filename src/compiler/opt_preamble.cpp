@@ -202,7 +202,7 @@ Result<Preamble> opt_preamble(Function& f, const Abi& abi) {
   sp.cost(stored, &kept);
 
   // The preamble: every movable instruction a stored value needs, in
-  // program order, then the stores.
+  // program order, each stored value followed by its uniform_store.
   const size_t n = f.instrs.size();
   std::vector<char> needed(n, 0);
   for (size_t k = n; k-- > 0;) {
@@ -222,21 +222,21 @@ Result<Preamble> opt_preamble(Function& f, const Abi& abi) {
     renamed.emplace(v, nv);
     return nv;
   };
+  // Each store right after its value (the preamble's registers free early).
+  std::unordered_map<ValueId, uint32_t> uniform_of;
+  uint32_t next = out.first_uniform;
   for (size_t k = 0; k < n; ++k) {
     if (!needed[k]) continue;
     Instr in = f.instrs[k];
-    in.dest = rename(in.dest);
+    const ValueId v = in.dest;
+    in.dest = rename(v);
     for (Src& s : in.srcs)
       if (s.is_value()) s.value = rename(s.value);
     out.function.instrs.push_back(std::move(in));
-  }
-  std::unordered_map<ValueId, uint32_t> uniform_of;
-  uint32_t next = out.first_uniform;
-  for (ValueId v = 0; v < stored.size(); ++v) {
     if (!stored[v]) continue;
     uniform_of[v] = next;
     out.function.instrs.push_back(Instr{Op::uniform_store, Cond::none, false, kNoValue,
-                                        {Src::val(rename(v), f.values[v].bits)}, next, f.instrs[sp.def_[v]].line});
+                                        {Src::val(rename(v), f.values[v].bits)}, next, f.instrs[k].line});
     next += words(v);
   }
   out.function.instrs.push_back(Instr{Op::stop, Cond::none, false, kNoValue, {}, 0, 0});

@@ -1,7 +1,8 @@
 // `agx compile`: a compute shader (GLSL .comp or SPIR-V .spv) to AGX
 // machine code (docs/compiler.md).
 //   agx compile SHADER [-o OUT.bin] [--disasm] [--stats] [--json] [--entry NAME]
-//                      [--target vulkan|opengl] [--ir] [--no-opt] [--no-pressure-schedule]
+//                      [--target vulkan|opengl] [--ir] [--no-opt] [--no-preamble]
+//                      [--no-pressure-schedule]
 #include <cstring>
 
 #include <fmt/format.h>
@@ -15,7 +16,7 @@ namespace {
 
 struct Options {
   std::string input, out, entry = "main", target = "vulkan";
-  bool disasm = false, stats = false, json = false, ir = false, no_opt = false, no_schedule = false;
+  bool disasm = false, stats = false, json = false, ir = false, no_opt = false, no_schedule = false, no_preamble = false;
 };
 
 nlohmann::json abi_json(const agx::compiler::Abi& abi) {
@@ -73,6 +74,7 @@ void run(const Options& o) {
   co.file_name = o.input;
   co.optimize = !o.no_opt;
   co.pressure_schedule = !o.no_schedule;
+  co.preamble = !o.no_preamble;
   if (o.target == "opengl") co.env = agx::compiler::TargetEnv::opengl;
   else if (o.target != "vulkan") agx::cli::fail(std::string("--target is vulkan or opengl"));
   bool spirv = o.input.size() > 4 && o.input.substr(o.input.size() - 4) == ".spv";
@@ -127,6 +129,7 @@ void setup(CLI::App& sub) {
   sub.add_flag("--json", o->json, "With --stats: one JSON object (instructions, bytes, gprs, uniforms, spills, fills, threads_per_core, loops, preamble_*, abi)");
   sub.add_flag("--ir", o->ir, "Print the final IR");
   sub.add_flag("--no-opt", o->no_opt, "Skip the SPIR-V performance passes (legalization still runs)");
+  sub.add_flag("--no-preamble", o->no_preamble, "Compile everything into the main shader (no preamble)");
   sub.add_flag("--no-pressure-schedule", o->no_schedule, "Keep each block's instruction order (no scheduling for register pressure)");
   sub.add_option("--entry", o->entry, "Entry point name (default main)");
   sub.add_option("--target", o->target, "SPIR-V flavour: vulkan (glslang -V, default) or opengl (-G)");

@@ -64,8 +64,8 @@ TEST(Preamble, SplitsUniformWorkFromTheMainShader) {
   EXPECT_EQ(lines(pre->function), (std::vector<std::string>{
                                       "%0:32 = convert.0 u4",
                                       "%1:32 = rcp %0",
-                                      "%2:32 = device_load u2:64, #0x0",
                                       "uniform_store u8 %1",
+                                      "%2:32 = device_load u2:64, #0x0",
                                       "uniform_store u9 %2",
                                       "stop",
                                   }));
