@@ -67,13 +67,13 @@ std::string print_instr(const Function& f, const Instr& in) {
     case Op::get_sr: t += fmt::format(" sr{}", in.imm); break;
     case Op::convert: t += fmt::format(".{}", in.imm); break;
     case Op::device_load: case Op::device_store: if (in.imm) t += fmt::format(".lsl{}", in.imm); break;
-    case Op::stack_load: case Op::stack_store: t += fmt::format(" @{}", in.imm); break;
     case Op::uniform_store: t += fmt::format(" u{}", in.imm); break;
     case Op::image_write: t += fmt::format(" ts{} n{}", image_texture_state(in.imm), image_dim(in.imm)); break;
     case Op::texture_load: case Op::texture_sample:
       t += fmt::format(" ts{} ss{} n{}", image_texture_state(in.imm), image_sampler_state(in.imm), image_dim(in.imm));
       break;
     case Op::atomic: case Op::local_atomic: t += fmt::format(".{}", atomic_name(static_cast<AtomicOp>(in.imm))); break;
+    case Op::simd_shuffle: if (in.imm) t += in.imm == 1 ? ".down" : in.imm == 2 ? ".up" : ".xor"; break;
     default: break;
   }
   for (size_t i = 0; i < in.srcs.size(); ++i) t += (i ? ", " : " ") + src_text(in.srcs[i]);

@@ -110,6 +110,9 @@ struct Instr {
 struct Function {
   std::vector<Value> values;
   std::vector<Instr> instrs;
+  // Bytes at the bottom of the thread's stack frame that local arrays use
+  // (translate_local.cpp); spill slots go above them (register_allocate).
+  uint32_t stack_B = 0;
   ValueId new_value(uint8_t bits = 32, uint8_t comps = 1, bool variable = false) {
     values.push_back(Value{bits, comps, variable, -1, false});
     return static_cast<ValueId>(values.size() - 1);

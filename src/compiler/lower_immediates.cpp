@@ -45,7 +45,10 @@ Slot slot_of(const Instr& in, size_t i) {
     case Op::local_load: return Slot::local_address;
     case Op::local_store: return i == 0 ? Slot::reg : Slot::local_address;
     case Op::local_atomic: return i == 0 ? Slot::local_address : Slot::reg;
-    case Op::convert: case Op::stack_store: case Op::uniform_store: return Slot::reg;
+    case Op::convert: return Slot::reg;
+    case Op::stack_store: return i == 0 ? Slot::reg : Slot::mem_index;
+    case Op::stack_load: return Slot::mem_index;
+    case Op::uniform_store: return Slot::reg;
     case Op::image_write: return i < 2 ? Slot::reg : Slot::int8;
     // texture_load's LOD may be the immediate 0 (auto_lod); texture_sample
     // takes an explicit fp16 LOD in a register (no quad derivatives here).

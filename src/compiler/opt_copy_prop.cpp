@@ -10,10 +10,14 @@ bool opt_copy_prop(Function& f) {
   std::vector<uint8_t> has(f.values.size(), 0);
   bool progress = false;
   for (Instr& in : f.instrs) {
+    // Store data names a whole value (its components are the words
+    // stored): the first component of a wider value would store them all.
+    const bool stores = in.op == Op::device_store || in.op == Op::local_store || in.op == Op::stack_store;
     for (Src& s : in.srcs) {
       if (!s.is_value() || !has[s.value]) continue;
       const Src& r = replace[s.value];
       if (s.bits != 32 || s.comp != 0) continue;
+      if (stores && &s == &in.srcs[0] && r.is_value() && f.values[r.value].comps > 1) continue;
       if ((s.neg || s.abs) && r.kind == Src::Kind::imm) continue;  // modifiers need a register or uniform
       Src n = r;
       n.neg = s.neg;

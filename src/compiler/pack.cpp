@@ -244,7 +244,10 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       Src idx = in.srcs[1];
       if (idx.is_value()) idx.bits = 16;
       AGX_TRY(auto b, p.src(idx, false));
-      add(fmt::format("simd_shuffle {}, {}, {}", d, a, b));
+      // Instr::imm: the variant (translate_subgroup.cpp).
+      static constexpr const char* kVariants[] = {"simd_shuffle", "simd_shuffle_down", "simd_shuffle_up", "simd_shuffle_xor"};
+      if (in.imm >= std::size(kVariants)) return Error::unsupported("simd_shuffle variant {}", in.imm);
+      add(fmt::format("{} {}, {}, {}", kVariants[in.imm], d, a, b));
       return {};
     }
     case Op::convert: {
@@ -375,12 +378,28 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       }
       return {};
     }
-    case Op::stack_store: {
-      AGX_TRY(auto r, S(0));
-      add(fmt::format("stack_store i32, 0, 0, x, 0, {}, {}, 0", r, in.imm));
+    case Op::stack_store: case Op::stack_load: {
+      // applegpu operands: [R,] F, i1, i2, mask, i5, [R,] O, i6; O is the
+      // byte offset in the thread's stack, an immediate or a 32-bit
+      // register (Mesa's load/store_scratch and spills use it so). 32-bit
+      // data moves as i32 words, 16-bit data as i16 halves.
+      const bool store = in.op == Op::stack_store;
+      const Src& data = store ? in.srcs[0] : Src::val(in.dest);
+      if (!data.is_value() || data.comp != 0) return Error::invalid_argument("stack data must be a whole register value");
+      const Value& v = f.values[data.value];
+      const bool halves = v.bits == 16;
+      const unsigned n = halves ? v.comps : v.halves() / 2;
+      if (n < 1 || n > 4) return Error::unsupported("a stack access of {} elements (1-4)", n);
+      static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
+      std::string regs;
+      for (unsigned i = 0; i < n; ++i)
+        regs += (i ? "_" : "") + (halves ? p.reg(static_cast<unsigned>(v.reg) + i, 16) : p.reg(static_cast<unsigned>(v.reg) + 2 * i, 32));
+      AGX_TRY(auto off, S(store ? 1 : 0));
+      const char* format = halves ? "i16" : "i32";
+      if (store) add(fmt::format("stack_store {}, 0, 0, {}, 0, {}, {}, 0", format, kMasks[n], regs, off));
+      else add(fmt::format("stack_load {}, {}, 0, 0, {}, 0, {}, 0", regs, format, kMasks[n], off));
       return {};
     }
-    case Op::stack_load: add(fmt::format("stack_load {}, i32, 0, 0, x, 0, {}, 0", d, in.imm)); return {};
     case Op::wait: add("wait 0"); return {};
     case Op::barrier: add("threadgroup_barrier"); return {};
     case Op::memory_barrier: return {};  // see docs/compiler.md: the emulator orders memory; no encoding is emitted

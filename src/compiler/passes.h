@@ -65,8 +65,9 @@ Result<Preamble> opt_preamble(Function& f, const Abi& abi);
 bool pressure_schedule(Function& f);
 // register_allocate.cpp: linear scan over the structured order; values live
 // across a loop back edge are live for the whole loop. When the 128
-// registers do not suffice, 32-bit values spill to the thread's stack.
-// Fills stats.gprs, threads_per_core, spills, fills, scratch_B.
+// registers do not suffice, values (any 1-4 word shape, phi variables
+// too) spill to the thread's stack above the local arrays (spill.h).
+// Fills stats.gprs, threads_per_core, spills, fills, scratch_B (the frame).
 Status register_allocate(Function& f, Stats& stats);
 // lower_control_flow.cpp: the nesting values the exec-mask stack needs:
 // break/continue get the r0l value (ifs inside the loop + 2 / + 1).

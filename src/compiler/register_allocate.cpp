@@ -12,6 +12,7 @@
 
 #include "compiler/passes.h"
 #include "compiler/regs.h"
+#include "compiler/spill.h"
 
 namespace agx::compiler {
 
@@ -124,62 +125,39 @@ std::optional<Failure> allocate_once(Function& f, Stats& stats) {
 
 }  // namespace
 
-// Spilling: when the registers run out at an instruction, the live 32-bit
-// SSA value whose interval reaches furthest is stored to the thread's
-// stack right after its definition and loaded back right before each use
-// (Mesa's AGX compiler spills to the stack with stack_store/stack_load
-// too); then allocation starts again.
+// Spilling: when the registers run out at an instruction, a live value
+// goes to the thread's stack (spill.h: the one read furthest ahead; any
+// shape of 1-4 words -- scalars, vectors, 64-bit pairs -- and phi
+// variables too) and allocation starts again. The stack frame is one
+// layout: local arrays at the bottom (Function::stack_B, from the
+// translator), then one slot per spilled value, aligned to its size (4, 8
+// or 16 bytes); Stats::scratch_B is the whole frame.
 Status register_allocate(Function& f, Stats& stats) {
   stats.spills = stats.fills = 0;
-  stats.scratch_B = 0;
-  std::vector<uint8_t> reload;  // values made by spilling: never spilled again
-  for (int round = 0; round < 4096; ++round) {
+  stats.scratch_B = f.stack_B;
+  uint32_t frame_B = f.stack_B;
+  std::vector<uint8_t> pinned;  // spill and fill temporaries: never spilled again
+  for (int round = 0; round < 8192; ++round) {
     auto fail = allocate_once(f, stats);
-    if (!fail) return {};
-    reload.resize(f.values.size(), 0);
-    ValueId victim = kNoValue;
-    int64_t best_end = -1;
-    const Instr& at = f.instrs[fail->at];
-    for (ValueId v : fail->live) {
-      const Value& val = f.values[v];
-      if (val.variable || val.comps != 1 || val.bits != 32 || val.pair || reload[v]) continue;
-      bool used_here = false;
-      for (const Src& s : at.srcs) used_here |= s.is_value() && s.value == v;
-      if (used_here) continue;
-      if (fail->end[v] > best_end) { best_end = fail->end[v]; victim = v; }
+    if (!fail) {
+      stats.scratch_B = frame_B;
+      return {};
     }
+    pinned.resize(f.values.size(), 0);
+    const Instr& at = f.instrs[fail->at];
+    ValueId victim = detail::choose_spill(f, fail->at, fail->live, pinned);
     if (victim == kNoValue) {
       return Error::unsupported("register allocation: more than 128 registers live at instruction {} ({}) and nothing left to spill{}",
                                 fail->at, print_instr(f, at), at.line ? fmt::format(" (source line {})", at.line) : "");
     }
-    uint32_t slot_B = stats.scratch_B;
-    stats.scratch_B += 4;
-    if (stats.scratch_B > kMaxScratch_B)
-      return Error::unsupported("register allocation: spilling needs more than {} bytes of stack per thread", kMaxScratch_B);
-    std::vector<Instr> out;
-    out.reserve(f.instrs.size() + 8);
-    for (Instr& in : f.instrs) {
-      bool uses = false;
-      for (const Src& s : in.srcs) uses |= s.is_value() && s.value == victim;
-      if (uses) {
-        ValueId r = f.new_value();
-        reload.resize(f.values.size(), 0);
-        reload[r] = 1;
-        out.push_back(Instr{Op::stack_load, Cond::none, false, r, {}, slot_B, in.line});
-        ++stats.fills;
-        for (Src& s : in.srcs)
-          if (s.is_value() && s.value == victim) s.value = r;
-      }
-      bool defines = in.dest == victim;
-      out.push_back(std::move(in));
-      if (defines) {
-        out.push_back(Instr{Op::stack_store, Cond::none, false, kNoValue, {Src::val(victim)}, slot_B, out.back().line});
-        ++stats.spills;
-      }
-    }
-    f.instrs = std::move(out);
-    reload.resize(f.values.size(), 0);
-    reload[victim] = 1;  // its interval is now one instruction long
+    const uint32_t size_B = detail::spill_slot_B(f.values[victim]);
+    const uint32_t align_B = size_B >= 16 ? 16 : size_B >= 8 ? 8 : 4;
+    const uint32_t slot_B = (frame_B + align_B - 1) / align_B * align_B;
+    frame_B = slot_B + size_B;
+    if (frame_B > kMaxScratch_B)
+      return Error::unsupported("register allocation: local arrays ({} bytes) and spills need more than {} bytes of stack per thread",
+                                f.stack_B, kMaxScratch_B);
+    detail::spill_value(f, victim, slot_B, pinned, stats);
   }
   return Error::unsupported("register allocation did not converge");
 }

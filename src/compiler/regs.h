@@ -11,8 +11,13 @@ namespace agx::compiler {
 
 inline constexpr unsigned kRegisterHalves = 256;
 inline constexpr unsigned kFirstAllocatableHalf = 4;  // r2l
-// Stack bytes per thread spilling may use (the usc unit's default scratch).
-inline constexpr uint32_t kMaxScratch_B = 1024;
+// Stack bytes per thread a kernel's frame (local arrays and spill slots)
+// may take. Mesa's scratch goes to 512 KiB per thread
+// (bminor/mesa-mesa src/asahi/lib/agx_scratch.c, AGX_MAX_SCRATCH_DWORDS);
+// 16 KiB is our choice: the software GPU keeps 32 x the frame per SIMD
+// group in host memory (16 MiB for a 1024-thread threadgroup), and every
+// immediate stack offset fits the instructions' signed 16-bit field.
+inline constexpr uint32_t kMaxScratch_B = 16 * 1024;
 // The uniform file: u0..u255, 32 bits each (applegpu's 256 uniform
 // registers; the usc unit's kUniforms).
 inline constexpr uint32_t kUniformRegisters = 256;

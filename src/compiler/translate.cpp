@@ -244,6 +244,7 @@ Status Translator::run() {
   phi_vars_.resize(m_.bound);
   AGX_CHECK(setup_resources());
   AGX_CHECK(setup_images());
+  AGX_CHECK(setup_locals());
   // Phi results become variables, one per scalar component.
   for (const spirv::Block& blk : m_.blocks) {
     for (const spirv::Inst& phi : blk.phis) {
@@ -254,7 +255,7 @@ Status Translator::run() {
       TVal v;
       v.kind = TVal::Kind::data;
       v.type = phi.w[0];
-      bool wide = is_int64(phi.w[0]);
+      bool wide = is_wide64(phi.w[0]);  // 64-bit integers and doubles
       for (unsigned i = 0; i < n; ++i) {
         ValueId var = wide ? phi_var64() : b_.function().new_value(32, 1, true);
         phi_vars_[phi.w[1]].push_back(var);
@@ -265,6 +266,7 @@ Status Translator::run() {
   }
   Ctx top;
   AGX_CHECK(block(m_.blocks[0].id, top, 0));
+  drop_dead_local_inits();
   b_.emit(Op::stop);
   return {};
 }

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "compiler/builder.h"
+#include "compiler/fp64_lowering.h"
 #include "compiler/compiler.h"
 #include "compiler/spirv_module.h"
 
@@ -21,10 +22,13 @@ struct Cmp {
 };
 
 // Where a pointer points: a buffer (64-bit base address in a uniform pair),
-// the push constant / loose uniform area, threadgroup memory or a built-in
-// input. The byte offset is const_B + sum(index * stride_B).
+// the push constant / loose uniform area, threadgroup memory, a built-in
+// input or a local variable (translate_local.cpp). The byte offset is
+// const_B + sum(index * stride_B).
 struct Ptr {
-  enum class Space : uint8_t { buffer, push, shared, builtin } space{};
+  enum class Space : uint8_t { buffer, push, shared, builtin, local } space{};
+  uint32_t local = 0;           // local: index in Translator::locals_
+  uint32_t dynamic_max_B = 0;   // local: the largest sum(index * stride_B) (indices clamped)
   uint32_t uniform = 0;         // buffer: base address pair u<N>_u<N+1>
   uint32_t const_B = 0;
   std::vector<std::pair<Src, uint32_t>> terms;
@@ -44,6 +48,13 @@ struct MatrixLayout {
   uint32_t col_stride_B = 0, comp_stride_B = 4;
 };
 
+// A scalar of a local variable in its natural layout: byte offset, and
+// whether it is a 64-bit integer (two words, low first).
+struct LocalLeaf {
+  uint32_t off_B = 0;
+  bool wide = false;
+};
+
 struct TVal {
   enum class Kind : uint8_t { none, data, ptr, image } kind = Kind::none;
   uint32_t type = 0;
@@ -59,6 +70,13 @@ struct Ctx {
   bool in_continue = false;     // walking the continue construct
   bool* saw_continue = nullptr;
   uint32_t outer_merge = 0, outer_cont = 0;  // a loop around a switch: not reachable from inside it
+};
+
+// A scalar of a composite in memory: byte offset from the composite's
+// start, scalar type.
+struct MemoryLeaf {
+  uint32_t off_B = 0;
+  uint32_t type = 0;
 };
 
 // A vector in consecutive registers for a store or an atomic.
@@ -99,6 +117,22 @@ class Translator {
   // translate_vote.cpp
   Status vote(const spirv::Inst& in);
 
+  // translate_struct_copy.cpp: whole structs/arrays in memory
+  Result<std::vector<MemoryLeaf>> composite_leaves(const Ptr& p, const spirv::Inst& in);
+  Result<Src> load_word(const Ptr& p, uint32_t off_B, const spirv::Inst& in);
+  Status store_word(const Ptr& p, uint32_t off_B, Src data, const spirv::Inst& in);
+  Result<std::vector<Src>> load_composite(const Ptr& p, const spirv::Inst& in);
+  Status store_composite(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
+  Status copy(const spirv::Inst& in);  // OpCopyMemory, OpCopyLogical
+
+  // translate_subgroup.cpp: OpGroupNonUniform* (but the votes) and the
+  // SPV_KHR_shader_ballot ops; the subgroup built-ins (nullopt: not one)
+  static bool is_subgroup_op(spv::Op op);
+  Status subgroup(const spirv::Inst& in);
+  std::optional<Src> subgroup_builtin(int32_t builtin, unsigned comp);
+  Src read_lane(Src x, Src index);  // x of lane `index`, exact under divergence
+  Result<Src> subgroup_scan(unsigned red, unsigned group_op, uint32_t cluster, Src x, Src mask, Src active, Src lane);
+
   // translate_derivatives.cpp
   Status derivative(const spirv::Inst& in);
   Result<std::pair<Src, Src>> quad_derivatives(Src v, bool coarse, const spirv::Inst& in);
@@ -115,6 +149,22 @@ class Translator {
   // A 32-bit word's address for a read-modify-write loop: the buffer index
   // in words (with the base pair p.uniform) or the threadgroup byte address.
   Result<Src> word_address(const Ptr& p, const spirv::Inst& in);
+
+  // translate_local.cpp: Function/Private variables in registers or on the
+  // thread's stack (docs/compiler.md, "Local arrays").
+  struct Local {
+    uint32_t var = 0, type = 0, size_B = 0;
+    bool registers = false;        // words below, else the stack at offset_B
+    uint32_t offset_B = 0;
+    std::vector<ValueId> words;    // registers: one IR variable per 32-bit word
+  };
+  Status setup_locals();
+  void drop_dead_local_inits();
+  Result<std::vector<LocalLeaf>> local_leaves(uint32_t type_id) const;
+  Src local_clamp(Src idx, uint32_t count);
+  Src local_offset(const Ptr& p, uint32_t plus_B);
+  Result<std::vector<Src>> local_load(const Ptr& p, const spirv::Inst& in);
+  Status local_store(const Ptr& p, const std::vector<Src>& data, const spirv::Inst& in);
 
   // translate_matrix.cpp: matrix arithmetic, Determinant/MatrixInverse,
   // matrix layout in memory, loads and stores of matrices and strided vectors
@@ -169,10 +219,32 @@ class Translator {
   Status load64(const spirv::Inst& in, const Ptr& p);
   Status store64(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
   Status atomic64(const spirv::Inst& in, const Ptr& p);
+  // translate_fp64*.cpp: doubles (fp64_lowering.h); 64-bit storage is the
+  // int64 code's (is_wide64)
+  bool is_double(uint32_t type_id) const;       // double scalar or vector
+  bool holds_doubles(uint32_t type_id) const;   // ... or matrix / array of them
+  bool is_wide64(uint32_t type_id) const;       // 64-bit int or float scalars inside
+  uint32_t element_scalar(uint32_t type_id) const;
+  bool value_is_double(uint32_t id) const;
+  Result<Pair> dpair(uint32_t id, const spirv::Inst& in, unsigned comp);
+  Status fp64_instruction(const spirv::Inst& in, bool& handled);
+  Status fp64_alu(const spirv::Inst& in);
+  Status fp64_ext(const spirv::Inst& in);
+  Status fp64_matrix(const spirv::Inst& in);
+  Status fp64_matrix_ext(const spirv::Inst& in);  // Determinant, MatrixInverse
+  Pair fp64_dot(Fp64& fp, const std::vector<Pair>& a, const std::vector<Pair>& c);
+  // translate_fp64_memory.cpp: dmat layouts, loads and stores
+  Result<MatrixLayout> double_matrix_layout(Ptr::Space space, uint32_t matrix_stride_B, bool row_major, uint32_t mtype,
+                                            const spirv::Inst& in) const;
+  Result<Src> load_double_at(const Ptr& p, const spirv::Inst& in);
+  Status store_double_at(const Ptr& p, Src v, const spirv::Inst& in);
+  Status load_double_matrix(const spirv::Inst& in, const Ptr& p);
+  Status store_double_matrix(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
+  Status load_double_vector(const spirv::Inst& in, const Ptr& p);
+  Status store_double_vector(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
   // translate_float_atomic.cpp: float add/min/max as compare-exchange loops
   Status float_atomic(const spirv::Inst& in);
   Src float_atomic_minmax(bool is_min, Src a, Src b);
-  bool is_image_texel(const Ptr& p) const;
   Src lo32(const Src& s);
   Src hi32(const Src& s);
   Src pack64(Src lo, Src hi);
@@ -191,6 +263,8 @@ class Translator {
   std::vector<int32_t> resource_uniform_;       // buffer variable id -> uniform index, -1
   std::vector<uint32_t> loose_uniform_;         // loose uniform variable id -> uniform index
   std::vector<int32_t> image_index_;            // image/sampler variable id -> Abi::images index, -1
+  std::vector<int32_t> local_index_;            // Function/Private variable id -> locals_ index, -1
+  std::vector<Local> locals_;
   bool uses_workgroup_count_ = false;
   int loop_depth_ = 0;
   uint32_t lock_offset_B_ = UINT32_MAX;         // threadgroup lock word of the 64-bit atomics

@@ -105,6 +105,9 @@ Src fneg(Src s) { s.neg = !s.neg; return s; }
 
 Status Translator::instruction(const spirv::Inst& in) {
   const auto& w = in.w;
+  bool fp64_op = false;
+  AGX_CHECK(fp64_instruction(in, fp64_op));  // translate_fp64.cpp
+  if (fp64_op) return {};
   bool int64_op = false;
   AGX_CHECK(int64_instruction(in, int64_op));  // translate_int64.cpp
   if (int64_op) return {};
@@ -116,14 +119,12 @@ Status Translator::instruction(const spirv::Inst& in) {
   bool image_op = false;
   AGX_CHECK(image_instruction(in, image_op));
   if (image_op) return {};
+  if (is_subgroup_op(in.op)) return subgroup(in);  // translate_subgroup.cpp
+  if (in.op == Op::OpCopyMemory || in.op == Op::OpCopyMemorySized || in.op == Op::OpCopyLogical)
+    return copy(in);  // translate_struct_copy.cpp
   switch (in.op) {
     case Op::OpNop: case Op::OpSelectionMerge: case Op::OpLoopMerge: return {};
-    case Op::OpVariable: {
-      const spirv::Variable& var = m_.variables[w[1]];
-      if (var.storage == spv::StorageClass::Function)
-        return unsupported(in, "a function-local variable left after optimization (dynamically indexed local array)");
-      return {};
-    }
+    case Op::OpVariable: return {};  // laid out and initialized by setup_locals (translate_local.cpp)
     case Op::OpAccessChain: case Op::OpInBoundsAccessChain:
       AGX_CHECK(need(3));
       return access_chain(in);

@@ -34,14 +34,8 @@ Src Translator::float_atomic_minmax(bool is_min, Src a, Src b) {
 }
 
 // Image texel pointers (translate_image_atomic.cpp) are buffer pointers
-// based at an image's atomic uniforms. Float atomics on r32f images are left
-// out: the runtime has no r32f images to test them on.
-bool Translator::is_image_texel(const Ptr& p) const {
-  for (const ImageBinding& img : abi_.images)
-    if (img.atomic_uniform != UINT32_MAX && p.space == Ptr::Space::buffer && p.uniform == img.atomic_uniform) return true;
-  return false;
-}
-
+// based at an image's atomic uniforms: float atomics on r32f texels run the
+// same loop as on buffer words.
 Status Translator::float_atomic(const spirv::Inst& in) {
   const auto& w = in.w;
   if (w.size() < 6) return Error::decode("{}: bad float atomic", o_.file_name);
@@ -50,7 +44,6 @@ Status Translator::float_atomic(const spirv::Inst& in) {
   const Ptr p = pv->ptr;
   if (type(p.type).kind != Kind::float_ || type(p.type).width != 32)
     return unsupported(in, fmt::format("float atomic on a {}-bit value (32-bit float only)", type(p.type).width));
-  if (is_image_texel(p)) return unsupported(in, "float atomics on images (r32f) are not supported");
   bool device = p.space == Ptr::Space::buffer;
   if (!device && p.space != Ptr::Space::shared) return unsupported(in, "float atomic on this storage class");
   AGX_TRY(auto data, scalar(w[5], in));

@@ -135,8 +135,6 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
       return ext_glsl_pack(in);
     case GLSLstd450PackHalf2x16: case GLSLstd450UnpackHalf2x16:
       return ext_glsl_half(in);
-    case GLSLstd450PackDouble2x32: case GLSLstd450UnpackDouble2x32:
-      return unsupported(in, "packDouble2x32/unpackDouble2x32 are not supported (no 64-bit floats)");
     default: break;
   }
   MathBuilder m(b_);

@@ -1,6 +1,8 @@
 // Image atomics: OpImageTexelPointer becomes a device pointer at the
 // texel's address, so the buffer atomics of translate_memory.cpp apply
 // (docs/compiler.md, "Images and samplers").
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "compiler/translate.h"
@@ -23,19 +25,31 @@ Status Translator::texel_pointer(const spirv::Inst& in) {
   if (w.size() < 5 || w[1] >= m_.bound || w[2] >= m_.bound) return Error::decode("{}: bad OpImageTexelPointer", o_.file_name);
   if (!m_.is_variable[w[2]] || image_index_[w[2]] < 0) return unsupported(in, "image atomic on something other than an image uniform");
   ImageBinding& img = abi_.images[static_cast<size_t>(image_index_[w[2]])];
-  if (img.kind != ImageBinding::Kind::storage_image || img.dim != ImageDim::d2)
-    return unsupported(in, fmt::format("image atomics on a {} image are not supported (2D storage images)", image_dim_name(img.dim)));
+  // Where the coordinates keep y and the layer (slice, face, layer-face);
+  // -1: none. Multisampled and buffer images keep other layouts.
+  int y_at = 1, layer_at = -1;
+  switch (img.dim) {
+    case ImageDim::d1: y_at = -1; break;
+    case ImageDim::d1_array: y_at = -1, layer_at = 1; break;
+    case ImageDim::d2: break;
+    case ImageDim::d2_array: case ImageDim::d3: case ImageDim::cube: case ImageDim::cube_array: layer_at = 2; break;
+    default:
+      return unsupported(in, fmt::format("image atomics on a {} image are not supported (1D, 2D, 3D, cube, arrays)",
+                                         image_dim_name(img.dim)));
+  }
+  if (img.kind != ImageBinding::Kind::storage_image) return unsupported(in, "image atomics on a sampled image");
   const uint32_t texel_type = type(w[0]).elem;
   if (type(texel_type).width != 32) return unsupported(in, "image atomics on texels that are not 32-bit");
   if (img.atomic_uniform == UINT32_MAX) {
     const uint32_t first = (abi_.uniform_count + 1) & ~1u;
-    if (first + 5 > 256) return unsupported(in, fmt::format("no uniform registers left for the atomics on image '{}'", img.name));
+    if (first + 6 > 256) return unsupported(in, fmt::format("no uniform registers left for the atomics on image '{}'", img.name));
     img.atomic_uniform = first;
-    abi_.uniform_count = first + 5;
+    abi_.uniform_count = first + 6;
   }
   AGX_TRY(auto cv, get(w[3], in));
-  if (cv->kind != TVal::Kind::data || cv->c.size() < 2) return unsupported(in, "image atomic coordinates of another shape");
-  const Src x = cv->c[0], y = cv->c[1];
+  const size_t need = size_t(std::max({1, y_at + 1, layer_at + 1}));
+  if (cv->kind != TVal::Kind::data || cv->c.size() < need) return unsupported(in, "image atomic coordinates of another shape");
+  const Src x = cv->c[0], y = y_at < 0 ? Src::immediate(0) : cv->c[size_t(y_at)];
   const uint32_t u = img.atomic_uniform;
   const Src tiles_per_row = Src::uniform(u + 2), lw = Src::uniform(u + 3), lh = Src::uniform(u + 4);
   auto op = [&](IrOp o, Src a, Src b) { return b_.binary(o, a, b); };
@@ -50,7 +64,9 @@ Status Translator::texel_pointer(const spirv::Inst& in) {
   Src inside = op(IrOp::ior, spread(low_bits(xi, lh)), op(IrOp::ishl, spread(yi), Src::immediate(1)));
   inside = op(IrOp::ior, inside, op(IrOp::ishl, op(IrOp::ushr, xi, lh), op(IrOp::iadd, lh, lh)));
   const Src tile = b_.imad(op(IrOp::ushr, y, lh), tiles_per_row, op(IrOp::ushr, x, lw));
-  const Src index = op(IrOp::ior, op(IrOp::ishl, tile, op(IrOp::iadd, lw, lh)), inside);
+  Src index = op(IrOp::ior, op(IrOp::ishl, tile, op(IrOp::iadd, lw, lh)), inside);
+  // Layers (3D slices, cube faces) are the layout's layer stride apart.
+  if (layer_at >= 0) index = b_.imad(cv->c[size_t(layer_at)], Src::uniform(u + 5), index);
   TVal out;
   out.kind = TVal::Kind::ptr;
   out.type = w[0];

@@ -101,11 +101,13 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
   handled = false;
   if (w.size() < 3) return {};
   uint32_t rtype = w[0], rid = w[1];
-  bool r64 = is_int64(rtype);
+  // Doubles reach here only for the moves (select, bitcast, dynamic
+  // extract): their arithmetic is translate_fp64.cpp's.
+  bool r64 = is_int64(rtype) || is_double(rtype);
   bool a64 = false;
   if (w.size() >= 3 && w[2] < m_.bound) {
-    if (vals_[w[2]].kind == TVal::Kind::data) a64 = is_int64(vals_[w[2]].type);
-    else if (m_.is_constant[w[2]]) a64 = is_int64(m_.constants[w[2]].type);
+    if (vals_[w[2]].kind == TVal::Kind::data) a64 = is_int64(vals_[w[2]].type) || is_double(vals_[w[2]].type);
+    else if (m_.is_constant[w[2]]) a64 = is_int64(m_.constants[w[2]].type) || is_double(m_.constants[w[2]].type);
   }
   if (!r64 && !a64) return {};
   handled = true;
@@ -291,7 +293,7 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
       return finish();
     }
     case Op::OpConvertUToF: case Op::OpConvertSToF: {
-      if (type(scalar_type(rtype)).width != 32) return unsupported(in, "64-bit integer to double conversion (no fp64)");
+      if (type(scalar_type(rtype)).width != 32) return unsupported(in, "64-bit integer to 16-bit float conversion");
       bool sign = in.op == Op::OpConvertSToF;
       for (unsigned i = 0; i < n; ++i) {
         AGX_TRY(auto a, pair(w[2], i));
@@ -305,7 +307,7 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
     }
     case Op::OpConvertFToU: case Op::OpConvertFToS: {
       AGX_TRY(auto sv, get(w[2], in));
-      if (type(scalar_type(sv->type)).width != 32) return unsupported(in, "double to 64-bit integer conversion (no fp64)");
+      if (type(scalar_type(sv->type)).width != 32) return unsupported(in, "16-bit float to 64-bit integer conversion");
       for (unsigned i = 0; i < n; ++i) {
         AGX_TRY(auto f, scalar(w[2], in, i));
         Pair r = from_float(x, f);

@@ -57,14 +57,16 @@ Src minor_det(Builder& b, const std::vector<Src>& m, unsigned rows, const std::v
 Result<MatrixLayout> Translator::matrix_layout(Ptr::Space space, uint32_t matrix_stride_B, bool row_major,
                                                uint32_t mtype, const spirv::Inst& in) const {
   unsigned rows = matrix_rows(mtype);
-  if (type(scalar_type(type(mtype).elem)).width != 32) return unsupported(in, "matrices of 64-bit floats (dmat) are not supported");
+  if (type(scalar_type(type(mtype).elem)).width == 64) return double_matrix_layout(space, matrix_stride_B, row_major, mtype, in);
+  if (type(scalar_type(type(mtype).elem)).width != 32) return unsupported(in, "matrices of other than 32/64-bit floats");
   if (matrix_stride_B) {
     if (matrix_stride_B % 4) return unsupported(in, "MatrixStride not a multiple of 4");
     return row_major ? MatrixLayout{4, matrix_stride_B} : MatrixLayout{matrix_stride_B, 4};
   }
   switch (space) {
     case Ptr::Space::push: return MatrixLayout{rows * 4, 4};  // loose uniforms: columns packed
-    case Ptr::Space::shared: return MatrixLayout{rows == 3 ? 16u : rows * 4, 4};  // natural: vec3 columns 16-aligned
+    case Ptr::Space::shared: case Ptr::Space::local:
+      return MatrixLayout{rows == 3 ? 16u : rows * 4, 4};  // natural: vec3 columns 16-aligned
     default: return unsupported(in, "matrix without a MatrixStride decoration");
   }
 }

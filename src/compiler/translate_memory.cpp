@@ -106,6 +106,7 @@ Status Translator::setup_resources() {
         Kind k = type(pointee).kind;
         if (k == Kind::other) break;  // other opaque types: only an error if used
         if (k == Kind::image || k == Kind::sampled_image || k == Kind::sampler) break;  // setup_images
+        if (d.builtin >= 0) break;  // GL_ARB_shader_ballot's gl_SubGroupSizeARB: a built-in, not a uniform
         loose.push_back(v);
         break;
       }
@@ -162,9 +163,10 @@ Status Translator::setup_resources() {
     uint32_t align = 4;
     // A matrix: its columns packed, column after column (as
     // glUniformMatrix*fv takes them); other types: natural size.
-    uint32_t size = type(pointee).kind == Kind::matrix ? flat_count(pointee) * 4 : natural_size_B(pointee, &align);
+    uint32_t size = type(pointee).kind == Kind::matrix ? flat_count(pointee) * (holds_doubles(pointee) ? 8 : 4)
+                                                       : natural_size_B(pointee, &align);
     loose_B = (loose_B + 3) / 4 * 4;
-    if (is_int64(pointee)) loose_B = (loose_B + 7) / 8 * 8;  // an even u<N>: a uniform pair
+    if (is_wide64(pointee)) loose_B = (loose_B + 7) / 8 * 8;  // an even u<N>: a uniform pair
     loose_uniform_[v] = abi_.push_constants_uniform + loose_B / 4;
     abi_.loose_uniforms.push_back(LooseUniform{m_.names[v], m_.decorations[v].location, loose_uniform_[v], size});
     loose_B += size;
@@ -196,7 +198,17 @@ Result<Ptr> Translator::variable_pointer(uint32_t base, const spirv::Inst& in) {
       p.space = Ptr::Space::builtin;
       p.builtin = m_.decorations[base].builtin;
       break;
+    case StorageClass::Function: case StorageClass::Private:
+      if (local_index_[base] < 0) return unsupported(in, "a local variable that was not laid out");
+      p.space = Ptr::Space::local;
+      p.local = static_cast<uint32_t>(local_index_[base]);
+      break;
     case StorageClass::UniformConstant:
+      if (m_.decorations[base].builtin >= 0) {
+        p.space = Ptr::Space::builtin;
+        p.builtin = m_.decorations[base].builtin;
+        break;
+      }
       if (loose_uniform_[base] == UINT32_MAX) return unsupported(in, "images and samplers are not supported");
       p.space = Ptr::Space::push;
       p.uniform = abi_.push_constants_uniform;
@@ -278,7 +290,15 @@ Status Translator::access_chain(const spirv::Inst& in) {
     } else {
       return unsupported(in, "access chain through a scalar");
     }
-    if (p.space == Ptr::Space::builtin) {
+    if (p.space == Ptr::Space::local) {
+      // Indices clamped to the last element (translate_local.cpp).
+      idx = local_clamp(idx, ty.count);
+      if (idx.is_imm()) p.const_B += static_cast<uint32_t>(idx.imm) * stride;
+      else {
+        p.terms.push_back({idx, stride});
+        p.dynamic_max_B += (ty.count - 1) * stride;
+      }
+    } else if (p.space == Ptr::Space::builtin) {
       if (!idx.is_imm()) return unsupported(in, "dynamic index into a built-in");
       p.const_B += static_cast<uint32_t>(idx.imm) * 4;
     } else if (idx.is_imm()) {
@@ -325,7 +345,14 @@ Result<Src> Translator::shared_address(const Ptr& p) {
 }
 
 Src gather(Builder& b, const std::vector<Src>& c) {
-  if (c.size() == 1 && c[0].is_value()) return c[0];
+  // One component: as it is, unless it is the first of a wider value (a
+  // store would take that whole value), which gets a register of its own.
+  if (c.size() == 1 && c[0].is_value()) {
+    const Value& v = b.function().values[c[0].value];
+    if (c[0].comp == 0 && c[0].bits == v.bits && v.comps > 1)
+      return Src::val(b.def(Op::mov, {c[0]}), 32);
+    return c[0];
+  }
   // Already a whole vector in order (a loaded vector stored again).
   bool whole = c[0].is_value() && b.function().values[c[0].value].comps == c.size();
   for (size_t i = 0; whole && i < c.size(); ++i)
@@ -346,6 +373,13 @@ Status Translator::load(const spirv::Inst& in) {
   out.type = rtype;
   unsigned n = components(rtype);
   bool boolean = is_bool(rtype);
+  if (p.space == Ptr::Space::local) {
+    AGX_TRY(auto c, local_load(p, in));
+    out.c = std::move(c);
+    if (boolean && n == 1) { out.cmp = Cmp{Cond::ueq, true, out.c[0], Src::immediate(0)}; out.c.clear(); }
+    vals_[w[1]] = std::move(out);
+    return {};
+  }
   auto finish_bool = [&]() {
     if (boolean && n == 1) { out.cmp = Cmp{Cond::ueq, true, out.c[0], Src::immediate(0)}; out.c.clear(); }
   };
@@ -359,6 +393,10 @@ Status Translator::load(const spirv::Inst& in) {
         out.c.push_back(Src::uniform(abi_.workgroup_count_uniform + c));
         continue;
       }
+      if (auto sg = subgroup_builtin(bi, c)) {  // translate_subgroup.cpp
+        out.c.push_back(*sg);
+        continue;
+      }
       int sr = builtin_sr(bi);
       if (sr < 0) return unsupported(in, fmt::format("built-in {} is not supported", bi));
       out.c.push_back(Src::val(b_.def(Op::get_sr, {}, 32, 1, static_cast<uint64_t>(sr + c))));
@@ -367,10 +405,12 @@ Status Translator::load(const spirv::Inst& in) {
     return {};
   }
   if (type(rtype).kind == Kind::matrix && type(p.type).kind == Kind::matrix) {
+    if (holds_doubles(rtype)) return load_double_matrix(in, p);  // translate_fp64_memory.cpp
     AGX_CHECK(load_matrix(in, p, out));
     vals_[w[1]] = std::move(out);
     return {};
   }
+  if (is_double(rtype) && n > 1 && p.comp_stride_B) return load_double_vector(in, p);  // a dmat column
   if (n > 1 && p.comp_stride_B && p.comp_stride_B != 4) {
     // A column of a row-major matrix: its scalars a row apart.
     if (type(scalar_type(rtype)).width != 32) return unsupported(in, "64-bit load (32-bit only)");
@@ -380,79 +420,15 @@ Status Translator::load(const spirv::Inst& in) {
     return {};
   }
   if (type(scalar_type(rtype)).kind != Kind::bool_ && !n) {
-    // A whole struct/array: one load per scalar, in flattened order.
+    // A whole struct/array: one load per scalar (translate_struct_copy.cpp).
     if (p.space != Ptr::Space::buffer && p.space != Ptr::Space::push && p.space != Ptr::Space::shared)
       return unsupported(in, "composite load from this storage class");
-    bool explicit_layout = p.space != Ptr::Space::shared;
-    std::vector<std::pair<uint32_t, uint32_t>> leaves;  // offset, type
-    // mstride/row_major: the matrix layout of the enclosing struct member.
-    std::function<Status(uint32_t, uint32_t, uint32_t, bool)> walk = [&](uint32_t t, uint32_t off, uint32_t mstride,
-                                                                         bool row_major) -> Status {
-      const spirv::Type& ty = type(t);
-      if (ty.kind == Kind::struct_) {
-        uint32_t noff = 0;
-        for (size_t j = 0; j < ty.members.size(); ++j) {
-          uint32_t mo;
-          if (explicit_layout) {
-            mo = j < ty.member_offsets.size() ? ty.member_offsets[j] : UINT32_MAX;
-            if (mo == UINT32_MAX) return unsupported(in, "struct member without an Offset decoration");
-          } else {
-            uint32_t ma = 4;
-            uint32_t ms = natural_size_B(ty.members[j], &ma);
-            noff = (noff + ma - 1) / ma * ma;
-            mo = noff;
-            noff += ms;
-          }
-          uint32_t ms = j < ty.member_matrix_stride.size() ? ty.member_matrix_stride[j] : 0;
-          bool rm = j < ty.member_row_major.size() && ty.member_row_major[j];
-          AGX_CHECK(walk(ty.members[j], off + mo, ms, rm));
-        }
-        return {};
-      }
-      if (ty.kind == Kind::array || ty.kind == Kind::vector) {
-        uint32_t stride;
-        if (ty.kind == Kind::vector) stride = 4;
-        else if (explicit_layout) stride = ty.array_stride;
-        else { uint32_t ea = 4; uint32_t e = natural_size_B(ty.elem, &ea); stride = (e + ea - 1) / ea * ea; }
-        if (ty.count > 4096) return unsupported(in, "composite load of a large array");
-        for (uint32_t i = 0; i < ty.count; ++i) AGX_CHECK(walk(ty.elem, off + i * stride, mstride, row_major));
-        return {};
-      }
-      if (ty.kind == Kind::matrix) {
-        AGX_TRY(auto lay, matrix_layout(p.space, mstride, row_major, t, in));
-        uint32_t rows = matrix_rows(t), st = scalar_type(ty.elem);
-        for (uint32_t c = 0; c < ty.count; ++c)
-          for (uint32_t r = 0; r < rows; ++r) leaves.push_back({off + c * lay.col_stride_B + r * lay.comp_stride_B, st});
-        return {};
-      }
-      if ((ty.kind == Kind::int_ || ty.kind == Kind::float_ || ty.kind == Kind::bool_) && (ty.kind == Kind::bool_ || ty.width == 32)) {
-        leaves.push_back({off, t});
-        return {};
-      }
-      if (ty.kind == Kind::other) return unsupported(in, "load of a composite containing an opaque type");
-      return unsupported(in, "load of a composite containing non-32-bit members");
-    };
-    AGX_CHECK(walk(p.type, 0, p.matrix_stride_B, p.row_major));
-    for (auto [off, t] : leaves) {
-      Ptr q = p;
-      q.const_B += off;
-      if (p.space == Ptr::Space::push) {
-        if (!q.terms.empty()) return unsupported(in, "dynamic index into push constants");
-        out.c.push_back(Src::uniform(q.uniform + q.const_B / 4));
-      } else if (p.space == Ptr::Space::buffer) {
-        AGX_TRY(auto idx, buffer_index(q, 4, in));
-        out.c.push_back(Src::val(b_.def(Op::device_load, {Src::uniform(q.uniform, 64), idx})));
-      } else {
-        AGX_TRY(auto addr, shared_address(q));
-        out.c.push_back(Src::val(b_.def(Op::local_load, {addr})));
-      }
-    }
+    AGX_TRY(auto c, load_composite(p, in));
+    out.c = std::move(c);
     vals_[w[1]] = std::move(out);
     return {};
   }
-  if (is_int64(rtype)) return load64(in, p);
-  if (type(scalar_type(rtype)).kind == Kind::float_ && type(scalar_type(rtype)).width == 64)
-    return unsupported(in, "64-bit float (double) load: doubles are not supported (no fp64 ALU on the AGX)");
+  if (is_int64(rtype) || is_double(rtype)) return load64(in, p);  // translate_int64_memory.cpp
   if (type(scalar_type(rtype)).kind != Kind::bool_ && type(scalar_type(rtype)).width != 32)
     return unsupported(in, fmt::format("{}-bit load (32-bit only)", type(scalar_type(rtype)).width));
   switch (p.space) {
@@ -510,19 +486,17 @@ Status Translator::store(const spirv::Inst& in) {
   if (vv->cmp) data.push_back(materialize(*vv->cmp));
   else data = vv->c;
   if (data.empty()) return unsupported(in, "store of an empty value");
+  if (p.space == Ptr::Space::local) return local_store(p, data, in);
   unsigned n = components(p.type);
+  if (type(p.type).kind == Kind::matrix && holds_doubles(p.type)) return store_double_matrix(in, p, data);
   if (type(p.type).kind == Kind::matrix) return store_matrix(in, p, data);
+  if (is_double(p.type) && n > 1 && p.comp_stride_B) return store_double_vector(in, p, data);  // a dmat column
   if (n > 1 && p.comp_stride_B && p.comp_stride_B != 4) {
     if (data.size() != n) return unsupported(in, "store of a value of another shape");
     return store_vector_at(p, data, p.comp_stride_B, in);
   }
-  if (!n) {
-    // Whole composite: per flattened scalar, only for simple layouts.
-    return unsupported(in, "store of a whole struct/array (store members one by one)");
-  }
-  if (is_int64(p.type)) return store64(in, p, data);
-  if (type(scalar_type(p.type)).kind == Kind::float_ && type(scalar_type(p.type)).width == 64)
-    return unsupported(in, "64-bit float (double) store: doubles are not supported (no fp64 ALU on the AGX)");
+  if (!n) return store_composite(in, p, data);  // a whole struct/array: translate_struct_copy.cpp
+  if (is_int64(p.type) || is_double(p.type)) return store64(in, p, data);
   if (type(scalar_type(p.type)).kind != Kind::bool_ && type(scalar_type(p.type)).width != 32)
     return unsupported(in, fmt::format("{}-bit store (32-bit only)", type(scalar_type(p.type)).width));
   if (data.size() != n) return unsupported(in, "store of a value of another shape");
@@ -550,7 +524,6 @@ Status Translator::atomic(const spirv::Inst& in) {
   if (is_int64(p.type)) return atomic64(in, p);
   // A float exchange moves the same 32 bits as an integer one.
   bool float_xchg = in.op == spv::Op::OpAtomicExchange && type(p.type).kind == Kind::float_;
-  if (float_xchg && is_image_texel(p)) return unsupported(in, "float atomics on images (r32f) are not supported");
   if ((type(p.type).kind != Kind::int_ && !float_xchg) || type(p.type).width != 32)
     return unsupported(in, "atomic on a non-32-bit-integer");
   AtomicOp op{};

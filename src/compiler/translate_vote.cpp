@@ -6,7 +6,8 @@
 //   any(x)      = ballot(x) != 0
 //   all(x)      = ballot(!x) == 0
 //   allEqual(x) = ballot(x != x of the highest active lane) == 0, that lane
-//                 found as ufind_msb(ballot(true)), its x read by simd_shuffle.
+//                 found as ufind_msb(ballot(true)), its x read by simd_shuffle
+//                 (immediate broadcasts: translate_subgroup.cpp's read_lane).
 // The group is the 32-lane SIMD group (the ARB extension's "group" is
 // implementation-defined).
 #include <fmt/format.h>
@@ -51,7 +52,7 @@ Status Translator::vote(const spirv::Inst& in) {
     }
     Src active = Src::val(b_.def(IrOp::ballot, {zero, zero}, 32, 1, 0, Cond::ueq));
     Src last = Src::val(b_.def(IrOp::ffs, {active}));
-    Src other = Src::val(b_.def(IrOp::simd_shuffle, {x, last}));
+    Src other = read_lane(x, last);  // translate_subgroup.cpp: a computed index is not a trusted B
     mask = Src::val(b_.def(IrOp::ballot, {x, other}, 32, 1, 0, Cond::ueq, true));
   } else {
     AGX_TRY(auto c, condition(w[arg], in));

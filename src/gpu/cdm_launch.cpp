@@ -124,6 +124,11 @@ std::array<uint32_t, 3> ceil_div(const std::array<uint32_t, 3>& a, const std::ar
   return {(a[0] + b[0] - 1) / b[0], (a[1] + b[1] - 1) / b[1], (a[2] + b[2] - 1) / b[2]};
 }
 
+// Element-wise: std::array's == becomes a memcmp call per SIMD group.
+bool same(const std::array<uint32_t, 3>& a, const std::array<uint32_t, 3>& b) {
+  return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
+
 // Sets up the SIMD group: allocated registers zeroed, uniforms, placement.
 void start_group(usc::Core& c, const UscState& usc, const usc::Program& program, const usc::Placement& p,
                  uint32_t threads_left, uint64_t threadgroup_index, bool fresh_uniforms = true,
@@ -136,8 +141,8 @@ void start_group(usc::Core& c, const UscState& usc, const usc::Program& program,
   c.pc = program.base_pc();
   c.stack.clear();
   c.stack_frame_B = 0;
-  if (placed && placed->valid && placed->size == p.threads_per_threadgroup &&
-      placed->local == p.dispatch_threads_per_threadgroup && placed->group == p.simdgroup_index) {
+  if (placed && placed->valid && same(placed->size, p.threads_per_threadgroup) &&
+      same(placed->local, p.dispatch_threads_per_threadgroup) && placed->group == p.simdgroup_index) {
     // Same SIMD group of a threadgroup of the same size: positions within
     // the threadgroup (sr48-53) stand; the threadgroup's position moves
     // (sr0-2) and the grid positions with it (sr80-82, as usc::place).
@@ -156,12 +161,23 @@ void start_group(usc::Core& c, const UscState& usc, const usc::Program& program,
       *placed = {true, p.threads_per_threadgroup, p.dispatch_threads_per_threadgroup, p.simdgroup_index,
                  p.threadgroup_position};
   }
-  c.sr_known[20] = true;
-  c.sr[20].fill(static_cast<uint32_t>(threadgroup_index % kCores));
+  const uint32_t core_index = static_cast<uint32_t>(threadgroup_index % kCores);
+  if (!c.sr_known[20] || c.sr[20][0] != core_index) {  // every lane holds the same value
+    c.sr_known[20] = true;
+    c.sr[20].fill(core_index);
+  }
   if (!c.sr_known[21]) {  // vm_slot: one VM context per command (always 0)
     c.sr_known[21] = true;
     c.sr[21].fill(0);
   }
+}
+
+// The position of threadgroup `index` (x fastest). A 1D grid, the common
+// case, needs none of the 64-bit divisions.
+std::array<uint32_t, 3> threadgroup_position(uint64_t index, const std::array<uint32_t, 3>& groups) {
+  if (groups[1] == 1 && groups[2] == 1) return {static_cast<uint32_t>(index), 0, 0};
+  return {static_cast<uint32_t>(index % groups[0]), static_cast<uint32_t>(index / groups[0] % groups[1]),
+          static_cast<uint32_t>(index / (uint64_t{groups[0]} * groups[1]))};
 }
 
 std::string where_text(const LaunchBlock& b, std::array<uint32_t, 3> tg, unsigned group) {
@@ -296,9 +312,7 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
   auto run_threadgroup = [&](unsigned worker, uint64_t index) {
     if (index > first_fault.load(std::memory_order_relaxed)) return;
     Engine::Worker& w = *engine.workers[worker];
-    const std::array<uint32_t, 3> tg = {static_cast<uint32_t>(index % groups[0]),
-                                        static_cast<uint32_t>(index / groups[0] % groups[1]),
-                                        static_cast<uint32_t>(index / (uint64_t{groups[0]} * groups[1]))};
+    const std::array<uint32_t, 3> tg = threadgroup_position(index, groups);
     std::array<uint32_t, 3> size;
     for (unsigned i = 0; i < 3; ++i) size[i] = std::min(local[i], global[i] - tg[i] * local[i]);
     const uint32_t threads = size[0] * size[1] * size[2];

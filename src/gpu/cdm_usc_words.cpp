@@ -15,9 +15,6 @@ namespace {
 
 constexpr size_t kMaxWordList_B = 4096;
 constexpr uint32_t kUniformHalves = 2 * usc::kUniforms;
-constexpr size_t kTexture_B = 24;          // cmdbuf.xml "Texture" size
-constexpr size_t kSamplerCompact_B = 8;    // "Sampler"
-constexpr size_t kSamplerExtended_B = 24;  // "Sampler" + "Border"
 
 size_t word_length(UscWordKind k) {
   const Lengths& l = lengths();
@@ -44,10 +41,9 @@ Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, c
   s.bindings.memory = &m;
   s.bindings.sampler_heap = cmd.compute->sampler_heap;
   s.bindings.sampler_count = cmd.compute->sampler_count;
-  s.bindings.extended_samplers = block.counts.extended_samplers;
   s.bindings.state.extended_samplers = block.counts.extended_samplers;
-  s.bindings.texture_state.resize(block.counts.texture_states);
-  s.bindings.sampler_state.resize(block.counts.sampler_states);
+  s.bindings.state.texture_registers = block.counts.texture_states;
+  s.bindings.state.sampler_registers = block.counts.sampler_states;
   GpuVa at = block.usc_words;
   uint8_t b[kMaxWord_B];
   auto bad = [&](Error e) {
@@ -65,8 +61,19 @@ Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, c
       return bad(Error::unsupported("Fragment Properties belongs to fragment shaders, not a compute launch"));
     size_t n = word_length(*kind);
     AGX_CHECK(read_gpu(m, at, b, n, GpuUnit::cdm, where));
+    if (*kind == UscWordKind::texture || *kind == UscWordKind::sampler) {
+      // The texture unit's one parse of the word; descriptors are read now.
+      GpuFault f;
+      Status st = load_state_word(m, std::span<const uint8_t>(b, n), s.bindings.state, &f);
+      if (!st) {
+        if (st.error().kind() != ErrorKind::fault) return bad(std::move(st).error());
+        return fail(where, f.va, GpuUnit::cdm,
+                    Error::fault("USC word at 0x{:x}: {}", at, st.error().message()));
+      }
+      at += n;
+      continue;
+    }
     auto word = unpack_usc_word(*kind, b);
-    if (!word) return bad(std::move(word).error());
     const UscWord& w = *word;
     switch (w.kind) {
       case UscWordKind::uniform:
@@ -80,21 +87,8 @@ Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, c
         break;
       }
       case UscWordKind::texture:
-      case UscWordKind::sampler: {
-        bool tex = w.kind == UscWordKind::texture;
-        auto& regs = tex ? s.bindings.texture_state : s.bindings.sampler_state;
-        if (w.start + w.count > regs.size())
-          return bad(Error::decode("{} state registers {}..{} are beyond the {} the launch declares",
-                                   tex ? "texture" : "sampler", w.start, w.start + w.count - 1, regs.size()));
-        size_t stride = tex ? kTexture_B : s.bindings.extended_samplers ? kSamplerExtended_B : kSamplerCompact_B;
-        (tex ? s.bindings.state.textures : s.bindings.state.samplers).push_back({w.start, w.count, w.buffer});
-        for (uint32_t i = 0; i < w.count; ++i) {
-          auto& reg = regs[w.start + i];
-          reg.fill(0);
-          AGX_CHECK(read_gpu(m, w.buffer + i * stride, reg.data(), stride, GpuUnit::cdm, where));
-        }
-        break;
-      }
+      case UscWordKind::sampler:
+        break;  // loaded above
       case UscWordKind::shared:
         s.uses_shared = w.uses_shared;
         s.shared_B = w.shared_B;

@@ -172,20 +172,9 @@ Result<UscWord> unpack_usc_word(UscWordKind kind, const uint8_t* b) {
       out.buffer = w.buffer;
       break;
     }
-    case UscWordKind::texture: {
-      AGX_TRY(auto w, read<cs::UscTexture>(b));
-      out.start = uint32_t(w.start);
-      out.count = uint32_t(w.count);
-      out.buffer = w.buffer;
-      break;
-    }
-    case UscWordKind::sampler: {
-      AGX_TRY(auto w, read<cs::UscSampler>(b));
-      out.start = uint32_t(w.start);
-      out.count = uint32_t(w.count);
-      out.buffer = w.buffer;
-      break;
-    }
+    case UscWordKind::texture:
+    case UscWordKind::sampler:
+      return Error::invalid_argument("USC Texture / Sampler words are parsed by the texture unit (load_state_word)");
     case UscWordKind::shared: {
       AGX_TRY(auto w, read<cs::UscShared>(b));
       out.uses_shared = w.uses_shared_memory;

@@ -23,21 +23,12 @@
 
 namespace agx::gpu {
 
-// What a Launch bound for the texture unit: texture and sampler state
-// registers loaded by the USC Texture / Sampler words, and the command's
-// sampler heap. The texture unit (a usc::FixedFunction) reads them.
+// What a Launch bound for the texture unit: the texture and sampler state
+// registers as the USC Texture / Sampler words loaded them (load_state_word,
+// texture.h), and the command's sampler heap. The texture unit (a
+// usc::FixedFunction) reads them.
 struct Bindings {
   GpuMemory* memory = nullptr;
-  // ts0..: the 24 bytes of a Texture descriptor each, as 6 words.
-  std::vector<std::array<uint32_t, 6>> texture_state;
-  // ss0..: a Sampler descriptor (2 words), followed by its Border (4 words)
-  // when the launch declares extended samplers.
-  std::vector<std::array<uint32_t, 6>> sampler_state;
-  bool extended_samplers = false;
-  // The same words as the texture unit addresses them: where each USC
-  // Texture / Sampler word loaded its registers from. The unit reads the
-  // descriptors there at use (TODO: read the loaded words above instead,
-  // so a descriptor rewritten during the launch is not seen).
   TextureState state;
   GpuVa sampler_heap = 0;
   uint32_t sampler_count = 0;

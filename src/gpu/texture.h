@@ -97,27 +97,45 @@ struct SamplerView {
   std::array<uint32_t, 4> border_words{};
 };
 
-// Texture and sampler state registers (ts / ss operands). Each USC Texture /
-// USC Sampler word of a launch loads `count` consecutive registers starting
-// at `start` from an array in memory; the CDM (or PDM) adds one binding per
-// word. Texture and PBE descriptors are 24 B apart; samplers 8 B, or 24 B
-// (Sampler + Border) when the shader's sampler count says "extended".
+// Texture and sampler state registers (ts / ss operands), as the launch's
+// USC Texture / USC Sampler words loaded them: each word copies `count`
+// consecutive descriptors from an array in memory into the registers from
+// `start` on, when the word runs (load_state_word). Texture and PBE
+// descriptors are 24 B apart; samplers 8 B, or 24 B (Sampler + Border) when
+// the shader's sampler count says "extended". The unit decodes the loaded
+// words: a descriptor rewritten in memory during the launch is not seen.
+struct StateRegister {
+  std::array<uint32_t, 6> words{};  // a Texture/PBE descriptor; a Sampler (2) [+ Border (4)]
+  bool loaded = false;
+};
+struct TextureState {
+  std::vector<StateRegister> textures;  // ts0..
+  std::vector<StateRegister> samplers;  // ss0..
+  bool extended_samplers = false;
+  // How many registers the launch declares (Launch Word 0); a word loading
+  // past them is a decode error. The defaults are the fields' maxima.
+  uint32_t texture_registers = 256, sampler_registers = 16;
+};
+
+// What one USC Texture / USC Sampler word (8 bytes) says.
+enum class StateKind : uint8_t { texture, sampler };
 struct StateBinding {
+  StateKind kind = StateKind::texture;
   uint32_t start = 0, count = 0;
   GpuVa buffer = 0;
 };
-struct TextureState {
-  std::vector<StateBinding> textures;
-  std::vector<StateBinding> samplers;
-  bool extended_samplers = false;
-};
-
-// The bindings one USC Texture / USC Sampler word (8 bytes) makes, for the
-// CDM and PDM walking a launch's USC word list; a word with another tag is
-// a decode error. `sampler_states` is the launch's "Sampler state register
-// count" value: its extended forms put a Border after each Sampler.
-Result<StateBinding> texture_binding(std::span<const uint8_t> usc_texture_word);
-Result<StateBinding> sampler_binding(std::span<const uint8_t> usc_sampler_word);
+// The one parse of those words (the CDM, the PDM and tests): a word with
+// another tag is a decode error.
+Result<StateBinding> parse_state_word(std::span<const uint8_t> usc_word);
+// Loads the registers `b` names from memory into `state`. A register past
+// the declared count is a decode error; a descriptor that cannot be read is
+// a fault naming the register and the address (also in *fault when given).
+Status load_states(GpuMemory& memory, const StateBinding& b, TextureState& state, GpuFault* fault = nullptr);
+// parse_state_word then load_states: what running the word does.
+Status load_state_word(GpuMemory& memory, std::span<const uint8_t> usc_word, TextureState& state,
+                       GpuFault* fault = nullptr);
+// Whether a launch's "Sampler state register count" value is an extended
+// form (a Border after each Sampler).
 bool extended_sampler_states(uint32_t sampler_states);
 
 inline constexpr uint32_t kTextureDescriptor_B = 24;
@@ -187,8 +205,9 @@ class TextureUnit {
   Result<TextureView> texture_at_register(uint32_t ts);
   Result<TextureView> texture_at(GpuVa va);
   Result<SamplerView> sampler_at_register(uint32_t ss);
-  // The descriptor address of texture state register `ts` (also PBE ones).
-  Result<GpuVa> texture_register_va(uint32_t ts) const;
+  // The words texture state register `ts` holds (Texture or PBE descriptor);
+  // an error when the launch did not load it.
+  Result<std::span<const uint32_t, 6>> texture_register(uint32_t ts) const;
 
   struct Image;  // an image's geometry and address tables (texture_image.cpp)
   Result<const Image*> image(const TextureView& tex);

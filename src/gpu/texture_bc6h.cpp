@@ -209,12 +209,10 @@ void decode_bc6h(const uint8_t* block, bool is_signed,
     for (unsigned e = 0; e < n_ep; ++e) ep[e][c] = unquantize(ep[e][c], eb, is_signed);
   }
   const unsigned index_bits = mode->regions == 2 ? 3 : 4;
-  const unsigned anchor = mode->regions == 2 ? bptc_anchor2(partition) : 0;
+  const BptcIndices indices = bptc_read_indices(bits, mode->regions, partition, index_bits);
   for (unsigned t = 0; t < 16; ++t) {
-    const bool is_anchor = t == 0 || (mode->regions == 2 && t == anchor);
-    const unsigned idx = bits.read(index_bits - (is_anchor ? 1 : 0));
-    const unsigned s = mode->regions == 2 ? bptc_subset2(partition, t) : 0;
-    const int w = int(bptc_weight(index_bits, idx));
+    const unsigned s = indices.subset[t];
+    const int w = int(bptc_weight(index_bits, indices.index[t]));
     for (unsigned c = 0; c < 3; ++c) {
       const int v = ((64 - w) * ep[2 * s][c] + w * ep[2 * s + 1][c] + 32) >> 6;
       out[t][c] = finish(v, is_signed);

@@ -87,12 +87,24 @@ int unquantize(uint32_t v, unsigned prec) {
 
 }  // namespace
 
-// The 2-subset partitions, their anchors and the interpolation weights are
-// shared with BC6H, which uses the first 32 partitions.
-unsigned bptc_subset2(unsigned partition, unsigned texel) {
-  return unsigned(kPartition2[partition & 63][texel & 15] - '0');
+// The partitions, their anchors and the interpolation weights are shared
+// with BC6H, which uses the first 32 2-subset partitions.
+BptcIndices bptc_read_indices(Bits& bits, unsigned subsets, unsigned partition, unsigned index_bits) {
+  partition &= 63;
+  BptcIndices out;
+  for (unsigned t = 0; t < 16; ++t) {
+    bool anchor = t == 0;
+    if (subsets == 2) {
+      out.subset[t] = uint8_t(kPartition2[partition][t] - '0');
+      anchor = anchor || t == kAnchor2[partition];
+    } else if (subsets == 3) {
+      out.subset[t] = uint8_t(kPartition3[partition][t] - '0');
+      anchor = anchor || t == kAnchor3a[partition] || t == kAnchor3b[partition];
+    }
+    out.index[t] = bits.read(index_bits - (anchor ? 1 : 0));
+  }
+  return out;
 }
-unsigned bptc_anchor2(unsigned partition) { return kAnchor2[partition & 63]; }
 unsigned bptc_weight(unsigned index_bits, unsigned index) {
   return weights(index_bits)[index & ((1u << index_bits) - 1)];
 }
@@ -135,26 +147,15 @@ void decode_bc7(const uint8_t* block, std::array<std::array<int, 4>, 16>& out) {
     for (unsigned c = 0; c < 3; ++c) ep[e][c] = unquantize(uint32_t(ep[e][c]), cprec);
     if (aprec) ep[e][3] = unquantize(uint32_t(ep[e][3]), aprec);
   }
-  auto subset_of = [&](unsigned t) -> unsigned {
-    if (ns == 2) return unsigned(kPartition2[partition][t] - '0');
-    if (ns == 3) return unsigned(kPartition3[partition][t] - '0');
-    return 0;
-  };
-  auto is_anchor = [&](unsigned t) {
-    if (t == 0) return true;
-    if (ns == 2) return t == kAnchor2[partition];
-    if (ns == 3) return t == kAnchor3a[partition] || t == kAnchor3b[partition];
-    return false;
-  };
-  uint32_t idx[16], idx2[16] = {};
-  for (unsigned t = 0; t < 16; ++t) idx[t] = bits.read(m.index_bits - (is_anchor(t) ? 1 : 0));
+  const BptcIndices first = bptc_read_indices(bits, ns, partition, m.index_bits);
+  uint32_t idx2[16] = {};
   if (m.index2_bits)
     for (unsigned t = 0; t < 16; ++t) idx2[t] = bits.read(m.index2_bits - (t == 0 ? 1 : 0));
   for (unsigned t = 0; t < 16; ++t) {
-    const unsigned s = subset_of(t);
+    const unsigned s = first.subset[t];
     const int* e0 = ep[2 * s];
     const int* e1 = ep[2 * s + 1];
-    unsigned ci = idx[t], cbits = m.index_bits, ai = idx[t], abits = m.index_bits;
+    unsigned ci = first.index[t], cbits = m.index_bits, ai = first.index[t], abits = m.index_bits;
     if (m.index2_bits) {
       if (selection) {
         ci = idx2[t];

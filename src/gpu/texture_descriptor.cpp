@@ -92,18 +92,18 @@ uint64_t linear_stride(std::span<const uint32_t> words, const cs::StructDesc& d,
 
 }  // namespace
 
-Result<StateBinding> texture_binding(std::span<const uint8_t> word) {
-  AGX_TRY(cs::UscTexture w, cs::unpack<cs::UscTexture>(word));
-  if (w.tag != cs::UscControl::kTexture)
-    return Error::decode("USC word with tag 0x{:02x} is not a USC Texture word", uint32_t(w.tag));
-  return StateBinding{uint32_t(w.start), uint32_t(w.count), w.buffer};
-}
-
-Result<StateBinding> sampler_binding(std::span<const uint8_t> word) {
-  AGX_TRY(cs::UscSampler w, cs::unpack<cs::UscSampler>(word));
-  if (w.tag != cs::UscControl::kSampler)
-    return Error::decode("USC word with tag 0x{:02x} is not a USC Sampler word", uint32_t(w.tag));
-  return StateBinding{uint32_t(w.start), uint32_t(w.count), w.buffer};
+Result<StateBinding> parse_state_word(std::span<const uint8_t> word) {
+  if (word.empty()) return Error::decode("empty USC word");
+  const auto tag = cs::UscControl(word[0]);
+  if (tag == cs::UscControl::kTexture) {
+    AGX_TRY(cs::UscTexture w, cs::unpack<cs::UscTexture>(word));
+    return StateBinding{StateKind::texture, uint32_t(w.start), uint32_t(w.count), w.buffer};
+  }
+  if (tag == cs::UscControl::kSampler) {
+    AGX_TRY(cs::UscSampler w, cs::unpack<cs::UscSampler>(word));
+    return StateBinding{StateKind::sampler, uint32_t(w.start), uint32_t(w.count), w.buffer};
+  }
+  return Error::decode("USC word with tag 0x{:02x} is neither a USC Texture nor a USC Sampler word", word[0]);
 }
 
 bool extended_sampler_states(uint32_t states) {

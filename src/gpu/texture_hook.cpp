@@ -22,6 +22,7 @@
 #include <bit>
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "gpu/texture_internal.h"
 #include "isa/isa.h"
@@ -110,29 +111,38 @@ Status fits(const Operand& o, unsigned halves, const char* what) {
   return {};
 }
 
-// Where one lane's texture and sampler descriptors come from.
+// Where one lane's texture and sampler descriptors come from: a state
+// register's loaded words, or bindless descriptors read from memory.
 class Descriptors {
  public:
   explicit Descriptors(TextureUnit& u) : unit_(u) {}
   Result<TextureView> texture(const isa::Instr& in, const Core& c, unsigned lane) {
-    AGX_TRY(GpuVa va, texture_va(in, c, lane));
-    auto it = tex_.find(va);
+    AGX_TRY(Where w, where(in, c, lane));
+    auto it = tex_.find(w.key);
     if (it != tex_.end()) return it->second;
-    AGX_TRY(TextureView t, unit_.texture_at(va));
-    tex_.emplace(va, t);
-    return t;
+    Result<TextureView> t = w.bindless ? unit_.texture_at(w.va) : unit_.texture_at_register(w.ts);
+    if (!t) return std::move(t).error();
+    tex_.emplace(w.key, *t);
+    return *t;
   }
   Result<PbeView> pbe(const isa::Instr& in, const Core& c, unsigned lane) {
-    AGX_TRY(GpuVa va, texture_va(in, c, lane));
-    auto it = pbe_.find(va);
+    AGX_TRY(Where w, where(in, c, lane));
+    auto it = pbe_.find(w.key);
     if (it != pbe_.end()) return it->second;
-    uint32_t words[kTextureDescriptor_B / 4];
-    GpuFault fault;
-    if (!unit_.memory().read(va, words, sizeof words, GpuUnit::pbe, &fault))
-      return Error::fault("PBE descriptor: {}", describe(fault));
+    std::array<uint32_t, kTextureDescriptor_B / 4> words{};
+    if (w.bindless) {
+      GpuFault fault;
+      if (!unit_.memory().read(w.va, words.data(), sizeof words, GpuUnit::pbe, &fault))
+        return Error::fault("PBE descriptor: {}", describe(fault));
+    } else {
+      AGX_TRY(auto reg, unit_.texture_register(w.ts));
+      std::copy(reg.begin(), reg.end(), words.begin());
+    }
     auto p = decode_pbe(words);
-    if (!p) return std::move(p).error().context(fmt::format("PBE descriptor at 0x{:x}", va));
-    pbe_.emplace(va, *p);
+    if (!p)
+      return std::move(p).error().context(w.bindless ? fmt::format("PBE descriptor at 0x{:x}", w.va)
+                                                     : fmt::format("PBE descriptor in texture state register {}", w.ts));
+    pbe_.emplace(w.key, *p);
     return *p;
   }
   Result<SamplerView> sampler(const isa::Instr& in, const Core& c, unsigned lane) {
@@ -147,7 +157,16 @@ class Descriptors {
   }
 
  private:
-  Result<GpuVa> texture_va(const isa::Instr& in, const Core& c, unsigned lane) {
+  // A texture operand: state register `ts`, or a bindless descriptor at
+  // `va`; `key` for the caches.
+  using Key = std::pair<bool, uint64_t>;
+  struct Where {
+    bool bindless = false;
+    uint32_t ts = 0;
+    GpuVa va = 0;
+    Key key;
+  };
+  Result<Where> where(const isa::Instr& in, const Core& c, unsigned lane) {
     const Operand* t = operand(in, isa::OperandDesc::kTexture);
     const Operand* u = operand(in, isa::OperandDesc::kSampleUReg);
     if (t == nullptr) return Error::decode("no texture operand");
@@ -157,15 +176,16 @@ class Descriptors {
       uint64_t off = t->kind == OperandKind::kReg16   ? read16(c, *t, 0, lane)
                      : t->kind == OperandKind::kReg32 ? read32(c, *t, 0, lane)
                                                       : uint64_t(t->value);
-      return base + off;
+      const GpuVa va = base + off;
+      return Where{true, 0, va, {true, va}};
     }
     const uint32_t ts = t->kind == OperandKind::kTextureState ? t->index : read16(c, *t, 0, lane);
-    return unit_.texture_register_va(ts);
+    return Where{false, ts, 0, {false, ts}};
   }
 
   TextureUnit& unit_;
-  std::map<GpuVa, TextureView> tex_;
-  std::map<GpuVa, PbeView> pbe_;
+  std::map<Key, TextureView> tex_;
+  std::map<Key, PbeView> pbe_;
   std::map<uint32_t, SamplerView> samp_;
 };
 

@@ -52,11 +52,17 @@ void encode_texel(const TexelFormat& fmt, const Texel& value, uint8_t* bytes, Ro
 Status decode_block(const TexelFormat& fmt, const uint8_t* block, Texel* out);
 // BC7: one block to 16 RGBA8 texels (texture_bc7.cpp).
 void decode_bc7(const uint8_t* block, std::array<std::array<int, 4>, 16>& out);
-// BPTC tables shared by BC6H and BC7 (texture_bc7.cpp): the subset of a
-// texel (x + 4 y) in a 2-subset partition, the anchor texel of subset 1, and
-// the interpolation weight (of 64) of an index of 2, 3 or 4 bits.
-unsigned bptc_subset2(unsigned partition, unsigned texel);
-unsigned bptc_anchor2(unsigned partition);
+// BPTC partitions shared by BC6H and BC7 (texture_bc7.cpp): the index of
+// each texel (x + 4 y) read in texel order, `index_bits` wide but one bit
+// shorter at each subset's anchor texel, and the subset the texel belongs to
+// in partition `partition` of 1, 2 or 3 subsets; and the interpolation
+// weight (of 64) of an index of 2, 3 or 4 bits.
+class Bits;
+struct BptcIndices {
+  std::array<uint8_t, 16> subset{};
+  std::array<uint32_t, 16> index{};
+};
+BptcIndices bptc_read_indices(Bits& bits, unsigned subsets, unsigned partition, unsigned index_bits);
 unsigned bptc_weight(unsigned index_bits, unsigned index);
 // BC6H: one block to 16 RGB texels (x + 4 y) as half-float bits; `is_signed`
 // for the signed (SF16) form (texture_bc6h.cpp).

@@ -11,15 +11,43 @@ namespace agx::gpu {
 namespace {
 constexpr size_t kImageCacheSize = 16;
 
-Result<GpuVa> resolve(const std::vector<StateBinding>& bindings, uint32_t index, uint32_t stride_B,
-                      const char* what) {
-  // A later word loading the same register wins.
-  for (auto it = bindings.rbegin(); it != bindings.rend(); ++it)
-    if (index >= it->start && index - it->start < it->count)
-      return it->buffer + uint64_t(index - it->start) * stride_B;
+Result<const StateRegister*> loaded(const std::vector<StateRegister>& regs, uint32_t index, const char* what) {
+  if (index < regs.size() && regs[index].loaded) return &regs[index];
   return Error::invalid_argument("{} state register {} was not loaded by the launch", what, index);
 }
 }  // namespace
+
+Status load_states(GpuMemory& memory, const StateBinding& b, TextureState& state, GpuFault* fault) {
+  const bool tex = b.kind == StateKind::texture;
+  const char* what = tex ? "texture" : "sampler";
+  const uint32_t declared = tex ? state.texture_registers : state.sampler_registers;
+  if (uint64_t(b.start) + b.count > declared)
+    return Error::decode("{} state registers {}..{} are beyond the {} the launch declares", what, b.start,
+                         uint64_t(b.start) + b.count - 1, declared);
+  const uint32_t stride_B = tex ? kTextureDescriptor_B
+                                : kSamplerDescriptor_B + (state.extended_samplers ? kBorderDescriptor_B : 0);
+  auto& regs = tex ? state.textures : state.samplers;
+  if (regs.size() < b.start + b.count) regs.resize(b.start + b.count);
+  for (uint32_t i = 0; i < b.count; ++i) {
+    StateRegister& reg = regs[b.start + i];
+    reg.words.fill(0);
+    const GpuVa va = b.buffer + uint64_t(i) * stride_B;
+    GpuFault f;
+    if (!memory.read(va, reg.words.data(), stride_B, GpuUnit::cdm, &f)) {  // the CDM runs the word
+      reg.loaded = false;
+      Error e = Error::fault("{} state register {}: descriptor at 0x{:x}: {}", what, b.start + i, va, describe(f));
+      if (fault) *fault = f, fault->reason = e.message();
+      return e;
+    }
+    reg.loaded = true;
+  }
+  return {};
+}
+
+Status load_state_word(GpuMemory& memory, std::span<const uint8_t> word, TextureState& state, GpuFault* fault) {
+  AGX_TRY(StateBinding b, parse_state_word(word));
+  return load_states(memory, b, state, fault);
+}
 
 const char* to_string(Dim d) {
   static constexpr const char* kNames[] = {"1D",   "1D array", "2D",         "2D array",
@@ -47,8 +75,9 @@ TextureUnit::TextureUnit(GpuMemory& memory, TextureState state)
     : memory_(memory), state_(std::move(state)) {}
 TextureUnit::~TextureUnit() = default;
 
-Result<GpuVa> TextureUnit::texture_register_va(uint32_t ts) const {
-  return resolve(state_.textures, ts, kTextureDescriptor_B, "texture");
+Result<std::span<const uint32_t, 6>> TextureUnit::texture_register(uint32_t ts) const {
+  AGX_TRY(const StateRegister* r, loaded(state_.textures, ts, "texture"));
+  return std::span<const uint32_t, 6>(r->words);
 }
 
 Result<TextureView> TextureUnit::texture_at(GpuVa va) {
@@ -62,20 +91,17 @@ Result<TextureView> TextureUnit::texture_at(GpuVa va) {
 }
 
 Result<TextureView> TextureUnit::texture_at_register(uint32_t ts) {
-  AGX_TRY(GpuVa va, texture_register_va(ts));
-  return texture_at(va);
+  AGX_TRY(auto words, texture_register(ts));
+  auto t = decode_texture(words);
+  if (!t) return std::move(t).error().context(fmt::format("texture state register {}", ts));
+  return t;
 }
 
 Result<SamplerView> TextureUnit::sampler_at_register(uint32_t ss) {
-  const uint32_t stride =
-      kSamplerDescriptor_B + (state_.extended_samplers ? kBorderDescriptor_B : 0);
-  AGX_TRY(GpuVa va, resolve(state_.samplers, ss, stride, "sampler"));
-  uint32_t words[(kSamplerDescriptor_B + kBorderDescriptor_B) / 4];
-  GpuFault fault;
-  if (!memory_.read(va, words, stride, GpuUnit::texture, &fault))
-    return Error::fault("sampler descriptor: {}", describe(fault));
-  auto s = decode_sampler(std::span<const uint32_t>(words, stride / 4), state_.extended_samplers);
-  if (!s) return std::move(s).error().context(fmt::format("sampler state {} at 0x{:x}", ss, va));
+  AGX_TRY(const StateRegister* r, loaded(state_.samplers, ss, "sampler"));
+  const uint32_t stride_B = kSamplerDescriptor_B + (state_.extended_samplers ? kBorderDescriptor_B : 0);
+  auto s = decode_sampler(std::span<const uint32_t>(r->words.data(), stride_B / 4), state_.extended_samplers);
+  if (!s) return std::move(s).error().context(fmt::format("sampler state register {}", ss));
   return s;
 }
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "cmdstream/cmdstream.h"
+#include "isa/isa.h"
 
 namespace agx::runtime {
 
@@ -49,6 +50,9 @@ Status check(const LaunchDesc& l) {
   if (!l.preamble.empty() && (l.preamble_register_halves == 0 || l.preamble_register_halves > kMaxRegisterHalves))
     return Error::limit("launch: the preamble uses {} register halves (1..{})", l.preamble_register_halves,
                         kMaxRegisterHalves);
+  if (l.scratch_B > kMaxScratch_B)
+    return Error::limit("launch: {} bytes of scratch per thread (at most {}, the largest spill size bucket)", l.scratch_B,
+                        kMaxScratch_B);
   if (l.texture_states.size() % kTextureState_B || l.texture_states.size() / kTextureState_B > kMaxTextureStates)
     return Error::limit("launch: {} bytes of texture state descriptors (24-byte descriptors, at most {})",
                         l.texture_states.size(), kMaxTextureStates);
@@ -90,6 +94,14 @@ Status push_states(std::vector<uint8_t>& out, uint32_t n, uint64_t va, uint32_t 
 
 }  // namespace
 
+uint32_t spill_size_bucket(uint32_t scratch_B) {
+  if (scratch_B == 0) return 0;
+  const uint32_t units = ((scratch_B + 3) / 4 + 7) / 8;  // 8-word units
+  uint32_t log2_ceil = 0;
+  while ((1u << log2_ceil) < units) ++log2_ceil;
+  return std::min<uint32_t>(15, 1 + log2_ceil);
+}
+
 Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& l, uint64_t code_usc, uint64_t uniforms_va,
                                             uint64_t textures_va, uint64_t samplers_va, uint64_t preamble_usc) {
   AGX_CHECK(check(l));
@@ -125,6 +137,7 @@ Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& l, uint64_t code_u
   AGX_CHECK(push(out, shader));
   cs::UscRegisters regs;
   regs.register_count = l.register_halves;
+  regs.spill_size = spill_size_bucket(l.scratch_B);
   AGX_CHECK(push(out, regs));
   // The list ends with the preamble's code (bminor/mesa-mesa
   // src/asahi/lib/agx_usc.h: agx_usc_pack Preshader) or No Preshader.
@@ -201,6 +214,23 @@ Result<EncodedLaunch> encode_launch(Device& device, const LaunchDesc& l) {
   AGX_TRY(auto stream, pack_cdm_launch(l, e.usc_words->gpu_va() - usc_base));
   AGX_TRY(e.stream, device.create_buffer(stream.size(), "CDM stream"));
   std::memcpy(e.stream->host().data(), stream.data(), stream.size());
+  if (l.scratch_B) {
+    // The helper program the hardware runs when a SIMD group needing
+    // scratch starts or ends (Mesa's libagx helper.cl): its instructions
+    // are not in applegpu's table, so the code here is a lone `stop`, and
+    // the software GPU does the helper's stack bookkeeping on the header
+    // itself (docs/gpu.md, "Scratch and the helper program"). Mesa tags
+    // the address with bit 0 (agx_helper_program: ptr | 1).
+    AGX_TRY(auto stop, isa::assemble_program("stop"));
+    AGX_TRY(e.helper_code, device.create_buffer(stop.size(), "helper program", /*usc=*/true));
+    std::memcpy(e.helper_code->host().data(), stop.data(), stop.size());
+    AGX_TRY(e.helper_data, device.create_buffer(kHelperHeader_B, "helper program header (scratch)"));
+    std::memset(e.helper_data->host().data(), 0, kHelperHeader_B);
+    const uint32_t subgroups = kHelperSubgroups;
+    std::memcpy(e.helper_data->host().data(), &subgroups, 4);  // little-endian u32
+    e.command.helper.binary = static_cast<uint32_t>(e.helper_code->gpu_va() - usc_base) | 1;
+    e.command.helper.data = e.helper_data->gpu_va();
+  }
   e.command.cdm_ctrl_stream_base = e.stream->gpu_va();
   e.command.cdm_ctrl_stream_end = e.stream->gpu_va() + stream.size();
   return e;

@@ -37,13 +37,32 @@ struct LaunchDesc {
   std::span<const uint8_t> texture_states;
   std::span<const uint8_t> sampler_states;
   bool extended_samplers = false;
+  // Stack (scratch) bytes per thread: the compiler's Stats::scratch_B
+  // (local arrays and spill slots). Nonzero: the Registers word's spill
+  // size bucket and a helper program with its header (docs/runtime.md).
+  uint32_t scratch_B = 0;
 };
 
 // A launch ready to submit; keeps its buffers alive until destroyed.
 struct EncodedLaunch {
   drm_asahi_cmd_compute command{};
   std::unique_ptr<Buffer> code, preamble, uniforms, textures, samplers, usc_words, stream;
+  std::unique_ptr<Buffer> helper_code, helper_data;  // when scratch_B > 0
 };
+
+// Scratch: at most kMaxScratch_B bytes per thread, the largest spill size
+// bucket (Mesa's AGX_MAX_SCRATCH_DWORDS: 8 << 12 words x 4 = 512 KiB,
+// bminor/mesa-mesa src/asahi/lib/agx_scratch.c). The bucket of a size
+// (agx_scratch_get_bucket): 0 for none, else 1 + ceil(log2(ceil(words /
+// 8))), at most 15; bucket b holds 8 << (b - 1) words per thread.
+constexpr uint32_t kMaxScratch_B = 512 * 1024;
+uint32_t spill_size_bucket(uint32_t scratch_B);
+// The helper program's header (Mesa's libagx helper.h struct
+// agx_helper_header): `subgroups` stack blocks per core, then 88-byte
+// per-core records for up to 128 cores, zero. Mesa's
+// AGX_MAX_SUBGROUPS_PER_CORE is 128.
+constexpr uint32_t kHelperSubgroups = 128;
+constexpr uint32_t kHelperHeader_B = 8 + 128 * 88;
 
 // Limits the encoding checks (errors name the limit): at most 256 uniform
 // registers, kMaxThreadsPerThreadgroup threads per threadgroup,

@@ -9,12 +9,91 @@ namespace agx::runtime {
 namespace cs = agx::cmdstream;
 
 Result<std::unique_ptr<Image>> Image::create(Device& device, const layout::Request& request, std::string label) {
+  return create(device, ImageDim::d2, request, std::move(label));
+}
+
+namespace {
+
+// What `dim` asks of a request (GL's rules for the image's shape).
+Status check_shape(ImageDim dim, const layout::Request& r, const std::string& label) {
+  const char* name = compiler::image_dim_name(dim);
+  const bool ms = dim == ImageDim::d2_ms || dim == ImageDim::d2_ms_array;
+  const bool one_layer = dim == ImageDim::d1 || dim == ImageDim::d2 || dim == ImageDim::d2_ms;
+  if ((dim == ImageDim::d1 || dim == ImageDim::d1_array) && r.height_px != 1)
+    return Error::invalid_argument("{}: a {} image is 1 texel high, not {}", label, name, r.height_px);
+  if (one_layer && r.depth_px != 1)
+    return Error::invalid_argument("{}: a {} image has one layer, not {}", label, name, r.depth_px);
+  if (dim == ImageDim::cube || dim == ImageDim::cube_array) {
+    if (r.width_px != r.height_px)
+      return Error::invalid_argument("{}: cube faces are square, not {}x{}", label, r.width_px, r.height_px);
+    if (r.depth_px % 6 != 0 || (dim == ImageDim::cube && r.depth_px != 6))
+      return Error::invalid_argument("{}: a {} image has 6 faces per cube, not {} layers", label, name, r.depth_px);
+  }
+  if (ms != (r.sample_count_sa > 1))
+    return Error::invalid_argument("{}: a {} image with {} samples", label, name, r.sample_count_sa);
+  if (ms && r.levels != 1) return Error::invalid_argument("{}: multisampled images have one level", label);
+  if (dim == ImageDim::buffer) return Error::invalid_argument("{}: buffer images are made by create_texel_buffer", label);
+  return {};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Image>> Image::create(Device& device, ImageDim dim, const layout::Request& request,
+                                             std::string label) {
+  AGX_CHECK(check_shape(dim, request, label));
+  layout::Request r = request;
+  r.mipmapped_z = dim == ImageDim::d3;  // the texture unit lays 3D chains out so
+  return make(device, dim, r, 0, std::move(label));
+}
+
+Result<std::unique_ptr<Image>> Image::make(Device& device, ImageDim dim, const layout::Request& r, uint32_t texels,
+                                           std::string label) {
   std::unique_ptr<Image> img(new Image());
-  auto l = layout::make_layout(request);
+  img->dim_ = dim;
+  img->texels_ = texels;
+  auto l = layout::make_layout(r);
   if (!l.ok()) return std::move(l).error().context(label);
   img->layout_ = std::move(l).value();
   AGX_TRY(img->buffer_, device.create_buffer(img->layout_.size_B, std::move(label)));
   return img;
+}
+
+Result<std::unique_ptr<Image>> Image::create_texel_buffer(Device& device, format::Format format, uint32_t texels,
+                                                          std::string label) {
+  constexpr uint32_t kRow_px = 1024;  // Mesa's buffer-texture width (docs/compiler.md)
+  if (texels == 0) return Error::invalid_argument("{}: a texel buffer of 0 texels", label);
+  const format::FormatInfo& f = format::info(format);
+  if (f.block_width_px != 1 || f.block_height_px != 1)
+    return Error::invalid_argument("{}: texel buffers of block-compressed {}", label, f.name);
+  layout::Request r;
+  r.format = format;
+  r.width_px = kRow_px;
+  r.height_px = (texels + kRow_px - 1) / kRow_px;
+  r.tiling = layout::Tiling::linear;
+  r.linear_stride_B = kRow_px * f.bytes_per_block_B;
+  return make(device, ImageDim::buffer, r, texels, std::move(label));
+}
+
+uint32_t Image::layers() const {
+  switch (dim_) {
+    case ImageDim::d1_array: case ImageDim::d2_array: case ImageDim::d2_ms_array: case ImageDim::d3:
+      return layout_.request.depth_px;
+    case ImageDim::cube_array: return layout_.request.depth_px / 6;
+    default: return 1;
+  }
+}
+
+std::array<uint32_t, 4> Image::size_query() const {
+  const uint32_t w = width_px(), h = height_px(), n = layers(), s = samples();
+  switch (dim_) {
+    case ImageDim::d1: return {w, 0, 0, s};
+    case ImageDim::buffer: return {texels_, 0, 0, s};
+    case ImageDim::d1_array: return {w, n, 0, s};
+    case ImageDim::d2: case ImageDim::d2_ms: case ImageDim::cube: return {w, h, 0, s};
+    case ImageDim::d2_array: case ImageDim::d2_ms_array: case ImageDim::d3: case ImageDim::cube_array:
+      return {w, h, n, s};
+  }
+  return {w, h, 0, s};
 }
 
 Status Image::upload(std::span<const uint8_t> linear, uint64_t pitch_B, uint32_t level, uint32_t layer) {
@@ -29,18 +108,42 @@ Status Image::download(std::span<uint8_t> linear, uint64_t pitch_B, uint32_t lev
 
 Status Image::check_descriptor_support() const {
   const auto& r = layout_.request;
-  if (r.depth_px != 1) return Error::unsupported("{}: descriptors of arrays and 3D images", buffer_->label());
-  if (r.sample_count_sa != 1) return Error::unsupported("{}: descriptors of multisampled images", buffer_->label());
   if (r.compressed) return Error::unsupported("{}: descriptors of compressed images", buffer_->label());
-  if (r.tiling == layout::Tiling::linear)
-    return Error::unsupported("{}: descriptors of linear images (the stride encoding)", buffer_->label());
+  if (r.tiling == layout::Tiling::linear && (dim_ != ImageDim::d2 && dim_ != ImageDim::buffer))
+    return Error::unsupported("{}: descriptors of linear {} images (only 2D and buffer images may be linear)",
+                              buffer_->label(), compiler::image_dim_name(dim_));
+  if (r.tiling == layout::Tiling::linear && layout_.levels != 1)
+    return Error::unsupported("{}: descriptors of linear images with {} levels", buffer_->label(), layout_.levels);
   return {};
 }
 
 namespace {
 
 cs::Layout descriptor_layout(layout::Tiling t) {
-  return t == layout::Tiling::twiddled ? cs::Layout::kTwiddled : cs::Layout::kGpu;
+  switch (t) {
+    case layout::Tiling::twiddled: return cs::Layout::kTwiddled;
+    case layout::Tiling::linear: return cs::Layout::kLinear;
+    case layout::Tiling::gpu: break;
+  }
+  return cs::Layout::kGpu;
+}
+
+// The descriptor dimension of `dim`: cubes read or written through an
+// image unit are 2D arrays of faces, buffer images 2D images (Mesa's
+// lowering, which the compiler follows).
+cs::TextureDimension descriptor_dim(ImageDim dim, bool storage) {
+  switch (dim) {
+    case ImageDim::d1: return cs::TextureDimension::k1D;
+    case ImageDim::d1_array: return cs::TextureDimension::k1DArray;
+    case ImageDim::d2: case ImageDim::buffer: return cs::TextureDimension::k2D;
+    case ImageDim::d2_array: return cs::TextureDimension::k2DArray;
+    case ImageDim::d2_ms: return cs::TextureDimension::k2DMultisampled;
+    case ImageDim::d2_ms_array: return cs::TextureDimension::k2DArrayMultisampled;
+    case ImageDim::d3: return cs::TextureDimension::k3D;
+    case ImageDim::cube: return storage ? cs::TextureDimension::k2DArray : cs::TextureDimension::kCube;
+    case ImageDim::cube_array: return storage ? cs::TextureDimension::k2DArray : cs::TextureDimension::kCubeArray;
+  }
+  return cs::TextureDimension::k2D;
 }
 
 std::array<uint32_t, 6> words_of(const std::vector<uint8_t>& bytes) {
@@ -51,28 +154,37 @@ std::array<uint32_t, 6> words_of(const std::vector<uint8_t>& bytes) {
 
 }  // namespace
 
-Result<std::array<uint32_t, 6>> Image::texture_descriptor() const {
+Result<std::array<uint32_t, 6>> Image::texture_descriptor(bool storage) const {
   AGX_CHECK(check_descriptor_support());
   const auto& f = layout_.format();
+  const auto& r = layout_.request;
   cs::Texture t;
-  t.dimension = cs::TextureDimension::k2D;
-  t.layout = descriptor_layout(layout_.request.tiling);
+  t.dimension = descriptor_dim(dim_, storage);
+  t.layout = descriptor_layout(r.tiling);
   t.channels = f.channels;
   t.type = f.type;
   t.swizzle_r = cs::Channel::kR;
   t.swizzle_g = cs::Channel::kG;
   t.swizzle_b = cs::Channel::kB;
   t.swizzle_a = cs::Channel::kA;
-  t.width = layout_.request.width_px;
-  t.height = layout_.request.height_px;
+  t.width = r.width_px;
+  t.height = r.height_px;
   t.first_level = 0;
   t.last_level = layout_.levels - 1;
   t.address = buffer_->gpu_va();
   t.unk_mipmapped = layout_.levels > 1;
   t.mode = cs::ImageMode::kNormal;
   t.srgb = f.srgb;
-  t.depth = 1;
-  t.page_aligned_layers = layout_.page_aligned_layers;
+  if (r.sample_count_sa == 4) t.samples = cs::SampleCount::k4;
+  else if (r.sample_count_sa == 2) t.samples = cs::SampleCount::k2;
+  if (r.tiling == layout::Tiling::linear) {
+    t.stride = layout_.linear_stride_B - 16;  // stored minus 16 (Mesa hk_image_view.c pack_texture)
+  } else {
+    // Layers; a cube sampled as a cube counts cubes (Mesa agx_pack_texture).
+    const bool cubes = !storage && (dim_ == ImageDim::cube || dim_ == ImageDim::cube_array);
+    t.depth = cubes ? r.depth_px / 6 : r.depth_px;
+    t.page_aligned_layers = layout_.page_aligned_layers;
+  }
   AGX_TRY(auto bytes, cs::pack(t));
   return words_of(bytes);
 }
@@ -80,27 +192,34 @@ Result<std::array<uint32_t, 6>> Image::texture_descriptor() const {
 Result<std::array<uint32_t, 6>> Image::pbe_descriptor(uint32_t level) const {
   AGX_CHECK(check_descriptor_support());
   const auto& f = layout_.format();
+  const auto& r = layout_.request;
   if (!f.renderable) return Error::unsupported("{}: format {} cannot be written by the PBE", buffer_->label(), f.name);
   if (level >= layout_.levels) return Error::invalid_argument("{}: level {} of {}", buffer_->label(), level, layout_.levels);
   cs::Pbe p;
-  p.dimension = cs::TextureDimension::k2D;
-  p.layout = descriptor_layout(layout_.request.tiling);
+  p.dimension = descriptor_dim(dim_, true);
+  p.layout = descriptor_layout(r.tiling);
   p.channels = f.channels;
   p.type = f.type;
   p.swizzle_r = cs::Channel::kR;
   p.swizzle_g = cs::Channel::kG;
   p.swizzle_b = cs::Channel::kB;
   p.swizzle_a = cs::Channel::kA;
-  p.width = layout_.request.width_px;
-  p.height = layout_.request.height_px;
+  p.width = r.width_px;
+  p.height = r.height_px;
   p.unk_mipmapped = layout_.levels > 1;
   p.mode = cs::ImageMode::kNormal;
   p.buffer = buffer_->gpu_va();
-  p.level = level;
-  p.levels = layout_.levels;
-  p.layers = 1;
-  p.page_aligned_layers = layout_.page_aligned_layers;
   p.srgb = f.srgb;
+  if (r.sample_count_sa == 4) p.samples = cs::SampleCount::k4;
+  else if (r.sample_count_sa == 2) p.samples = cs::SampleCount::k2;
+  if (r.tiling == layout::Tiling::linear) {
+    p.stride = layout_.linear_stride_B - 4;  // stored minus 4 (Mesa hk_image_view.c pack_pbe)
+  } else {
+    p.level = level;
+    p.levels = layout_.levels;
+    p.layers = r.depth_px;
+    p.page_aligned_layers = layout_.page_aligned_layers;
+  }
   AGX_TRY(auto bytes, cs::pack(p));
   return words_of(bytes);
 }

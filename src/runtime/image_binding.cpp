@@ -26,7 +26,8 @@ namespace {
 
 // Level 0's texel addressing for image atomics (docs/compiler.md): base
 // address, tiles per row, log2 tile width and height, as
-// layout::tiled_offset_el walks the level.
+// layout::tiled_offset_el walks the level, then the layer stride in
+// texels (array layers, cube faces, 3D slices).
 Result<std::vector<uint32_t>> atomic_addressing(const Image& img, const std::string& name) {
   const layout::Layout& l = img.layout();
   if (l.request.tiling == layout::Tiling::linear || l.request.compressed || l.bytes_per_element_B != 4)
@@ -39,7 +40,9 @@ Result<std::vector<uint32_t>> atomic_addressing(const Image& img, const std::str
                               t.width_el, t.height_el);
   const uint64_t va = img.gpu_va() + l.level_offsets_B[0];
   const uint32_t tiles_per_row = uint32_t((l.stride_el[0] + t.width_el - 1) / t.width_el);
-  return std::vector<uint32_t>{uint32_t(va), uint32_t(va >> 32), tiles_per_row, lw, lh};
+  if (l.layer_stride_B % 4 != 0 || l.layer_stride_B / 4 > UINT32_MAX)
+    return Error::unsupported("image '{}': a layer stride of {} B for atomics", name, l.layer_stride_B);
+  return std::vector<uint32_t>{uint32_t(va), uint32_t(va >> 32), tiles_per_row, lw, lh, uint32_t(l.layer_stride_B / 4)};
 }
 
 
@@ -139,19 +142,22 @@ Result<StateDescriptors> bind_images(const compiler::Abi& abi, const ImageLookup
   };
   std::vector<SamplerAt> samplers;
   for (const compiler::ImageBinding& b : abi.images) {
-    if (b.dim != compiler::ImageDim::d2)
-      return Error::unsupported("image '{}': binding {} images is not supported yet (2D)", b.name,
-                                compiler::image_dim_name(b.dim));
     AGX_TRY(BoundImage bound, image_for(b));
     const Image* img = bound.image;
-    AGX_TRY(auto tex, img->texture_descriptor());
+    if (img->dim() != b.dim)
+      return Error::invalid_argument("image '{}': a {} uniform bound to a {} image", b.name,
+                                     compiler::image_dim_name(b.dim), compiler::image_dim_name(img->dim()));
+    const bool storage = b.kind == compiler::ImageBinding::Kind::storage_image;
+    AGX_TRY(auto tex, img->texture_descriptor(storage));
     put(out.textures, b.texture_state, kTextureState_B, tex.data());
     if (b.pbe_state != UINT32_MAX) {
       AGX_TRY(auto pbe, img->pbe_descriptor());
       put(out.textures, b.pbe_state, kTextureState_B, pbe.data());
     }
-    if (b.size_uniform != UINT32_MAX)
-      out.uniforms.push_back({b.size_uniform, {img->width_px(), img->height_px(), 0, 1}});
+    if (b.size_uniform != UINT32_MAX) {
+      const auto size = img->size_query();
+      out.uniforms.push_back({b.size_uniform, {size.begin(), size.end()}});
+    }
     if (b.atomic_uniform != UINT32_MAX) {
       AGX_TRY(auto words, atomic_addressing(*img, b.name));
       out.uniforms.push_back({b.atomic_uniform, std::move(words)});
@@ -168,6 +174,7 @@ Result<StateDescriptors> bind_images(const compiler::Abi& abi, const ImageLookup
       // GL's default GL_TEXTURE_MAX_LOD (1000) clamped to the field's
       // range: every level of a mipmapped texture can be chosen.
       at.sampler.maximum_lod = p.mip == cs::MipFilter::kNone ? 0.0f : 15.0f;
+      if (p.compare) at.sampler.compare_enable = true, at.sampler.compare_func = *p.compare;
       if (p.border) {
         at.sampler.border_colour = cs::BorderColour::kCustom;
         AGX_TRY(at.border, border_words(*img, *p.border));

@@ -28,6 +28,7 @@ struct SamplerParams {
   cmdstream::Filter minify = cmdstream::Filter::kNearest, magnify = cmdstream::Filter::kNearest;
   cmdstream::MipFilter mip = cmdstream::MipFilter::kNone;
   std::optional<std::array<float, 4>> border;  // GL_TEXTURE_BORDER_COLOR (default transparent black)
+  std::optional<cmdstream::CompareFunc> compare;  // depth comparison (GL_COMPARE_REF_TO_TEXTURE)
 };
 // `texparameter TARGET NAME VALUE...` applied to `p` (wrap_s/t/r, min,
 // mag, border_color); other names are an unsupported error.

@@ -4,7 +4,7 @@
 #include <set>
 #include <vector>
 
-#include <spirv/unified1/spirv.hpp11>
+#include "runtime/spirv_walk.h"
 
 namespace agx::runtime {
 namespace {
@@ -66,20 +66,12 @@ void note_uses(spv::Op op, std::span<const uint32_t> w, std::set<uint32_t>& used
 }
 
 Result<Scan> scan(std::span<const uint32_t> words) {
-  if (words.size() < 5 || words[0] != spv::MagicNumber)
-    return Error::parse("SPIR-V: no module header (magic 0x{:08x} expected)", spv::MagicNumber);
   Scan s;
   bool in_function = false;
-  for (size_t at = 5; at < words.size();) {
-    uint32_t count = words[at] >> 16;
-    auto op = spv::Op(words[at] & 0xffff);
-    if (count == 0 || at + count > words.size())
-      return Error::parse("SPIR-V: instruction at word {} has a bad word count {}", at, count);
-    std::span<const uint32_t> w = words.subspan(at + 1, count - 1);
-    auto need = [&](size_t n) -> Status {
-      if (w.size() < n) return Error::parse("SPIR-V: instruction at word {} has {} operands, {} needed", at, w.size(), n);
-      return {};
-    };
+  AGX_CHECK(for_each_instruction(words, [&](const SpirvInstruction& in) -> Status {
+    const spv::Op op = in.op;
+    std::span<const uint32_t> w = in.w;
+    auto need = [&](size_t n) { return in.need(n); };
     switch (op) {
       case spv::Op::OpFunction: in_function = true; break;
       case spv::Op::OpFunctionEnd: in_function = false; break;
@@ -120,8 +112,8 @@ Result<Scan> scan(std::span<const uint32_t> words) {
         if (in_function) note_uses(op, w, s.used);
         break;
     }
-    at += count;
-  }
+    return {};
+  }));
   return s;
 }
 

@@ -1,4 +1,5 @@
 #include "runtime/runner.h"
+#include "runtime/uniform_blocks.h"
 
 #include <algorithm>
 
@@ -42,7 +43,8 @@ const Capabilities& Capabilities::stack() {
                                    "GL_ARB_gl_spirv", "GL_ARB_gpu_shader_int64", "GL_NV_shader_atomic_int64",
                                    "GL_ARB_compute_variable_group_size", "GL_AMD_shader_trinary_minmax",
                                    "GL_ARB_shader_group_vote", "GL_NV_shader_atomic_float",
-                                   "GL_INTEL_shader_atomic_float_minmax", "GL_NV_compute_shader_derivatives"}};
+                                   "GL_INTEL_shader_atomic_float_minmax", "GL_NV_compute_shader_derivatives",
+                                   "GL_ARB_gpu_shader_fp64"}};
   return caps;
 }
 
@@ -216,6 +218,11 @@ Verdict run_shader_test(std::string_view text) {
     return fail(spirv.error().message());
   }
   if (link_error) return fail("link error expected, but the shader compiled and linked");
+  if (want == ShaderKind::compute_glsl) {
+    // Uniform block i at binding i, as shader_runner binds them.
+    spirv = bind_uniform_blocks_by_index(*spirv);
+    if (!spirv.ok()) return fail(spirv.error().message());
+  }
 
   compiler::Options options;
   options.env = compiler::TargetEnv::opengl;
@@ -237,10 +244,13 @@ Verdict run_shader_test(std::string_view text) {
   session.set_ignore_missing_uniforms(test.require.ignore_missing_uniforms);
   if (auto r = program_resources(*spirv); r.ok()) session.set_program_resources(*r);
   else session.set_program_resources_error(r.error().message());
+  if (auto b = uniform_blocks(*spirv); b.ok()) session.set_uniform_blocks(std::move(*b));
+  else session.set_uniform_blocks_error(b.error().message());
   if (variable_size) {
     session.set_variable_group_size(
         [&](std::array<uint32_t, 3> local) -> Result<std::shared_ptr<const compiler::Shader>> {
-          AGX_TRY(auto words, glsl_to_opengl_spirv(sized(sources, local), "shader"));
+          AGX_TRY(auto glsl_words, glsl_to_opengl_spirv(sized(sources, local), "shader"));
+          AGX_TRY(auto words, bind_uniform_blocks_by_index(glsl_words));
           auto compiled = cache.get(words, options);
           if (!compiled.ok()) return std::move(compiled).error().context("compile");
           return *compiled;

@@ -162,6 +162,11 @@ Status Session::set_uniform(const CmdUniform& u) {
       return {};
     }
   }
+  // A uniform block member first, as shader_runner's set_ubo_uniform.
+  if (!by_location) {
+    if (auto at = find_block_member(uniform_blocks_, u.name); at.ok()) return set_block_member(u, *at);
+    else if (at.error().kind() != ErrorKind::not_found) return std::move(at).error();
+  }
   for (const auto& lu : shader_.abi.loose_uniforms) {
     if (lu.name != u.name) continue;
     if (u.data.size() > lu.size_B)
@@ -201,8 +206,16 @@ Status Session::launch(const compiler::Shader& shader, std::array<uint32_t, 3> g
           return Error::not_found("the shader's atomic counters (binding {}) have no buffer ('atomic counters N')",
                                   r.binding);
         break;
-      case compiler::Resource::Kind::uniform_buffer:
-        return Error::unsupported("uniform block '{}': piglit's block uniforms are not supported yet", r.name);
+      case compiler::Resource::Kind::uniform_buffer: {
+        auto b = std::find_if(uniform_blocks_.begin(), uniform_blocks_.end(),
+                              [&](const UniformBlock& ub) { return ub.binding == r.binding; });
+        if (b == uniform_blocks_.end())
+          return Error::not_found("uniform block '{}' (binding {}): no block at that binding in the program{}", r.name,
+                                  r.binding, uniform_blocks_error_.empty() ? "" : " (" + uniform_blocks_error_ + ")");
+        AGX_TRY(Buffer* ubo, uniform_buffer(*b));
+        (void)ubo;
+        break;
+      }
     }
   }
   const compiler::Abi& abi = shader.abi;
@@ -217,6 +230,7 @@ Status Session::launch(const compiler::Shader& shader, std::array<uint32_t, 3> g
   for (const auto& r : abi.resources) {
     if (r.kind == compiler::Resource::Kind::storage_buffer) put64(r.uniform, ssbos_.at(int(r.binding))->gpu_va());
     if (r.kind == compiler::Resource::Kind::atomic_counter) put64(r.uniform, atomic_buffers_.at(r.binding)->gpu_va());
+    if (r.kind == compiler::Resource::Kind::uniform_buffer) put64(r.uniform, ubos_.at(r.binding)->gpu_va());
     // Runtime array lengths (OpArrayLength) come from the bound size.
     if (r.size_uniform != compiler::Resource::kNoUniform && r.kind == compiler::Resource::Kind::storage_buffer) {
       if (r.size_uniform >= u.size()) u.resize(r.size_uniform + 1, 0);
@@ -239,6 +253,7 @@ Status Session::launch(const compiler::Shader& shader, std::array<uint32_t, 3> g
   launch.register_halves = shader.stats.gprs;
   launch.preamble = shader.preamble;
   launch.preamble_register_halves = shader.stats.preamble_gprs;
+  launch.scratch_B = shader.stats.scratch_B;
   launch.threadgroup_memory_B = abi.threadgroup_memory_B;
   launch.groups = groups;
   launch.local = abi.workgroup_size;
@@ -453,9 +468,12 @@ Status Session::run(const Command& command) {
             return {};
           },
           [&](const CmdTextureMiptree& t) { return texture_miptree(t); },
+          [&](const CmdTextureShaped& t) { return texture_shaped(t); },
           [&](const CmdTexParameter& t) -> Status {
             // glTexParameter on the texture of the active unit.
-            if (t.target != "2D") return Error::unsupported("texparameter {}: only 2D textures are supported", t.target);
+            static const char* kTargets[] = {"1D", "2D", "3D", "1DArray", "2DArray", "Cube", "CubeArray", "Rect"};
+            if (std::find(std::begin(kTargets), std::end(kTargets), t.target) == std::end(kTargets))
+              return Error::unsupported("texparameter {}: the target is not supported", t.target);
             if (!textures_.count(active_unit_))
               return Error::not_found("texparameter: no texture on unit {}", active_unit_);
             return apply_texparameter(sampler_params_[active_unit_], t.name, t.values);
@@ -464,10 +482,8 @@ Status Session::run(const Command& command) {
             if (i.resident) return Error::unsupported("resident images (ARB_bindless_texture) are not supported");
             if (!textures_.count(i.unit)) return Error::not_found("image texture {}: no texture {}", i.unit, i.unit);
             const format::Format have = textures_.at(i.unit)->layout().request.format;
-            const bool same = (i.format == "GL_RGBA8" && have == format::Format::R8G8B8A8_UNORM) ||
-                              (i.format != "GL_RGBA8" && integer_texture_format(i.format).ok() &&
-                               integer_texture_format(i.format)->format == have);
-            if (!same)
+            AGX_TRY(format::Format want, gl_image_format(i.format));
+            if (want != have)
               return Error::unsupported("image format {} on texture {} of format {} is not supported (the texture's own format)",
                                         i.format, i.unit, format::name(have));
             image_units_[i.unit] = i.format;

@@ -19,6 +19,7 @@
 #include "runtime/runtime.h"
 #include "runtime/program_query.h"
 #include "runtime/shader_test.h"
+#include "runtime/uniform_blocks.h"
 
 namespace agx::runtime {
 
@@ -42,6 +43,22 @@ struct IntegerFormat {
 };
 Result<IntegerFormat> integer_texture_format(const std::string& gl_name);
 std::vector<int32_t> integer_texels(uint32_t width_px, uint32_t height_px, int32_t b, int32_t a, unsigned channels);
+
+// The image format of a GL internal format name (`texture storage`,
+// `image texture`): GL_RGBA/GL_RGBA8, GL_RGBA8I/UI, GL_RGBA8_SNORM, GL_R8,
+// GL_RGBA16F, GL_R32F, GL_RG32F, GL_RGBA32F, GL_R32I/UI, GL_RG32I/UI,
+// GL_RGBA32I/UI; others are an unsupported error naming them.
+Result<format::Format> gl_image_format(const std::string& gl_name);
+
+// The texels (RGBA8) of `texture rgbw 1D` (red, green, blue, white) and
+// `texture rgbw 3D` (2x2x2: red, green, blue, white, then yellow, magenta,
+// cyan, black), X11Libre/mirror.fdo.piglit tests/util/piglit-util-gl.c
+// piglit_rgbw_texture_1d / _3d; and of layer L of `texture rgbw 1DArray /
+// 2DArray` (piglit_array_texture: each layer one colour of red, green,
+// blue, white in turn).
+std::vector<uint8_t> rgbw_1d_rgba8();
+std::vector<uint8_t> rgbw_3d_rgba8();
+std::vector<uint8_t> array_layer_rgba8(uint32_t width_px, uint32_t height_px, uint32_t layer);
 
 // The RGBA8 texels of a whole image level 0 (detiled), as floats per channel.
 Result<std::vector<uint8_t>> read_rgba8(const Image& image);
@@ -74,6 +91,10 @@ class Session {
   void set_program_resources(const ProgramResources& r) { program_resources_ = r; }
   // Why they are unknown (the SPIR-V scan's error), for the command's error.
   void set_program_resources_error(std::string why) { program_resources_error_ = std::move(why); }
+  // The program's uniform blocks (runtime/uniform_blocks.h): `uniform` of a
+  // member writes its block's buffer, bound at the block's binding.
+  void set_uniform_blocks(std::vector<UniformBlock> blocks) { uniform_blocks_ = std::move(blocks); }
+  void set_uniform_blocks_error(std::string why) { uniform_blocks_error_ = std::move(why); }
 
   // [require]'s SIZE W H (piglit's window is 250x250 otherwise) and
   // ignore_missing_uniforms (`uniform` of a name that is not active is then
@@ -101,6 +122,7 @@ class Session {
   Status probe_pixel(const CmdProbeRgba& p);
   Status probe_ssbo(const CmdProbeSsbo& p);
   Status texture_miptree(const CmdTextureMiptree& t);
+  Status texture_shaped(const CmdTextureShaped& t);
   Status probe_atomic_counter(const CmdProbeAtomicCounter& p);
   Status probe_all(const CmdProbeAll& p);
   Status verify_program_query(const CmdVerifyProgramQuery& q);
@@ -113,7 +135,12 @@ class Session {
 
   Device& device_;
   const compiler::Shader& shader_;
+  Status set_block_member(const CmdUniform& u, const MemberAt& at);
+  Result<Buffer*> uniform_buffer(const UniformBlock& block);
   std::optional<ProgramResources> program_resources_;
+  std::vector<UniformBlock> uniform_blocks_;
+  std::string uniform_blocks_error_;
+  std::map<uint32_t, std::unique_ptr<Buffer>> ubos_;  // uniform block binding -> its buffer
   std::string program_resources_error_;
   std::map<int, std::unique_ptr<Buffer>> ssbos_;
   std::map<uint32_t, std::unique_ptr<Buffer>> atomic_buffers_;

@@ -117,6 +117,21 @@ struct CmdTextureInteger {     // texture integer UNIT (W, H) (B, A) FORMAT
   std::string format;
 };
 struct CmdTextureMiptree { int unit = 0; };                     // 8x8, 4 levels
+// Textures of other shapes (shader_runner.c's forms):
+//   texture rgbw 1D UNIT | texture rgbw 3D UNIT (piglit's fixed 4-texel 1D
+//   and 2x2x2 textures), texture rgbw 2DArray UNIT (W, H, L), texture rgbw
+//   1DArray UNIT (W, L), texture junk 2DArray UNIT (W, H, L),
+//   texture shadow2D|shadowRect UNIT (W, H), shadow1D UNIT (W),
+//   shadow1DArray UNIT (W, L), shadow2DArray UNIT (W, H, L),
+//   texture storage UNIT TARGET FORMAT (LEVELS W [H [D]]).
+struct CmdTextureShaped {
+  enum class Kind { rgbw, junk, shadow, storage } kind = Kind::rgbw;
+  std::string target;  // 1D, 1DArray, 2D, 2DArray, 3D, Cube, CubeArray, Rect
+  int unit = 0;
+  uint32_t width_px = 1, height_px = 1, depth = 1;  // depth: layers, slices (storage: its D)
+  uint32_t levels = 1;
+  std::string format = "GL_RGBA";
+};
 struct CmdTexParameter { std::string target, name; std::vector<std::string> values; };
 struct CmdImageTexture {       // [resident] image texture UNIT FORMAT
   int unit = 0;
@@ -153,7 +168,7 @@ using CommandBody = std::variant<
     CmdUniform, CmdUniformHandle, CmdSsbo, CmdSsboSubdata, CmdAtomicCounters,
     CmdAtomicCounterBuffer, CmdAtomicCounterSet, CmdCompute, CmdComputeGroupSize,
     CmdProbeSsbo, CmdProbeAtomicCounter, CmdTextureRgbw, CmdTextureInteger,
-    CmdTextureMiptree, CmdTexParameter, CmdImageTexture, CmdFbTex2d, CmdClearColor,
+    CmdTextureMiptree, CmdTextureShaped, CmdTexParameter, CmdImageTexture, CmdFbTex2d, CmdClearColor,
     CmdClear, CmdProbeRgba, CmdProbeAll, CmdTolerance, CmdMemoryBarrier, CmdLinkError,
     CmdLinkSuccess, CmdVerifyProgramQuery, CmdBlockIndex>;
 

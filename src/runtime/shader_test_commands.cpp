@@ -1,5 +1,7 @@
 // The [test] commands compute tests use, one line each (forms from
 // X11Libre/mirror.fdo.piglit tests/shaders/shader_runner.c piglit_display).
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstring>
 #include <utility>
@@ -186,9 +188,95 @@ Result<CommandBody> parse_probe(std::string_view line, const Words& w) {
   return Error::parse("unknown probe (ssbo, atomic counter, rgb, rgba, all rgb, all rgba)");
 }
 
+// The shaped forms of `texture` (CmdTextureShaped); w[1] is the kind.
+Result<CommandBody> parse_texture_shaped(const Words& w) {
+  CmdTextureShaped t;
+  auto sizes = [&](size_t from, std::initializer_list<uint32_t*> out, const char* form) -> Status {
+    if (w.size() != from + out.size()) return Error::parse("expected '{}'", form);
+    size_t i = from;
+    for (uint32_t* o : out) {
+      AGX_TRY(*o, parse_int<uint32_t>(w[i++], "size"));
+      if (*o == 0) return Error::parse("a size of 0 in '{}'", form);
+    }
+    return {};
+  };
+  auto unit = [&](size_t i) -> Status {
+    AGX_TRY(t.unit, parse_int<int>(w[i], "unit"));
+    if (t.unit < 0 || t.unit >= 32) return Error::parse("texture unit {} is not 0..31", t.unit);
+    return {};
+  };
+  if (w[1] == "storage") {
+    // texture storage UNIT TARGET FORMAT (LEVELS W [H [D]])
+    t.kind = CmdTextureShaped::Kind::storage;
+    if (w.size() < 7 || w.size() > 9) return Error::parse("expected 'texture storage UNIT TARGET FORMAT (LEVELS W [H [D]])'");
+    AGX_CHECK(unit(2));
+    t.target = std::string(w[3]);
+    t.format = std::string(w[4]);
+    AGX_TRY(t.levels, parse_int<uint32_t>(w[5], "levels"));
+    AGX_TRY(t.width_px, parse_int<uint32_t>(w[6], "width"));
+    if (w.size() > 7) {
+      AGX_TRY(t.height_px, parse_int<uint32_t>(w[7], "height"));
+    }
+    if (w.size() > 8) {
+      AGX_TRY(t.depth, parse_int<uint32_t>(w[8], "depth"));
+    }
+    // glTexStorage2D of a 1D array: the height is the layer count.
+    if (t.target == "1DArray") t.depth = t.height_px, t.height_px = 1;
+    if (t.levels == 0 || t.width_px == 0 || t.height_px == 0 || t.depth == 0)
+      return Error::parse("texture storage with a size or level count of 0");
+    return CommandBody{t};
+  }
+  if (w.size() < 4) return Error::parse("expected 'texture {} TARGET UNIT ...'", w[1]);
+  if (w[1] == "rgbw" || w[1] == "junk") {
+    t.kind = w[1] == "rgbw" ? CmdTextureShaped::Kind::rgbw : CmdTextureShaped::Kind::junk;
+    t.target = std::string(w[2]);
+    AGX_CHECK(unit(3));
+    if (t.kind == CmdTextureShaped::Kind::rgbw && t.target == "1D") {
+      t.width_px = 4;  // piglit_rgbw_texture_1d
+      return CommandBody{t};
+    }
+    if (t.kind == CmdTextureShaped::Kind::rgbw && t.target == "3D") {
+      t.width_px = t.height_px = t.depth = 2;  // piglit_rgbw_texture_3d
+      return CommandBody{t};
+    }
+    if (t.target == "2DArray") {
+      AGX_CHECK(sizes(4, {&t.width_px, &t.height_px, &t.depth}, "texture rgbw|junk 2DArray UNIT (W, H, L)"));
+      return CommandBody{t};
+    }
+    if (t.kind == CmdTextureShaped::Kind::rgbw && t.target == "1DArray") {
+      AGX_CHECK(sizes(4, {&t.width_px, &t.depth}, "texture rgbw 1DArray UNIT (W, L)"));
+      return CommandBody{t};
+    }
+    return Error::unsupported("texture {} {} is not a shader_runner texture", w[1], w[2]);
+  }
+  // texture shadowTARGET UNIT (sizes)
+  t.kind = CmdTextureShaped::Kind::shadow;
+  t.target = std::string(w[1].substr(6));
+  AGX_CHECK(unit(2));
+  if (t.target == "2D" || t.target == "Rect") {
+    AGX_CHECK(sizes(3, {&t.width_px, &t.height_px}, "texture shadow2D UNIT (W, H)"));
+  } else if (t.target == "1D") {
+    AGX_CHECK(sizes(3, {&t.width_px}, "texture shadow1D UNIT (W)"));
+  } else if (t.target == "1DArray") {
+    AGX_CHECK(sizes(3, {&t.width_px, &t.depth}, "texture shadow1DArray UNIT (W, L)"));
+  } else if (t.target == "2DArray") {
+    AGX_CHECK(sizes(3, {&t.width_px, &t.height_px, &t.depth}, "texture shadow2DArray UNIT (W, H, L)"));
+  } else {
+    return Error::unsupported("texture {} is not a shader_runner texture", w[1]);
+  }
+  return CommandBody{t};
+}
+
 Result<CommandBody> parse_texture(std::string_view line) {
   std::string flat = unparenthesize(line);
   Words w = split_words(flat);
+  // `texture rgbw UNIT ...` has a number where the shaped forms name a target.
+  auto is_number = [](std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(uint8_t(c)) != 0; });
+  };
+  if (w.size() >= 3 && ((w[1] == "rgbw" && !is_number(w[2])) || w[1] == "junk" || w[1] == "storage" ||
+                        w[1].substr(0, 6) == "shadow"))
+    return parse_texture_shaped(w);
   if (w.size() >= 2 && w[1] == "rgbw") {
     if (w.size() != 5 && w.size() != 6) return Error::parse("expected 'texture rgbw UNIT (W, H) [FORMAT]'");
     CmdTextureRgbw t;
@@ -219,7 +307,7 @@ Result<CommandBody> parse_texture(std::string_view line) {
     if (t.unit < 0 || t.unit >= 32) return Error::parse("texture unit {} is not 0..31", t.unit);
     return CommandBody{t};
   }
-  return Error::unsupported("texture command '{}' is not supported (rgbw, integer, miptree)",
+  return Error::unsupported("texture command '{}' is not supported (rgbw, integer, miptree, junk, shadow*, storage)",
                             w.size() >= 2 ? w[1] : std::string_view("?"));
 }
 

@@ -52,6 +52,16 @@ Status exec_get_sr(const Step& s, Core& c, Ctx&) {
   return {};
 }
 
+// A special register that holds one value per lane (not one of the dynamic
+// ones) into a 32-bit register of a group with every lane active: a copy.
+Status exec_get_sr_copy(const Step& s, Core& c, Ctx& ctx) {
+  const unsigned n = s.k[0];
+  if (c.exec != 0xFFFFFFFFu || !c.sr_known[n]) return exec_get_sr(s, c, ctx);
+  c.written[s.d.index] = true;  // s.d is a 32-bit register
+  copy_lanes(c.r[s.d.index].data(), c.sr[n].data());
+  return {};
+}
+
 // Clamp for .sat (ISaturatableInstructionDesc.saturate).
 inline uint64_t saturate_int(__int128 r, unsigned bits, bool is_signed) {
   __int128 lo = is_signed ? -(__int128{1} << (bits - 1)) : 0;
@@ -300,7 +310,8 @@ Result<bool> compile_alu(const isa::Instr& in, Step& s) {
       const isa::Operand* sr = find_operand(in, "SR");
       if (!sr) return Error::decode("get_sr has no operand SR");
       s.k[0] = sr->index & 0xFF;
-      s.run = exec_get_sr;
+      const bool dynamic = (s.k[0] >= 56 && s.k[0] <= 59) || s.k[0] == 63;
+      s.run = !dynamic && s.d.kind == Kind::r32 ? exec_get_sr_copy : exec_get_sr;
       return true;
     }
     case Opcode::iadd:

@@ -17,10 +17,10 @@ using isa::Opcode;
 
 void set_r0l(Core& c, const uint32_t v[kLanes]) {
   uint32_t* r0 = c.r[0].data();
-  alignas(64) bool running[kLanes];
+  alignas(64) uint32_t running[kLanes];  // all ones where the lane runs
   for (unsigned l = 0; l < kLanes; ++l) {
     r0[l] = (r0[l] & 0xFFFF0000u) | (v[l] & 0xFFFF);
-    running[l] = (v[l] & 0xFFFF) == 0;
+    running[l] = (v[l] & 0xFFFF) == 0 ? 0xFFFFFFFFu : 0u;
   }
   c.exec = lane_mask(running) & c.present;
   c.written[0] = true;
@@ -38,6 +38,40 @@ Status exec_pop(const Step& s, Core& c, Ctx&) {
 
 enum class Push { if_, while_, else_ };
 
+// One pass over the lanes: r0l (known to be 0 in every lane) becomes 1
+// where the comparison fails, and exec the present lanes where it holds.
+// `b(l)` is B's value in lane l.
+template <class Compare, class B>
+void if_pass(Core& c, const uint32_t* a, Compare holds, B b, uint32_t inv) {
+  uint32_t* r0 = c.r[0].data();
+  alignas(64) uint32_t running[kLanes];  // all ones where the lane runs
+  for (unsigned l = 0; l < kLanes; ++l) {
+    const uint32_t fail = uint32_t(holds(a[l], b(l))) ^ inv ^ 1u;
+    r0[l] = (r0[l] & 0xFFFF0000u) | fail;
+    running[l] = fail - 1u;
+  }
+  c.exec = lane_mask(running) & c.present;
+  c.written[0] = true;
+}
+
+template <class Compare>
+bool if_pass_b(const Step& s, Core& c, const uint32_t* a, Compare holds, uint32_t inv) {
+  switch (s.b.kind) {
+    case Kind::r32: {
+      const uint32_t* b = c.r[s.b.index].data();
+      if_pass(c, a, holds, [b](unsigned l) { return b[l]; }, inv);
+      return true;
+    }
+    case Kind::u32: case Kind::imm: {
+      const uint32_t v = s.b.kind == Kind::u32 ? c.u[s.b.index] : static_cast<uint32_t>(s.b.imm);
+      if_pass(c, a, holds, [v](unsigned) { return v; }, inv);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 // The common `if` of straight-line code: every lane's r0l is 0 (none is
 // disabled) and an unsigned 32-bit register compares with a 32-bit
 // register, uniform or immediate. Then r0l becomes 1 where the comparison
@@ -45,28 +79,18 @@ enum class Push { if_, while_, else_ };
 // in one pass. False (nothing touched) when the step is not of that shape.
 bool push_if_fast(const Step& s, Core& c) {
   if (s.undefined || (s.cc & 4) || s.a.kind != Kind::r32) return false;
-  uint32_t* r0 = c.r[0].data();
+  if (s.b.kind != Kind::r32 && s.b.kind != Kind::u32 && s.b.kind != Kind::imm) return false;
+  const uint32_t* r0 = c.r[0].data();
   uint32_t nested = 0;
   for (unsigned l = 0; l < kLanes; ++l) nested |= r0[l] & 0xFFFF;
   if (nested) return false;
   const uint32_t* a = c.r[s.a.index].data();
-  alignas(64) uint32_t tb[kLanes];
-  const uint32_t* b;
-  switch (s.b.kind) {
-    case Kind::r32: b = c.r[s.b.index].data(); break;
-    case Kind::u32: for (unsigned l = 0; l < kLanes; ++l) tb[l] = c.u[s.b.index]; b = tb; break;
-    case Kind::imm: for (unsigned l = 0; l < kLanes; ++l) tb[l] = static_cast<uint32_t>(s.b.imm); b = tb; break;
-    default: return false;
-  }
   const uint32_t inv = (s.cc & 8) ? 1u : 0u;
-  alignas(64) uint32_t fail[kLanes];
   switch (s.cc & 3) {
-    case 0: for (unsigned l = 0; l < kLanes; ++l) fail[l] = uint32_t(a[l] == b[l]) ^ inv ^ 1u; break;
-    case 1: for (unsigned l = 0; l < kLanes; ++l) fail[l] = uint32_t(a[l] < b[l]) ^ inv ^ 1u; break;
-    default: for (unsigned l = 0; l < kLanes; ++l) fail[l] = uint32_t(a[l] > b[l]) ^ inv ^ 1u; break;
+    case 0: return if_pass_b(s, c, a, [](uint32_t x, uint32_t y) { return x == y; }, inv);
+    case 1: return if_pass_b(s, c, a, [](uint32_t x, uint32_t y) { return x < y; }, inv);
+    default: return if_pass_b(s, c, a, [](uint32_t x, uint32_t y) { return x > y; }, inv);
   }
-  set_r0l(c, fail);
-  return true;
 }
 
 template <Push kKind, bool kFloat>

@@ -69,19 +69,9 @@ bool cpu_has_fma() {
   return has;
 }
 
+// The exact path: every lane through fma_round_to_odd in f64.
 template <Arith kArith>
 Status exec_farith(const Step& s, Core& c, Ctx&) {
-  if (s.k[0] && cpu_has_fma()) {
-    alignas(64) uint32_t ta[kLanes], tb[kLanes], tx[kLanes], out[kLanes];
-    const uint32_t* a = read_f32_bits(s.a, c, ta);
-    const uint32_t* b = read_f32_bits(s.b, c, tb);
-    const uint32_t* x = kArith == Arith::fma ? read_f32_bits(s.c, c, tx) : tb;
-    uint32_t redo = farith_f32_fma<kArith>(s, a, b, x, out);
-    if (redo == 0) {
-      write_u32(s.d, c, out);
-      return {};
-    }
-  }
   alignas(64) double a[kLanes], b[kLanes], r[kLanes];
   read_f64(s.a, c, a);
   read_f64(s.b, c, b);
@@ -101,6 +91,27 @@ Status exec_farith(const Step& s, Core& c, Ctx&) {
     for (unsigned l = 0; l < kLanes; ++l)
       r[l] = static_cast<double>(std::bit_cast<float>(f64_to_f32_ftz(r[l])));
   write_f64(s.d, c, r, s.sat);
+  return {};
+}
+
+// The handler of a step whose f32 fast path applies (k[0]) on a host with
+// FMA: the fused f32 result, unless a lane needs the exact path (then every
+// lane takes it, as the result is written only once).
+// Compiled for AVX2 and FMA like farith_f32_fma, so that it inlines here:
+// compile_float gives this handler only when the host has both.
+template <Arith kArith>
+__attribute__((target("avx2,fma"))) Status exec_farith_f32(const Step& s, Core& c, Ctx& ctx) {
+  alignas(64) uint32_t ta[kLanes], tb[kLanes], tx[kLanes], out[kLanes];
+  const uint32_t* a = read_f32_bits(s.a, c, ta);
+  const uint32_t* b = read_f32_bits(s.b, c, tb);
+  const uint32_t* x = kArith == Arith::fma ? read_f32_bits(s.c, c, tx) : tb;
+  if (farith_f32_fma<kArith>(s, a, b, x, out) != 0) return exec_farith<kArith>(s, c, ctx);
+  if (s.d.kind == Kind::r32 && c.exec == 0xFFFFFFFFu) {
+    c.written[s.d.index] = true;
+    copy_lanes(c.r[s.d.index].data(), out);
+  } else {
+    write_u32(s.d, c, out);
+  }
   return {};
 }
 
@@ -217,6 +228,10 @@ Result<bool> compile_float(const isa::Instr& in, Step& s) {
   };
   bool arith = in.op == Opcode::fmadd32 || in.op == Opcode::fadd32 || in.op == Opcode::fmul32;
   s.k[0] = arith && s.d.bits() == 32 && f32(s.a) && f32(s.b) && f32(s.c);
+  if (s.k[0] && cpu_has_fma()) {
+    s.run = in.op == Opcode::fmadd32 ? exec_farith_f32<Arith::fma>
+          : in.op == Opcode::fadd32 ? exec_farith_f32<Arith::add> : exec_farith_f32<Arith::mul>;
+  }
   // k[1]: a 32-bit op writing a 16-bit register (rounds twice).
   s.k[1] = arith && s.d.bits() == 16;
   return true;

@@ -100,7 +100,14 @@ void write_u32(const Operand& d, Core& c, const uint32_t v[kLanes]);
 // Float destination: optional saturate, then round the f64 value to f32
 // (RNE, flush-to-zero) or to f16 (RNE, subnormals kept); NaN is default NaN.
 void write_f64(const Operand& d, Core& c, const double v[kLanes], bool sat);
-void mark_written(const Operand& d, Core& c);
+inline void mark_written(const Operand& d, Core& c) {
+  switch (d.kind) {
+    case Kind::r16: c.written[d.index >> 1] = true; break;
+    case Kind::r32: c.written[d.index] = true; break;
+    case Kind::r64: c.written[d.index] = c.written[d.index + 1] = true; break;
+    default: break;
+  }
+}
 
 // The one conversion from the isa unit's decoded operand to the emulator's
 // form: registers, uniforms and immediates (kFloatImm keeps its 8-bit code;
@@ -211,6 +218,21 @@ inline uint32_t lane_mask(const uint32_t m[kLanes]) {
   uint32_t bits = 0;
   for (unsigned l = 0; l < kLanes; ++l) bits |= (m[l] & 1u) << l;
   return bits;
+#endif
+}
+
+// One 32-bit value per lane (128 bytes) between a register and memory (or
+// another register); the two never overlap.
+// Eight 16-byte moves: a plain memcpy of this size becomes `rep movs`,
+// whose start-up costs more than the copy.
+inline void copy_lanes(void* dst, const void* src) {
+#if defined(__SSE2__)
+  auto* d = static_cast<uint8_t*>(dst);
+  const auto* p = static_cast<const uint8_t*>(src);
+  for (unsigned q = 0; q < kLanes / 4; ++q)  // dst and src never overlap
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 16 * q), _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * q)));
+#else
+  std::memcpy(dst, src, 4 * kLanes);
 #endif
 }
 

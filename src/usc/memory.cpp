@@ -167,8 +167,8 @@ void move_lanes(Core& c, bool r32, unsigned reg, uint8_t* at, const uint64_t a[k
       bool contiguous = true;
       for (unsigned l = 0; l < kLanes; ++l) contiguous &= a[l] == a[0] + 4 * l;
       if (contiguous) {  // the common case: lane l at element index + l
-        if constexpr (kStore) std::memcpy(at + a[0], r, 4 * kLanes);
-        else std::memcpy(r, at + a[0], 4 * kLanes);
+        if constexpr (kStore) copy_lanes(at + a[0], r);
+        else copy_lanes(r, at + a[0]);
         return;
       }
     }
@@ -195,7 +195,7 @@ void move_lanes(Core& c, bool r32, unsigned reg, uint8_t* at, const uint64_t a[k
 // store, as move_lanes). False when the access is not of this shape (the
 // caller takes the general paths); true when it was done.
 template <bool kStore, typename T>
-bool device_block(Core& c, unsigned reg, uint64_t base, const uint32_t* idx, bool is_unsigned, GpuMemory* m) {
+[[gnu::always_inline]] inline bool device_block(Core& c, unsigned reg, uint64_t base, const uint32_t* idx, bool is_unsigned, GpuMemory* m) {
   uint32_t steps = 0;
   for (unsigned l = 0; l < kLanes; ++l) steps |= idx[l] ^ (idx[0] + l);  // vectorizes
   if (steps) return false;
@@ -208,8 +208,8 @@ bool device_block(Core& c, unsigned reg, uint64_t base, const uint32_t* idx, boo
   if (!host) return false;
   uint32_t* r = c.r[reg].data();
   if constexpr (sizeof(T) == 4) {
-    if constexpr (kStore) std::memcpy(host, r, 4 * kLanes);
-    else std::memcpy(r, host, 4 * kLanes);
+    if constexpr (kStore) copy_lanes(host, r);
+    else copy_lanes(r, host);
   } else {
     T v[kLanes];
     if constexpr (kStore) {
@@ -223,12 +223,20 @@ bool device_block(Core& c, unsigned reg, uint64_t base, const uint32_t* idx, boo
   return true;
 }
 
+// Whether a decoded device access has the block path's static shape: one
+// element (mask 1) of a raw format into a 32-bit register, a uniform base
+// and a 32-bit register index with shift 0. Only exec and the index values
+// are then left to check when it runs.
+bool block_shape(const Step& s) {
+  return s.k[0] <= uint32_t(MemFormat::f16) && s.k[1] == 1 && s.k[3] && s.a.kind == Kind::u64 &&
+         s.b.kind == Kind::r32 && index_shift(s.k[4]) == 0;
+}
+
 template <bool kStore>
 bool device_fast(const Step& s, Core& c, GpuMemory* m) {
   const uint32_t f = s.k[0], e = c.exec, mask = s.k[1];
   if (!m || f > uint32_t(MemFormat::f16) || e == 0 || mask == 0) return false;
-  if (e == 0xFFFFFFFFu && mask == 1 && s.k[3] && s.a.kind == Kind::u64 && s.b.kind == Kind::r32 &&
-      index_shift(s.k[4]) == 0) {
+  if (e == 0xFFFFFFFFu && block_shape(s)) {
     const uint64_t b = c.u[s.a.index] | uint64_t{c.u[s.a.index + 1]} << 32;
     const uint32_t* idx = c.r[s.b.index].data();
     bool done = false;
@@ -348,6 +356,33 @@ Status exec_device(const Step& s, Core& c, Ctx& ctx) {
   }
   if constexpr (!kStore) mark_pending(s, c, ctx);
   return {};
+}
+
+// The handler compile_memory gives a step of block_shape: the block path
+// with its static checks done at decode, else the general exec_device.
+template <bool kStore, typename T>
+Status exec_device_block(const Step& s, Core& c, Ctx& ctx) {
+  if (c.exec == 0xFFFFFFFFu && ctx.mem->device) {
+    const uint64_t b = c.u[s.a.index] | uint64_t{c.u[s.a.index + 1]} << 32;
+    if (device_block<kStore, T>(c, s.k[2], b, c.r[s.b.index].data(), s.k[5], ctx.mem->device)) {
+      if constexpr (!kStore) {
+        c.written[s.k[2]] = true;
+        ctx.pending(s.k[2], s.pc);
+      }
+      return {};
+    }
+  }
+  return exec_device<kStore>(s, c, ctx);
+}
+
+template <bool kStore>
+Step::Handler device_handler(const Step& s) {
+  if (!block_shape(s)) return exec_device<kStore>;
+  switch (memory_element_B(s.k[0])) {
+    case 1: return exec_device_block<kStore, uint8_t>;
+    case 2: return exec_device_block<kStore, uint16_t>;
+    default: return exec_device_block<kStore, uint32_t>;
+  }
 }
 
 // Threadgroup memory (derived from Mesa's local_load/local_store): byte
@@ -505,7 +540,7 @@ Result<bool> compile_memory(const isa::Instr& in, Step& s) {
       s.k[5] = static_cast<uint32_t>(ou);
       AGX_TRY(s.a, operand(in, "A"));  // kMemoryBase: r64 or u64 pair
       AGX_TRY(s.b, operand(in, "O"));  // signed 16-bit immediate or r32
-      s.run = load ? exec_device<false> : exec_device<true>;
+      s.run = load ? device_handler<false>(s) : device_handler<true>(s);
       return true;
     }
     case Opcode::threadgroup_load:

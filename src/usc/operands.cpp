@@ -180,15 +180,6 @@ void read_f64(const Operand& o, const Core& c, double out[kLanes]) {
     for (unsigned l = 0; l < kLanes; ++l) out[l] = -out[l];
 }
 
-void mark_written(const Operand& d, Core& c) {
-  switch (d.kind) {
-    case Kind::r16: c.written[d.index >> 1] = true; break;
-    case Kind::r32: c.written[d.index] = true; break;
-    case Kind::r64: c.written[d.index] = c.written[d.index + 1] = true; break;
-    default: break;
-  }
-}
-
 void write_u64(const Operand& d, Core& c, const uint64_t v[kLanes]) {
   alignas(64) uint32_t lo[kLanes];
   for (unsigned l = 0; l < kLanes; ++l) lo[l] = static_cast<uint32_t>(v[l]);

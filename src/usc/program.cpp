@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "usc/internal.h"
 #include "util/hex.h"
@@ -227,20 +228,67 @@ void check_pending(const Step& s, const Ctx& ctx, const RunOptions& opt) {
 
 }  // namespace
 
-// The run loop; kObserve adds the debug checks and the trace, so the plain
-// loop carries no per-step test for them.
-template <bool kObserve>
-static Result<StopReason> run_loop(const Program& p, const std::vector<Step>& steps_of, long idx, Core& core,
-                                   Ctx& ctx, const RunOptions& opt, uint64_t max_steps) {
+static Error not_an_instruction(const Program& p, uint64_t pc) {
+  return Error::invalid_argument("pc 0x{:x} is not the start of an instruction of the program (0x{:x}..0x{:x})", pc,
+                                 p.base_pc(), p.end_pc());
+}
+
+// The error of step `s` with its pc in front (once).
+static Error with_pc(const Step& s, const Error& e) {
+  bool has_pc = e.message().rfind("pc 0x", 0) == 0;
+  return has_pc ? e : Error(e.kind(), fmt::format("pc 0x{:x}: {}", s.pc, e.message()));
+}
+
+// After a step that may have changed the flow (a branch, stop, barrier or
+// the step budget): where the run goes on, or why it stops. `idx` moves to
+// the step at core.pc.
+static std::optional<Result<StopReason>> after_flow(const Program& p, Core& core, Ctx& ctx, long& idx) {
+  if (ctx.stop) return StopReason::finished;
+  core.pc = ctx.next_pc;
+  if (ctx.barrier) return StopReason::barrier;
+  if (core.pc == p.end_pc()) return StopReason::finished;
+  idx = p.index_of(core.pc);
+  if (idx < 0) return not_an_instruction(p, core.pc);
+  return std::nullopt;
+}
+
+// The plain run loop. core.pc holds the pc of the step being run; a step
+// that leaves ctx.next_pc at its fall-through (and neither stops nor waits
+// at a barrier) is followed by the next step in the array without a lookup,
+// since the steps cover the program's bytes back to back.
+static Result<StopReason> run_plain(const Program& p, const std::vector<Step>& steps_of, long idx, Core& core,
+                                    Ctx& ctx, const RunOptions& opt, uint64_t max_steps) {
+  const Step* steps = steps_of.data();
+  const long count = static_cast<long>(steps_of.size());
+  const uint64_t bound = std::min(max_steps, opt.step_limit);
+  for (uint64_t done = 0;; ++done) {
+    if (done >= bound) [[unlikely]] {
+      if (done == max_steps) return StopReason::step_done;
+      return Error::limit("step limit of {} instructions reached at pc 0x{:x} (stuck loop?)", opt.step_limit, core.pc);
+    }
+    const Step& s = steps[idx];
+    const uint64_t fallthrough = s.pc + s.length_B;
+    ctx.next_pc = fallthrough;
+    if (Status st = s.run(s, core, ctx); !st) [[unlikely]]
+      return with_pc(s, st.error());
+    if (ctx.stop | ctx.barrier | (ctx.next_pc != fallthrough)) [[unlikely]] {
+      if (auto stop = after_flow(p, core, ctx, idx)) return std::move(*stop);
+      continue;
+    }
+    core.pc = fallthrough;
+    if (++idx == count) return StopReason::finished;  // core.pc is the program's end
+  }
+}
+
+// The run loop with the debug checks and the trace.
+static Result<StopReason> run_observed(const Program& p, const std::vector<Step>& steps_of, long idx, Core& core,
+                                       Ctx& ctx, const RunOptions& opt, uint64_t max_steps) {
   uint64_t steps = 0;
   const uint64_t bound = std::min(max_steps, opt.step_limit);
   const bool tracing = opt.trace || opt.on_trace;
   std::unique_ptr<Snapshot> before;
-  if (kObserve && tracing) before = std::make_unique<Snapshot>();
+  if (tracing) before = std::make_unique<Snapshot>();
   while (true) {
-    if (idx < 0) [[unlikely]]
-      return Error::invalid_argument("pc 0x{:x} is not the start of an instruction of the program (0x{:x}..0x{:x})",
-                                     core.pc, p.base_pc(), p.end_pc());
     if (steps >= bound) [[unlikely]] {
       if (steps == max_steps) return StopReason::step_done;
       return Error::limit("step limit of {} instructions reached at pc 0x{:x} (stuck loop?)", opt.step_limit, core.pc);
@@ -248,26 +296,13 @@ static Result<StopReason> run_loop(const Program& p, const std::vector<Step>& st
     const Step& s = steps_of[static_cast<size_t>(idx)];
     uint64_t fallthrough = s.pc + s.length_B;
     ctx.next_pc = fallthrough;
-    if constexpr (kObserve) {
-      if (opt.debug) check_pending(s, ctx, opt);
-      if (tracing) before->take(core);
-    }
-    Status st = s.run(s, core, ctx);
-    if (!st) [[unlikely]] {
-      const Error& e = st.error();
-      bool has_pc = e.message().rfind("pc 0x", 0) == 0;
-      return has_pc ? e : Error(e.kind(), fmt::format("pc 0x{:x}: {}", s.pc, e.message()));
-    }
+    if (opt.debug) check_pending(s, ctx, opt);
+    if (tracing) before->take(core);
+    if (Status st = s.run(s, core, ctx); !st) [[unlikely]]
+      return with_pc(s, st.error());
     ++steps;
-    if constexpr (kObserve) {
-      if (tracing) trace_step(p, static_cast<size_t>(idx), *before, core, opt);
-    }
-    if (ctx.stop) return StopReason::finished;
-    core.pc = ctx.next_pc;
-    if (ctx.barrier) return StopReason::barrier;
-    if (core.pc == p.end_pc()) return StopReason::finished;
-    // Straight-line code moves to the next step without a lookup.
-    idx = core.pc == fallthrough ? idx + 1 : p.index_of(core.pc);
+    if (tracing) trace_step(p, static_cast<size_t>(idx), *before, core, opt);
+    if (auto stop = after_flow(p, core, ctx, idx)) return std::move(*stop);
   }
 }
 
@@ -279,13 +314,14 @@ Result<StopReason> Executor::run(const Program& p, Core& core, const Memories& m
   ctx.options = &opt;
   if (core.pc == p.end_pc_) return StopReason::finished;
   long idx = p.index_of(core.pc);
+  if (idx < 0) return not_an_instruction(p, core.pc);
   std::array<uint64_t, kRegisters> pending;  // cleared only when used
   if (opt.debug) {
     pending.fill(0);
     ctx.pending_load_pc = &pending;
   }
-  if (opt.debug || opt.trace || opt.on_trace) return run_loop<true>(p, p.steps_, idx, core, ctx, opt, max_steps);
-  return run_loop<false>(p, p.steps_, idx, core, ctx, opt, max_steps);
+  if (opt.debug || opt.trace || opt.on_trace) return run_observed(p, p.steps_, idx, core, ctx, opt, max_steps);
+  return run_plain(p, p.steps_, idx, core, ctx, opt, max_steps);
 }
 
 Result<StopReason> run(const Program& program, Core& core, const Memories& mem,

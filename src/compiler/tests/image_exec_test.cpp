@@ -19,44 +19,38 @@ namespace cs = agx::cmdstream;
 
 constexpr GpuVa kImage = 0x20'0000'0000ull, kStates = 0x30'0000'0000ull, kSamplers = 0x31'0000'0000ull;
 
-std::vector<uint8_t> texture_words(const layout::Layout& l, GpuVa va,
-                                   cs::TextureDimension dim = cs::TextureDimension::k2D) {
-  cs::Texture t;
-  t.dimension = dim;
-  t.layout = cs::Layout::kGpu;
-  t.channels = l.format().channels;
-  t.type = l.format().type;
-  t.swizzle_r = cs::Channel::kR;
-  t.swizzle_g = cs::Channel::kG;
-  t.swizzle_b = cs::Channel::kB;
-  t.swizzle_a = cs::Channel::kA;
-  t.width = l.request.width_px;
-  t.height = l.request.height_px;
+// The fields the Texture and PBE descriptors share, filled alike (the
+// cmdstream tables name them the same).
+template <class D>
+D image_fields(const layout::Layout& l, cs::TextureDimension dim) {
+  D d;
+  d.dimension = dim;
+  d.layout = cs::Layout::kGpu;
+  d.channels = l.format().channels;
+  d.type = l.format().type;
+  d.swizzle_r = cs::Channel::kR;
+  d.swizzle_g = cs::Channel::kG;
+  d.swizzle_b = cs::Channel::kB;
+  d.swizzle_a = cs::Channel::kA;
+  d.width = l.request.width_px;
+  d.height = l.request.height_px;
+  d.mode = cs::ImageMode::kNormal;
+  d.page_aligned_layers = l.page_aligned_layers;
+  return d;
+}
+
+std::vector<uint8_t> texture_words(const layout::Layout& l, GpuVa va, cs::TextureDimension dim) {
+  auto t = image_fields<cs::Texture>(l, dim);
   t.address = va;
-  t.mode = cs::ImageMode::kNormal;
   t.depth = l.request.depth_px;
-  t.page_aligned_layers = l.page_aligned_layers;
   return *cs::pack(t);
 }
 
-std::vector<uint8_t> pbe_words(const layout::Layout& l, GpuVa va,
-                               cs::TextureDimension dim = cs::TextureDimension::k2D) {
-  cs::Pbe p;
-  p.dimension = dim;
-  p.layout = cs::Layout::kGpu;
-  p.channels = l.format().channels;
-  p.type = l.format().type;
-  p.swizzle_r = cs::Channel::kR;
-  p.swizzle_g = cs::Channel::kG;
-  p.swizzle_b = cs::Channel::kB;
-  p.swizzle_a = cs::Channel::kA;
-  p.width = l.request.width_px;
-  p.height = l.request.height_px;
-  p.mode = cs::ImageMode::kNormal;
+std::vector<uint8_t> pbe_words(const layout::Layout& l, GpuVa va, cs::TextureDimension dim) {
+  auto p = image_fields<cs::Pbe>(l, dim);
   p.buffer = va;
   p.levels = 1;
   p.layers = l.request.depth_px;
-  p.page_aligned_layers = l.page_aligned_layers;
   return *cs::pack(p);
 }
 
@@ -101,8 +95,8 @@ std::vector<float> run(const Shader& shader, uint32_t w, uint32_t h, uint32_t de
   d.uniforms[abi.resources[0].uniform] = uint32_t(out);
   d.uniforms[abi.resources[0].uniform + 1] = uint32_t(out >> 32);
   gpu::TextureState ts;
-  ts.textures.push_back({0, abi.texture_state_count, kStates});
-  ts.samplers.push_back({0, abi.sampler_state_count, kSamplers});
+  EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::texture, 0, abi.texture_state_count, kStates}, ts).ok());
+  EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::sampler, 0, abi.sampler_state_count, kSamplers}, ts).ok());
   gpu::TextureHook hook(mem, ts);
   EXPECT_TRUE(run_preamble(shader, d.uniforms, mem).ok());
   auto program = usc::compile(shader.code, 0);

@@ -503,13 +503,16 @@ TEST(Int64, RandomExpressionsMatchCpp) {
 
 TEST(Int64, UnsupportedFormsSayWhat) {
   auto s = compile(R"(#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_ARB_gpu_shader_int64 : require
-layout(local_size_x = 1) in;
-layout(set = 0, binding = 0) buffer O { int64_t o[]; float r; };
-void main() { r = float(double(o[0]) * 3.0lf); }
+#extension GL_EXT_shader_subgroup_extended_types_int64 : require
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer O { int64_t v[]; };
+void main() { v[gl_GlobalInvocationID.x] = subgroupMul(v[gl_GlobalInvocationID.x]); }
 )");
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.error().message().find("no fp64"), std::string::npos) << s.error().message();
+  EXPECT_NE(s.error().message().find("test.comp:7: 64-bit subgroup multiply reductions"), std::string::npos)
+      << s.error().message();
 }
 
 }  // namespace

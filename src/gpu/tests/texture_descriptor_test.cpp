@@ -212,8 +212,9 @@ TEST(TextureDescriptor, UscTextureAndSamplerWords) {
   t.buffer = 0x123458;
   auto tb = cs::pack(t);
   ASSERT_TRUE(tb.ok());
-  auto b = texture_binding(*tb);
+  auto b = parse_state_word(*tb);
   ASSERT_TRUE(b.ok()) << b.error().message();
+  EXPECT_EQ(b->kind, StateKind::texture);
   EXPECT_EQ(b->start, 4u);
   EXPECT_EQ(b->count, 9u);
   EXPECT_EQ(b->buffer, 0x123458u);
@@ -223,12 +224,16 @@ TEST(TextureDescriptor, UscTextureAndSamplerWords) {
   s.buffer = 0x8000;
   auto sb = cs::pack(s);
   ASSERT_TRUE(sb.ok());
-  b = sampler_binding(*sb);
+  b = parse_state_word(*sb);
   ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->kind, StateKind::sampler);
   EXPECT_EQ(b->count, 2u);
   EXPECT_EQ(b->buffer, 0x8000u);
-  // A sampler word is not a texture word.
-  EXPECT_FALSE(texture_binding(*sb).ok());
+  // Another word is neither.
+  cs::UscShared sh;
+  auto shb = cs::pack(sh);
+  ASSERT_TRUE(shb.ok());
+  EXPECT_FALSE(parse_state_word(*shb).ok());
   EXPECT_TRUE(extended_sampler_states(uint32_t(cs::SamplerStates::k8Extended)));
   EXPECT_FALSE(extended_sampler_states(uint32_t(cs::SamplerStates::k16Compact)));
 }

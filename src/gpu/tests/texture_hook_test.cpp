@@ -121,8 +121,8 @@ TEST(TextureHook, ImageWriteThenTextureLoadThroughStateRegisters) {
   cs::Sampler txf;
   txf.wrap_s = txf.wrap_t = txf.wrap_r = cs::Wrap::kClampToBorder;
   ASSERT_TRUE(m.mem.map(kSamplers, sampler_words(txf)).ok());
-  m.state.textures.push_back({0, 2, kHeap});
-  m.state.samplers.push_back({0, 1, kSamplers});
+  ASSERT_TRUE(load_states(m.mem, {StateKind::texture, 0, 2, kHeap}, m.state).ok());
+  ASSERT_TRUE(load_states(m.mem, {StateKind::sampler, 0, 1, kSamplers}, m.state).ok());
   // Lane l writes (l, 2l, -l, 0.5) at x = l, y = 0, then loads it back.
   for (unsigned l = 0; l < usc::kLanes; ++l) {
     m.core.r[0][l] = f2u(float(l));
@@ -185,8 +185,8 @@ TEST(TextureHook, BindlessSampleWithCustomBorderAndPackedHalfResults) {
   ASSERT_TRUE(bw.ok());
   samplers.insert(samplers.end(), bw->begin(), bw->end());
   ASSERT_TRUE(m.mem.map(kSamplers, samplers).ok());
-  m.state.samplers.push_back({0, 2, kSamplers});
   m.state.extended_samplers = true;
+  ASSERT_TRUE(load_states(m.mem, {StateKind::sampler, 0, 2, kSamplers}, m.state).ok());
   m.core.u[2] = uint32_t(kHeap);
   m.core.u[3] = uint32_t(kHeap >> 32);
   for (unsigned l = 0; l < usc::kLanes; ++l) {
@@ -232,8 +232,8 @@ TEST(TextureHook, ArrayLayersAndLodsFromRegisters) {
   cs::Sampler txf;
   txf.wrap_s = txf.wrap_t = txf.wrap_r = cs::Wrap::kClampToBorder;
   ASSERT_TRUE(m.mem.map(kSamplers, sampler_words(txf)).ok());
-  m.state.textures.push_back({0, 1, kHeap});
-  m.state.samplers.push_back({0, 1, kSamplers});
+  ASSERT_TRUE(load_states(m.mem, {StateKind::texture, 0, 1, kHeap}, m.state).ok());
+  ASSERT_TRUE(load_states(m.mem, {StateKind::sampler, 0, 1, kSamplers}, m.state).ok());
   for (unsigned l = 0; l < usc::kLanes; ++l) {
     m.core.r[4][l] = l % 4;
     m.core.r[5][l] = (l / 4) % 4;
@@ -255,8 +255,8 @@ TEST(TextureHook, ErrorsNameWhatIsWrong) {
   ASSERT_TRUE(m.mem.map(kHeap, texture_words(m.img, cs::TextureDimension::k2D,
                                               cs::Layout::kTwiddled)).ok());
   ASSERT_TRUE(m.mem.map(kSamplers, sampler_words(cs::Sampler{})).ok());
-  m.state.textures.push_back({0, 1, kHeap});
-  m.state.samplers.push_back({0, 1, kSamplers});
+  ASSERT_TRUE(load_states(m.mem, {StateKind::texture, 0, 1, kHeap}, m.state).ok());
+  ASSERT_TRUE(load_states(m.mem, {StateKind::sampler, 0, 1, kSamplers}, m.state).ok());
   // ts5 was never loaded.
   auto st = m.run(
       "texture_load 0, 0b0000, 0b0, none, x, 0b00, r8, None, ts5, ss0, tex_2d, r4_r5, lod_min, "
@@ -264,6 +264,51 @@ TEST(TextureHook, ErrorsNameWhatIsWrong) {
   ASSERT_FALSE(st.ok());
   EXPECT_NE(st.error().message().find("texture state register 5"), std::string::npos)
       << st.error().message();
+}
+
+// Registers are loaded when the USC word runs: an unmapped descriptor array
+// faults then, naming the register and the address; a descriptor rewritten
+// in memory afterwards is not seen.
+TEST(TextureHook, StateRegistersAreLoadedWhenTheWordRuns) {
+  Machine m;
+  m.img = make_test_image(m.mem, kImage, *format::find_format("R32_FLOAT"),
+                          layout::Tiling::twiddled, Dim::d2, 4, 4, 1, 1);
+  cs::UscTexture word;
+  word.start = 1;
+  word.count = 1;
+  word.buffer = 0xdead000;
+  auto wb = cs::pack(word);
+  ASSERT_TRUE(wb.ok());
+  GpuFault fault;
+  Status st = load_state_word(m.mem, *wb, m.state, &fault);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().kind(), ErrorKind::fault);
+  EXPECT_NE(st.error().message().find("texture state register 1: descriptor at 0xdead000"), std::string::npos)
+      << st.error().message();
+  EXPECT_EQ(fault.va, 0xdead000u);
+  m.state.texture_registers = 1;
+  word.start = 0;
+  word.count = 2;
+  word.buffer = kHeap;
+  wb = cs::pack(word);
+  st = load_state_word(m.mem, *wb, m.state);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message().find("beyond the 1 the launch declares"), std::string::npos) << st.error().message();
+
+  m.state.texture_registers = 256;
+  auto tex = texture_words(m.img, cs::TextureDimension::k2D, cs::Layout::kTwiddled);
+  ASSERT_TRUE(m.mem.map(kHeap, tex).ok());
+  word.count = 1;
+  wb = cs::pack(word);
+  ASSERT_TRUE(load_state_word(m.mem, *wb, m.state).ok());
+  // Overwrite the array in memory: the register keeps what was loaded.
+  std::vector<uint8_t> junk(24, 0xff);
+  ASSERT_TRUE(m.mem.write(kHeap, junk.data(), junk.size(), GpuUnit::host, &fault));
+  TextureUnit unit(m.mem, m.state);
+  auto v = unit.texture_at_register(0);
+  ASSERT_TRUE(v.ok()) << v.error().message();
+  EXPECT_EQ(v->width_px, 4u);
+  EXPECT_EQ(v->address, kImage);
 }
 
 }  // namespace

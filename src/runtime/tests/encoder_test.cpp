@@ -1,6 +1,8 @@
 // The launch encoding, read back with the cmdstream typed tables.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "cmdstream/cmdstream.h"
 #include "kmd/kmd.h"
 #include "runtime/encoder.h"
@@ -139,6 +141,54 @@ TEST(Encoder, EncodesIntoDeviceBuffers) {
   // The submit goes through the UAPI (the in-process firmware completes it).
   auto st = (*d)->submit_compute(e->command, "dispatch 1");
   EXPECT_TRUE(st.ok()) << st.error().message();
+}
+
+// Scratch (docs/runtime.md): the spill size bucket of Mesa's
+// agx_scratch_get_bucket in the Registers word, and a helper program with
+// its header in the command.
+TEST(Encoder, ScratchSetsTheSpillBucketAndTheHelper) {
+  // Bucket b holds 8 << (b - 1) words: 32 bytes in bucket 1, 64 in 2 ...
+  EXPECT_EQ(spill_size_bucket(0), 0u);
+  EXPECT_EQ(spill_size_bucket(4), 1u);
+  EXPECT_EQ(spill_size_bucket(32), 1u);
+  EXPECT_EQ(spill_size_bucket(36), 2u);
+  EXPECT_EQ(spill_size_bucket(64), 2u);
+  EXPECT_EQ(spill_size_bucket(65), 3u);
+  EXPECT_EQ(spill_size_bucket(16384), 10u);
+  EXPECT_EQ(spill_size_bucket(512 * 1024), 15u);
+  uint8_t code[8] = {};
+  uint32_t u[2] = {};
+  LaunchDesc l = launch(code, u);
+  l.scratch_B = 200;
+  auto w = pack_usc_words(l, 0x8000, 0x2'0000'0000);
+  ASSERT_TRUE(w.ok()) << w.error().message();
+  auto regs = cs::unpack<cs::UscRegisters>(std::span<const uint8_t>(*w).subspan(w->size() - 6));
+  ASSERT_TRUE(regs.ok());
+  EXPECT_EQ(regs->spill_size, 4u);  // 50 words: up to 64
+  l.scratch_B = kMaxScratch_B + 4;
+  auto too_big = pack_usc_words(l, 0, 0);
+  ASSERT_FALSE(too_big.ok());
+  EXPECT_NE(too_big.error().message().find("bytes of scratch per thread"), std::string::npos);
+
+  kmd::Device kdev;
+  kdev.set_executor(kmd::completing_executor());
+  auto d = Device::open(in_process_transport(kdev));
+  ASSERT_TRUE(d.ok());
+  l.scratch_B = 200;
+  auto e = encode_launch(**d, l);
+  ASSERT_TRUE(e.ok()) << e.error().message();
+  EXPECT_EQ(e->command.helper.binary & 1u, 1u);  // tagged USC address
+  EXPECT_EQ((e->command.helper.binary & ~1u) + (*d)->va_layout().usc_base, e->helper_code->gpu_va());
+  EXPECT_EQ(e->command.helper.data, e->helper_data->gpu_va());
+  uint32_t subgroups = 0;
+  std::memcpy(&subgroups, e->helper_data->host().data(), 4);
+  EXPECT_EQ(subgroups, kHelperSubgroups);
+  // Without scratch: no helper.
+  l.scratch_B = 0;
+  e = encode_launch(**d, l);
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e->command.helper.binary, 0u);
+  EXPECT_EQ(e->command.helper.data, 0u);
 }
 
 }  // namespace

@@ -74,7 +74,9 @@ TEST_P(ImageTest, DescriptorsDriveTheTextureUnitAndPbe) {
   EXPECT_EQ(tex->width_px, 64u);
   EXPECT_EQ(tex->height_px, 16u);
   EXPECT_EQ(tex->address, (*img)->gpu_va());
-  EXPECT_EQ(tex->layout, GetParam() == layout::Tiling::twiddled ? gpu::ImageLayout::twiddled : gpu::ImageLayout::gpu);
+  EXPECT_EQ(tex->layout, GetParam() == layout::Tiling::twiddled ? gpu::ImageLayout::twiddled
+                         : GetParam() == layout::Tiling::linear ? gpu::ImageLayout::linear
+                                                                 : gpu::ImageLayout::gpu);
 
   BufferMemory mem((*img)->buffer());
   gpu::TextureUnit unit(mem, {});
@@ -117,13 +119,95 @@ TEST_P(ImageTest, DescriptorsDriveTheTextureUnitAndPbe) {
   EXPECT_EQ(out, rgbw);
 }
 
-INSTANTIATE_TEST_SUITE_P(Tilings, ImageTest, ::testing::Values(layout::Tiling::gpu, layout::Tiling::twiddled));
+INSTANTIATE_TEST_SUITE_P(Tilings, ImageTest,
+                         ::testing::Values(layout::Tiling::gpu, layout::Tiling::twiddled, layout::Tiling::linear));
+
+// Every dimension's descriptors, read back by the gpu unit's decoders: the
+// dimension (storage cubes as 2D arrays of faces), the layer or slice count
+// and the sample count.
+TEST(Image, DescriptorsOfEveryDimension) {
+  auto d = Device::open_in_process();
+  ASSERT_TRUE(d.ok());
+  struct Case {
+    ImageDim dim;
+    uint32_t w, h, depth, samples;
+    gpu::Dim sampled, storage;
+    uint32_t sampled_depth;
+  };
+  const Case cases[] = {
+      {ImageDim::d1, 16, 1, 1, 1, gpu::Dim::d1, gpu::Dim::d1, 1},
+      {ImageDim::d1_array, 16, 1, 5, 1, gpu::Dim::d1_array, gpu::Dim::d1_array, 5},
+      {ImageDim::d2_array, 8, 4, 3, 1, gpu::Dim::d2_array, gpu::Dim::d2_array, 3},
+      {ImageDim::d3, 8, 4, 6, 1, gpu::Dim::d3, gpu::Dim::d3, 6},
+      {ImageDim::cube, 8, 8, 6, 1, gpu::Dim::cube, gpu::Dim::d2_array, 1},
+      {ImageDim::cube_array, 8, 8, 12, 1, gpu::Dim::cube_array, gpu::Dim::d2_array, 2},
+      {ImageDim::d2_ms, 8, 8, 1, 4, gpu::Dim::d2_ms, gpu::Dim::d2_ms, 1},
+      {ImageDim::d2_ms_array, 8, 8, 2, 2, gpu::Dim::d2_ms_array, gpu::Dim::d2_ms_array, 2},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(compiler::image_dim_name(c.dim));
+    layout::Request r = rgba8(c.w, c.h, layout::Tiling::gpu);
+    r.depth_px = c.depth;
+    r.sample_count_sa = c.samples;
+    auto img = Image::create(**d, c.dim, r, "img");
+    ASSERT_TRUE(img.ok()) << img.error().message();
+    auto tw = (*img)->texture_descriptor(false);
+    ASSERT_TRUE(tw.ok()) << tw.error().message();
+    auto tex = gpu::decode_texture(*tw);
+    ASSERT_TRUE(tex.ok()) << tex.error().message();
+    EXPECT_EQ(tex->dim, c.sampled);
+    EXPECT_EQ(tex->depth, c.sampled_depth);
+    EXPECT_EQ(tex->samples, c.samples);
+    auto sw = (*img)->texture_descriptor(true);
+    ASSERT_TRUE(sw.ok());
+    EXPECT_EQ(gpu::decode_texture(*sw)->dim, c.storage);
+    auto pw = (*img)->pbe_descriptor();
+    ASSERT_TRUE(pw.ok()) << pw.error().message();
+    auto pbe = gpu::decode_pbe(*pw);
+    ASSERT_TRUE(pbe.ok()) << pbe.error().message();
+    EXPECT_EQ(pbe->dim, c.storage);
+    EXPECT_EQ(pbe->layers, c.depth);
+    EXPECT_EQ(pbe->samples, c.samples);
+  }
+  // A texel buffer: linear rows of 1024 texels, texel i at byte 4 i.
+  auto buf = Image::create_texel_buffer(**d, format::Format::R32_FLOAT, 2500, "texels");
+  ASSERT_TRUE(buf.ok()) << buf.error().message();
+  EXPECT_EQ((*buf)->size_query(), (std::array<uint32_t, 4>{2500, 0, 0, 1}));
+  auto tex = gpu::decode_texture(*(*buf)->texture_descriptor());
+  ASSERT_TRUE(tex.ok()) << tex.error().message();
+  EXPECT_EQ(tex->layout, gpu::ImageLayout::linear);
+  EXPECT_EQ(tex->width_px, 1024u);
+  EXPECT_EQ(tex->height_px, 3u);
+  EXPECT_EQ(tex->linear_stride_B, 4096u);
+  auto pbe = gpu::decode_pbe(*(*buf)->pbe_descriptor());
+  ASSERT_TRUE(pbe.ok()) << pbe.error().message();
+  EXPECT_EQ(pbe->linear_stride_B, 4096u);
+}
+
+TEST(Image, ShapesThatDoNotFitTheirDimension) {
+  auto d = Device::open_in_process();
+  ASSERT_TRUE(d.ok());
+  auto r = rgba8(8, 4, layout::Tiling::gpu);
+  EXPECT_EQ(Image::create(**d, ImageDim::d1, r, "one-d").error().kind(), ErrorKind::invalid_argument);
+  r.depth_px = 6;
+  auto cube = Image::create(**d, ImageDim::cube, r, "cube");
+  ASSERT_FALSE(cube.ok());
+  EXPECT_NE(cube.error().message().find("square"), std::string::npos) << cube.error().message();
+  r = rgba8(8, 8, layout::Tiling::gpu);
+  r.depth_px = 7;
+  EXPECT_FALSE(Image::create(**d, ImageDim::cube_array, r, "cubes").ok());
+  r.depth_px = 1;
+  EXPECT_FALSE(Image::create(**d, ImageDim::d2_ms, r, "ms").ok());  // one sample
+  EXPECT_FALSE(Image::create_texel_buffer(**d, format::Format::R32_FLOAT, 0, "empty").ok());
+}
 
 TEST(Image, UnsupportedDescriptorsAreErrors) {
   auto d = Device::open_in_process();
   ASSERT_TRUE(d.ok());
-  auto lin = Image::create(**d, rgba8(8, 8, layout::Tiling::linear), "linear");
-  ASSERT_TRUE(lin.ok());
+  auto r = rgba8(8, 8, layout::Tiling::linear);
+  r.depth_px = 2;
+  auto lin = Image::create(**d, ImageDim::d2_array, r, "linear");
+  ASSERT_TRUE(lin.ok()) << lin.error().message();
   EXPECT_EQ((*lin)->texture_descriptor().error().kind(), ErrorKind::unsupported);
   auto bad = Image::create(**d, rgba8(0, 8, layout::Tiling::gpu), "empty");
   ASSERT_FALSE(bad.ok());

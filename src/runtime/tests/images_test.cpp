@@ -3,15 +3,14 @@
 // CDM executor's texture unit and PBE, and probes of what landed.
 #include <gtest/gtest.h>
 
-#include "runtime/runner.h"
+#include "compute_file.h"
 #include "runtime/session.h"
 
 namespace agx::runtime {
 namespace {
 
-std::string file(const std::string& shader, const std::string& commands, const char* glsl = "4.30") {
-  return fmt::format("[require]\nGLSL >= {}\n[compute shader]\n{}\n[test]\n{}", glsl, shader, commands);
-}
+using test::compute_file;
+using test::passes;
 
 // Each invocation stores a colour made of its own coordinates; the probes
 // read back exactly those texels (and a wrong expectation fails).
@@ -25,14 +24,13 @@ TEST(Images, StoreLandsOnEachTexel) {
       "}\n";
   const std::string setup = "texture rgbw 0 (8, 4) GL_RGBA8\nuniform int img 0\nimage texture 0 GL_RGBA8\nfb tex 2d 0\n"
                             "compute 2 2 1\n";
-  auto v = run_shader_test(file(shader, setup + "probe rgba 0 0 0.0 0.0 0.5 1.0\nprobe rgba 7 3 1.75 0.75 0.5 1.0\n"
-                                                "probe rgba 5 2 1.25 0.5 0.5 1.0\n"));
+  auto v = run_shader_test(compute_file(shader, setup + "probe rgba 0 0 0.0 0.0 0.5 1.0\nprobe rgba 7 3 1.75 0.75 0.5 1.0\n"
+                                                        "probe rgba 5 2 1.25 0.5 0.5 1.0\n"));
   // 1.25 and 1.75 are clamped to 1.0 by the RGBA8 (unorm) PBE.
   EXPECT_EQ(v.outcome, Outcome::fail) << v.detail;
-  v = run_shader_test(file(shader, setup + "probe rgba 0 0 0.0 0.0 0.5 1.0\nprobe rgba 3 1 0.75 0.25 0.5 1.0\n"
-                                           "probe rgba 7 3 1.0 0.75 0.5 1.0\nprobe rgba 2 2 0.5 0.5 0.5 1.0\n"));
-  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
-  v = run_shader_test(file(shader, setup + "probe rgba 3 1 0.75 0.5 0.5 1.0\n"));
+  EXPECT_TRUE(passes(compute_file(shader, setup + "probe rgba 0 0 0.0 0.0 0.5 1.0\nprobe rgba 3 1 0.75 0.25 0.5 1.0\n"
+                                                  "probe rgba 7 3 1.0 0.75 0.5 1.0\nprobe rgba 2 2 0.5 0.5 0.5 1.0\n")));
+  v = run_shader_test(compute_file(shader, setup + "probe rgba 3 1 0.75 0.5 0.5 1.0\n"));
   EXPECT_EQ(v.outcome, Outcome::fail);
   EXPECT_NE(v.detail.find("Probe color at (3,1)"), std::string::npos) << v.detail;
 }
@@ -54,8 +52,7 @@ TEST(Images, LoadThenStoreAnotherImage) {
       "compute 1 1 1\n"
       // red -> (0, 0, 1), green -> (1, 0, 0), blue -> (0, 1, 0), white stays
       "probe rgb 0 0 0.0 0.0 1.0\nprobe rgb 3 0 1.0 0.0 0.0\nprobe rgb 0 3 0.0 1.0 0.0\nprobe rgb 3 3 1.0 1.0 1.0\n";
-  auto v = run_shader_test(file(shader, commands));
-  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  EXPECT_TRUE(passes(compute_file(shader, commands)));
 }
 
 // An R32I image from `texture integer` read with imageLoad into a buffer:
@@ -72,8 +69,7 @@ TEST(Images, IntegerImageLoad) {
   const std::string commands =
       "texture integer 1 (3, 2) (7, 100) GL_R32I\nimage texture 1 GL_R32I\nssbo 0 24\ncompute 1 1 1\n"
       "probe ssbo int 0 0 == 100\nprobe ssbo int 0 8 == 102\nprobe ssbo int 0 12 == 107\nprobe ssbo int 0 20 == 109\n";
-  auto v = run_shader_test(file(shader, commands, "4.30"));
-  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  EXPECT_TRUE(passes(compute_file(shader, commands, "4.30")));
 }
 
 // texelFetch of a sampler2D goes through the texel-fetch sampler.
@@ -91,8 +87,7 @@ TEST(Images, TexelFetchOfASampledTexture) {
       "texture rgbw 0 (8, 8) GL_RGBA8\nuniform int tex 0\nssbo 0 48\ncompute 1 1 1\n"
       "probe ssbo float 0 0 == 1.0\nprobe ssbo float 0 4 == 0.0\nprobe ssbo float 0 16 == 1.0\n"
       "probe ssbo float 0 20 == 1.0\nprobe ssbo float 0 32 == 0.0\nprobe ssbo float 0 36 == 1.0\n";
-  auto v = run_shader_test(file(shader, commands));
-  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  EXPECT_TRUE(passes(compute_file(shader, commands)));
 }
 
 // imageSize and textureSize read the size uniforms the runtime fills.
@@ -107,8 +102,7 @@ TEST(Images, SizeQueries) {
       "texture rgbw 0 (5, 3) GL_RGBA8\nuniform int img 0\nimage texture 0 GL_RGBA8\n"
       "texture rgbw 1 (16, 9) GL_RGBA8\nuniform int tex 1\nssbo 0 16\ncompute 1 1 1\n"
       "probe ssbo int 0 0 == 5\nprobe ssbo int 0 4 == 3\nprobe ssbo int 0 8 == 16\nprobe ssbo int 0 12 == 9\n";
-  auto v = run_shader_test(file(shader, commands));
-  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  EXPECT_TRUE(passes(compute_file(shader, commands)));
 }
 
 // Image atomics address the texel in the GPU-tiled layout: over several
@@ -129,8 +123,7 @@ TEST(Images, AtomicsAcrossTiles) {
     const int i = y * 96 + x, texel = 7 + 100 * y + x;
     commands += fmt::format("probe ssbo int 0 {} == {}\nprobe ssbo int 0 {} == {}\n", 8 * i, texel, 8 * i + 4, texel + 100000);
   }
-  auto v = run_shader_test(file(shader, commands));
-  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  EXPECT_TRUE(passes(compute_file(shader, commands)));
 }
 
 // texparameter sets the active unit's sampler: repeat, linear filtering,
@@ -142,7 +135,7 @@ TEST(Images, TexParameterSamplers) {
       "layout(binding = 0, std430) buffer B { vec4 v[]; };\n"
       "void main() { v[0] = texture(tex, vec2(1.25, 0.25)); v[1] = texture(tex, vec2(0.5, 0.5)); v[2] = texture(tex, vec2(-1.0, 0.5)); }\n";
   auto run = [&](const std::string& params, const std::string& probes) {
-    return run_shader_test(file(shader, "texture rgbw 0 (2, 2) GL_RGBA8\n" + params + "uniform int tex 0\nssbo 0 48\ncompute 1 1 1\n" + probes));
+    return run_shader_test(compute_file(shader, "texture rgbw 0 (2, 2) GL_RGBA8\n" + params + "uniform int tex 0\nssbo 0 48\ncompute 1 1 1\n" + probes));
   };
   // Defaults (nearest, clamp to edge): (1.25, 0.25) clamps into green.
   auto v = run("", "probe ssbo float 0 0 == 0.0\nprobe ssbo float 0 4 == 1.0\n");
@@ -165,10 +158,10 @@ TEST(Images, MissingBindingsNameTheImage) {
   const std::string shader =
       "layout(local_size_x = 1) in;\nwriteonly uniform image2D out_img;\n"
       "void main() { imageStore(out_img, ivec2(0), vec4(1.0)); }\n";
-  auto v = run_shader_test(file(shader, "texture rgbw 3 (2, 2) GL_RGBA8\nuniform int out_img 3\ncompute 1 1 1\n"));
+  auto v = run_shader_test(compute_file(shader, "texture rgbw 3 (2, 2) GL_RGBA8\nuniform int out_img 3\ncompute 1 1 1\n"));
   EXPECT_EQ(v.outcome, Outcome::fail);
   EXPECT_NE(v.detail.find("image 'out_img': no image bound to unit 3"), std::string::npos) << v.detail;
-  v = run_shader_test(file(shader, "texture rgbw 3 (2, 2) GL_RGBA8\nimage texture 3 GL_R32I\n"));
+  v = run_shader_test(compute_file(shader, "texture rgbw 3 (2, 2) GL_RGBA8\nimage texture 3 GL_R32I\n"));
   EXPECT_EQ(v.outcome, Outcome::fail);
   EXPECT_NE(v.detail.find("GL_R32I"), std::string::npos) << v.detail;
 }

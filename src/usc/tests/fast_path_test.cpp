@@ -7,6 +7,8 @@
 // r0l = 0 and the comparison holds -> runs, else r0l = 1).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
 #include <string>
 #include <type_traits>
 
@@ -167,6 +169,105 @@ TEST(FastPath, IfWithoutNestingFollowsApplegpuRule) {
       }
       EXPECT_EQ(c.exec, exec);
     }
+}
+
+// The plain run loop (no trace) follows the next step in the array unless a
+// step changed the flow; the observed loop (trace on) looks every pc up.
+// Both must stop at the same place with the same state: a loop with a
+// divergent exit and a backward jmp_exec_any, a jmp_exec_none over a body no
+// lane runs, a barrier (the run returns after it and resumes), stop, and
+// runs cut into single steps by max_steps.
+TEST(FastPath, PlainRunLoopMatchesTracedLoop) {
+  const char* text = R"(get_sr r5, sr52
+mov_imm r3, 0, 0b0
+if_icmp r0l, ueq, r0l, 0, 1
+iadd r3, r3, 1
+while_icmp r0l, ult, r3, r5, 1
+jmp_exec_any pc-14
+pop_exec r0l, 1
+if_icmp r0l, ugt, r5, 100, 1
+jmp_exec_none pc+12
+mov_imm r4, 1, 0b0
+pop_exec r0l, 1
+threadgroup_barrier
+iadd r6, r3, r5
+stop
+mov_imm r7, 9, 0b0)";
+  auto code = program(text);
+  ASSERT_FALSE(code.empty());
+  auto p = compile(code, 0);
+  ASSERT_TRUE(p.ok());
+  for (uint64_t chunk : {UINT64_MAX, uint64_t{1}, uint64_t{3}}) {
+    SCOPED_TRACE(fmt::format("max_steps {}", chunk));
+    Core plain = random_core(5, true), traced = plain;
+    plain.pc = traced.pc = 0;
+    std::vector<TraceEntry> trace;
+    RunOptions plain_opt, traced_opt;
+    traced_opt.trace = &trace;
+    std::vector<StopReason> plain_stops, traced_stops;
+    for (int i = 0; i < 1000 && (plain_stops.empty() || plain_stops.back() != StopReason::finished); ++i) {
+      auto r = run(*p, plain, {}, plain_opt, chunk);
+      ASSERT_TRUE(r.ok()) << r.error().message();
+      plain_stops.push_back(*r);
+    }
+    for (int i = 0; i < 1000 && (traced_stops.empty() || traced_stops.back() != StopReason::finished); ++i) {
+      auto r = run(*p, traced, {}, traced_opt, chunk);
+      ASSERT_TRUE(r.ok()) << r.error().message();
+      traced_stops.push_back(*r);
+    }
+    EXPECT_EQ(plain_stops, traced_stops);
+    EXPECT_EQ(plain.r, traced.r);
+    EXPECT_EQ(plain.exec, traced.exec);
+    EXPECT_EQ(plain.pc, traced.pc);
+    EXPECT_EQ(plain_stops.back(), StopReason::finished);
+    EXPECT_NE(std::find(plain_stops.begin(), plain_stops.end(), StopReason::barrier), plain_stops.end());
+    for (unsigned l = 0; l < kLanes; ++l)
+      if (plain.exec >> l & 1) {
+        EXPECT_EQ(plain.r[3][l], std::max(1u, l)) << l;  // the loop ran to each lane's exit
+        EXPECT_EQ(plain.r[6][l], plain.r[3][l] + l) << l;
+      }
+    EXPECT_EQ(plain.r[7], traced.r[7]);  // after stop: never run
+  }
+  // A step limit and a jump out of the program fail alike in both loops.
+  for (const char* bad : {"iadd r3, r3, 1\njmp_exec_any pc-8\nstop", "jmp_exec_any pc+64\nstop"}) {
+    SCOPED_TRACE(bad);
+    auto q = compile(program(bad), 0);
+    ASSERT_TRUE(q.ok());
+    Core a = make_core(), b = make_core();
+    RunOptions plain_opt, traced_opt;
+    plain_opt.step_limit = traced_opt.step_limit = 50;
+    traced_opt.on_trace = [](const TraceEntry&) {};
+    auto ra = run(*q, a, {}, plain_opt), rb = run(*q, b, {}, traced_opt);
+    ASSERT_FALSE(ra.ok());
+    ASSERT_FALSE(rb.ok());
+    EXPECT_EQ(ra.error().message(), rb.error().message());
+    EXPECT_EQ(a.pc, b.pc);
+    EXPECT_EQ(a.r, b.r);
+  }
+}
+
+// get_sr of a per-lane special register into a 32-bit register is a copy
+// when every lane is active; with some lanes inactive (and for the dynamic
+// registers) it is the general path: only active lanes are written.
+TEST(FastPath, GetSrCopyMatchesGeneralPath) {
+  for (uint32_t exec : {0xFFFFFFFFu, 0x0F0F00F1u}) {
+    for (unsigned sr : {80u, 52u, 20u, 58u, 63u}) {
+      SCOPED_TRACE(fmt::format("exec {:#x} sr{}", exec, sr));
+      Core c = random_core(11, true);
+      place(c, Placement{{3, 0, 0}, {64, 1, 1}, 1, {}});
+      c.sr_known[20] = true;
+      c.sr[20].fill(5);
+      c.exec = exec;
+      Core before = c;
+      ASSERT_TRUE(run_code(program(fmt::format("get_sr r3, sr{}\nstop", sr)), c).ok());
+      for (unsigned l = 0; l < kLanes; ++l) {
+        uint32_t below = exec & ((1u << l) - 1);
+        uint32_t want = sr == 58 ? std::popcount(below) : sr == 63 ? (exec >> l & 1) : before.sr[sr][l];
+        EXPECT_EQ(c.r[3][l], (exec >> l & 1) ? want : before.r[3][l]) << l;
+      }
+      EXPECT_TRUE(c.written[3]);
+    }
+  }
 }
 
 }  // namespace

@@ -1,0 +1,119 @@
+// Fused multiply-add of doubles (fp64_lowering.h): the exact 106-bit
+// product and the addend as 128-bit fixed-point values (leading one at bit
+// 124 or 125, the same scale for both, so a sum stays below bit 127 and
+// bit 127 is a difference's sign), the one with the smaller exponent
+// shifted right with a sticky bit, added or subtracted exactly, then
+// normalized and rounded once.
+#include "compiler/fp64_lowering.h"
+
+namespace agx::compiler::detail {
+
+using IrOp = agx::compiler::Op;
+
+namespace {
+
+struct Wide { Pair lo, hi; };
+
+class Wide128 {
+ public:
+  Wide128(Fp64& fp, Int64& x) : fp_(fp), x_(x) {}
+  Wide add(Wide a, Wide b) {
+    Pair lo = x_.add(a.lo, b.lo);
+    Src carry = x_.less(false, lo, a.lo);
+    return {lo, x_.add(x_.add(a.hi, b.hi), {carry, Src::immediate(0)})};
+  }
+  Wide sub(Wide a, Wide b) {
+    Src borrow = x_.less(false, a.lo, b.lo);
+    return {x_.sub(a.lo, b.lo), x_.sub(x_.sub(a.hi, b.hi), {borrow, Src::immediate(0)})};
+  }
+  Wide pick(Src f, Wide t, Wide e) { return {fp_.pick(f, t.lo, e.lo), fp_.pick(f, t.hi, e.hi)}; }
+  Src clz(Wide a) {
+    return x_.sel(Cond::ueq, x_.op(IrOp::ior, a.hi.lo, a.hi.hi), Src::immediate(0),
+                  x_.op(IrOp::iadd, fp_.clz(a.lo), Src::immediate(64)), fp_.clz(a.hi));
+  }
+  // s in 0..127. The bits crossing between the halves go through a shift
+  // by one first, so s = 0 moves nothing across.
+  Wide shl(Wide a, Src s) {
+    Src small = x_.flag(Cond::ult, s, Src::immediate(64));
+    Src s6 = x_.op(IrOp::iand, s, Src::immediate(63));
+    Pair cross = fp_.shr(fp_.shr_k(a.lo, 1), x_.op(IrOp::isub, Src::immediate(63), s6));
+    Wide lt{fp_.shl(a.lo, s6), x_.bitwise(IrOp::ior, fp_.shl(a.hi, s6), cross)};
+    Wide ge{{Src::immediate(0), Src::immediate(0)}, fp_.shl(a.lo, s6)};
+    return pick(small, lt, ge);
+  }
+  Wide shr(Wide a, Src s) {
+    Src small = x_.flag(Cond::ult, s, Src::immediate(64));
+    Src s6 = x_.op(IrOp::iand, s, Src::immediate(63));
+    Pair cross = fp_.shl(fp_.shl_k(a.hi, 1), x_.op(IrOp::isub, Src::immediate(63), s6));
+    Wide lt{x_.bitwise(IrOp::ior, fp_.shr(a.lo, s6), cross), fp_.shr(a.hi, s6)};
+    Wide ge{fp_.shr(a.hi, s6), {Src::immediate(0), Src::immediate(0)}};
+    return pick(small, lt, ge);
+  }
+  // a >> s with the lost bits ORed into bit 0 (a < 2^127; s clamped to 127).
+  Wide shr_sticky(Wide a, Src s) {
+    Src sc = x_.sel(Cond::ugt, s, Src::immediate(127), Src::immediate(127), s);
+    Wide r = shr(a, sc);
+    Wide back = shl(r, sc);
+    Src lost = fp_.either(fp_.nonzero(x_.bitwise(IrOp::ixor, back.lo, a.lo)), fp_.nonzero(x_.bitwise(IrOp::ixor, back.hi, a.hi)));
+    r.lo.lo = x_.op(IrOp::ior, r.lo.lo, lost);
+    return r;
+  }
+
+ private:
+  Fp64& fp_;
+  Int64& x_;
+};
+
+}  // namespace
+
+Pair Fp64::fma(Pair a, Pair c, Pair d) {
+  Wide128 w(*this, x_);
+  Parts pa = normalized(a), pc = normalized(c), pd = normalized(d);
+  Src sign_p = x_.op(IrOp::iand, x_.op(IrOp::ixor, a.hi, c.hi), k(0x80000000u));
+  // Product: (ma << 10) * (mc << 10), leading one at 124 or 125.
+  Pair A = shl_k(pa.mant, 10), C = shl_k(pc.mant, 10);
+  Pair p00 = wide_mul(A.lo, C.lo), p01 = wide_mul(A.lo, C.hi), p10 = wide_mul(A.hi, C.lo), p11 = wide_mul(A.hi, C.hi);
+  Pair mid = x_.add(p01, p10);
+  Src mid_carry = x_.less(false, mid, p01);
+  Src w1 = x_.op(IrOp::iadd, p00.hi, mid.lo);
+  Src w1_carry = x_.flag(Cond::ult, w1, mid.lo);
+  Wide P{{p00.lo, w1}, x_.add(x_.add(p11, {mid.hi, mid_carry}), {w1_carry, k(0)})};
+  Src ep = x_.op(IrOp::isub, x_.op(IrOp::iadd, pa.exp, pc.exp), k(1023));
+  // Addend: md << 72 (leading one at 124); a zero addend takes the
+  // product's exponent and adds nothing.
+  Wide D{{k(0), k(0)}, shl_k(pd.mant, 8)};
+  Src zd = is_zero(d);
+  Src ed = sel(zd, ep, pd.exp);
+  Src p_big = lnot(x_.flag(Cond::sgt, ed, ep));  // the product has the larger exponent (or ties)
+  Wide big = w.pick(p_big, P, D), small = w.pick(p_big, D, P);
+  Src e_big = sel(p_big, ep, ed);
+  Src dist = sel(p_big, x_.op(IrOp::isub, ep, ed), x_.op(IrOp::isub, ed, ep));
+  small = w.shr_sticky(small, dist);
+  Src sign_d = sign_of(d);
+  Src sign_big = sel(p_big, sign_p, sign_d);
+  Src subtract = lnot(x_.flag(Cond::ueq, sign_p, sign_d));
+  Wide s = w.pick(subtract, w.sub(big, small), w.add(big, small));
+  Src negative = x_.flag(Cond::slt, s.hi.hi, k(0));
+  s = w.pick(negative, w.sub({{k(0), k(0)}, {k(0), k(0)}}, s), s);
+  Src sign = x_.op(IrOp::ixor, sign_big, x_.op(IrOp::ishl, negative, k(31)));
+  Src lz = w.clz(s);
+  Wide n = w.shl(s, x_.op(IrOp::isub, lz, k(1)));
+  Pair m{x_.op(IrOp::ior, n.hi.lo, nonzero(n.lo)), n.hi.hi};
+  // Leading one at 127 - lz: exponent e_big + (127 - lz) - 124.
+  Pair finite = round_pack(sign, x_.op(IrOp::isub, x_.op(IrOp::iadd, e_big, k(3)), lz), m);
+  Src exact_zero = both(lnot(nonzero(s.lo)), lnot(nonzero(s.hi)));
+  finite = pick(exact_zero, Pair{k(0), k(0)}, finite);
+  // Specials.
+  Src zp = either(is_zero(a), is_zero(c)), ip = either(is_inf(a), is_inf(c)), id = is_inf(d);
+  Pair inf_p{k(0), x_.op(IrOp::ior, sign_p, k(0x7FF00000u))};
+  Pair zero_sum{k(0), x_.op(IrOp::iand, sign_p, sign_d)};
+  Pair r = pick(zp, pick(zd, zero_sum, d), finite);
+  r = pick(id, d, r);
+  Src invalid = either(both(ip, zp), both(ip, both(id, subtract)));
+  r = pick(ip, pick(invalid, default_nan(), inf_p), r);
+  Src any_nan = either(unordered(a, c), is_nan(d));
+  Pair nan = pick(is_nan(a), nan_result(a), pick(is_nan(c), nan_result(c), nan_result(d)));
+  return pick(any_nan, nan, r);
+}
+
+}  // namespace agx::compiler::detail

@@ -1,0 +1,183 @@
+// Matrices of doubles (dmat*) -> IR: the products of translate_matrix.cpp
+// with the fp64 sequences (fp64_lowering.h) for the scalar arithmetic. A
+// matrix value is its scalars column after column (c * rows + r).
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include "compiler/fp64_lowering.h"
+#include "compiler/translate.h"
+
+namespace agx::compiler::detail {
+
+using spv::Op;
+using Kind = spirv::Type::Kind;
+
+namespace {
+
+// The determinant of the square sub-matrix of m (column-major, `rows`
+// rows) on rows rs and columns cs, by cofactor expansion along its first
+// row (translate_matrix.cpp's order; repeated minors are equal
+// instruction sequences that CSE merges).
+Pair minor_det(Fp64& fp, const std::vector<Pair>& m, unsigned rows, const std::vector<unsigned>& rs,
+               const std::vector<unsigned>& cs) {
+  auto at = [&](unsigned r, unsigned c) { return m[c * rows + r]; };
+  if (rs.size() == 1) return at(rs[0], cs[0]);
+  if (rs.size() == 2) return fp.sub(fp.mul(at(rs[0], cs[0]), at(rs[1], cs[1])), fp.mul(at(rs[1], cs[0]), at(rs[0], cs[1])));
+  std::vector<unsigned> sub_rows(rs.begin() + 1, rs.end());
+  Pair acc{};
+  for (size_t k = 0; k < cs.size(); ++k) {
+    std::vector<unsigned> sub_cols;
+    for (size_t j = 0; j < cs.size(); ++j)
+      if (j != k) sub_cols.push_back(cs[j]);
+    Pair term = fp.mul(at(rs[0], cs[k]), minor_det(fp, m, rows, sub_rows, sub_cols));
+    acc = k == 0 ? term : k % 2 ? fp.sub(acc, term) : fp.add(acc, term);
+  }
+  return acc;
+}
+
+}  // namespace
+
+// GLSL.std.450 Determinant and MatrixInverse of dmat2/3/4: cofactor
+// expansion, the inverse the adjugate times 1 / det (one division).
+Status Translator::fp64_matrix_ext(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (w.size() != 5) return unsupported(in, "GLSL.std.450 operand count");
+  AGX_TRY(auto mv, get(w[4], in));
+  uint32_t mt = mv->type;
+  if (type(mt).kind != Kind::matrix || mv->kind != TVal::Kind::data) return unsupported(in, "determinant/inverse of a non-matrix");
+  unsigned n = type(mt).count;
+  if (matrix_rows(mt) != n || mv->c.size() != n * n) return unsupported(in, "determinant/inverse of a non-square matrix");
+  Int64 x(b_);
+  Fp64 fp(x);
+  std::vector<Pair> m;
+  for (const Src& s : mv->c) m.push_back({lo32(s), hi32(s)});
+  std::vector<unsigned> all(n);
+  for (unsigned i = 0; i < n; ++i) all[i] = i;
+  Pair det = minor_det(fp, m, n, all, all);
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = w[0];
+  if (w[3] == GLSLstd450Determinant) {
+    out.c.push_back(pack64(det.lo, det.hi));
+  } else {
+    // inverse[c][r] = (-1)^(r+c) det(M without row c, column r) / det
+    Pair inv_det = fp.div(Fp64::constant(1.0), det);
+    for (unsigned c = 0; c < n; ++c)
+      for (unsigned r = 0; r < n; ++r) {
+        std::vector<unsigned> rs, cs;
+        for (unsigned i = 0; i < n; ++i) {
+          if (i != c) rs.push_back(i);
+          if (i != r) cs.push_back(i);
+        }
+        Pair cof = minor_det(fp, m, n, rs, cs);
+        if ((r + c) % 2) cof = fp.neg(cof);
+        Pair v = fp.mul(cof, inv_det);
+        out.c.push_back(pack64(v.lo, v.hi));
+      }
+  }
+  vals_[w[1]] = std::move(out);
+  return {};
+}
+
+Status Translator::fp64_matrix(const spirv::Inst& in) {
+  const auto& w = in.w;
+  Int64 x(b_);
+  Fp64 fp(x);
+  auto operands = [&](size_t k) -> Status {
+    if (w.size() < 2 + k) return Error::decode("{}: SPIR-V word {}: too few operands", o_.file_name, in.word_offset);
+    return {};
+  };
+  auto data = [&](uint32_t id) -> Result<std::vector<Pair>> {
+    AGX_TRY(auto v, get(id, in));
+    if (v->kind != TVal::Kind::data || v->cmp) return unsupported(in, "matrix operand is not a double value");
+    std::vector<Pair> out;
+    for (const Src& s : v->c) out.push_back({lo32(s), hi32(s)});
+    return out;
+  };
+  auto shape = [&](uint32_t id, unsigned& cols, unsigned& rows) -> Status {
+    uint32_t t = vals_[id].type;
+    if (type(t).kind != Kind::matrix) return unsupported(in, "matrix instruction on a non-matrix type");
+    cols = type(t).count;
+    rows = matrix_rows(t);
+    return {};
+  };
+  // sum_j a[j] * b[j]
+  auto dot = [&](const std::vector<Pair>& a, const std::vector<Pair>& b) { return fp64_dot(fp, a, b); };
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = w[0];
+  auto push = [&](Pair p) { out.c.push_back(pack64(p.lo, p.hi)); };
+  switch (in.op) {
+    case Op::OpTranspose: {
+      AGX_CHECK(operands(1));
+      unsigned cols, rows;
+      AGX_TRY(auto m, data(w[2]));
+      AGX_CHECK(shape(w[2], cols, rows));
+      if (m.size() != cols * rows) return unsupported(in, "OpTranspose operand shape");
+      for (unsigned r = 0; r < rows; ++r)
+        for (unsigned c = 0; c < cols; ++c) push(m[c * rows + r]);
+      break;
+    }
+    case Op::OpMatrixTimesScalar: {
+      AGX_CHECK(operands(2));
+      AGX_TRY(auto m, data(w[2]));
+      AGX_TRY(auto k, dpair(w[3], in, 0));
+      for (const Pair& p : m) push(fp.mul(p, k));
+      break;
+    }
+    case Op::OpVectorTimesMatrix: {
+      AGX_CHECK(operands(2));
+      unsigned cols, rows;
+      AGX_TRY(auto v, data(w[2]));
+      AGX_TRY(auto m, data(w[3]));
+      AGX_CHECK(shape(w[3], cols, rows));
+      if (v.size() != rows || m.size() != cols * rows) return unsupported(in, "OpVectorTimesMatrix operand shapes");
+      for (unsigned c = 0; c < cols; ++c) push(dot(v, std::vector<Pair>(m.begin() + c * rows, m.begin() + (c + 1) * rows)));
+      break;
+    }
+    case Op::OpMatrixTimesVector: {
+      AGX_CHECK(operands(2));
+      unsigned cols, rows;
+      AGX_TRY(auto m, data(w[2]));
+      AGX_TRY(auto v, data(w[3]));
+      AGX_CHECK(shape(w[2], cols, rows));
+      if (v.size() != cols || m.size() != cols * rows) return unsupported(in, "OpMatrixTimesVector operand shapes");
+      for (unsigned r = 0; r < rows; ++r) {
+        std::vector<Pair> row;
+        for (unsigned c = 0; c < cols; ++c) row.push_back(m[c * rows + r]);
+        push(dot(row, v));
+      }
+      break;
+    }
+    case Op::OpMatrixTimesMatrix: {
+      // A (k x rows) * B (cols x k): R[c][r] = sum_j A[j][r] B[c][j]
+      AGX_CHECK(operands(2));
+      unsigned ak, rows, cols, bk;
+      AGX_TRY(auto a, data(w[2]));
+      AGX_TRY(auto b, data(w[3]));
+      AGX_CHECK(shape(w[2], ak, rows));
+      AGX_CHECK(shape(w[3], cols, bk));
+      if (ak != bk || a.size() != ak * rows || b.size() != cols * bk) return unsupported(in, "OpMatrixTimesMatrix operand shapes");
+      for (unsigned c = 0; c < cols; ++c)
+        for (unsigned r = 0; r < rows; ++r) {
+          std::vector<Pair> row;
+          for (unsigned j = 0; j < ak; ++j) row.push_back(a[j * rows + r]);
+          push(dot(row, std::vector<Pair>(b.begin() + c * bk, b.begin() + (c + 1) * bk)));
+        }
+      break;
+    }
+    case Op::OpOuterProduct: {
+      // c (rows) x r (cols): R[j][i] = c[i] r[j]
+      AGX_CHECK(operands(2));
+      AGX_TRY(auto c, data(w[2]));
+      AGX_TRY(auto r, data(w[3]));
+      for (const Pair& rj : r)
+        for (const Pair& ci : c) push(fp.mul(ci, rj));
+      break;
+    }
+    default: return unsupported(in, "matrix operation on doubles");
+  }
+  vals_[w[1]] = std::move(out);
+  return {};
+}
+
+}  // namespace agx::compiler::detail

@@ -1,0 +1,173 @@
+// Whole structs and arrays in memory: loads and stores of a composite
+// value, OpCopyMemory and OpCopyLogical. A composite is moved scalar by
+// scalar ("leaves"), each at the byte offset its type's layout gives:
+// buffers and push constants by their Offset / ArrayStride / MatrixStride /
+// RowMajor decorations (std140, std430: whatever glslang wrote), shared
+// memory by the natural layout of natural_size_B. 64-bit integers are two
+// 32-bit words, the low one first.
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "compiler/translate.h"
+
+namespace agx::compiler::detail {
+
+using Kind = spirv::Type::Kind;
+
+namespace {
+constexpr uint32_t kMaxLeaves = 4096;
+}
+
+Result<std::vector<MemoryLeaf>> Translator::composite_leaves(const Ptr& p, const spirv::Inst& in) {
+  bool explicit_layout = p.space != Ptr::Space::shared;
+  std::vector<MemoryLeaf> leaves;
+  // mstride/row_major: the matrix layout of the enclosing struct member;
+  // comp_B: the step between a vector's scalars (0: 4 bytes).
+  std::function<Status(uint32_t, uint32_t, uint32_t, bool, uint32_t)> walk =
+      [&](uint32_t t, uint32_t off, uint32_t mstride, bool row_major, uint32_t comp_B) -> Status {
+    if (leaves.size() > kMaxLeaves) return unsupported(in, "a composite of more than 4096 scalars in one load or store");
+    const spirv::Type& ty = type(t);
+    if (ty.kind == Kind::struct_) {
+      uint32_t noff = 0;
+      for (size_t j = 0; j < ty.members.size(); ++j) {
+        uint32_t mo;
+        if (explicit_layout) {
+          mo = j < ty.member_offsets.size() ? ty.member_offsets[j] : UINT32_MAX;
+          if (mo == UINT32_MAX) return unsupported(in, "struct member without an Offset decoration");
+        } else {
+          uint32_t ma = 4;
+          uint32_t ms = natural_size_B(ty.members[j], &ma);
+          noff = (noff + ma - 1) / ma * ma;
+          mo = noff;
+          noff += ms;
+        }
+        uint32_t ms = j < ty.member_matrix_stride.size() ? ty.member_matrix_stride[j] : 0;
+        bool rm = j < ty.member_row_major.size() && ty.member_row_major[j];
+        AGX_CHECK(walk(ty.members[j], off + mo, ms, rm, 0));
+      }
+      return {};
+    }
+    if (ty.kind == Kind::array || ty.kind == Kind::vector) {
+      uint32_t stride;
+      if (ty.kind == Kind::vector) stride = comp_B ? comp_B : std::max(4u, type(ty.elem).width / 8);
+      else if (explicit_layout) stride = ty.array_stride;
+      else { uint32_t ea = 4; uint32_t e = natural_size_B(ty.elem, &ea); stride = (e + ea - 1) / ea * ea; }
+      if (ty.kind == Kind::array && explicit_layout && !stride) return unsupported(in, "array without an ArrayStride decoration");
+      if (ty.count > kMaxLeaves) return unsupported(in, "a composite of more than 4096 scalars in one load or store");
+      for (uint32_t i = 0; i < ty.count; ++i) AGX_CHECK(walk(ty.elem, off + i * stride, mstride, row_major, 0));
+      return {};
+    }
+    if (ty.kind == Kind::matrix) {
+      AGX_TRY(auto lay, matrix_layout(p.space, mstride, row_major, t, in));
+      uint32_t rows = matrix_rows(t), st = scalar_type(ty.elem);
+      if (type(st).width != 32) return unsupported(in, "a matrix of doubles inside a whole-struct or array copy (copy the dmat member by itself)");
+      for (uint32_t c = 0; c < ty.count; ++c)
+        for (uint32_t r = 0; r < rows; ++r) leaves.push_back({off + c * lay.col_stride_B + r * lay.comp_stride_B, st});
+      return {};
+    }
+    if (ty.kind == Kind::bool_ || ((ty.kind == Kind::int_ || ty.kind == Kind::float_) && ty.width == 32) ||
+        ((ty.kind == Kind::int_ || ty.kind == Kind::float_) && ty.width == 64)) {  // 64-bit: a word pair
+      leaves.push_back({off, t});
+      return {};
+    }
+    if (ty.kind == Kind::other) return unsupported(in, "a composite containing an opaque type in a load or store");
+    return unsupported(in, fmt::format("a composite containing {}-bit members in a load or store", ty.width));
+  };
+  AGX_CHECK(walk(p.type, 0, p.matrix_stride_B, p.row_major, p.comp_stride_B));
+  return leaves;
+}
+
+Result<Src> Translator::load_word(const Ptr& p, uint32_t off_B, const spirv::Inst& in) {
+  Ptr q = p;
+  q.const_B += off_B;
+  switch (p.space) {
+    case Ptr::Space::push:
+      if (!q.terms.empty()) return unsupported(in, "dynamic index into push constants");
+      return Src::uniform(q.uniform + q.const_B / 4);
+    case Ptr::Space::buffer: {
+      AGX_TRY(auto idx, buffer_index(q, 4, in));
+      return Src::val(b_.def(agx::compiler::Op::device_load, {Src::uniform(q.uniform, 64), idx}));
+    }
+    case Ptr::Space::shared: {
+      AGX_TRY(auto addr, shared_address(q));
+      return Src::val(b_.def(agx::compiler::Op::local_load, {addr}));
+    }
+    default: return unsupported(in, "composite load from this storage class");
+  }
+}
+
+Status Translator::store_word(const Ptr& p, uint32_t off_B, Src data, const spirv::Inst& in) {
+  Ptr q = p;
+  q.const_B += off_B;
+  if (!data.is_value() || data.neg || data.abs) data = Src::val(b_.def(agx::compiler::Op::mov, {data}));
+  switch (p.space) {
+    case Ptr::Space::buffer: {
+      AGX_TRY(auto idx, buffer_index(q, 4, in));
+      b_.emit(agx::compiler::Op::device_store, {data, Src::uniform(q.uniform, 64), idx});
+      return {};
+    }
+    case Ptr::Space::shared: {
+      AGX_TRY(auto addr, shared_address(q));
+      b_.emit(agx::compiler::Op::local_store, {data, addr});
+      return {};
+    }
+    default: return unsupported(in, "composite store to a read-only or unsupported storage class");
+  }
+}
+
+Result<std::vector<Src>> Translator::load_composite(const Ptr& p, const spirv::Inst& in) {
+  AGX_TRY(auto leaves, composite_leaves(p, in));
+  std::vector<Src> out;
+  for (const MemoryLeaf& leaf : leaves) {
+    AGX_TRY(auto lo, load_word(p, leaf.off_B, in));
+    if (type(leaf.type).width == 64) {
+      AGX_TRY(auto hi, load_word(p, leaf.off_B + 4, in));
+      out.push_back(pack64(lo, hi));
+    } else {
+      out.push_back(lo);
+    }
+  }
+  return out;
+}
+
+Status Translator::store_composite(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data) {
+  AGX_TRY(auto leaves, composite_leaves(p, in));
+  if (leaves.size() != data.size()) return unsupported(in, "store of a value of another shape");
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    if (type(leaves[i].type).width == 64) {
+      AGX_CHECK(store_word(p, leaves[i].off_B, lo32(data[i]), in));
+      AGX_CHECK(store_word(p, leaves[i].off_B + 4, hi32(data[i]), in));
+    } else {
+      AGX_CHECK(store_word(p, leaves[i].off_B, data[i], in));
+    }
+  }
+  return {};
+}
+
+// OpCopyMemory target source: the source's scalars, stored one by one.
+// OpCopyLogical: the same scalars under a type of another layout.
+Status Translator::copy(const spirv::Inst& in) {
+  const auto& w = in.w;
+  if (in.op == spv::Op::OpCopyLogical) {
+    if (w.size() < 3 || w[1] >= m_.bound) return Error::decode("{}: bad OpCopyLogical", o_.file_name);
+    AGX_TRY(auto v, get(w[2], in));
+    if (v->kind != TVal::Kind::data) return unsupported(in, "OpCopyLogical of a non-data value");
+    TVal out = *v;
+    out.type = w[0];
+    vals_[w[1]] = std::move(out);
+    return {};
+  }
+  if (in.op != spv::Op::OpCopyMemory) return unsupported(in, "OpCopyMemorySized");
+  if (w.size() < 2) return Error::decode("{}: bad OpCopyMemory", o_.file_name);
+  AGX_TRY(auto tv, get(w[0], in));
+  AGX_TRY(auto sv, get(w[1], in));
+  if (tv->kind != TVal::Kind::ptr || sv->kind != TVal::Kind::ptr) return unsupported(in, "OpCopyMemory of a non-pointer");
+  const Ptr target = tv->ptr, source = sv->ptr;
+  if (source.space == Ptr::Space::builtin || target.space == Ptr::Space::builtin)
+    return unsupported(in, "OpCopyMemory of a built-in");
+  AGX_TRY(auto data, load_composite(source, in));
+  return store_composite(in, target, data);
+}
+
+}  // namespace agx::compiler::detail

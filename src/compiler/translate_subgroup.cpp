@@ -1,0 +1,323 @@
+// Subgroup operations (OpGroupNonUniform* other than the votes, and the
+// SPV_KHR_shader_ballot forms) -> IR, for a subgroup that is the 32-lane
+// SIMD group. Only instructions whose semantics dougallj/applegpu defines
+// are used: icmp_ballot (the mask of the active lanes where a comparison
+// holds) and simd_shuffle / _down / _up / _xor. The hardware's SIMD
+// reductions and prefix ops have no public semantics, so reductions and
+// scans are built from shuffles here.
+//
+// Two facts of the shuffles shape this file (applegpu's simd_shuffle exec):
+// - A and B are read in every lane, active or not, and the low two bits of
+//   B are ORed over each quad of the lane being read. A register written
+//   under divergent control flow holds stale bits in inactive lanes, so B
+//   is only trusted when it is an immediate (the same in all 32 lanes): a
+//   per-lane or computed index is read as 32 immediate broadcasts and a
+//   select on the index (`read_lane`).
+// - Inactive lanes are never written, so a log-step scan cannot pass
+//   partial results through them. Only the active lanes contribute
+//   (SPIR-V), so reductions and scans (translate_subgroup_scan.cpp) run in
+//   one of two ways, chosen at run time: log-step when every lane that
+//   exists is active, otherwise in lane order over the 32 lanes.
+// Mesa's AGX backend (bminor/mesa-mesa src/asahi/compiler/
+// agx_nir_lower_subgroups.c) lowers elect to "lowest active lane", the
+// subgroup count to ceil(workgroup size / 32), and ballots to 32 bits.
+#include <algorithm>
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "compiler/subgroup_lanes.h"
+#include "compiler/translate.h"
+
+namespace agx::compiler::detail {
+
+using spv::Op;
+using namespace subgroup;
+
+namespace {
+constexpr uint32_t kSubgroupScope = 3;  // spv::Scope::Subgroup
+}  // namespace
+
+Src Translator::read_lane(Src x, Src index) { return Lanes(b_).read_lane(x, index); }
+
+std::optional<Src> Translator::subgroup_builtin(int32_t builtin, unsigned comp) {
+  Lanes L(b_);
+  auto mask = [&](auto fn) -> Src { return comp ? Src::immediate(0) : fn(L.lane()); };
+  switch (static_cast<spv::BuiltIn>(builtin)) {
+    case spv::BuiltIn::SubgroupSize: return Src::immediate(kLanes);
+    case spv::BuiltIn::NumSubgroups: {
+      const auto& ls = m_.local_size;
+      return Src::immediate((ls[0] * ls[1] * ls[2] + kLanes - 1) / kLanes);
+    }
+    case spv::BuiltIn::SubgroupEqMask:
+      return mask([&](Src l) { return b_.binary(IrOp::ishl, Src::immediate(1), l); });
+    case spv::BuiltIn::SubgroupGeMask:
+      return mask([&](Src l) { return b_.binary(IrOp::ishl, Src::immediate(0xffffffffu), l); });
+    case spv::BuiltIn::SubgroupGtMask:
+      return mask([&](Src l) { return b_.binary(IrOp::ishl, Src::immediate(0xfffffffeu), l); });
+    case spv::BuiltIn::SubgroupLeMask:  // (2 << lane) - 1: lane 31 gives 0 - 1, all ones
+      return mask([&](Src l) { return b_.binary(IrOp::isub, b_.binary(IrOp::ishl, Src::immediate(2), l), Src::immediate(1)); });
+    case spv::BuiltIn::SubgroupLtMask:
+      return mask([&](Src l) { return b_.binary(IrOp::isub, b_.binary(IrOp::ishl, Src::immediate(1), l), Src::immediate(1)); });
+    default: return std::nullopt;
+  }
+}
+
+bool Translator::is_subgroup_op(spv::Op op) {
+  switch (op) {
+    case Op::OpGroupNonUniformElect: case Op::OpGroupNonUniformBroadcast: case Op::OpGroupNonUniformBroadcastFirst:
+    case Op::OpGroupNonUniformBallot: case Op::OpGroupNonUniformInverseBallot:
+    case Op::OpGroupNonUniformBallotBitExtract: case Op::OpGroupNonUniformBallotBitCount:
+    case Op::OpGroupNonUniformBallotFindLSB: case Op::OpGroupNonUniformBallotFindMSB:
+    case Op::OpGroupNonUniformShuffle: case Op::OpGroupNonUniformShuffleXor:
+    case Op::OpGroupNonUniformShuffleUp: case Op::OpGroupNonUniformShuffleDown:
+    case Op::OpGroupNonUniformIAdd: case Op::OpGroupNonUniformFAdd: case Op::OpGroupNonUniformIMul:
+    case Op::OpGroupNonUniformFMul: case Op::OpGroupNonUniformSMin: case Op::OpGroupNonUniformUMin:
+    case Op::OpGroupNonUniformFMin: case Op::OpGroupNonUniformSMax: case Op::OpGroupNonUniformUMax:
+    case Op::OpGroupNonUniformFMax: case Op::OpGroupNonUniformBitwiseAnd: case Op::OpGroupNonUniformBitwiseOr:
+    case Op::OpGroupNonUniformBitwiseXor: case Op::OpGroupNonUniformLogicalAnd: case Op::OpGroupNonUniformLogicalOr:
+    case Op::OpGroupNonUniformLogicalXor: case Op::OpGroupNonUniformQuadBroadcast: case Op::OpGroupNonUniformQuadSwap:
+    case Op::OpSubgroupBallotKHR: case Op::OpSubgroupFirstInvocationKHR: case Op::OpSubgroupReadInvocationKHR:
+      return true;
+    default: return false;
+  }
+}
+
+Status Translator::subgroup(const spirv::Inst& in) {
+  const auto& w = in.w;
+  bool khr = in.op == Op::OpSubgroupBallotKHR || in.op == Op::OpSubgroupFirstInvocationKHR ||
+             in.op == Op::OpSubgroupReadInvocationKHR;
+  size_t arg = khr ? 2 : 3;  // first operand after the scope
+  if (w.size() < arg || w[1] >= m_.bound)
+    return Error::decode("{}: SPIR-V word {}: too few operands or result id out of range", o_.file_name, in.word_offset);
+  if (!khr && (w[2] >= m_.bound || !m_.is_constant[w[2]] || m_.constants[w[2]].bits != kSubgroupScope))
+    return unsupported(in, "a subgroup operation of a scope other than Subgroup");
+  auto operand = [&](size_t k) -> Result<uint32_t> {
+    if (arg + k >= w.size()) return unsupported(in, "subgroup operation operand count");
+    return w[arg + k];
+  };
+  uint32_t rtype = w[0];
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = rtype;
+  unsigned n = components(rtype);
+  if (!n) return unsupported(in, "a subgroup operation on a composite other than a vector");
+  bool bool_result = is_bool(rtype);
+  // 64-bit integers: lane moves and bitwise reductions run on each half.
+  bool wide = is_int64(rtype);
+  if (!bool_result && !wide && type(scalar_type(rtype)).width != 32)
+    return unsupported(in, fmt::format("a subgroup operation on {}-bit values (32-bit only)", type(scalar_type(rtype)).width));
+  auto finish = [&]() -> Status {
+    if (bool_result && n == 1 && !out.cmp) {
+      out.cmp = Cmp{Cond::ueq, true, out.c[0], Src::immediate(0)};
+      out.c.clear();
+    }
+    vals_[w[1]] = std::move(out);
+    return {};
+  };
+  Lanes L(b_);
+  Src zero = Src::immediate(0);
+  // The ballot operand's first word (subgroup size 32: the others are 0).
+  auto ballot_word = [&](uint32_t id) -> Result<Src> { return scalar(id, in, 0); };
+  // Per component of a value operand (per 32-bit half of a 64-bit one).
+  auto per_comp = [&](uint32_t id, auto fn) -> Status {
+    for (unsigned c = 0; c < n; ++c) {
+      AGX_TRY(auto x, scalar(id, in, c));
+      if (wide) {
+        AGX_TRY(auto lo, fn(lo32(x)));
+        AGX_TRY(auto hi, fn(hi32(x)));
+        out.c.push_back(pack64(lo, hi));
+        continue;
+      }
+      AGX_TRY(auto r, fn(x));
+      out.c.push_back(r);
+    }
+    return finish();
+  };
+
+  switch (in.op) {
+    case Op::OpGroupNonUniformElect: {
+      // The lowest active lane: its bit alone is active & -active.
+      Src act = L.active();
+      Src low = b_.binary(IrOp::iand, act, b_.binary(IrOp::isub, zero, act));
+      out.cmp = Cmp{Cond::ueq, false, L.lane(), Src::val(b_.def(IrOp::ffs, {low}))};
+      return finish();
+    }
+    case Op::OpGroupNonUniformBallot: case Op::OpSubgroupBallotKHR: {
+      AGX_TRY(uint32_t id, operand(0));
+      AGX_TRY(auto c, condition(id, in));
+      if (cond_is_float(c.cond)) c = Cmp{Cond::ueq, true, materialize(c), zero};
+      out.c.push_back(Src::val(b_.def(IrOp::ballot, {c.a, c.b}, 32, 1, 0, c.cond, c.invert)));
+      for (unsigned i = 1; i < n; ++i) out.c.push_back(zero);
+      return finish();
+    }
+    case Op::OpGroupNonUniformInverseBallot: {
+      AGX_TRY(uint32_t id, operand(0));
+      AGX_TRY(auto v, ballot_word(id));
+      Src bit = b_.binary(IrOp::iand, b_.binary(IrOp::ushr, v, L.lane()), Src::immediate(1));
+      out.cmp = Cmp{Cond::ueq, true, bit, zero};
+      return finish();
+    }
+    case Op::OpGroupNonUniformBallotBitExtract: {
+      AGX_TRY(uint32_t id, operand(0));
+      AGX_TRY(uint32_t idx_id, operand(1));
+      AGX_TRY(auto idx, scalar(idx_id, in));
+      // The word index / 32 of the uvec4, then the bit.
+      Src word_no = b_.binary(IrOp::ushr, idx, Src::immediate(5));
+      AGX_TRY(auto word, scalar(id, in, 0));
+      for (unsigned k = 1; k < 4; ++k) {
+        AGX_TRY(auto wk, scalar(id, in, k));
+        word = b_.select(Cond::ueq, false, word_no, Src::immediate(k), wk, word);
+      }
+      Src bit = b_.binary(IrOp::iand, b_.binary(IrOp::ushr, word, b_.binary(IrOp::iand, idx, Src::immediate(31))),
+                          Src::immediate(1));
+      out.cmp = Cmp{Cond::ueq, true, bit, zero};
+      return finish();
+    }
+    case Op::OpGroupNonUniformBallotBitCount: {
+      AGX_TRY(uint32_t gop, operand(0));
+      AGX_TRY(uint32_t id, operand(1));
+      AGX_TRY(auto v, ballot_word(id));
+      if (gop == static_cast<uint32_t>(GroupOp::inclusive)) v = b_.binary(IrOp::iand, v, *subgroup_builtin(static_cast<int32_t>(spv::BuiltIn::SubgroupLeMask), 0));
+      else if (gop == static_cast<uint32_t>(GroupOp::exclusive)) v = b_.binary(IrOp::iand, v, *subgroup_builtin(static_cast<int32_t>(spv::BuiltIn::SubgroupLtMask), 0));
+      else if (gop != static_cast<uint32_t>(GroupOp::reduce)) return unsupported(in, "ballot bit count with this group operation");
+      out.c.push_back(v.is_imm() ? Src::immediate(std::popcount(static_cast<uint32_t>(v.imm))) : Src::val(b_.def(IrOp::popcount, {v})));
+      return finish();
+    }
+    case Op::OpGroupNonUniformBallotFindLSB: case Op::OpGroupNonUniformBallotFindMSB: {
+      AGX_TRY(uint32_t id, operand(0));
+      AGX_TRY(auto v, ballot_word(id));
+      // ffs gives the highest set bit; the lowest is the highest of v & -v.
+      if (in.op == Op::OpGroupNonUniformBallotFindLSB) v = b_.binary(IrOp::iand, v, b_.binary(IrOp::isub, zero, v));
+      if (!v.is_value()) v = Src::val(b_.def(IrOp::mov, {v}));
+      out.c.push_back(Src::val(b_.def(IrOp::ffs, {v})));
+      return finish();
+    }
+    case Op::OpGroupNonUniformBroadcast: case Op::OpSubgroupReadInvocationKHR: {
+      AGX_TRY(uint32_t id, operand(0));
+      AGX_TRY(uint32_t idx_id, operand(1));
+      AGX_TRY(auto idx, scalar(idx_id, in));
+      return per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, idx); });
+    }
+    case Op::OpGroupNonUniformBroadcastFirst: case Op::OpSubgroupFirstInvocationKHR: {
+      AGX_TRY(uint32_t id, operand(0));
+      Src act = L.active();
+      Src first = Src::val(b_.def(IrOp::ffs, {b_.binary(IrOp::iand, act, b_.binary(IrOp::isub, zero, act))}));
+      return per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, first); });
+    }
+    case Op::OpGroupNonUniformShuffle: case Op::OpGroupNonUniformShuffleXor:
+    case Op::OpGroupNonUniformShuffleUp: case Op::OpGroupNonUniformShuffleDown: {
+      AGX_TRY(uint32_t id, operand(0));
+      AGX_TRY(uint32_t k_id, operand(1));
+      AGX_TRY(auto k, scalar(k_id, in));
+      if (in.op == Op::OpGroupNonUniformShuffle)
+        return per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, k); });
+      uint64_t kind = in.op == Op::OpGroupNonUniformShuffleXor ? kXor : in.op == Op::OpGroupNonUniformShuffleUp ? kUp : kDown;
+      if (k.is_imm() && k.imm < kLanes)  // one shuffle with an immediate B
+        return per_comp(id, [&](Src x) -> Result<Src> { return L.shuffle(x, kind, static_cast<uint32_t>(k.imm)); });
+      // A computed delta/mask: the lane it names, read as a general shuffle.
+      Src lane = L.lane();
+      Src target = kind == kXor ? b_.binary(IrOp::ixor, lane, k)
+                 : kind == kUp ? b_.binary(IrOp::isub, lane, k) : b_.binary(IrOp::iadd, lane, k);
+      return per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, target); });
+    }
+    case Op::OpGroupNonUniformQuadSwap: {
+      AGX_TRY(uint32_t id, operand(0));
+      AGX_TRY(uint32_t dir_id, operand(1));
+      AGX_TRY(auto dir, scalar(dir_id, in));
+      if (!dir.is_imm() || dir.imm > 2) return unsupported(in, "quad swap direction other than 0, 1, 2");
+      // Horizontal: lane ^ 1, vertical: lane ^ 2, diagonal: lane ^ 3.
+      uint32_t m = static_cast<uint32_t>(dir.imm) + 1;
+      return per_comp(id, [&](Src x) -> Result<Src> { return L.shuffle(x, kXor, m); });
+    }
+    case Op::OpGroupNonUniformQuadBroadcast: {
+      AGX_TRY(uint32_t id, operand(0));
+      AGX_TRY(uint32_t idx_id, operand(1));
+      AGX_TRY(auto idx, scalar(idx_id, in));
+      // Lane (lane & ~3) | idx is lane ^ ((lane ^ idx) & 3): the xor
+      // shuffles by 0..3 (immediate B), selected per lane.
+      Src m = b_.binary(IrOp::iand, b_.binary(IrOp::ixor, L.lane(), idx), Src::immediate(3));
+      return per_comp(id, [&](Src x) -> Result<Src> {
+        Src r = x;
+        for (uint32_t k = 1; k < 4; ++k) r = b_.select(Cond::ueq, false, m, Src::immediate(k), L.shuffle(x, kXor, k), r);
+        return r;
+      });
+    }
+    default: break;
+  }
+
+  // Reductions and scans.
+  Red red{};
+  bool logical = false;
+  switch (in.op) {
+    case Op::OpGroupNonUniformIAdd: red = Red::iadd; break;
+    case Op::OpGroupNonUniformFAdd: red = Red::fadd; break;
+    case Op::OpGroupNonUniformIMul: red = Red::imul; break;
+    case Op::OpGroupNonUniformFMul: red = Red::fmul; break;
+    case Op::OpGroupNonUniformSMin: red = Red::smin; break;
+    case Op::OpGroupNonUniformUMin: red = Red::umin; break;
+    case Op::OpGroupNonUniformFMin: red = Red::fmin; break;
+    case Op::OpGroupNonUniformSMax: red = Red::smax; break;
+    case Op::OpGroupNonUniformUMax: red = Red::umax; break;
+    case Op::OpGroupNonUniformFMax: red = Red::fmax; break;
+    case Op::OpGroupNonUniformBitwiseAnd: red = Red::and_; break;
+    case Op::OpGroupNonUniformBitwiseOr: red = Red::or_; break;
+    case Op::OpGroupNonUniformBitwiseXor: red = Red::xor_; break;
+    case Op::OpGroupNonUniformLogicalAnd: red = Red::and_; logical = true; break;
+    case Op::OpGroupNonUniformLogicalOr: red = Red::or_; logical = true; break;
+    case Op::OpGroupNonUniformLogicalXor: red = Red::xor_; logical = true; break;
+    default: return unsupported(in, fmt::format("subgroup operation op {}", static_cast<unsigned>(in.op)));
+  }
+  AGX_TRY(uint32_t gop_word, operand(0));
+  AGX_TRY(uint32_t id, operand(1));
+  auto gop = static_cast<GroupOp>(gop_word);
+  uint32_t cluster = kLanes;
+  if (gop == GroupOp::clustered) {
+    AGX_TRY(uint32_t cs_id, operand(2));
+    AGX_TRY(auto cs, scalar(cs_id, in));
+    if (!cs.is_imm() || !cs.imm || (cs.imm & (cs.imm - 1)) || cs.imm > kLanes * 4)
+      return unsupported(in, "cluster size not a constant power of two");
+    cluster = static_cast<uint32_t>(std::min<uint64_t>(cs.imm, kLanes));
+  } else if (gop != GroupOp::reduce && gop != GroupOp::inclusive && gop != GroupOp::exclusive) {
+    return unsupported(in, "group operation other than Reduce, InclusiveScan, ExclusiveScan, ClusteredReduce");
+  }
+  if (logical != bool_result) return unsupported(in, "logical subgroup operation on non-booleans");
+  if (wide && red == Red::imul) return unsupported(in, "64-bit subgroup multiply reductions");
+  // The lanes whose values each lane combines.
+  Src act = L.active();
+  Src lane = L.lane();
+  Src mask = act;
+  if (gop == GroupOp::inclusive) mask = b_.binary(IrOp::iand, act, *subgroup_builtin(static_cast<int32_t>(spv::BuiltIn::SubgroupLeMask), 0));
+  if (gop == GroupOp::exclusive) mask = b_.binary(IrOp::iand, act, *subgroup_builtin(static_cast<int32_t>(spv::BuiltIn::SubgroupLtMask), 0));
+  if (gop == GroupOp::clustered && cluster < kLanes) {
+    Src first = b_.binary(IrOp::iand, lane, Src::immediate(~(cluster - 1)));
+    mask = b_.binary(IrOp::iand, act, b_.binary(IrOp::ishl, Src::immediate((1u << cluster) - 1), first));
+  }
+  if (logical) {
+    // Booleans: one ballot of the values. and: no masked lane false;
+    // or: some masked lane true; xor: an odd count of true ones.
+    return per_comp(id, [&](Src x) -> Result<Src> {
+      Src t = Src::val(b_.def(IrOp::ballot, {x, zero}, 32, 1, 0, Cond::ueq, true));
+      if (red == Red::and_) {
+        Src f = b_.binary(IrOp::iand, mask, Src::val(b_.def(IrOp::inot, {t})));
+        return b_.select(Cond::ueq, false, f, zero, Src::immediate(1), zero);
+      }
+      Src hits = b_.binary(IrOp::iand, mask, t);
+      if (red == Red::or_) return b_.select(Cond::ueq, false, hits, zero, zero, Src::immediate(1));
+      return b_.binary(IrOp::iand, Src::val(b_.def(IrOp::popcount, {hits})), Src::immediate(1));
+    });
+  }
+  if (wide && red != Red::and_ && red != Red::or_ && red != Red::xor_) {
+    // 64-bit add/min/max: the lane-order fold on both halves (always exact,
+    // no log-step form).
+    for (unsigned c = 0; c < n; ++c) {
+      AGX_TRY(auto x, scalar(id, in, c));
+      auto r = L.masked_lane_order64(red, {lo32(x), hi32(x)}, mask);
+      out.c.push_back(pack64(r.first, r.second));
+    }
+    return finish();
+  }
+  return per_comp(id, [&](Src x) -> Result<Src> { return subgroup_scan(static_cast<unsigned>(red), static_cast<unsigned>(gop), cluster, x, mask, act, lane); });
+}
+
+}  // namespace agx::compiler::detail
