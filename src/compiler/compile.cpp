@@ -1,5 +1,7 @@
 // The pipeline: front end, translation, optimization and lowering passes,
 // register allocation, waits, packing (compiler.h).
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "compiler/compiler.h"
@@ -16,6 +18,23 @@ Status checked(Function& f, const Options& o, const char* pass, bool allocated =
   if (!o.validate_ir) return {};
   if (auto st = validate(f, allocated); !st) return std::move(st).error().context(fmt::format("after {}", pass));
   return {};
+}
+
+// The preamble's own back end: no control flow, one thread. nullopt when
+// its registers do not fit without spilling (it has no scratch): the
+// caller keeps the shader whole.
+Result<std::optional<std::vector<uint8_t>>> compile_preamble(Function& pre, const Options& o, Stats& stats,
+                                                             std::string& ir_text) {
+  AGX_CHECK(checked(pre, o, "opt_preamble (preamble)"));
+  AGX_CHECK(lower_immediates(pre));
+  opt_cse(pre);
+  if (!register_allocate(pre, stats) || stats.spills) return std::optional<std::vector<uint8_t>>{};
+  AGX_CHECK(checked(pre, o, "register_allocate (preamble)", true));
+  AGX_CHECK(insert_waits(pre));
+  AGX_CHECK(checked(pre, o, "insert_waits (preamble)", true));
+  ir_text = print(pre);
+  AGX_TRY(auto code, pack(pre, stats));
+  return std::optional<std::vector<uint8_t>>(std::move(code));
 }
 
 }  // namespace
@@ -48,8 +67,33 @@ Result<Shader> compile_spirv(std::span<const uint32_t> words, const Options& opt
   opt_cse(f);
   dce(f);
   AGX_CHECK(checked(f, options, "opt_cse (constants)"));
+  if (options.preamble) {
+    Function whole = f;
+    AGX_TRY(Preamble pre, opt_preamble(f, shader.abi));
+    Stats ps;
+    if (!pre.function.instrs.empty()) {
+      AGX_TRY(auto code, compile_preamble(pre.function, options, ps, shader.preamble_ir_text));
+      if (code) {
+        shader.preamble = std::move(*code);
+        shader.abi.preamble_uniform = pre.first_uniform;
+        shader.abi.preamble_uniform_count = pre.uniform_count;
+        shader.abi.uniform_count = pre.first_uniform + pre.uniform_count;
+        shader.stats.preamble_instructions = ps.instructions;
+        shader.stats.preamble_bytes = ps.bytes;
+        shader.stats.preamble_gprs = ps.gprs;
+        opt_cse(f);
+        dce(f);
+      } else {
+        f = std::move(whole);
+        shader.preamble_ir_text.clear();
+      }
+    }
+    AGX_CHECK(checked(f, options, "opt_preamble"));
+  }
   opt_coalesce_phis(f);
   AGX_CHECK(checked(f, options, "opt_coalesce_phis"));
+  if (options.pressure_schedule) pressure_schedule(f);
+  AGX_CHECK(checked(f, options, "pressure_schedule"));
   AGX_CHECK(register_allocate(f, shader.stats));
   AGX_CHECK(checked(f, options, "register_allocate", true));
   AGX_CHECK(lower_control_flow(f));
@@ -58,6 +102,7 @@ Result<Shader> compile_spirv(std::span<const uint32_t> words, const Options& opt
   shader.ir_text = print(f);
   AGX_TRY(auto code, pack(f, shader.stats));
   shader.code = std::move(code);
+  shader.stats.instructions += shader.stats.preamble_instructions;
   shader.stats.uniforms = shader.abi.uniform_count * 2;
   for (const Instr& in : f.instrs) shader.stats.loops += in.op == Op::loop;
   return shader;

@@ -26,6 +26,8 @@ struct Options {
   std::string file_name = "<source>";  // for error messages
   bool optimize = true;          // SPIRV-Tools performance passes
   bool validate_ir = true;       // run the IR validator after every pass
+  bool pressure_schedule = true; // reorder blocks for register pressure (pressure_schedule.cpp)
+  bool preamble = true;          // move uniform work into a preamble (opt_preamble.cpp)
 };
 
 // What the runtime must put where (docs/compiler.md, "Compute ABI"). Every
@@ -92,13 +94,19 @@ struct Abi {
   // u<N>_u<N+1>: address of a zeroed 4-byte device word, the spin lock of
   // 64-bit buffer atomics (UINT32_MAX: the shader has none).
   uint32_t atomic_lock_uniform = UINT32_MAX;
+  // u<N>..u<N+count-1>: what the preamble (Shader::preamble) stores for
+  // the main shader, after every uniform above (inside uniform_count);
+  // the runtime loads nothing there.
+  uint32_t preamble_uniform = 0, preamble_uniform_count = 0;
 };
 
 // shader-db style figures.
 struct Stats {
-  uint32_t instructions = 0;
-  uint32_t bytes = 0;
+  uint32_t instructions = 0;     // preamble + main shader
+  uint32_t bytes = 0;            // main shader (Shader::code)
   uint32_t gprs = 0;             // 16-bit register halves allocated, r0 included
+  uint32_t preamble_instructions = 0, preamble_bytes = 0;
+  uint32_t preamble_gprs = 0;    // the preamble's register halves (Launch Word 0's preshader count)
   uint32_t uniforms = 0;         // 16-bit uniform halves
   uint32_t spills = 0, fills = 0;  // stack stores / loads added by spilling
   uint32_t scratch_B = 0;          // stack bytes per thread they use
@@ -108,9 +116,13 @@ struct Stats {
 
 struct Shader {
   std::vector<uint8_t> code;   // AGX machine code, from offset 0, ends in stop
+  // The preamble (USC Preshader): run once per launch before the main
+  // shader, one thread; fills Abi::preamble_uniform... Empty: none.
+  std::vector<uint8_t> preamble;
   Abi abi;
   Stats stats;
   std::string ir_text;         // the final IR (printer), for debugging
+  std::string preamble_ir_text;  // the preamble's, empty without one
 };
 
 // GLSL compute source -> SPIR-V words (glslang; Vulkan 1.1 / OpenGL 4.5

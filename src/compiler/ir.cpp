@@ -67,6 +67,7 @@ std::string print_instr(const Function& f, const Instr& in) {
     case Op::get_sr: t += fmt::format(" sr{}", in.imm); break;
     case Op::convert: t += fmt::format(".{}", in.imm); break;
     case Op::device_load: case Op::device_store: if (in.imm) t += fmt::format(".lsl{}", in.imm); break;
+    case Op::uniform_store: t += fmt::format(" u{}", in.imm); break;
     case Op::image_write: t += fmt::format(" ts{} n{}", image_texture_state(in.imm), image_dim(in.imm)); break;
     case Op::texture_load: case Op::texture_sample:
       t += fmt::format(" ts{} ss{} n{}", image_texture_state(in.imm), image_sampler_state(in.imm), image_dim(in.imm));

@@ -48,6 +48,7 @@ Slot slot_of(const Instr& in, size_t i) {
     case Op::convert: return Slot::reg;
     case Op::stack_store: return i == 0 ? Slot::reg : Slot::mem_index;
     case Op::stack_load: return Slot::mem_index;
+    case Op::uniform_store: return Slot::reg;
     case Op::image_write: return i < 2 ? Slot::reg : Slot::int8;
     // texture_load's LOD may be the immediate 0 (auto_lod); texture_sample
     // takes an explicit fp16 LOD in a register (no quad derivatives here).
@@ -77,6 +78,8 @@ bool fits(const Src& s, Slot slot) {
 }
 
 }  // namespace
+
+bool takes_uniform(const Instr& in, size_t i) { return fits(Src::uniform(0), slot_of(in, i)); }
 
 Status lower_immediates(Function& f) {
   std::vector<Instr> out;

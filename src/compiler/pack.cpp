@@ -6,6 +6,7 @@
 // (always true) n=1, end_if -> pop_exec 1, loop -> push_exec 2, end_loop ->
 // while_icmp (always true) n=2 + jmp_exec_any to the loop start +
 // pop_exec 2, break/continue -> mov_imm r0l, k + pop_exec 0.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -353,6 +354,28 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       add(fmt::format("image_write {}, {}, {}, None, ts{}, {}, rte, 1, 0, 9, 0", p.tuple(p.half_of(data), 4),
                       coord_tuple(p.half_of(coords), dim), lod,
                       image_texture_state(in.imm), kDims[dim]));
+      return {};
+    }
+    case Op::uniform_store: {
+      // Mesa's form (bminor/mesa-mesa src/asahi/compiler/agx_pack.c): i16
+      // from 16-bit registers, a 32-bit value as its two halves, at the
+      // offset in 16-bit units (u<N>l = 2N); two 32-bit components at most
+      // per instruction (mask xyzw). A 16-bit scalar fills u<N>l.
+      const Src& data = in.srcs[0];
+      const Value& v = f.values[data.value];
+      if (v.bits == 16) {
+        if (v.comps != 1) return Error::unsupported("uniform_store of a 16-bit vector");
+        add(fmt::format("uniform_store 2, i16, x, 0, {}, {}", p.reg(p.half_of(data), 16), 2 * in.imm));
+        return {};
+      }
+      if (v.bits != 32) return Error::unsupported("uniform_store of a {}-bit value", v.bits);
+      for (unsigned c = 0; c < v.comps; c += 2) {
+        unsigned n = std::min(2u, v.comps - c);
+        unsigned half = static_cast<unsigned>(v.reg) + 2 * c;
+        std::string regs;
+        for (unsigned h = 0; h < 2 * n; ++h) regs += fmt::format("{}r{}{}", h ? "_" : "", (half + h) / 2, (half + h) % 2 ? 'h' : 'l');
+        add(fmt::format("uniform_store 2, i16, {}, 0, {}, {}", n == 2 ? "xyzw" : "xy", regs, 2 * (in.imm + c)));
+      }
       return {};
     }
     case Op::stack_store: case Op::stack_load: {

@@ -48,6 +48,21 @@ Status lower_idiv(Function& f);
 // integer ALU sources, 8-bit float codes, 16-bit memory offsets) and
 // uniforms where only registers are allowed move into registers.
 Status lower_immediates(Function& f);
+// opt_preamble.cpp: values that depend only on uniforms, immediates and
+// uniform-buffer words move into a preamble that stores them to uniforms
+// u<first_uniform>.. with uniform_store (the USC Preshader, run once per
+// launch); `f` reads those uniforms instead. Only when that leaves fewer
+// main-shader instructions; an empty `function` when nothing moves.
+struct Preamble {
+  Function function;
+  uint32_t first_uniform = 0, uniform_count = 0;
+};
+Result<Preamble> opt_preamble(Function& f, const Abi& abi);
+// pressure_schedule.cpp: each basic block reordered bottom-up to lower its
+// peak of live register halves; kept only when the peak drops and no
+// `wait` is added. Non-pure instructions and phi variable accesses keep
+// their order.
+bool pressure_schedule(Function& f);
 // register_allocate.cpp: linear scan over the structured order; values live
 // across a loop back edge are live for the whole loop. When the 128
 // registers do not suffice, values (any 1-4 word shape, phi variables

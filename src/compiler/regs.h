@@ -18,6 +18,13 @@ inline constexpr unsigned kFirstAllocatableHalf = 4;  // r2l
 // group in host memory (16 MiB for a 1024-thread threadgroup), and every
 // immediate stack offset fits the instructions' signed 16-bit field.
 inline constexpr uint32_t kMaxScratch_B = 16 * 1024;
+// The uniform file: u0..u255, 32 bits each (applegpu's 256 uniform
+// registers; the usc unit's kUniforms).
+inline constexpr uint32_t kUniformRegisters = 256;
+
+// Threads per core for a register count in halves, r0 included (Mesa's
+// occupancy table; register_allocate.cpp).
+unsigned threads_for_halves(unsigned halves);
 
 // 16-bit scalars may sit in any half, 32-bit values and 16-bit vectors
 // (read whole as a 32-bit register, e.g. packHalf2x16's pair) start on a

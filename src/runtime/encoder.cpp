@@ -47,6 +47,9 @@ Status check(const LaunchDesc& l) {
                         kMaxThreadgroupMemory_B);
   if (l.register_halves == 0 || l.register_halves > kMaxRegisterHalves)
     return Error::limit("launch: {} register halves (1..{})", l.register_halves, kMaxRegisterHalves);
+  if (!l.preamble.empty() && (l.preamble_register_halves == 0 || l.preamble_register_halves > kMaxRegisterHalves))
+    return Error::limit("launch: the preamble uses {} register halves (1..{})", l.preamble_register_halves,
+                        kMaxRegisterHalves);
   if (l.scratch_B > kMaxScratch_B)
     return Error::limit("launch: {} bytes of scratch per thread (at most {}, the largest spill size bucket)", l.scratch_B,
                         kMaxScratch_B);
@@ -100,7 +103,7 @@ uint32_t spill_size_bucket(uint32_t scratch_B) {
 }
 
 Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& l, uint64_t code_usc, uint64_t uniforms_va,
-                                            uint64_t textures_va, uint64_t samplers_va) {
+                                            uint64_t textures_va, uint64_t samplers_va, uint64_t preamble_usc) {
   AGX_CHECK(check(l));
   std::vector<uint8_t> out;
   // Uniform words of at most 32 registers each, u0..u127 then u128..u255.
@@ -136,7 +139,15 @@ Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& l, uint64_t code_u
   regs.register_count = l.register_halves;
   regs.spill_size = spill_size_bucket(l.scratch_B);
   AGX_CHECK(push(out, regs));
-  AGX_CHECK(push(out, cs::UscNoPreshader{}));
+  // The list ends with the preamble's code (bminor/mesa-mesa
+  // src/asahi/lib/agx_usc.h: agx_usc_pack Preshader) or No Preshader.
+  if (!l.preamble.empty()) {
+    cs::UscPreshader pre;
+    pre.code = preamble_usc;
+    AGX_CHECK(push(out, pre));
+  } else {
+    AGX_CHECK(push(out, cs::UscNoPreshader{}));
+  }
   return out;
 }
 
@@ -147,7 +158,7 @@ Result<std::vector<uint8_t>> pack_cdm_launch(const LaunchDesc& l, uint64_t pipel
   w0.uniform_register_count = uniform_halves(l);
   w0.texture_state_register_count = texture_states(l);
   w0.sampler_state_register_count = sampler_state_count(sampler_states(l), l.extended_samplers);
-  w0.preshader_register_count = 0;
+  w0.preshader_register_count = l.preamble.empty() ? 0 : l.preamble_register_halves;
   w0.mode = cs::CdmMode::kDirect;
   AGX_CHECK(push(out, w0));
   cs::CdmLaunchWord1 w1;
@@ -190,7 +201,14 @@ Result<EncodedLaunch> encode_launch(Device& device, const LaunchDesc& l) {
   };
   AGX_TRY(uint64_t textures_va, upload(l.texture_states, "texture state descriptors", e.textures));
   AGX_TRY(uint64_t samplers_va, upload(l.sampler_states, "sampler state descriptors", e.samplers));
-  AGX_TRY(auto words, pack_usc_words(l, e.code->gpu_va() - usc_base, uniforms_va, textures_va, samplers_va));
+  uint64_t preamble_usc = 0;
+  if (!l.preamble.empty()) {
+    AGX_TRY(e.preamble, device.create_buffer(l.preamble.size(), "preamble code", /*usc=*/true));
+    std::memcpy(e.preamble->host().data(), l.preamble.data(), l.preamble.size());
+    preamble_usc = e.preamble->gpu_va() - usc_base;
+  }
+  AGX_TRY(auto words,
+          pack_usc_words(l, e.code->gpu_va() - usc_base, uniforms_va, textures_va, samplers_va, preamble_usc));
   AGX_TRY(e.usc_words, device.create_buffer(words.size(), "USC word list", /*usc=*/true));
   std::memcpy(e.usc_words->host().data(), words.data(), words.size());
   AGX_TRY(auto stream, pack_cdm_launch(l, e.usc_words->gpu_va() - usc_base));

@@ -3,7 +3,8 @@
 // src/asahi/genxml/cmdbuf.xml): the kernel's code in the USC window, a
 // uniform buffer, the texture and sampler state descriptors, a USC word
 // list (Uniform / Uniform High, Texture, Sampler, Shared, Shader,
-// Registers, No Preshader) and a CDM control stream (Launch words 0-1,
+// Registers, then Preshader with the preamble's code or No Preshader) and a
+// CDM control stream (Launch words 0-1,
 // Global size in threads, Local size, Stream Terminate), then the
 // drm_asahi_cmd_compute that points at the stream.
 #pragma once
@@ -22,6 +23,10 @@ namespace agx::runtime {
 struct LaunchDesc {
   std::span<const uint8_t> code;        // AGX machine code ending in stop
   uint32_t register_halves = 0;         // 16-bit register halves the code uses (r0 included)
+  // The preamble (compiler::Shader::preamble): run once per launch before
+  // the threadgroups (USC Preshader word); empty: No Preshader.
+  std::span<const uint8_t> preamble;
+  uint32_t preamble_register_halves = 0;  // Launch Word 0's preshader register count
   std::span<const uint32_t> uniforms;   // u0, u1, ...: the uniform file the kernel starts with
   uint32_t threadgroup_memory_B = 0;
   std::array<uint32_t, 3> groups{1, 1, 1};  // threadgroups per axis
@@ -41,7 +46,7 @@ struct LaunchDesc {
 // A launch ready to submit; keeps its buffers alive until destroyed.
 struct EncodedLaunch {
   drm_asahi_cmd_compute command{};
-  std::unique_ptr<Buffer> code, uniforms, textures, samplers, usc_words, stream;
+  std::unique_ptr<Buffer> code, preamble, uniforms, textures, samplers, usc_words, stream;
   std::unique_ptr<Buffer> helper_code, helper_data;  // when scratch_B > 0
 };
 
@@ -70,9 +75,11 @@ Result<EncodedLaunch> encode_launch(Device& device, const LaunchDesc& launch);
 // The USC word list and CDM stream bytes alone (what encode_launch writes),
 // for given addresses: `code_usc`, `pipeline_usc` are USC offsets
 // (from usc_exec_base), `uniforms_va`, `textures_va` and `samplers_va` GPU
-// VAs (8-byte aligned).
+// VAs (8-byte aligned); `preamble_usc` the preamble's USC offset (used when
+// the launch has a preamble).
 Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& launch, uint64_t code_usc, uint64_t uniforms_va,
-                                            uint64_t textures_va = 0, uint64_t samplers_va = 0);
+                                            uint64_t textures_va = 0, uint64_t samplers_va = 0,
+                                            uint64_t preamble_usc = 0);
 Result<std::vector<uint8_t>> pack_cdm_launch(const LaunchDesc& launch, uint64_t pipeline_usc);
 
 }  // namespace agx::runtime

@@ -251,6 +251,8 @@ Status Session::launch(const compiler::Shader& shader, std::array<uint32_t, 3> g
   LaunchDesc launch;
   launch.code = shader.code;
   launch.register_halves = shader.stats.gprs;
+  launch.preamble = shader.preamble;
+  launch.preamble_register_halves = shader.stats.preamble_gprs;
   launch.scratch_B = shader.stats.scratch_B;
   launch.threadgroup_memory_B = abi.threadgroup_memory_B;
   launch.groups = groups;

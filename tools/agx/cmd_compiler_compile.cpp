@@ -1,7 +1,8 @@
 // `agx compile`: a compute shader (GLSL .comp or SPIR-V .spv) to AGX
 // machine code (docs/compiler.md).
 //   agx compile SHADER [-o OUT.bin] [--disasm] [--stats] [--json] [--entry NAME]
-//                      [--target vulkan|opengl] [--ir] [--no-opt]
+//                      [--target vulkan|opengl] [--ir] [--no-opt] [--no-preamble]
+//                      [--no-pressure-schedule]
 #include <cstring>
 
 #include <fmt/format.h>
@@ -15,7 +16,7 @@ namespace {
 
 struct Options {
   std::string input, out, entry = "main", target = "vulkan";
-  bool disasm = false, stats = false, json = false, ir = false, no_opt = false;
+  bool disasm = false, stats = false, json = false, ir = false, no_opt = false, no_schedule = false, no_preamble = false;
 };
 
 nlohmann::json abi_json(const agx::compiler::Abi& abi) {
@@ -60,6 +61,10 @@ nlohmann::json abi_json(const agx::compiler::Abi& abi) {
 nlohmann::json abi_json_full(const agx::compiler::Abi& abi) {
   nlohmann::json j = abi_json(abi);
   if (abi.atomic_lock_uniform != UINT32_MAX) j["atomic_lock_uniform"] = abi.atomic_lock_uniform;
+  if (abi.preamble_uniform_count) {
+    j["preamble_uniform"] = abi.preamble_uniform;
+    j["preamble_uniform_count"] = abi.preamble_uniform_count;
+  }
   return j;
 }
 
@@ -68,6 +73,8 @@ void run(const Options& o) {
   co.entry = o.entry;
   co.file_name = o.input;
   co.optimize = !o.no_opt;
+  co.pressure_schedule = !o.no_schedule;
+  co.preamble = !o.no_preamble;
   if (o.target == "opengl") co.env = agx::compiler::TargetEnv::opengl;
   else if (o.target != "vulkan") agx::cli::fail(std::string("--target is vulkan or opengl"));
   bool spirv = o.input.size() > 4 && o.input.substr(o.input.size() - 4) == ".spv";
@@ -92,15 +99,25 @@ void run(const Options& o) {
     nlohmann::json j = {{"instructions", s.instructions}, {"bytes", s.bytes}, {"gprs", s.gprs},
                         {"uniforms", s.uniforms}, {"spills", s.spills}, {"fills", s.fills}, {"scratch_B", s.scratch_B},
                         {"threads_per_core", s.threads_per_core}, {"loops", s.loops},
-                        {"abi", abi_json_full(shader->abi)}};
+                        {"preamble_instructions", s.preamble_instructions}, {"preamble_bytes", s.preamble_bytes},
+                        {"preamble_gprs", s.preamble_gprs}, {"abi", abi_json_full(shader->abi)}};
     fmt::print("{}\n", j.dump());
     return;
   }
-  if (o.ir) fmt::print("{}", shader->ir_text);
-  if (o.disasm) fmt::print("{}", agx::compiler::disassemble(shader->code));
+  // With a preamble, each listing has a heading: the preamble (its own
+  // code, from offset 0) first, then the main shader.
+  const bool pre = !shader->preamble.empty();
+  if (o.ir) fmt::print("{}{}{}", pre ? "preamble:\n" + shader->preamble_ir_text : "", pre ? "main:\n" : "", shader->ir_text);
+  if (o.disasm) {
+    if (pre) fmt::print("preamble:\n{}main:\n", agx::compiler::disassemble(shader->preamble));
+    fmt::print("{}", agx::compiler::disassemble(shader->code));
+  }
   if (o.stats)
-    fmt::print("compute shader: {} inst, {} bytes, {} halfregs, {} threads, {} loops, {}:{} spills:fills, {} uniform halves\n",
-               s.instructions, s.bytes, s.gprs, s.threads_per_core, s.loops, s.spills, s.fills, s.uniforms);
+    fmt::print("compute shader: {} inst, {} bytes, {} halfregs, {} threads, {} loops, {}:{} spills:fills, {} uniform halves{}\n",
+               s.instructions, s.bytes, s.gprs, s.threads_per_core, s.loops, s.spills, s.fills, s.uniforms,
+               pre ? fmt::format(", preamble {} inst {} bytes {} halfregs", s.preamble_instructions, s.preamble_bytes,
+                                 s.preamble_gprs)
+                   : "");
 }
 
 void setup(CLI::App& sub) {
@@ -109,9 +126,11 @@ void setup(CLI::App& sub) {
   sub.add_option("-o,--output", o->out, "Write the machine code to this file");
   sub.add_flag("--disasm", o->disasm, "Print the disassembly");
   sub.add_flag("--stats", o->stats, "Print shader-db style statistics");
-  sub.add_flag("--json", o->json, "With --stats: one JSON object (instructions, bytes, gprs, uniforms, spills, fills, threads_per_core, loops, abi)");
+  sub.add_flag("--json", o->json, "With --stats: one JSON object (instructions, bytes, gprs, uniforms, spills, fills, threads_per_core, loops, preamble_*, abi)");
   sub.add_flag("--ir", o->ir, "Print the final IR");
   sub.add_flag("--no-opt", o->no_opt, "Skip the SPIR-V performance passes (legalization still runs)");
+  sub.add_flag("--no-preamble", o->no_preamble, "Compile everything into the main shader (no preamble)");
+  sub.add_flag("--no-pressure-schedule", o->no_schedule, "Keep each block's instruction order (no scheduling for register pressure)");
   sub.add_option("--entry", o->entry, "Entry point name (default main)");
   sub.add_option("--target", o->target, "SPIR-V flavour: vulkan (glslang -V, default) or opengl (-G)");
   sub.callback([o] { run(*o); });

@@ -98,6 +98,7 @@ std::vector<float> run(const Shader& shader, uint32_t w, uint32_t h, uint32_t de
   EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::texture, 0, abi.texture_state_count, kStates}, ts).ok());
   EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::sampler, 0, abi.sampler_state_count, kSamplers}, ts).ok());
   gpu::TextureHook hook(mem, ts);
+  EXPECT_TRUE(run_preamble(shader, d.uniforms, mem).ok());
   auto program = usc::compile(shader.code, 0);
   EXPECT_TRUE(program.ok()) << program.error().message();
   if (!program.ok()) return {};

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "compiler/compiler.h"
@@ -47,6 +48,24 @@ inline Shader must_compile(const std::string& src, TargetEnv env = TargetEnv::vu
   return std::move(*s);
 }
 
+// The preamble as the CDM runs the USC Preshader (docs/gpu.md): once, as
+// one SIMD group with only lane 0 active, on the dispatch's uniform file;
+// the uniform file it leaves at `stop` is what the dispatch starts with.
+inline Status run_preamble(const Shader& shader, std::array<uint32_t, usc::kUniforms>& uniforms, GpuMemory& mem) {
+  if (shader.preamble.empty()) return {};
+  AGX_TRY(auto program, usc::compile(shader.preamble, 0));
+  auto core = std::make_unique<usc::Core>();
+  usc::place(*core, usc::Placement{});
+  core->exec = core->present = 1;
+  core->u = uniforms;
+  std::vector<uint8_t> shared(16);
+  usc::Memories m{&mem, &shared, nullptr, 0};
+  AGX_TRY(auto stop, usc::run(program, *core, m, usc::RunOptions{}));
+  if (stop != usc::StopReason::finished) return Error::invalid_argument("the preamble stopped at a barrier");
+  uniforms = core->u;
+  return {};
+}
+
 inline Status execute(const Shader& shader, Job& run) {
   usc::RegionMemory mem;
   usc::Dispatch d;
@@ -75,6 +94,7 @@ inline Status execute(const Shader& shader, Job& run) {
   }
   for (int i = 0; i < 3; ++i) d.uniforms[shader.abi.workgroup_count_uniform + i] = run.groups[i];
   for (size_t i = 0; i < run.push.size(); ++i) d.uniforms[shader.abi.push_constants_uniform + i] = run.push[i];
+  AGX_CHECK(run_preamble(shader, d.uniforms, mem));
   AGX_TRY(auto program, usc::compile(shader.code, 0));
   usc::RunOptions opt;
   opt.step_limit = 50'000'000;

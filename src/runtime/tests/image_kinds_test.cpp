@@ -237,6 +237,8 @@ Status dispatch_with_images(Device& dev, const std::string& glsl, const std::map
   LaunchDesc l;
   l.code = shader.code;
   l.register_halves = shader.stats.gprs;
+  l.preamble = shader.preamble;
+  l.preamble_register_halves = shader.stats.preamble_gprs;
   l.uniforms = u;
   l.local = shader.abi.workgroup_size;
   l.threadgroup_memory_B = shader.abi.threadgroup_memory_B;
