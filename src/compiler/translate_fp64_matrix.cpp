@@ -3,6 +3,7 @@
 // matrix value is its scalars column after column (c * rows + r).
 #include <spirv/unified1/GLSL.std.450.h>
 
+#include "compiler/cofactor.h"
 #include "compiler/fp64_lowering.h"
 #include "compiler/translate.h"
 
@@ -13,26 +14,27 @@ using Kind = spirv::Type::Kind;
 
 namespace {
 
-// The determinant of the square sub-matrix of m (column-major, `rows`
-// rows) on rows rs and columns cs, by cofactor expansion along its first
-// row (translate_matrix.cpp's order; repeated minors are equal
-// instruction sequences that CSE merges).
-Pair minor_det(Fp64& fp, const std::vector<Pair>& m, unsigned rows, const std::vector<unsigned>& rs,
-               const std::vector<unsigned>& cs) {
-  auto at = [&](unsigned r, unsigned c) { return m[c * rows + r]; };
-  if (rs.size() == 1) return at(rs[0], cs[0]);
-  if (rs.size() == 2) return fp.sub(fp.mul(at(rs[0], cs[0]), at(rs[1], cs[1])), fp.mul(at(rs[1], cs[0]), at(rs[0], cs[1])));
-  std::vector<unsigned> sub_rows(rs.begin() + 1, rs.end());
-  Pair acc{};
-  for (size_t k = 0; k < cs.size(); ++k) {
-    std::vector<unsigned> sub_cols;
-    for (size_t j = 0; j < cs.size(); ++j)
-      if (j != k) sub_cols.push_back(cs[j]);
-    Pair term = fp.mul(at(rs[0], cs[k]), minor_det(fp, m, rows, sub_rows, sub_cols));
-    acc = k == 0 ? term : k % 2 ? fp.sub(acc, term) : fp.add(acc, term);
+// Double arithmetic for cofactor.h: the fp64 sequences, one division for
+// the reciprocal.
+class DoubleArith {
+ public:
+  explicit DoubleArith(Fp64& fp) : fp_(fp) {}
+  Pair mul(Pair a, Pair c) { return fp_.mul(a, c); }
+  Pair neg(Pair a) { return fp_.neg(a); }
+  Pair recip(Pair a) { return fp_.div(Fp64::constant(1.0), a); }
+  Pair diff_of_products(Pair a, Pair b, Pair c, Pair d) {
+    Pair ab = fp_.mul(a, b);
+    Pair cd = fp_.mul(c, d);
+    return fp_.sub(ab, cd);
   }
-  return acc;
-}
+  Pair add_product(Pair acc, Pair a, Pair b, bool sub) {
+    Pair t = fp_.mul(a, b);
+    return sub ? fp_.sub(acc, t) : fp_.add(acc, t);
+  }
+
+ private:
+  Fp64& fp_;
+};
 
 }  // namespace
 
@@ -50,29 +52,15 @@ Status Translator::fp64_matrix_ext(const spirv::Inst& in) {
   Fp64 fp(x);
   std::vector<Pair> m;
   for (const Src& s : mv->c) m.push_back({lo32(s), hi32(s)});
-  std::vector<unsigned> all(n);
-  for (unsigned i = 0; i < n; ++i) all[i] = i;
-  Pair det = minor_det(fp, m, n, all, all);
+  DoubleArith ar(fp);
+  Pair det = cofactor_determinant(ar, m, n);
   TVal out;
   out.kind = TVal::Kind::data;
   out.type = w[0];
   if (w[3] == GLSLstd450Determinant) {
     out.c.push_back(pack64(det.lo, det.hi));
   } else {
-    // inverse[c][r] = (-1)^(r+c) det(M without row c, column r) / det
-    Pair inv_det = fp.div(Fp64::constant(1.0), det);
-    for (unsigned c = 0; c < n; ++c)
-      for (unsigned r = 0; r < n; ++r) {
-        std::vector<unsigned> rs, cs;
-        for (unsigned i = 0; i < n; ++i) {
-          if (i != c) rs.push_back(i);
-          if (i != r) cs.push_back(i);
-        }
-        Pair cof = minor_det(fp, m, n, rs, cs);
-        if ((r + c) % 2) cof = fp.neg(cof);
-        Pair v = fp.mul(cof, inv_det);
-        out.c.push_back(pack64(v.lo, v.hi));
-      }
+    for (const Pair& v : cofactor_inverse(ar, m, n, det)) out.c.push_back(pack64(v.lo, v.hi));
   }
   vals_[w[1]] = std::move(out);
   return {};

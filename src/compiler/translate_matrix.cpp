@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/cofactor.h"
 #include "compiler/translate.h"
 
 namespace agx::compiler::detail {
@@ -23,34 +24,20 @@ using Kind = spirv::Type::Kind;
 
 namespace {
 
-Src neg(Src s) { s.neg = !s.neg; return s; }
+// Float arithmetic for cofactor.h: IR fmul/fmadd, source negation, rcp.
+class FloatArith {
+ public:
+  explicit FloatArith(Builder& b) : b_(b) {}
+  Src mul(Src a, Src c) { return Src::val(b_.def(IrOp::fmul, {a, c})); }
+  Src neg(Src a) { a.neg = !a.neg; return a; }  // a source modifier, no instruction
+  Src recip(Src a) { return Src::val(b_.def(IrOp::rcp, {a})); }
+  // a b - c d as one fmadd: a b + -(c d)
+  Src diff_of_products(Src a, Src b, Src c, Src d) { return Src::val(b_.def(IrOp::fmadd, {a, b, neg(mul(c, d))})); }
+  Src add_product(Src acc, Src a, Src b, bool sub) { return Src::val(b_.def(IrOp::fmadd, {sub ? neg(a) : a, b, acc})); }
 
-// The determinant of the square sub-matrix of `m` (rows x cols scalars,
-// column-major) on the given rows and columns, by cofactor expansion along
-// its first row. Repeated minors come out as equal instructions that CSE
-// merges.
-Src minor_det(Builder& b, const std::vector<Src>& m, unsigned rows, const std::vector<unsigned>& rs,
-              const std::vector<unsigned>& cs) {
-  auto at = [&](unsigned r, unsigned c) { return m[c * rows + r]; };
-  if (rs.size() == 1) return at(rs[0], cs[0]);
-  if (rs.size() == 2) {
-    // a d - c b
-    Src cb = Src::val(b.def(IrOp::fmul, {at(rs[1], cs[0]), at(rs[0], cs[1])}));
-    return Src::val(b.def(IrOp::fmadd, {at(rs[0], cs[0]), at(rs[1], cs[1]), neg(cb)}));
-  }
-  std::vector<unsigned> sub_rows(rs.begin() + 1, rs.end());
-  Src acc;
-  for (size_t k = 0; k < cs.size(); ++k) {
-    std::vector<unsigned> sub_cols;
-    for (size_t j = 0; j < cs.size(); ++j)
-      if (j != k) sub_cols.push_back(cs[j]);
-    Src d = minor_det(b, m, rows, sub_rows, sub_cols);
-    Src a = at(rs[0], cs[k]);
-    if (k % 2) a = neg(a);
-    acc = k == 0 ? Src::val(b.def(IrOp::fmul, {a, d})) : Src::val(b.def(IrOp::fmadd, {a, d, acc}));
-  }
-  return acc;
-}
+ private:
+  Builder& b_;
+};
 
 }  // namespace
 
@@ -305,29 +292,15 @@ Status Translator::matrix_ext(const spirv::Inst& in) {
   if (type(scalar_type(type(mt).elem)).width != 32) return unsupported(in, "matrices of 64-bit floats (dmat) are not supported");
   const std::vector<Src> m = mv->c;
   if (m.size() != n * n) return unsupported(in, "matrix operand shape");
-  std::vector<unsigned> all(n);
-  for (unsigned i = 0; i < n; ++i) all[i] = i;
-  Src det = minor_det(b_, m, n, all, all);
+  FloatArith ar(b_);
+  Src det = cofactor_determinant(ar, m, n);
   TVal out;
   out.kind = TVal::Kind::data;
   out.type = w[0];
-  if (static_cast<GLSLstd450>(w[3]) == GLSLstd450Determinant) {
+  if (static_cast<GLSLstd450>(w[3]) == GLSLstd450Determinant)
     out.c.push_back(det);
-  } else {
-    // inverse[c][r] = (-1)^(r+c) det(M without row c, column r) / det
-    Src inv_det = Src::val(b_.def(IrOp::rcp, {det}));
-    for (unsigned c = 0; c < n; ++c)
-      for (unsigned r = 0; r < n; ++r) {
-        std::vector<unsigned> rs, cs;
-        for (unsigned i = 0; i < n; ++i) {
-          if (i != c) rs.push_back(i);
-          if (i != r) cs.push_back(i);
-        }
-        Src cof = minor_det(b_, m, n, rs, cs);
-        if ((r + c) % 2) cof = neg(cof);
-        out.c.push_back(Src::val(b_.def(IrOp::fmul, {cof, inv_det})));
-      }
-  }
+  else
+    out.c = cofactor_inverse(ar, m, n, det);
   vals_[w[1]] = std::move(out);
   return {};
 }
