@@ -88,6 +88,17 @@ Status Translator::fp64_matrix(const spirv::Inst& in) {
     rows = matrix_rows(t);
     return {};
   };
+  // The two operands of OpVectorTimesMatrix (matrix word 3) and
+  // OpMatrixTimesVector (matrix word 2) and the matrix's shape.
+  auto vector_and_matrix = [&](size_t matrix_word, std::vector<Pair>& v, std::vector<Pair>& m, unsigned& cols,
+                               unsigned& rows) -> Status {
+    AGX_CHECK(operands(2));
+    AGX_TRY(auto first, data(w[2]));
+    AGX_TRY(auto second, data(w[3]));
+    v = std::move(matrix_word == 3 ? first : second);
+    m = std::move(matrix_word == 3 ? second : first);
+    return shape(w[matrix_word], cols, rows);
+  };
   // sum_j a[j] * b[j]
   auto dot = [&](const std::vector<Pair>& a, const std::vector<Pair>& b) { return fp64_dot(fp, a, b); };
   TVal out;
@@ -113,21 +124,17 @@ Status Translator::fp64_matrix(const spirv::Inst& in) {
       break;
     }
     case Op::OpVectorTimesMatrix: {
-      AGX_CHECK(operands(2));
       unsigned cols, rows;
-      AGX_TRY(auto v, data(w[2]));
-      AGX_TRY(auto m, data(w[3]));
-      AGX_CHECK(shape(w[3], cols, rows));
+      std::vector<Pair> v, m;
+      AGX_CHECK(vector_and_matrix(3, v, m, cols, rows));
       if (v.size() != rows || m.size() != cols * rows) return unsupported(in, "OpVectorTimesMatrix operand shapes");
       for (unsigned c = 0; c < cols; ++c) push(dot(v, std::vector<Pair>(m.begin() + c * rows, m.begin() + (c + 1) * rows)));
       break;
     }
     case Op::OpMatrixTimesVector: {
-      AGX_CHECK(operands(2));
       unsigned cols, rows;
-      AGX_TRY(auto m, data(w[2]));
-      AGX_TRY(auto v, data(w[3]));
-      AGX_CHECK(shape(w[2], cols, rows));
+      std::vector<Pair> v, m;
+      AGX_CHECK(vector_and_matrix(2, v, m, cols, rows));
       if (v.size() != cols || m.size() != cols * rows) return unsupported(in, "OpMatrixTimesVector operand shapes");
       for (unsigned r = 0; r < rows; ++r) {
         std::vector<Pair> row;
