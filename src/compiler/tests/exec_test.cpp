@@ -5,17 +5,11 @@
 #include <cmath>
 #include <random>
 
+#include "compiler/tests/buffer_words.h"
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
 namespace {
-
-std::vector<uint32_t> random_words(size_t n, uint32_t seed, uint32_t max = UINT32_MAX) {
-  std::mt19937 rng(seed);
-  std::vector<uint32_t> v(n);
-  for (auto& x : v) x = max == UINT32_MAX ? rng() : rng() % (max + 1);
-  return v;
-}
 
 uint32_t fbits(float f) { return std::bit_cast<uint32_t>(f); }
 float bitsf(uint32_t u) { return std::bit_cast<float>(u); }

@@ -7,17 +7,13 @@
 #include <bit>
 #include <random>
 
+#include "buffer_words.h"
 #include "run_helpers.h"
+#include "spirv_mutate.h"
 
 namespace agx::compiler::test {
 namespace {
 
-std::vector<uint32_t> words(size_t n, uint32_t seed, uint32_t max = UINT32_MAX) {
-  std::mt19937 rng(seed);
-  std::vector<uint32_t> v(n);
-  for (auto& x : v) x = static_cast<uint32_t>(rng() % (uint64_t{max} + 1));
-  return v;
-}
 float f32(uint32_t u) { return std::bit_cast<float>(u); }
 uint32_t u32(float f) { return std::bit_cast<uint32_t>(f); }
 
@@ -36,7 +32,7 @@ void main() {
   ASSERT_FALSE(s.code.empty());
   EXPECT_EQ(s.stats.scratch_B, 96u);  // 24 words on the stack, no spills
   Job r;
-  auto idx = words(128, 3, 1000);
+  auto idx = random_words(128, 3, 1000);
   r.buffers = {idx, std::vector<uint32_t>(64)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 64; ++t) {
@@ -62,7 +58,7 @@ void main() {
 })");
   ASSERT_FALSE(s.code.empty());
   Job r;
-  auto x = words(32 * 16, 5, 1 << 20);
+  auto x = random_words(32 * 16, 5, 1 << 20);
   r.buffers = {x, std::vector<uint32_t>(32 * 16)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 32; ++t) {
@@ -90,7 +86,7 @@ void main() {
 })");
   ASSERT_FALSE(s.code.empty());
   Job r;
-  auto x = words(64 * 20, 7);
+  auto x = random_words(64 * 20, 7);
   r.buffers = {x, std::vector<uint32_t>(64 * 20)};
   r.groups = {2, 1, 1};
   ASSERT_OK(execute(s, r));
@@ -125,7 +121,7 @@ void main() {
 })");
   ASSERT_FALSE(s.code.empty());
   Job r;
-  auto k = words(32, 11, 1000);
+  auto k = random_words(32, 11, 1000);
   r.buffers = {k, std::vector<uint32_t>(32 * 12)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 32; ++t) {
@@ -171,7 +167,7 @@ void main() {
 })");
   ASSERT_FALSE(s.code.empty());
   Job r;
-  auto k = words(32, 13, 100000);
+  auto k = random_words(32, 13, 100000);
   r.buffers = {k, std::vector<uint32_t>(32 * 8)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 32; ++t) {
@@ -246,7 +242,7 @@ void main() {
   EXPECT_EQ(s.stats.scratch_B, 0u);
   EXPECT_EQ(s.ir_text.find("stack_"), std::string::npos) << s.ir_text;
   Job r;
-  auto k = words(32, 17, 1000);
+  auto k = random_words(32, 17, 1000);
   r.buffers = {k, std::vector<uint32_t>(32 * 4)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 32; ++t) {
@@ -384,14 +380,7 @@ void main() {
   size_t compiled = 0;
   for (int round = 0; round < 150; ++round) {
     std::vector<uint32_t> w = *opt;
-    for (int e = 0, edits = 1 + static_cast<int>(rng() % 3); e < edits; ++e) {
-      size_t at = 5 + rng() % (w.size() - 5);
-      switch (rng() % 3) {
-        case 0: w[at] ^= 1u << (rng() % 32); break;
-        case 1: w[at] = rng() % 4 ? rng() % 64 : rng(); break;
-        default: w.erase(w.begin() + static_cast<std::ptrdiff_t>(at)); break;
-      }
-    }
+    mutate_spirv(w, rng);
     auto sh = compile_spirv(w, o);
     if (sh.ok()) {
       ++compiled;

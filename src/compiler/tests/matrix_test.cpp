@@ -9,6 +9,7 @@
 
 #include "compiler/spirv_module.h"
 #include "compiler/tests/run_helpers.h"
+#include "compiler/tests/spirv_mutate.h"
 
 namespace agx::compiler::test {
 namespace {
@@ -428,15 +429,7 @@ TEST(Matrix, MutatedBoolAndMatrixModulesGiveShadersOrErrors) {
   size_t errors = 0;
   for (int round = 0; round < 150; ++round) {
     std::vector<uint32_t> w = *words;
-    int edits = 1 + rng() % 3;
-    for (int e = 0; e < edits; ++e) {
-      size_t at = 5 + rng() % (w.size() - 5);
-      switch (rng() % 3) {
-        case 0: w[at] ^= 1u << (rng() % 32); break;
-        case 1: w[at] = rng() % 4 ? rng() % 64 : rng(); break;
-        default: w.erase(w.begin() + at); break;
-      }
-    }
+    mutate_spirv(w, rng);
     (void)spirv::widen_bool_uniforms(w);
     (void)spirv::parse(w, "main");
     auto s = compile_spirv(w, o);

@@ -10,26 +10,12 @@
 #include "compiler/passes.h"
 #include "compiler/regs.h"
 #include "compiler/spill.h"
+#include "buffer_words.h"
+#include "ir_lines.h"
 #include "run_helpers.h"
 
 namespace agx::compiler::test {
 namespace {
-
-std::vector<std::string> lines(const Function& f) {
-  std::vector<std::string> out;
-  std::string text = print(f), cur;
-  for (char c : text) {
-    if (c == '\n') { out.push_back(cur); cur.clear(); } else { cur += c; }
-  }
-  return out;
-}
-
-std::vector<uint32_t> words(size_t n, uint32_t seed, uint32_t max = UINT32_MAX) {
-  std::mt19937 rng(seed);
-  std::vector<uint32_t> v(n);
-  for (auto& x : v) x = static_cast<uint32_t>(rng() % (uint64_t{max} + 1));
-  return v;
-}
 
 TEST(SpillPass, VectorPairAndPhiVariableGoThroughTheirSlots) {
   Function f;
@@ -233,7 +219,7 @@ TEST(SpillExec, ManyLiveVec4s) {
   EXPECT_GT(s.stats.spills, 0u);
   EXPECT_LE(s.stats.gprs, 256u);
   Job r;
-  auto a = words(32 * 48 * 4, 41, 1000);
+  auto a = random_words(32 * 48 * 4, 41, 1000);
   for (auto& w : a) w = std::bit_cast<uint32_t>(float(w) * 0.125f);
   r.buffers = {a, std::vector<uint32_t>(32 * 7 * 4)};
   ASSERT_OK(execute(s, r));
@@ -263,7 +249,7 @@ TEST(SpillExec, Many64BitValues) {
   ASSERT_FALSE(s.code.empty());
   EXPECT_GT(s.stats.spills, 0u);
   Job r;
-  auto a = words(32 * 72 * 2, 43);
+  auto a = random_words(32 * 72 * 2, 43);
   r.buffers = {a, std::vector<uint32_t>(32 * 4)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 32; ++t) {
@@ -297,7 +283,7 @@ TEST(SpillExec, LoopCarriedPhis) {
   EXPECT_GT(s.stats.spills, 0u);
   EXPECT_GT(s.stats.fills, 0u);
   Job r;
-  auto a = words(40 * 4, 47);
+  auto a = random_words(40 * 4, 47);
   r.buffers = {a, std::vector<uint32_t>(32 * 40 * 4)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 32; ++t) {
@@ -336,7 +322,7 @@ TEST(SpillExec, LocalArrayBesideSpillSlots) {
   EXPECT_GT(s.stats.spills, 0u);
   EXPECT_GT(s.stats.scratch_B, 128u);  // the array's 128 bytes, then the slots
   Job r;
-  auto a = words(32 * 200, 53);
+  auto a = random_words(32 * 200, 53);
   r.buffers = {a, std::vector<uint32_t>(32)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 32; ++t) {
