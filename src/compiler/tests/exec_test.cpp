@@ -565,11 +565,7 @@ namespace {
 TEST(Exec, SpillsWhenMoreValuesLiveThanRegisters) {
   // 200 loaded values all live at once: more than the 128 registers, so
   // some go to the stack and come back.
-  std::string src = "#version 450\nlayout(local_size_x = 32) in;\n"
-                    "layout(set = 0, binding = 0) buffer A { uint a[]; };\n"
-                    "layout(set = 0, binding = 1) buffer O { uint o[]; };\nvoid main() {\n"
-                    "  uint b = gl_GlobalInvocationID.x * 200u;\n";
-  for (int i = 0; i < 200; ++i) src += "  uint v" + std::to_string(i) + " = a[b + " + std::to_string(i) + "u];\n";
+  std::string src = many_live_values("uint", 200);
   src += "  uint s = 0u;\n";
   for (int i = 0; i < 200; ++i) src += "  s = s * 3u + v" + std::to_string(199 - i) + ";\n";
   src += "  o[gl_GlobalInvocationID.x] = s;\n}\n";

@@ -205,11 +205,7 @@ TEST(SpillExec, SixteenBitHalvesRoundTripThroughTheStack) {
 
 TEST(SpillExec, ManyLiveVec4s) {
   // 48 vec4s (192 registers) all live until the end.
-  std::string src = "#version 450\nlayout(local_size_x = 32) in;\n"
-                    "layout(set = 0, binding = 0) buffer A { vec4 a[]; };\n"
-                    "layout(set = 0, binding = 1) buffer O { vec4 o[]; };\nvoid main() {\n"
-                    "  uint b = gl_GlobalInvocationID.x * 48u;\n";
-  for (int i = 0; i < 48; ++i) src += "  vec4 v" + std::to_string(i) + " = a[b + " + std::to_string(i) + "u];\n";
+  std::string src = many_live_values("vec4", 48);
   src += "  vec4 s = vec4(0.0);\n";
   for (int i = 0; i < 48; ++i) src += "  s = s * 0.5 + v" + std::to_string(47 - i) + ".wzyx;\n";
   for (int i = 0; i < 48; i += 8) src += "  o[b / 48u * 7u + " + std::to_string(i / 8) + "u] = v" + std::to_string(i) + " - s;\n";
@@ -237,11 +233,7 @@ TEST(SpillExec, ManyLiveVec4s) {
 
 TEST(SpillExec, Many64BitValues) {
   // 72 uint64 values (144 registers in pairs) live at once.
-  std::string src = "#version 450\n#extension GL_ARB_gpu_shader_int64 : require\nlayout(local_size_x = 32) in;\n"
-                    "layout(set = 0, binding = 0) buffer A { uint64_t a[]; };\n"
-                    "layout(set = 0, binding = 1) buffer O { uint64_t o[]; };\nvoid main() {\n"
-                    "  uint b = gl_GlobalInvocationID.x * 72u;\n";
-  for (int i = 0; i < 72; ++i) src += "  uint64_t v" + std::to_string(i) + " = a[b + " + std::to_string(i) + "u] + 1ul;\n";
+  std::string src = many_live_values("uint64_t", 72, "#extension GL_ARB_gpu_shader_int64 : require\n", " + 1ul");
   src += "  uint64_t s = 0ul;\n";
   for (int i = 0; i < 72; ++i) src += "  s = (s ^ v" + std::to_string(71 - i) + ") + (s << 3);\n";
   src += "  o[gl_GlobalInvocationID.x * 2u] = s;\n  o[gl_GlobalInvocationID.x * 2u + 1u] = v0 + v71;\n}\n";
