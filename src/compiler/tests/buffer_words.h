@@ -1,7 +1,8 @@
-// Test data as the 32-bit words of a buffer: random words, and 64-bit
-// values as low/high word pairs.
+// Test data as the 32-bit words of a buffer: random words, float bits,
+// and 64-bit values as low/high word pairs.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -16,6 +17,10 @@ inline std::vector<uint32_t> random_words(size_t n, uint32_t seed, uint32_t max 
   for (auto& x : v) x = static_cast<uint32_t>(rng() % (uint64_t{max} + 1));
   return v;
 }
+
+// A float as its buffer word, and back.
+inline uint32_t fbits(float f) { return std::bit_cast<uint32_t>(f); }
+inline float bitsf(uint32_t u) { return std::bit_cast<float>(u); }
 
 // 64-bit values as buffer words, low word first.
 inline std::vector<uint32_t> words(const std::vector<uint64_t>& v) {

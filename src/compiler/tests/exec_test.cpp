@@ -11,9 +11,6 @@
 namespace agx::compiler::test {
 namespace {
 
-uint32_t fbits(float f) { return std::bit_cast<uint32_t>(f); }
-float bitsf(uint32_t u) { return std::bit_cast<float>(u); }
-
 TEST(Exec, IntegerArithmeticPerInvocation) {
   Shader s = must_compile(R"(#version 450
 layout(local_size_x = 64) in;

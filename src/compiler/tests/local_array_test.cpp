@@ -14,9 +14,6 @@
 namespace agx::compiler::test {
 namespace {
 
-float f32(uint32_t u) { return std::bit_cast<float>(u); }
-uint32_t u32(float f) { return std::bit_cast<uint32_t>(f); }
-
 TEST(LocalArrays, ReadAndWriteByDynamicIndexOnTheStack) {
   Shader s = must_compile(R"(#version 450
 layout(local_size_x = 64) in;
@@ -133,7 +130,7 @@ void main() {
     uint32_t a1 = (a + 1) % 6, c = a % 4;
     float v1[4] = {float(t), float(a1) + (a1 == a ? 100.0f : 0.0f), float(t * 2 + a1), 0.5f * float(a1)};
     want[11] = v1[c];
-    for (int i = 0; i < 12; ++i) EXPECT_EQ(f32(r.buffers[1][t * 12 + i]), want[i]) << t << " " << i;
+    for (int i = 0; i < 12; ++i) EXPECT_EQ(bitsf(r.buffers[1][t * 12 + i]), want[i]) << t << " " << i;
   }
 }
 
@@ -180,7 +177,7 @@ void main() {
     float v[3] = {1, 2, 3}, res[3] = {};
     for (int row = 0; row < 3; ++row)
       for (int col = 0; col < 3; ++col) res[row] += m[col][row] * v[col];
-    for (int i = 0; i < 3; ++i) EXPECT_EQ(f32(r.buffers[1][t * 8 + i]), res[i]) << t;
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(bitsf(r.buffers[1][t * 8 + i]), res[i]) << t;
     EXPECT_EQ(int32_t(r.buffers[1][t * 8 + 3]), -int32_t(b * 10 + c + t)) << t;
     EXPECT_EQ(int32_t(r.buffers[1][t * 8 + 4]), int32_t(((b + 1) % 4) * 10 + c + t)) << t;
     uint64_t wd = (uint64_t(t + 1) << 32) + d * 3 + 0xFFFFFFFFull;
@@ -216,7 +213,7 @@ void main() {
     const uint32_t n = (i + 1) % 8;
     // Each thread has its own copies: only its texcoord[i] and b[n] changed.
     float want[8] = {tc[i][0] * 10, tc[i][1] * 10, tc[i][0], tc[i][1], tc[n][0] + 0.5f, tc[n][1], tc[n][0], tc[n][1]};
-    for (int c = 0; c < 8; ++c) EXPECT_EQ(f32(r.buffers[0][i * 8 + c]), want[c]) << i << " " << c;
+    for (int c = 0; c < 8; ++c) EXPECT_EQ(bitsf(r.buffers[0][i * 8 + c]), want[c]) << i << " " << c;
   }
 }
 
@@ -251,8 +248,8 @@ void main() {
     uint32_t i = k[t] % 4, j = (k[t] / 4) % 2, c = (k[t] / 8) % 2;
     a[i] += 10.0f;
     v[j][c] = 100 + t;
-    EXPECT_EQ(r.buffers[1][t * 4], u32(a[(i + 1) % 4])) << t;
-    EXPECT_EQ(r.buffers[1][t * 4 + 1], u32(a[i])) << t;
+    EXPECT_EQ(r.buffers[1][t * 4], fbits(a[(i + 1) % 4])) << t;
+    EXPECT_EQ(r.buffers[1][t * 4 + 1], fbits(a[i])) << t;
     EXPECT_EQ(r.buffers[1][t * 4 + 2], v[j][0] + v[j][1]) << t;
     EXPECT_EQ(r.buffers[1][t * 4 + 3], v[1 - j][c]) << t;
   }

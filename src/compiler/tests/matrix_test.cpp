@@ -8,14 +8,12 @@
 #include <random>
 
 #include "compiler/spirv_module.h"
+#include "compiler/tests/buffer_words.h"
 #include "compiler/tests/run_helpers.h"
 #include "compiler/tests/spirv_mutate.h"
 
 namespace agx::compiler::test {
 namespace {
-
-uint32_t fbits(float f) { return std::bit_cast<uint32_t>(f); }
-float bitsf(uint32_t u) { return std::bit_cast<float>(u); }
 
 // A column-major matrix in double: cols x rows, element (c, r).
 struct Mat {
