@@ -4,6 +4,7 @@
 #include <spirv/unified1/GLSL.std.450.h>
 
 #include "compiler/cofactor.h"
+#include "compiler/matrix_products.h"
 #include "compiler/fp64_lowering.h"
 #include "compiler/translate.h"
 
@@ -128,7 +129,7 @@ Status Translator::fp64_matrix(const spirv::Inst& in) {
       std::vector<Pair> v, m;
       AGX_CHECK(vector_and_matrix(3, v, m, cols, rows));
       if (v.size() != rows || m.size() != cols * rows) return unsupported(in, "OpVectorTimesMatrix operand shapes");
-      for (unsigned c = 0; c < cols; ++c) push(dot(v, std::vector<Pair>(m.begin() + c * rows, m.begin() + (c + 1) * rows)));
+      for (const Pair& p : vector_times_matrix(v, m, cols, rows, dot)) push(p);
       break;
     }
     case Op::OpMatrixTimesVector: {
@@ -136,11 +137,7 @@ Status Translator::fp64_matrix(const spirv::Inst& in) {
       std::vector<Pair> v, m;
       AGX_CHECK(vector_and_matrix(2, v, m, cols, rows));
       if (v.size() != cols || m.size() != cols * rows) return unsupported(in, "OpMatrixTimesVector operand shapes");
-      for (unsigned r = 0; r < rows; ++r) {
-        std::vector<Pair> row;
-        for (unsigned c = 0; c < cols; ++c) row.push_back(m[c * rows + r]);
-        push(dot(row, v));
-      }
+      for (const Pair& p : matrix_times_vector(m, v, cols, rows, dot)) push(p);
       break;
     }
     case Op::OpMatrixTimesMatrix: {
@@ -152,12 +149,7 @@ Status Translator::fp64_matrix(const spirv::Inst& in) {
       AGX_CHECK(shape(w[2], ak, rows));
       AGX_CHECK(shape(w[3], cols, bk));
       if (ak != bk || a.size() != ak * rows || b.size() != cols * bk) return unsupported(in, "OpMatrixTimesMatrix operand shapes");
-      for (unsigned c = 0; c < cols; ++c)
-        for (unsigned r = 0; r < rows; ++r) {
-          std::vector<Pair> row;
-          for (unsigned j = 0; j < ak; ++j) row.push_back(a[j * rows + r]);
-          push(dot(row, std::vector<Pair>(b.begin() + c * bk, b.begin() + (c + 1) * bk)));
-        }
+      for (const Pair& p : matrix_times_matrix(a, b, ak, rows, cols, dot)) push(p);
       break;
     }
     case Op::OpOuterProduct: {

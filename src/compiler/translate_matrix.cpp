@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "compiler/cofactor.h"
+#include "compiler/matrix_products.h"
 #include "compiler/translate.h"
 
 namespace agx::compiler::detail {
@@ -191,6 +192,12 @@ Status Translator::matrix_op(const spirv::Inst& in, bool& handled) {
   };
   auto fmul = [&](Src a, Src b) { return Src::val(b_.def(IrOp::fmul, {a, b})); };
   auto fma = [&](Src a, Src b, Src c) { return Src::val(b_.def(IrOp::fmadd, {a, b, c})); };
+  // sum_j x[j] y[j]: one fmul, then an fmadd a term
+  auto dot = [&](const std::vector<Src>& x, const std::vector<Src>& y) {
+    Src acc = fmul(x[0], y[0]);
+    for (size_t j = 1; j < x.size(); ++j) acc = fma(x[j], y[j], acc);
+    return acc;
+  };
   TVal out;
   out.kind = TVal::Kind::data;
   switch (in.op) {
@@ -220,11 +227,7 @@ Status Translator::matrix_op(const spirv::Inst& in, bool& handled) {
       AGX_TRY(auto m, data(w[3]));
       AGX_CHECK(shape(vals_[w[3]].type, cols, rows));
       if (v.size() != rows || m.size() != cols * rows) return unsupported(in, "OpVectorTimesMatrix operand shapes");
-      for (unsigned c = 0; c < cols; ++c) {
-        Src acc = fmul(v[0], m[c * rows]);
-        for (unsigned r = 1; r < rows; ++r) acc = fma(v[r], m[c * rows + r], acc);
-        out.c.push_back(acc);
-      }
+      out.c = vector_times_matrix(v, m, cols, rows, dot);
       break;
     }
     case Op::OpMatrixTimesVector: {
@@ -235,11 +238,7 @@ Status Translator::matrix_op(const spirv::Inst& in, bool& handled) {
       AGX_TRY(auto v, data(w[3]));
       AGX_CHECK(shape(vals_[w[2]].type, cols, rows));
       if (v.size() != cols || m.size() != cols * rows) return unsupported(in, "OpMatrixTimesVector operand shapes");
-      for (unsigned r = 0; r < rows; ++r) {
-        Src acc = fmul(m[r], v[0]);
-        for (unsigned c = 1; c < cols; ++c) acc = fma(m[c * rows + r], v[c], acc);
-        out.c.push_back(acc);
-      }
+      out.c = matrix_times_vector(m, v, cols, rows, dot);
       break;
     }
     case Op::OpMatrixTimesMatrix: {
@@ -251,12 +250,7 @@ Status Translator::matrix_op(const spirv::Inst& in, bool& handled) {
       AGX_CHECK(shape(vals_[w[2]].type, ak, rows));
       AGX_CHECK(shape(vals_[w[3]].type, cols, bk));
       if (ak != bk || a.size() != ak * rows || bm.size() != cols * bk) return unsupported(in, "OpMatrixTimesMatrix operand shapes");
-      for (unsigned c = 0; c < cols; ++c)
-        for (unsigned r = 0; r < rows; ++r) {
-          Src acc = fmul(a[r], bm[c * bk]);
-          for (unsigned j = 1; j < ak; ++j) acc = fma(a[j * rows + r], bm[c * bk + j], acc);
-          out.c.push_back(acc);
-        }
+      out.c = matrix_times_matrix(a, bm, ak, rows, cols, dot);
       break;
     }
     case Op::OpOuterProduct: {
