@@ -34,6 +34,15 @@ Pair Fp64::wide_mul(Src a, Src c) {
   return {Src::val(w, 32, 0), Src::val(w, 32, 1)};
 }
 
+Fp64::Product128 Fp64::wide_mul64(Pair a, Pair c) {
+  Pair p00 = wide_mul(a.lo, c.lo), p01 = wide_mul(a.lo, c.hi), p10 = wide_mul(a.hi, c.lo), p11 = wide_mul(a.hi, c.hi);
+  Pair mid = x_.add(p01, p10);
+  Src mid_carry = x_.less(false, mid, p01);
+  Src w1 = x_.op(IrOp::iadd, p00.hi, mid.lo);
+  Src w1_carry = x_.flag(Cond::ult, w1, mid.lo);
+  return {{p00.lo, w1}, x_.add(x_.add(p11, {mid.hi, mid_carry}), {w1_carry, k(0)})};
+}
+
 Src Fp64::clz(Pair m) {
   Src hi_msb = Src::val(b_.def(IrOp::ffs, {m.hi}));
   Src lo_msb = Src::val(b_.def(IrOp::ffs, {m.lo}));

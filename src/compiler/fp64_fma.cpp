@@ -72,12 +72,8 @@ Pair Fp64::fma(Pair a, Pair c, Pair d) {
   Src sign_p = x_.op(IrOp::iand, x_.op(IrOp::ixor, a.hi, c.hi), k(0x80000000u));
   // Product: (ma << 10) * (mc << 10), leading one at 124 or 125.
   Pair A = shl_k(pa.mant, 10), C = shl_k(pc.mant, 10);
-  Pair p00 = wide_mul(A.lo, C.lo), p01 = wide_mul(A.lo, C.hi), p10 = wide_mul(A.hi, C.lo), p11 = wide_mul(A.hi, C.hi);
-  Pair mid = x_.add(p01, p10);
-  Src mid_carry = x_.less(false, mid, p01);
-  Src w1 = x_.op(IrOp::iadd, p00.hi, mid.lo);
-  Src w1_carry = x_.flag(Cond::ult, w1, mid.lo);
-  Wide P{{p00.lo, w1}, x_.add(x_.add(p11, {mid.hi, mid_carry}), {w1_carry, k(0)})};
+  Product128 prod = wide_mul64(A, C);
+  Wide P{prod.lo, prod.hi};
   Src ep = x_.op(IrOp::isub, x_.op(IrOp::iadd, pa.exp, pc.exp), k(1023));
   // Addend: md << 72 (leading one at 124); a zero addend takes the
   // product's exponent and adds nothing.

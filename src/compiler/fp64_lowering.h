@@ -101,6 +101,9 @@ class Fp64 {
   Pair shl_k(Pair m, unsigned n);  // by a constant 1..31
   Pair shr_k(Pair m, unsigned n);
   Pair wide_mul(Src a, Src c);     // the 64-bit product of two words
+  // The 128-bit product of two 64-bit values: its low and high word pairs.
+  struct Product128 { Pair lo, hi; };
+  Product128 wide_mul64(Pair a, Pair c);
   // m >> s with the bits shifted out ORed into bit 0; s >= 0, any size.
   Pair shr_sticky(Pair m, Src s);
   Src nonzero(Pair m) { return x_.sel(Cond::ueq, x_.op(Op::ior, m.lo, m.hi), k(0), k(0), k(1)); }

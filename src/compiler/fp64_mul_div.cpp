@@ -59,13 +59,9 @@ Pair Fp64::mul(Pair a, Pair c) {
   // A = ma << 11 (leading one at 63), C = mc << 10 (at 62): the product's
   // top word pair H has its leading one at 61 or 62.
   Pair A = shl_k(pa.mant, 11), C = shl_k(pc.mant, 10);
-  Pair p00 = wide_mul(A.lo, C.lo), p01 = wide_mul(A.lo, C.hi), p10 = wide_mul(A.hi, C.lo), p11 = wide_mul(A.hi, C.hi);
-  Pair mid = x_.add(p01, p10);
-  Src mid_carry = x_.less(false, mid, p01);
-  Src w1 = x_.op(IrOp::iadd, p00.hi, mid.lo);
-  Src w1_carry = x_.flag(Cond::ult, w1, mid.lo);
-  Pair h = x_.add(x_.add(p11, {mid.hi, mid_carry}), {w1_carry, k(0)});
-  Src sticky = x_.sel(Cond::ueq, x_.op(IrOp::ior, p00.lo, w1), k(0), k(0), k(1));
+  Product128 prod = wide_mul64(A, C);
+  Pair h = prod.hi;
+  Src sticky = x_.sel(Cond::ueq, x_.op(IrOp::ior, prod.lo.lo, prod.lo.hi), k(0), k(0), k(1));
   h.lo = x_.op(IrOp::ior, h.lo, sticky);
   Src top = x_.flag(Cond::ult, h.hi, k(0x40000000u));  // leading one at 61
   Pair m = pick(top, shl_k(h, 1), h);

@@ -3,6 +3,8 @@
 // matrix value is its scalars column after column (c * rows + r).
 #include <spirv/unified1/GLSL.std.450.h>
 
+#include "compiler/cofactor.h"
+#include "compiler/matrix_products.h"
 #include "compiler/fp64_lowering.h"
 #include "compiler/translate.h"
 
@@ -13,26 +15,27 @@ using Kind = spirv::Type::Kind;
 
 namespace {
 
-// The determinant of the square sub-matrix of m (column-major, `rows`
-// rows) on rows rs and columns cs, by cofactor expansion along its first
-// row (translate_matrix.cpp's order; repeated minors are equal
-// instruction sequences that CSE merges).
-Pair minor_det(Fp64& fp, const std::vector<Pair>& m, unsigned rows, const std::vector<unsigned>& rs,
-               const std::vector<unsigned>& cs) {
-  auto at = [&](unsigned r, unsigned c) { return m[c * rows + r]; };
-  if (rs.size() == 1) return at(rs[0], cs[0]);
-  if (rs.size() == 2) return fp.sub(fp.mul(at(rs[0], cs[0]), at(rs[1], cs[1])), fp.mul(at(rs[1], cs[0]), at(rs[0], cs[1])));
-  std::vector<unsigned> sub_rows(rs.begin() + 1, rs.end());
-  Pair acc{};
-  for (size_t k = 0; k < cs.size(); ++k) {
-    std::vector<unsigned> sub_cols;
-    for (size_t j = 0; j < cs.size(); ++j)
-      if (j != k) sub_cols.push_back(cs[j]);
-    Pair term = fp.mul(at(rs[0], cs[k]), minor_det(fp, m, rows, sub_rows, sub_cols));
-    acc = k == 0 ? term : k % 2 ? fp.sub(acc, term) : fp.add(acc, term);
+// Double arithmetic for cofactor.h: the fp64 sequences, one division for
+// the reciprocal.
+class DoubleArith {
+ public:
+  explicit DoubleArith(Fp64& fp) : fp_(fp) {}
+  Pair mul(Pair a, Pair c) { return fp_.mul(a, c); }
+  Pair neg(Pair a) { return fp_.neg(a); }
+  Pair recip(Pair a) { return fp_.div(Fp64::constant(1.0), a); }
+  Pair diff_of_products(Pair a, Pair b, Pair c, Pair d) {
+    Pair ab = fp_.mul(a, b);
+    Pair cd = fp_.mul(c, d);
+    return fp_.sub(ab, cd);
   }
-  return acc;
-}
+  Pair add_product(Pair acc, Pair a, Pair b, bool sub) {
+    Pair t = fp_.mul(a, b);
+    return sub ? fp_.sub(acc, t) : fp_.add(acc, t);
+  }
+
+ private:
+  Fp64& fp_;
+};
 
 }  // namespace
 
@@ -50,29 +53,15 @@ Status Translator::fp64_matrix_ext(const spirv::Inst& in) {
   Fp64 fp(x);
   std::vector<Pair> m;
   for (const Src& s : mv->c) m.push_back({lo32(s), hi32(s)});
-  std::vector<unsigned> all(n);
-  for (unsigned i = 0; i < n; ++i) all[i] = i;
-  Pair det = minor_det(fp, m, n, all, all);
+  DoubleArith ar(fp);
+  Pair det = cofactor_determinant(ar, m, n);
   TVal out;
   out.kind = TVal::Kind::data;
   out.type = w[0];
   if (w[3] == GLSLstd450Determinant) {
     out.c.push_back(pack64(det.lo, det.hi));
   } else {
-    // inverse[c][r] = (-1)^(r+c) det(M without row c, column r) / det
-    Pair inv_det = fp.div(Fp64::constant(1.0), det);
-    for (unsigned c = 0; c < n; ++c)
-      for (unsigned r = 0; r < n; ++r) {
-        std::vector<unsigned> rs, cs;
-        for (unsigned i = 0; i < n; ++i) {
-          if (i != c) rs.push_back(i);
-          if (i != r) cs.push_back(i);
-        }
-        Pair cof = minor_det(fp, m, n, rs, cs);
-        if ((r + c) % 2) cof = fp.neg(cof);
-        Pair v = fp.mul(cof, inv_det);
-        out.c.push_back(pack64(v.lo, v.hi));
-      }
+    for (const Pair& v : cofactor_inverse(ar, m, n, det)) out.c.push_back(pack64(v.lo, v.hi));
   }
   vals_[w[1]] = std::move(out);
   return {};
@@ -100,6 +89,17 @@ Status Translator::fp64_matrix(const spirv::Inst& in) {
     rows = matrix_rows(t);
     return {};
   };
+  // The two operands of OpVectorTimesMatrix (matrix word 3) and
+  // OpMatrixTimesVector (matrix word 2) and the matrix's shape.
+  auto vector_and_matrix = [&](size_t matrix_word, std::vector<Pair>& v, std::vector<Pair>& m, unsigned& cols,
+                               unsigned& rows) -> Status {
+    AGX_CHECK(operands(2));
+    AGX_TRY(auto first, data(w[2]));
+    AGX_TRY(auto second, data(w[3]));
+    v = std::move(matrix_word == 3 ? first : second);
+    m = std::move(matrix_word == 3 ? second : first);
+    return shape(w[matrix_word], cols, rows);
+  };
   // sum_j a[j] * b[j]
   auto dot = [&](const std::vector<Pair>& a, const std::vector<Pair>& b) { return fp64_dot(fp, a, b); };
   TVal out;
@@ -125,27 +125,19 @@ Status Translator::fp64_matrix(const spirv::Inst& in) {
       break;
     }
     case Op::OpVectorTimesMatrix: {
-      AGX_CHECK(operands(2));
       unsigned cols, rows;
-      AGX_TRY(auto v, data(w[2]));
-      AGX_TRY(auto m, data(w[3]));
-      AGX_CHECK(shape(w[3], cols, rows));
+      std::vector<Pair> v, m;
+      AGX_CHECK(vector_and_matrix(3, v, m, cols, rows));
       if (v.size() != rows || m.size() != cols * rows) return unsupported(in, "OpVectorTimesMatrix operand shapes");
-      for (unsigned c = 0; c < cols; ++c) push(dot(v, std::vector<Pair>(m.begin() + c * rows, m.begin() + (c + 1) * rows)));
+      for (const Pair& p : vector_times_matrix(v, m, cols, rows, dot)) push(p);
       break;
     }
     case Op::OpMatrixTimesVector: {
-      AGX_CHECK(operands(2));
       unsigned cols, rows;
-      AGX_TRY(auto m, data(w[2]));
-      AGX_TRY(auto v, data(w[3]));
-      AGX_CHECK(shape(w[2], cols, rows));
+      std::vector<Pair> v, m;
+      AGX_CHECK(vector_and_matrix(2, v, m, cols, rows));
       if (v.size() != cols || m.size() != cols * rows) return unsupported(in, "OpMatrixTimesVector operand shapes");
-      for (unsigned r = 0; r < rows; ++r) {
-        std::vector<Pair> row;
-        for (unsigned c = 0; c < cols; ++c) row.push_back(m[c * rows + r]);
-        push(dot(row, v));
-      }
+      for (const Pair& p : matrix_times_vector(m, v, cols, rows, dot)) push(p);
       break;
     }
     case Op::OpMatrixTimesMatrix: {
@@ -157,12 +149,7 @@ Status Translator::fp64_matrix(const spirv::Inst& in) {
       AGX_CHECK(shape(w[2], ak, rows));
       AGX_CHECK(shape(w[3], cols, bk));
       if (ak != bk || a.size() != ak * rows || b.size() != cols * bk) return unsupported(in, "OpMatrixTimesMatrix operand shapes");
-      for (unsigned c = 0; c < cols; ++c)
-        for (unsigned r = 0; r < rows; ++r) {
-          std::vector<Pair> row;
-          for (unsigned j = 0; j < ak; ++j) row.push_back(a[j * rows + r]);
-          push(dot(row, std::vector<Pair>(b.begin() + c * bk, b.begin() + (c + 1) * bk)));
-        }
+      for (const Pair& p : matrix_times_matrix(a, b, ak, rows, cols, dot)) push(p);
       break;
     }
     case Op::OpOuterProduct: {

@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include "compiler/cofactor.h"
+#include "compiler/matrix_products.h"
 #include "compiler/translate.h"
 
 namespace agx::compiler::detail {
@@ -23,34 +25,20 @@ using Kind = spirv::Type::Kind;
 
 namespace {
 
-Src neg(Src s) { s.neg = !s.neg; return s; }
+// Float arithmetic for cofactor.h: IR fmul/fmadd, source negation, rcp.
+class FloatArith {
+ public:
+  explicit FloatArith(Builder& b) : b_(b) {}
+  Src mul(Src a, Src c) { return Src::val(b_.def(IrOp::fmul, {a, c})); }
+  Src neg(Src a) { a.neg = !a.neg; return a; }  // a source modifier, no instruction
+  Src recip(Src a) { return Src::val(b_.def(IrOp::rcp, {a})); }
+  // a b - c d as one fmadd: a b + -(c d)
+  Src diff_of_products(Src a, Src b, Src c, Src d) { return Src::val(b_.def(IrOp::fmadd, {a, b, neg(mul(c, d))})); }
+  Src add_product(Src acc, Src a, Src b, bool sub) { return Src::val(b_.def(IrOp::fmadd, {sub ? neg(a) : a, b, acc})); }
 
-// The determinant of the square sub-matrix of `m` (rows x cols scalars,
-// column-major) on the given rows and columns, by cofactor expansion along
-// its first row. Repeated minors come out as equal instructions that CSE
-// merges.
-Src minor_det(Builder& b, const std::vector<Src>& m, unsigned rows, const std::vector<unsigned>& rs,
-              const std::vector<unsigned>& cs) {
-  auto at = [&](unsigned r, unsigned c) { return m[c * rows + r]; };
-  if (rs.size() == 1) return at(rs[0], cs[0]);
-  if (rs.size() == 2) {
-    // a d - c b
-    Src cb = Src::val(b.def(IrOp::fmul, {at(rs[1], cs[0]), at(rs[0], cs[1])}));
-    return Src::val(b.def(IrOp::fmadd, {at(rs[0], cs[0]), at(rs[1], cs[1]), neg(cb)}));
-  }
-  std::vector<unsigned> sub_rows(rs.begin() + 1, rs.end());
-  Src acc;
-  for (size_t k = 0; k < cs.size(); ++k) {
-    std::vector<unsigned> sub_cols;
-    for (size_t j = 0; j < cs.size(); ++j)
-      if (j != k) sub_cols.push_back(cs[j]);
-    Src d = minor_det(b, m, rows, sub_rows, sub_cols);
-    Src a = at(rs[0], cs[k]);
-    if (k % 2) a = neg(a);
-    acc = k == 0 ? Src::val(b.def(IrOp::fmul, {a, d})) : Src::val(b.def(IrOp::fmadd, {a, d, acc}));
-  }
-  return acc;
-}
+ private:
+  Builder& b_;
+};
 
 }  // namespace
 
@@ -204,6 +192,12 @@ Status Translator::matrix_op(const spirv::Inst& in, bool& handled) {
   };
   auto fmul = [&](Src a, Src b) { return Src::val(b_.def(IrOp::fmul, {a, b})); };
   auto fma = [&](Src a, Src b, Src c) { return Src::val(b_.def(IrOp::fmadd, {a, b, c})); };
+  // sum_j x[j] y[j]: one fmul, then an fmadd a term
+  auto dot = [&](const std::vector<Src>& x, const std::vector<Src>& y) {
+    Src acc = fmul(x[0], y[0]);
+    for (size_t j = 1; j < x.size(); ++j) acc = fma(x[j], y[j], acc);
+    return acc;
+  };
   TVal out;
   out.kind = TVal::Kind::data;
   switch (in.op) {
@@ -233,11 +227,7 @@ Status Translator::matrix_op(const spirv::Inst& in, bool& handled) {
       AGX_TRY(auto m, data(w[3]));
       AGX_CHECK(shape(vals_[w[3]].type, cols, rows));
       if (v.size() != rows || m.size() != cols * rows) return unsupported(in, "OpVectorTimesMatrix operand shapes");
-      for (unsigned c = 0; c < cols; ++c) {
-        Src acc = fmul(v[0], m[c * rows]);
-        for (unsigned r = 1; r < rows; ++r) acc = fma(v[r], m[c * rows + r], acc);
-        out.c.push_back(acc);
-      }
+      out.c = vector_times_matrix(v, m, cols, rows, dot);
       break;
     }
     case Op::OpMatrixTimesVector: {
@@ -248,11 +238,7 @@ Status Translator::matrix_op(const spirv::Inst& in, bool& handled) {
       AGX_TRY(auto v, data(w[3]));
       AGX_CHECK(shape(vals_[w[2]].type, cols, rows));
       if (v.size() != cols || m.size() != cols * rows) return unsupported(in, "OpMatrixTimesVector operand shapes");
-      for (unsigned r = 0; r < rows; ++r) {
-        Src acc = fmul(m[r], v[0]);
-        for (unsigned c = 1; c < cols; ++c) acc = fma(m[c * rows + r], v[c], acc);
-        out.c.push_back(acc);
-      }
+      out.c = matrix_times_vector(m, v, cols, rows, dot);
       break;
     }
     case Op::OpMatrixTimesMatrix: {
@@ -264,12 +250,7 @@ Status Translator::matrix_op(const spirv::Inst& in, bool& handled) {
       AGX_CHECK(shape(vals_[w[2]].type, ak, rows));
       AGX_CHECK(shape(vals_[w[3]].type, cols, bk));
       if (ak != bk || a.size() != ak * rows || bm.size() != cols * bk) return unsupported(in, "OpMatrixTimesMatrix operand shapes");
-      for (unsigned c = 0; c < cols; ++c)
-        for (unsigned r = 0; r < rows; ++r) {
-          Src acc = fmul(a[r], bm[c * bk]);
-          for (unsigned j = 1; j < ak; ++j) acc = fma(a[j * rows + r], bm[c * bk + j], acc);
-          out.c.push_back(acc);
-        }
+      out.c = matrix_times_matrix(a, bm, ak, rows, cols, dot);
       break;
     }
     case Op::OpOuterProduct: {
@@ -305,29 +286,15 @@ Status Translator::matrix_ext(const spirv::Inst& in) {
   if (type(scalar_type(type(mt).elem)).width != 32) return unsupported(in, "matrices of 64-bit floats (dmat) are not supported");
   const std::vector<Src> m = mv->c;
   if (m.size() != n * n) return unsupported(in, "matrix operand shape");
-  std::vector<unsigned> all(n);
-  for (unsigned i = 0; i < n; ++i) all[i] = i;
-  Src det = minor_det(b_, m, n, all, all);
+  FloatArith ar(b_);
+  Src det = cofactor_determinant(ar, m, n);
   TVal out;
   out.kind = TVal::Kind::data;
   out.type = w[0];
-  if (static_cast<GLSLstd450>(w[3]) == GLSLstd450Determinant) {
+  if (static_cast<GLSLstd450>(w[3]) == GLSLstd450Determinant)
     out.c.push_back(det);
-  } else {
-    // inverse[c][r] = (-1)^(r+c) det(M without row c, column r) / det
-    Src inv_det = Src::val(b_.def(IrOp::rcp, {det}));
-    for (unsigned c = 0; c < n; ++c)
-      for (unsigned r = 0; r < n; ++r) {
-        std::vector<unsigned> rs, cs;
-        for (unsigned i = 0; i < n; ++i) {
-          if (i != c) rs.push_back(i);
-          if (i != r) cs.push_back(i);
-        }
-        Src cof = minor_det(b_, m, n, rs, cs);
-        if ((r + c) % 2) cof = neg(cof);
-        out.c.push_back(Src::val(b_.def(IrOp::fmul, {cof, inv_det})));
-      }
-  }
+  else
+    out.c = cofactor_inverse(ar, m, n, det);
   vals_[w[1]] = std::move(out);
   return {};
 }

@@ -5,20 +5,11 @@
 #include <cmath>
 #include <random>
 
+#include "compiler/tests/buffer_words.h"
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
 namespace {
-
-std::vector<uint32_t> random_words(size_t n, uint32_t seed, uint32_t max = UINT32_MAX) {
-  std::mt19937 rng(seed);
-  std::vector<uint32_t> v(n);
-  for (auto& x : v) x = max == UINT32_MAX ? rng() : rng() % (max + 1);
-  return v;
-}
-
-uint32_t fbits(float f) { return std::bit_cast<uint32_t>(f); }
-float bitsf(uint32_t u) { return std::bit_cast<float>(u); }
 
 TEST(Exec, IntegerArithmeticPerInvocation) {
   Shader s = must_compile(R"(#version 450
@@ -571,11 +562,7 @@ namespace {
 TEST(Exec, SpillsWhenMoreValuesLiveThanRegisters) {
   // 200 loaded values all live at once: more than the 128 registers, so
   // some go to the stack and come back.
-  std::string src = "#version 450\nlayout(local_size_x = 32) in;\n"
-                    "layout(set = 0, binding = 0) buffer A { uint a[]; };\n"
-                    "layout(set = 0, binding = 1) buffer O { uint o[]; };\nvoid main() {\n"
-                    "  uint b = gl_GlobalInvocationID.x * 200u;\n";
-  for (int i = 0; i < 200; ++i) src += "  uint v" + std::to_string(i) + " = a[b + " + std::to_string(i) + "u];\n";
+  std::string src = many_live_values("uint", 200);
   src += "  uint s = 0u;\n";
   for (int i = 0; i < 200; ++i) src += "  s = s * 3u + v" + std::to_string(199 - i) + ";\n";
   src += "  o[gl_GlobalInvocationID.x] = s;\n}\n";

@@ -11,7 +11,9 @@
 
 #include <fmt/format.h>
 
+#include "compiler/tests/buffer_words.h"
 #include "compiler/tests/run_helpers.h"
+#include "compiler/tests/spirv_mutate.h"
 
 namespace agx::compiler::test {
 namespace {
@@ -46,13 +48,6 @@ std::vector<uint64_t> values(size_t n, uint32_t seed) {
   }
   return v;
 }
-
-std::vector<uint32_t> words(const std::vector<uint64_t>& v) {
-  std::vector<uint32_t> w;
-  for (uint64_t x : v) { w.push_back(static_cast<uint32_t>(x)); w.push_back(static_cast<uint32_t>(x >> 32)); }
-  return w;
-}
-uint64_t at(const std::vector<uint32_t>& w, size_t i) { return w[2 * i] | uint64_t{w[2 * i + 1]} << 32; }
 
 // The expected result of a binary operation: NaN operands propagate (the
 // first one, quieted), an invalid operation gives the default NaN.
@@ -526,15 +521,7 @@ void main() {
   size_t errors = 0;
   for (int round = 0; round < 60; ++round) {
     std::vector<uint32_t> w = *opt;
-    int edits = 1 + rng() % 3;
-    for (int e = 0; e < edits; ++e) {
-      size_t at = 5 + rng() % (w.size() - 5);
-      switch (rng() % 3) {
-        case 0: w[at] ^= 1u << (rng() % 32); break;
-        case 1: w[at] = rng() % 4 ? rng() % 64 : rng(); break;
-        default: w.erase(w.begin() + at); break;
-      }
-    }
+    mutate_spirv(w, rng);
     auto s = compile_spirv(w, o);
     if (!s.ok()) { ++errors; EXPECT_FALSE(s.error().message().empty()); }
     else EXPECT_FALSE(s->code.empty());

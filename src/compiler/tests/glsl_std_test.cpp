@@ -8,13 +8,11 @@
 #include <cmath>
 #include <functional>
 
+#include "compiler/tests/buffer_words.h"
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
 namespace {
-
-uint32_t fbits(float f) { return std::bit_cast<uint32_t>(f); }
-float bitsf(uint32_t u) { return std::bit_cast<float>(u); }
 
 struct Case {
   const char* glsl;                          // expression of x (and y)

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/tests/buffer_words.h"
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
@@ -27,13 +28,6 @@ std::vector<uint64_t> values(size_t n, uint32_t seed) {
   std::shuffle(v.begin() + 20, v.end(), rng);
   return v;
 }
-
-std::vector<uint32_t> words(const std::vector<uint64_t>& v) {
-  std::vector<uint32_t> w;
-  for (uint64_t x : v) { w.push_back(static_cast<uint32_t>(x)); w.push_back(static_cast<uint32_t>(x >> 32)); }
-  return w;
-}
-uint64_t at(const std::vector<uint32_t>& w, size_t i) { return w[2 * i] | uint64_t{w[2 * i + 1]} << 32; }
 
 constexpr size_t kN = 128;
 

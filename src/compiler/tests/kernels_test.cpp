@@ -5,6 +5,7 @@
 #include <random>
 
 #include "compiler/kernels.h"
+#include "compiler/tests/buffer_words.h"
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
@@ -20,9 +21,6 @@ Shader kernel(std::string_view name) {
   ADD_FAILURE() << "no kernel " << name;
   return {};
 }
-
-uint32_t fbits(float f) { return std::bit_cast<uint32_t>(f); }
-float bitsf(uint32_t u) { return std::bit_cast<float>(u); }
 
 TEST(Kernels, AllCompile) {
   for (const Kernel& k : sample_kernels()) {

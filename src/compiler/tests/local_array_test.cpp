@@ -7,19 +7,12 @@
 #include <bit>
 #include <random>
 
+#include "buffer_words.h"
 #include "run_helpers.h"
+#include "spirv_mutate.h"
 
 namespace agx::compiler::test {
 namespace {
-
-std::vector<uint32_t> words(size_t n, uint32_t seed, uint32_t max = UINT32_MAX) {
-  std::mt19937 rng(seed);
-  std::vector<uint32_t> v(n);
-  for (auto& x : v) x = static_cast<uint32_t>(rng() % (uint64_t{max} + 1));
-  return v;
-}
-float f32(uint32_t u) { return std::bit_cast<float>(u); }
-uint32_t u32(float f) { return std::bit_cast<uint32_t>(f); }
 
 TEST(LocalArrays, ReadAndWriteByDynamicIndexOnTheStack) {
   Shader s = must_compile(R"(#version 450
@@ -36,7 +29,7 @@ void main() {
   ASSERT_FALSE(s.code.empty());
   EXPECT_EQ(s.stats.scratch_B, 96u);  // 24 words on the stack, no spills
   Job r;
-  auto idx = words(128, 3, 1000);
+  auto idx = random_words(128, 3, 1000);
   r.buffers = {idx, std::vector<uint32_t>(64)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 64; ++t) {
@@ -62,7 +55,7 @@ void main() {
 })");
   ASSERT_FALSE(s.code.empty());
   Job r;
-  auto x = words(32 * 16, 5, 1 << 20);
+  auto x = random_words(32 * 16, 5, 1 << 20);
   r.buffers = {x, std::vector<uint32_t>(32 * 16)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 32; ++t) {
@@ -90,7 +83,7 @@ void main() {
 })");
   ASSERT_FALSE(s.code.empty());
   Job r;
-  auto x = words(64 * 20, 7);
+  auto x = random_words(64 * 20, 7);
   r.buffers = {x, std::vector<uint32_t>(64 * 20)};
   r.groups = {2, 1, 1};
   ASSERT_OK(execute(s, r));
@@ -125,7 +118,7 @@ void main() {
 })");
   ASSERT_FALSE(s.code.empty());
   Job r;
-  auto k = words(32, 11, 1000);
+  auto k = random_words(32, 11, 1000);
   r.buffers = {k, std::vector<uint32_t>(32 * 12)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 32; ++t) {
@@ -137,7 +130,7 @@ void main() {
     uint32_t a1 = (a + 1) % 6, c = a % 4;
     float v1[4] = {float(t), float(a1) + (a1 == a ? 100.0f : 0.0f), float(t * 2 + a1), 0.5f * float(a1)};
     want[11] = v1[c];
-    for (int i = 0; i < 12; ++i) EXPECT_EQ(f32(r.buffers[1][t * 12 + i]), want[i]) << t << " " << i;
+    for (int i = 0; i < 12; ++i) EXPECT_EQ(bitsf(r.buffers[1][t * 12 + i]), want[i]) << t << " " << i;
   }
 }
 
@@ -171,7 +164,7 @@ void main() {
 })");
   ASSERT_FALSE(s.code.empty());
   Job r;
-  auto k = words(32, 13, 100000);
+  auto k = random_words(32, 13, 100000);
   r.buffers = {k, std::vector<uint32_t>(32 * 8)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 32; ++t) {
@@ -184,7 +177,7 @@ void main() {
     float v[3] = {1, 2, 3}, res[3] = {};
     for (int row = 0; row < 3; ++row)
       for (int col = 0; col < 3; ++col) res[row] += m[col][row] * v[col];
-    for (int i = 0; i < 3; ++i) EXPECT_EQ(f32(r.buffers[1][t * 8 + i]), res[i]) << t;
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(bitsf(r.buffers[1][t * 8 + i]), res[i]) << t;
     EXPECT_EQ(int32_t(r.buffers[1][t * 8 + 3]), -int32_t(b * 10 + c + t)) << t;
     EXPECT_EQ(int32_t(r.buffers[1][t * 8 + 4]), int32_t(((b + 1) % 4) * 10 + c + t)) << t;
     uint64_t wd = (uint64_t(t + 1) << 32) + d * 3 + 0xFFFFFFFFull;
@@ -220,7 +213,7 @@ void main() {
     const uint32_t n = (i + 1) % 8;
     // Each thread has its own copies: only its texcoord[i] and b[n] changed.
     float want[8] = {tc[i][0] * 10, tc[i][1] * 10, tc[i][0], tc[i][1], tc[n][0] + 0.5f, tc[n][1], tc[n][0], tc[n][1]};
-    for (int c = 0; c < 8; ++c) EXPECT_EQ(f32(r.buffers[0][i * 8 + c]), want[c]) << i << " " << c;
+    for (int c = 0; c < 8; ++c) EXPECT_EQ(bitsf(r.buffers[0][i * 8 + c]), want[c]) << i << " " << c;
   }
 }
 
@@ -246,7 +239,7 @@ void main() {
   EXPECT_EQ(s.stats.scratch_B, 0u);
   EXPECT_EQ(s.ir_text.find("stack_"), std::string::npos) << s.ir_text;
   Job r;
-  auto k = words(32, 17, 1000);
+  auto k = random_words(32, 17, 1000);
   r.buffers = {k, std::vector<uint32_t>(32 * 4)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 32; ++t) {
@@ -255,8 +248,8 @@ void main() {
     uint32_t i = k[t] % 4, j = (k[t] / 4) % 2, c = (k[t] / 8) % 2;
     a[i] += 10.0f;
     v[j][c] = 100 + t;
-    EXPECT_EQ(r.buffers[1][t * 4], u32(a[(i + 1) % 4])) << t;
-    EXPECT_EQ(r.buffers[1][t * 4 + 1], u32(a[i])) << t;
+    EXPECT_EQ(r.buffers[1][t * 4], fbits(a[(i + 1) % 4])) << t;
+    EXPECT_EQ(r.buffers[1][t * 4 + 1], fbits(a[i])) << t;
     EXPECT_EQ(r.buffers[1][t * 4 + 2], v[j][0] + v[j][1]) << t;
     EXPECT_EQ(r.buffers[1][t * 4 + 3], v[1 - j][c]) << t;
   }
@@ -384,14 +377,7 @@ void main() {
   size_t compiled = 0;
   for (int round = 0; round < 150; ++round) {
     std::vector<uint32_t> w = *opt;
-    for (int e = 0, edits = 1 + static_cast<int>(rng() % 3); e < edits; ++e) {
-      size_t at = 5 + rng() % (w.size() - 5);
-      switch (rng() % 3) {
-        case 0: w[at] ^= 1u << (rng() % 32); break;
-        case 1: w[at] = rng() % 4 ? rng() % 64 : rng(); break;
-        default: w.erase(w.begin() + static_cast<std::ptrdiff_t>(at)); break;
-      }
-    }
+    mutate_spirv(w, rng);
     auto sh = compile_spirv(w, o);
     if (sh.ok()) {
       ++compiled;

@@ -8,13 +8,12 @@
 #include <random>
 
 #include "compiler/spirv_module.h"
+#include "compiler/tests/buffer_words.h"
 #include "compiler/tests/run_helpers.h"
+#include "compiler/tests/spirv_mutate.h"
 
 namespace agx::compiler::test {
 namespace {
-
-uint32_t fbits(float f) { return std::bit_cast<uint32_t>(f); }
-float bitsf(uint32_t u) { return std::bit_cast<float>(u); }
 
 // A column-major matrix in double: cols x rows, element (c, r).
 struct Mat {
@@ -428,15 +427,7 @@ TEST(Matrix, MutatedBoolAndMatrixModulesGiveShadersOrErrors) {
   size_t errors = 0;
   for (int round = 0; round < 150; ++round) {
     std::vector<uint32_t> w = *words;
-    int edits = 1 + rng() % 3;
-    for (int e = 0; e < edits; ++e) {
-      size_t at = 5 + rng() % (w.size() - 5);
-      switch (rng() % 3) {
-        case 0: w[at] ^= 1u << (rng() % 32); break;
-        case 1: w[at] = rng() % 4 ? rng() % 64 : rng(); break;
-        default: w.erase(w.begin() + at); break;
-      }
-    }
+    mutate_spirv(w, rng);
     (void)spirv::widen_bool_uniforms(w);
     (void)spirv::parse(w, "main");
     auto s = compile_spirv(w, o);

@@ -5,18 +5,12 @@
 #include "compiler/builder.h"
 #include "compiler/passes.h"
 #include "compiler/regs.h"
+#include "compiler/tests/ir_lines.h"
 
 namespace agx::compiler {
 namespace {
 
-std::vector<std::string> lines(const Function& f) {
-  std::vector<std::string> out;
-  std::string text = print(f), cur;
-  for (char c : text) {
-    if (c == '\n') { out.push_back(cur); cur.clear(); } else { cur += c; }
-  }
-  return out;
-}
+using test::lines;
 
 TEST(Passes, BuilderFoldsImmediates) {
   Function f;

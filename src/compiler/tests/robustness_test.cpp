@@ -8,6 +8,7 @@
 #include "compiler/compiler.h"
 #include "compiler/kernels.h"
 #include "compiler/spirv_module.h"
+#include "compiler/tests/spirv_mutate.h"
 
 namespace agx::compiler {
 namespace {
@@ -28,15 +29,7 @@ TEST(Robustness, MutatedSpirvGivesShadersOrErrors) {
     int rounds = env ? std::atoi(env) : 100;
     for (int round = 0; round < rounds; ++round) {
       std::vector<uint32_t> w = *opt;
-      int edits = 1 + rng() % 3;
-      for (int e = 0; e < edits; ++e) {
-        size_t at = 5 + rng() % (w.size() - 5);
-        switch (rng() % 3) {
-          case 0: w[at] ^= 1u << (rng() % 32); break;
-          case 1: w[at] = rng() % 4 ? rng() % 64 : rng(); break;
-          default: w.erase(w.begin() + at); break;
-        }
-      }
+      test::mutate_spirv(w, rng);
       // The reader alone (no validator in front of it) and the pipeline.
       (void)spirv::parse(w, "main");
       auto s = compile_spirv(w, o);
@@ -85,15 +78,7 @@ TEST(Robustness, MutatedImageSpirvGivesShadersOrErrors) {
     EXPECT_EQ(clean->abi.images.size(), glsl == kImages[0] ? 4u : 1u);
     for (int round = 0; round < rounds; ++round) {
       std::vector<uint32_t> w = *opt;
-      int edits = 1 + rng() % 3;
-      for (int e = 0; e < edits; ++e) {
-        size_t at = 5 + rng() % (w.size() - 5);
-        switch (rng() % 3) {
-          case 0: w[at] ^= 1u << (rng() % 32); break;
-          case 1: w[at] = rng() % 4 ? rng() % 64 : rng(); break;
-          default: w.erase(w.begin() + at); break;
-        }
-      }
+      test::mutate_spirv(w, rng);
       (void)spirv::parse(w, "main");
       auto s = compile_spirv(w, o);
       if (!s.ok()) {

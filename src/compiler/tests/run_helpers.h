@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "compiler/compiler.h"
@@ -30,6 +31,20 @@ inline Result<Shader> compile(const std::string& glsl, TargetEnv env = TargetEnv
   o.env = env;
   o.file_name = "test.comp";
   return compile_glsl(glsl, o);
+}
+
+// The start of a spilling test kernel: buffers A (in) and O (out) of
+// `type`, and `count` values v0.. loaded from a[b + i] (then `load_suffix`),
+// all live until the caller's uses; `extensions` lines go after #version.
+inline std::string many_live_values(const std::string& type, int count, const std::string& extensions = "",
+                                    const std::string& load_suffix = "") {
+  std::string src = "#version 450\n" + extensions + "layout(local_size_x = 32) in;\n" +
+                    "layout(set = 0, binding = 0) buffer A { " + type + " a[]; };\n" +
+                    "layout(set = 0, binding = 1) buffer O { " + type + " o[]; };\nvoid main() {\n" +
+                    "  uint b = gl_GlobalInvocationID.x * " + std::to_string(count) + "u;\n";
+  for (int i = 0; i < count; ++i)
+    src += "  " + type + " v" + std::to_string(i) + " = a[b + " + std::to_string(i) + "u]" + load_suffix + ";\n";
+  return src;
 }
 
 // Runs `shader`; on return run.buffers hold what the kernel left there.

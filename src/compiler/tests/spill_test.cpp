@@ -10,26 +10,12 @@
 #include "compiler/passes.h"
 #include "compiler/regs.h"
 #include "compiler/spill.h"
+#include "buffer_words.h"
+#include "ir_lines.h"
 #include "run_helpers.h"
 
 namespace agx::compiler::test {
 namespace {
-
-std::vector<std::string> lines(const Function& f) {
-  std::vector<std::string> out;
-  std::string text = print(f), cur;
-  for (char c : text) {
-    if (c == '\n') { out.push_back(cur); cur.clear(); } else { cur += c; }
-  }
-  return out;
-}
-
-std::vector<uint32_t> words(size_t n, uint32_t seed, uint32_t max = UINT32_MAX) {
-  std::mt19937 rng(seed);
-  std::vector<uint32_t> v(n);
-  for (auto& x : v) x = static_cast<uint32_t>(rng() % (uint64_t{max} + 1));
-  return v;
-}
 
 TEST(SpillPass, VectorPairAndPhiVariableGoThroughTheirSlots) {
   Function f;
@@ -219,11 +205,7 @@ TEST(SpillExec, SixteenBitHalvesRoundTripThroughTheStack) {
 
 TEST(SpillExec, ManyLiveVec4s) {
   // 48 vec4s (192 registers) all live until the end.
-  std::string src = "#version 450\nlayout(local_size_x = 32) in;\n"
-                    "layout(set = 0, binding = 0) buffer A { vec4 a[]; };\n"
-                    "layout(set = 0, binding = 1) buffer O { vec4 o[]; };\nvoid main() {\n"
-                    "  uint b = gl_GlobalInvocationID.x * 48u;\n";
-  for (int i = 0; i < 48; ++i) src += "  vec4 v" + std::to_string(i) + " = a[b + " + std::to_string(i) + "u];\n";
+  std::string src = many_live_values("vec4", 48);
   src += "  vec4 s = vec4(0.0);\n";
   for (int i = 0; i < 48; ++i) src += "  s = s * 0.5 + v" + std::to_string(47 - i) + ".wzyx;\n";
   for (int i = 0; i < 48; i += 8) src += "  o[b / 48u * 7u + " + std::to_string(i / 8) + "u] = v" + std::to_string(i) + " - s;\n";
@@ -233,7 +215,7 @@ TEST(SpillExec, ManyLiveVec4s) {
   EXPECT_GT(s.stats.spills, 0u);
   EXPECT_LE(s.stats.gprs, 256u);
   Job r;
-  auto a = words(32 * 48 * 4, 41, 1000);
+  auto a = random_words(32 * 48 * 4, 41, 1000);
   for (auto& w : a) w = std::bit_cast<uint32_t>(float(w) * 0.125f);
   r.buffers = {a, std::vector<uint32_t>(32 * 7 * 4)};
   ASSERT_OK(execute(s, r));
@@ -251,11 +233,7 @@ TEST(SpillExec, ManyLiveVec4s) {
 
 TEST(SpillExec, Many64BitValues) {
   // 72 uint64 values (144 registers in pairs) live at once.
-  std::string src = "#version 450\n#extension GL_ARB_gpu_shader_int64 : require\nlayout(local_size_x = 32) in;\n"
-                    "layout(set = 0, binding = 0) buffer A { uint64_t a[]; };\n"
-                    "layout(set = 0, binding = 1) buffer O { uint64_t o[]; };\nvoid main() {\n"
-                    "  uint b = gl_GlobalInvocationID.x * 72u;\n";
-  for (int i = 0; i < 72; ++i) src += "  uint64_t v" + std::to_string(i) + " = a[b + " + std::to_string(i) + "u] + 1ul;\n";
+  std::string src = many_live_values("uint64_t", 72, "#extension GL_ARB_gpu_shader_int64 : require\n", " + 1ul");
   src += "  uint64_t s = 0ul;\n";
   for (int i = 0; i < 72; ++i) src += "  s = (s ^ v" + std::to_string(71 - i) + ") + (s << 3);\n";
   src += "  o[gl_GlobalInvocationID.x * 2u] = s;\n  o[gl_GlobalInvocationID.x * 2u + 1u] = v0 + v71;\n}\n";
@@ -263,7 +241,7 @@ TEST(SpillExec, Many64BitValues) {
   ASSERT_FALSE(s.code.empty());
   EXPECT_GT(s.stats.spills, 0u);
   Job r;
-  auto a = words(32 * 72 * 2, 43);
+  auto a = random_words(32 * 72 * 2, 43);
   r.buffers = {a, std::vector<uint32_t>(32 * 4)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 32; ++t) {
@@ -297,7 +275,7 @@ TEST(SpillExec, LoopCarriedPhis) {
   EXPECT_GT(s.stats.spills, 0u);
   EXPECT_GT(s.stats.fills, 0u);
   Job r;
-  auto a = words(40 * 4, 47);
+  auto a = random_words(40 * 4, 47);
   r.buffers = {a, std::vector<uint32_t>(32 * 40 * 4)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 32; ++t) {
@@ -336,7 +314,7 @@ TEST(SpillExec, LocalArrayBesideSpillSlots) {
   EXPECT_GT(s.stats.spills, 0u);
   EXPECT_GT(s.stats.scratch_B, 128u);  // the array's 128 bytes, then the slots
   Job r;
-  auto a = words(32 * 200, 53);
+  auto a = random_words(32 * 200, 53);
   r.buffers = {a, std::vector<uint32_t>(32)};
   ASSERT_OK(execute(s, r));
   for (uint32_t t = 0; t < 32; ++t) {

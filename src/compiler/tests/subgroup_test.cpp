@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "compiler/tests/run_helpers.h"
+#include "compiler/tests/spirv_mutate.h"
 
 namespace agx::compiler::test {
 namespace {
@@ -483,14 +484,7 @@ void main() {
     ASSERT_TRUE(compile_spirv(*opt, o).ok());
     for (int round = 0; round < 60; ++round) {
       std::vector<uint32_t> w = *opt;
-      for (int e = 0, edits = 1 + rng() % 3; e < edits; ++e) {
-        size_t at = 5 + rng() % (w.size() - 5);
-        switch (rng() % 3) {
-          case 0: w[at] ^= 1u << (rng() % 32); break;
-          case 1: w[at] = rng() % 4 ? rng() % 64 : rng(); break;
-          default: w.erase(w.begin() + at); break;
-        }
-      }
+      mutate_spirv(w, rng);
       auto s = compile_spirv(w, o);
       if (s.ok()) EXPECT_FALSE(s->code.empty());
       else { ++errors; EXPECT_FALSE(s.error().message().empty()); }
