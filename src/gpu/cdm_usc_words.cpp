@@ -74,6 +74,7 @@ Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, c
       continue;
     }
     auto word = unpack_usc_word(*kind, b);
+    if (!word) return bad(std::move(word).error());
     const UscWord& w = *word;
     switch (w.kind) {
       case UscWordKind::uniform:
