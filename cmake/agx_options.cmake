@@ -27,10 +27,12 @@ endfunction()
 
 # agx_unit_tests(NAME SOURCES... DEPS ...): GoogleTest binary agx_<NAME>_tests,
 # registered with CTest. Tests run with the unit folder as working directory
-# so that test data is found as tests/data/... .
+# so that test data is found as tests/data/... (cmake/unit_test_cwd.cpp does
+# the same when the binary is run by hand).
 function(agx_unit_tests name)
   cmake_parse_arguments(T "" "" "SOURCES;DEPS" ${ARGN})
-  add_executable(agx_${name}_tests ${T_SOURCES})
+  add_executable(agx_${name}_tests ${T_SOURCES} ${PROJECT_SOURCE_DIR}/cmake/unit_test_cwd.cpp)
+  target_compile_definitions(agx_${name}_tests PRIVATE AGX_UNIT_SOURCE_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
   target_link_libraries(agx_${name}_tests PRIVATE agx_${name} ${T_DEPS} GTest::gtest GTest::gtest_main GTest::gmock)
   gtest_discover_tests(agx_${name}_tests WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
                        DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${name})
