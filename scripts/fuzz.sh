@@ -1,24 +1,60 @@
 #!/usr/bin/env bash
-# fuzz.sh BUILD_DIR SECONDS: runs every fuzz target for SECONDS each, from
-# its seed corpus in fuzz/corpus/<target>/ if there is one. Fails on any finding.
+# fuzz.sh BUILD_DIR SECONDS [JOBS]: runs every fuzz target for SECONDS each,
+# from its seed corpus in fuzz/corpus/<target>/ if there is one, JOBS targets
+# at a time (default: the number of cores; each libFuzzer run is one thread).
+# Prints one "-- target" block per target, in name order. Fails on any finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$1
 secs=$2
-status=0
-for f in "$dir"/fuzz/*_fuzz; do
-  [ -x "$f" ] || continue
+jobs=${3:-$(nproc)}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# run_one TARGET: fuzzes TARGET; its report goes to $out/<name>.report.
+run_one() {
+  local f=$1 name work seeds=()
   name=$(basename "$f")
   work=$(mktemp -d)
-  seeds=()
   [ -d "fuzz/corpus/$name" ] && seeds=("fuzz/corpus/$name")
-  echo "-- $name (${secs}s)"
-  if ! ASAN_OPTIONS=detect_leaks=1 "$f" -max_total_time="$secs" -rss_limit_mb=4096 \
-      -artifact_prefix="$work/" "$work" "${seeds[@]}" >"$work/log" 2>&1; then
-    echo "FUZZER FAILED: $name"; tail -40 "$work/log"; status=1
-  else
-    grep -E '^(#[0-9]+\s+DONE|Done)' "$work/log" | tail -1 || true
-  fi
+  {
+    echo "-- $name (${secs}s)"
+    if ! ASAN_OPTIONS=detect_leaks=1 "$f" -max_total_time="$secs" -rss_limit_mb=4096 \
+        -artifact_prefix="$work/" "$work" "${seeds[@]}" >"$work/log" 2>&1; then
+      echo "FUZZER FAILED: $name"; tail -40 "$work/log"
+    else
+      grep -E '^(#[0-9]+\s+DONE|Done)' "$work/log" | tail -1 || true
+    fi
+  } >"$out/$name.report"
   rm -rf "$work"
+}
+
+targets=()
+for f in "$dir"/fuzz/*_fuzz; do
+  [ -x "$f" ] && targets+=("$f")
+done
+if [ "${#targets[@]}" -eq 0 ]; then
+  echo "FUZZER FAILED: no fuzz targets in $dir/fuzz (build with -DAGX_FUZZ=ON)"; exit 1
+fi
+running=0
+for f in "${targets[@]}"; do
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+  run_one "$f" &
+  running=$((running + 1))
+done
+wait
+
+status=0
+for f in "${targets[@]}"; do
+  report="$out/$(basename "$f").report"
+  if [ ! -f "$report" ]; then
+    echo "-- $(basename "$f")"; echo "FUZZER FAILED: $(basename "$f") (no report)"; status=1
+    continue
+  fi
+  cat "$report"
+  grep -q '^FUZZER FAILED' "$report" && status=1
 done
 exit $status

@@ -8,6 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 jobs=$(nproc)
+# step NAME: a section header with the minutes:seconds since the start, so a
+# CI log shows where the time goes.
+step() { printf '== %s [%d:%02d]\n' "$1" $((SECONDS / 60)) $((SECONDS % 60)); }
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 
@@ -21,25 +24,24 @@ ctest_counts() {
   echo "$((total - failed)) $failed"
 }
 
-echo "== build (g++, RelWithDebInfo)"
+step "build (g++, RelWithDebInfo)"
 scripts/build.sh build
-echo "== tests"
+step "tests"
 status=0
 ctest --test-dir build --output-on-failure -j"$jobs" | tee "$log/gcc" || status=1
 
-echo "== piglit compute tests that must pass (src/runtime/tests/data/piglit_compute_pass.list)"
+step "piglit compute tests that must pass (src/runtime/tests/data/piglit_compute_pass.list)"
 build/agx shader-test --root /usr/lib/x86_64-linux-gnu/piglit \
   --list src/runtime/tests/data/piglit_compute_pass.list -j"$jobs" | tee "$log/piglit" || status=1
 
-echo "== build (clang-14, ASan + UBSan, fuzzers)"
-CC=clang-14 CXX=clang++-14 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-  -DAGX_SANITIZE=ON -DAGX_FUZZ=ON -DAGX_BENCH=OFF >/dev/null
-cmake --build build-asan -j"$jobs"
-echo "== tests under ASan + UBSan"
+step "build (clang-14, ASan + UBSan, fuzzers)"
+CC=clang-14 CXX=clang++-14 scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug \
+  -DAGX_SANITIZE=ON -DAGX_FUZZ=ON -DAGX_BENCH=OFF
+step "tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" | tee "$log/asan" || status=1
 
-echo "== fuzzers"
+step "fuzzers"
 scripts/fuzz.sh build-asan "${AGX_FUZZ_SECONDS:-20}" | tee "$log/fuzz" || status=1
 fuzz_total=$(grep -c '^-- ' "$log/fuzz" || true)
 fuzz_failed=$(grep -c '^FUZZER FAILED' "$log/fuzz" || true)
@@ -59,6 +61,7 @@ read -r pp pf < <(piglit_counts "$log/piglit")
 read -r ap af < <(ctest_counts "$log/asan")
 passed=$((gp + pp + ap + fuzz_total - fuzz_failed))
 failed=$((gf + pf + af + fuzz_failed))
+step "done"
 echo
 echo "g++: $gp passed, $gf failed; piglit: $pp passed, $pf failed; ASan+UBSan: $ap passed, $af failed; fuzzers: $fuzz_total run"
 echo "tests: $passed passed, $failed failed"
