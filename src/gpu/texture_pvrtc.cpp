@@ -71,7 +71,7 @@ Mod stored_mod(uint64_t w, bool two_bpp, unsigned x, unsigned y) {
   } else if (!m) {
     return {(mod >> (y * 8 + x)) & 1 ? 8 : 0, false};  // one bit: image A or B
   } else {
-    code = stored_code_2bpp(mod, x, y);
+    code = std::max(stored_code_2bpp(mod, x, y), 0);  // callers ask for stored pixels only
   }
   return {kWeights[m][code], m && code == 2};
 }
