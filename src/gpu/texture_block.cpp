@@ -340,6 +340,15 @@ Status decode_block(const TexelFormat& f, const uint8_t* b, Texel* out) {
       unorm8(1, {r, g1, bl, 255});
       return {};
     }
+    case TexelFormat::Block::pvrtc2:
+    case TexelFormat::Block::pvrtc4: {
+      // A word alone: the image of one word, every neighbour itself.
+      uint64_t w;
+      std::memcpy(&w, b, 8);
+      std::array<uint64_t, 9> words;
+      words.fill(w);
+      return decode_pvrtc_texels(f, words, out);
+    }
     case TexelFormat::Block::none: break;
   }
   return Error::unsupported("not a block-compressed format");

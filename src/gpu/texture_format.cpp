@@ -240,6 +240,8 @@ static Result<TexelFormat> make_texel_format(Channels channels, TextureType type
       case Channels::ETC2_RGBA8: f.block = B::etc2_rgba8; break;
       case Channels::EAC_R11: f.block = B::eac_r11; break;
       case Channels::EAC_RG11: f.block = B::eac_rg11; break;
+      case Channels::PVRTC_2BPP: f.block = B::pvrtc2; break;
+      case Channels::PVRTC_4BPP: f.block = B::pvrtc4; break;
       default:
         if (std::string_view(ci.name).starts_with("ASTC")) {
           f.block = B::astc;
@@ -285,9 +287,7 @@ static Result<TexelFormat> make_texel_format(Channels channels, TextureType type
         "texture format {}: no public format maps to this class, its channel layout is unknown",
         ci.name);
   }
-  if (type == TextureType::XR)
-    return Error::unsupported("texture format {} with type XR: the extended-range encoding is not public",
-                              ci.name);
+  if (type == TextureType::XR) return xr_texel_format(channels, srgb);
   TexelFormat f;
   f.channels = channels;
   f.type = type;
@@ -353,6 +353,8 @@ Texel decode_texel(const TexelFormat& f, const uint8_t* bytes) {
     uint32_t out = raw;
     if (f.kind == TexelFormat::Kind::r11g11b10) {
       out = f2u(ufloat_to_float(raw, b == 11 ? 6 : 5));
+    } else if (f.kind == TexelFormat::Kind::xr10) {
+      out = f2u(xr10_to_float(raw, f.srgb[i], i == 3));
     } else {
       switch (f.type) {
         case TextureType::Unorm:
@@ -366,7 +368,7 @@ Texel decode_texel(const TexelFormat& f, const uint8_t* bytes) {
         case TextureType::Uint: break;
         case TextureType::Sint: out = b == 32 ? raw : uint32_t(int32_t(raw << (32 - b)) >> (32 - b)); break;
         case TextureType::Float: out = b == 16 ? f2u(half_to_float(uint16_t(raw))) : raw; break;
-        case TextureType::XR: break;  // refused by texel_format
+        case TextureType::XR: break;  // Kind::xr10 above
       }
     }
     t.c[i] = out;
@@ -387,6 +389,8 @@ void encode_texel(const TexelFormat& f, const Texel& v, uint8_t* bytes, Rounding
     uint32_t raw = in;
     if (f.kind == TexelFormat::Kind::r11g11b10) {
       raw = float_to_ufloat(u2f(in), b == 11 ? 6 : 5);
+    } else if (f.kind == TexelFormat::Kind::xr10) {
+      raw = float_to_xr10(u2f(in), f.srgb[i], i == 3, rounding);
     } else {
       switch (f.type) {
         case TextureType::Unorm: {
@@ -409,7 +413,7 @@ void encode_texel(const TexelFormat& f, const Texel& v, uint8_t* bytes, Rounding
         case TextureType::Float:
           raw = b == 16 ? float_to_half(u2f(in), rounding) : in;
           break;
-        case TextureType::XR: break;
+        case TextureType::XR: break;  // Kind::xr10 above
       }
     }
     put_bits(padded, f.shift[i], b, raw);
@@ -440,6 +444,11 @@ Texel decode_border(const TexelFormat& f, const std::array<uint32_t, 4>& words) 
         t.c[i] = (f.kind == TexelFormat::Kind::plain && b == 16)
                      ? f2u(half_to_float(uint16_t(w)))
                      : (f.kind == TexelFormat::Kind::plain ? w : f2u(half_to_float(uint16_t(w))));
+        break;
+      case TextureType::XR:
+        // Our choice: an XR border word holds the channel's 10-bit code,
+        // read without the sRGB transfer (borders are linear).
+        t.c[i] = f2u(xr10_to_float(w, false, i == 3));
         break;
       default: t.c[i] = w; break;
     }

@@ -77,6 +77,8 @@ Result<std::unique_ptr<TextureUnit::Image>> make_image(GpuMemory& memory, const 
   img->bytes_per_sample_B = ci.bytes_B;
   img->bytes_per_element_B = ci.bytes_B * d.samples;
   const uint32_t bw = ci.block_width_px, bh = ci.block_height_px;
+  if (d.channels == format::Channels::PVRTC_2BPP || d.channels == format::Channels::PVRTC_4BPP)
+    AGX_CHECK(pvrtc_check_image(d));
 
   if (d.layout == ImageLayout::interchange)
     return Error::unsupported("the interchange image layout is not public");

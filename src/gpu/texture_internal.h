@@ -18,7 +18,10 @@ namespace agx::gpu::internal {
 struct TexelFormat {
   format::Channels channels{};
   format::TextureType type{};
-  enum class Kind : uint8_t { plain, r11g11b10, r9g9b9e5 } kind = Kind::plain;
+  enum class Kind : uint8_t {
+    plain, r11g11b10, r9g9b9e5,
+    xr10  // Texture Type XR: 10-bit extended-range codes (texture_xr.cpp)
+  } kind = Kind::plain;
   uint8_t count = 0;                // channels stored
   std::array<uint8_t, 4> bits{};    // width of each channel
   std::array<uint8_t, 4> shift{};   // bit offset of each channel
@@ -27,7 +30,8 @@ struct TexelFormat {
   // Block-compressed classes: the decoder and the block size in texels.
   enum class Block : uint8_t {
     none, bc1, bc2, bc3, bc4, bc5, bc6h, bc7, etc2_rgb8, etc2_rgb8a1, etc2_rgba8, eac_r11, eac_rg11, astc,
-    gbgr422, bgrg422  // 2x1 "blocks" of two pixels sharing R and B
+    gbgr422, bgrg422,  // 2x1 "blocks" of two pixels sharing R and B
+    pvrtc2, pvrtc4     // PVRTC1 words, decoded with their neighbours (texture_pvrtc.cpp)
   } block = Block::none;
   uint8_t block_w = 1, block_h = 1;
   bool integer() const {
@@ -67,6 +71,28 @@ unsigned bptc_weight(unsigned index_bits, unsigned index);
 // BC6H: one block to 16 RGB texels (x + 4 y) as half-float bits; `is_signed`
 // for the signed (SF16) form (texture_bc6h.cpp).
 void decode_bc6h(const uint8_t* block, bool is_signed, std::array<std::array<uint16_t, 3>, 16>& out);
+// PVRTC1 (texture_pvrtc.cpp). The texels of the word at the centre of a 3x3
+// neighbourhood of 64-bit words (row-major, from the word up-left of it).
+Status decode_pvrtc_texels(const TexelFormat& fmt, const std::array<uint64_t, 9>& words,
+                           Texel* out);
+// The same at 8 bits per channel (R, G, B, A; x + block_w * y) before sRGB.
+void decode_pvrtc(const std::array<uint64_t, 9>& words, bool two_bpp,
+                  std::array<std::array<uint8_t, 4>, 32>& out);
+// The specification's reflected Morton index of word (bx, by) in a level of
+// words_w x words_h words (powers of two).
+uint64_t pvrtc_word_index(uint32_t bx, uint32_t by, uint32_t words_w, uint32_t words_h);
+// Word x (or y) of a level n words across, for any neighbour index b.
+uint32_t pvrtc_wrap(int64_t b, uint32_t n);
+struct ImageDesc;
+Status pvrtc_check_image(const ImageDesc& d);
+
+// Texture Type XR (texture_xr.cpp): the format of an XR descriptor, and one
+// 10-bit code to a shader value and back (`srgb`: the sRGB transfer with the
+// sign mirrored; `alpha`: clamped to [0, 1]).
+Result<TexelFormat> xr_texel_format(format::Channels channels, bool srgb);
+float xr10_to_float(uint32_t code, bool srgb, bool alpha);
+uint32_t float_to_xr10(float value, bool srgb, bool alpha, Rounding rounding);
+
 // A custom border (one 32-bit word per memory channel) as a texel.
 Texel decode_border(const TexelFormat& fmt, const std::array<uint32_t, 4>& words);
 
@@ -169,6 +195,13 @@ Status store_texel(GpuMemory& memory, const TextureUnit::Image& image, uint32_t 
                    uint32_t layer, uint32_t level, uint32_t sample, const uint8_t* in);
 // Fills the compression fields of a compressed image from its layout.
 Status lay_out_compression(TextureUnit::Image& image, const layout::Layout& l);
+// PVRTC: where word (bx, by) of a level and layer lives, and the texels of
+// that word (read with its neighbours; texture_pvrtc.cpp).
+uint64_t pvrtc_block_offset_B(const TextureUnit::Image& img, uint32_t level, uint32_t layer,
+                              uint32_t bx, uint32_t by);
+Status decode_pvrtc_block_at(GpuMemory& memory, const TextureUnit::Image& img, uint32_t level,
+                             uint32_t layer, uint32_t bx, uint32_t by, const TexelFormat& f,
+                             Texel* out);
 }  // namespace internal
 
 }  // namespace agx::gpu

@@ -209,10 +209,17 @@ Result<Texel> fetch(Ctx& c, uint32_t level, int i, int j, int k, uint32_t layer,
       const uint64_t off =
           c.img.offset_B(uint32_t(i) / bw, uint32_t(j) / bh, storage_layer, level, 0);
       if (off != c.block_off) {
-        uint8_t bytes[16];
-        AGX_CHECK(internal::read_texel(c.unit.memory(), c.img, off, bytes, c.fmt.bytes));
         if (!c.block) c.block = std::make_unique<Texel[]>(bw * bh);
-        AGX_CHECK(internal::decode_block(c.fmt, bytes, c.block.get()));
+        if (c.fmt.block == TexelFormat::Block::pvrtc2 || c.fmt.block == TexelFormat::Block::pvrtc4) {
+          // PVRTC words are decoded with their neighbours.
+          AGX_CHECK(internal::decode_pvrtc_block_at(c.unit.memory(), c.img, level, storage_layer,
+                                                    uint32_t(i) / bw, uint32_t(j) / bh, c.fmt,
+                                                    c.block.get()));
+        } else {
+          uint8_t bytes[16];
+          AGX_CHECK(internal::read_texel(c.unit.memory(), c.img, off, bytes, c.fmt.bytes));
+          AGX_CHECK(internal::decode_block(c.fmt, bytes, c.block.get()));
+        }
         c.block_off = off;
       }
       t = c.block[(uint32_t(j) % bh) * bw + uint32_t(i) % bw];

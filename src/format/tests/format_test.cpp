@@ -85,6 +85,33 @@ TEST(Format, DepthStencilAndRenderable) {
   EXPECT_TRUE(by_name("R32G32B32_FLOAT").buffer_only);
 }
 
+// Names of ours (no Mesa format maps to these classes / type): PVRTC1 word
+// sizes from the Khronos Data Format Specification (8 B per 8x4 or 4x4
+// pixels), XR from Apple's Metal bgr10_xr (32-bit) and bgra10_xr (64-bit).
+TEST(Format, PvrtcAndExtendedRangeRows) {
+  const auto& p2 = by_name("PVRTC1_RGBA_2BPP");
+  EXPECT_EQ(p2.channels, Channels::PVRTC_2BPP);
+  EXPECT_EQ(p2.bytes_per_block_B, 8);
+  EXPECT_EQ(p2.block_width_px, 8);
+  EXPECT_EQ(p2.block_height_px, 4);
+  EXPECT_FALSE(p2.renderable);
+  const auto& p4 = by_name("PVRTC1_SRGBA_4BPP");
+  EXPECT_EQ(p4.channels, Channels::PVRTC_4BPP);
+  EXPECT_EQ(p4.block_width_px, 4);
+  EXPECT_TRUE(p4.srgb);
+  const auto& x32 = by_name("B10G10R10_XR");
+  EXPECT_EQ(x32.type, TextureType::XR);
+  EXPECT_EQ(x32.channels, Channels::R10G10B10A2);
+  EXPECT_EQ(x32.bytes_per_block_B, 4);
+  EXPECT_FALSE(x32.srgb);
+  const auto& x64 = by_name("B10G10R10A10_XR_SRGB");
+  EXPECT_EQ(x64.type, TextureType::XR);
+  EXPECT_EQ(x64.channels, Channels::R16G16B16A16);
+  EXPECT_EQ(x64.bytes_per_block_B, 8);
+  EXPECT_TRUE(x64.srgb);
+  EXPECT_STREQ(to_string(x64.type), "XR");
+}
+
 TEST(Format, LookupIsCaseInsensitiveWithPrefixAndAliases) {
   EXPECT_EQ(*find_format("r8g8b8a8_unorm"), Format::R8G8B8A8_UNORM);
   EXPECT_EQ(*find_format("PIPE_FORMAT_Z32_FLOAT"), Format::Z32_FLOAT);

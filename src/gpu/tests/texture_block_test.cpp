@@ -217,23 +217,6 @@ TEST(TextureBlock, ReservedBc6hModesDecodeToZero) {
   EXPECT_EQ(t[2], 0.0f);
 }
 
-TEST(TextureBlock, PvrtcNamesItself) {
-  // No public format maps to the PVRTC classes (Mesa's tables have none), so
-  // their block addressing is unknown: an error naming the class.
-  for (format::Channels c : {format::Channels::PVRTC_2BPP, format::Channels::PVRTC_4BPP}) {
-    usc::RegionMemory mem;
-    TextureView tex;
-    tex.channels = c;
-    tex.width_px = tex.height_px = 8;
-    tex.address = 0x100000;
-    TextureUnit unit(mem, {});
-    auto t = unit.load(tex, SamplerView{}, FetchCoord{});
-    ASSERT_FALSE(t.ok());
-    const std::string cls = format::channels_info(c)->name;
-    EXPECT_NE(t.error().message().find(cls), std::string::npos) << t.error().message();
-  }
-}
-
 // The 4:2:2 classes: two pixels in 4 bytes sharing R and B, in the byte
 // orders of Metal's gbgr422 (G0 B G1 R) and bgrg422 (B G0 R G1). Laid out as
 // a 4-byte image half as wide (the layout unit's numbers for R32).
