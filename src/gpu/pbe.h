@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "gpu/texture.h"
@@ -33,6 +34,7 @@ struct PbeView {
   bool compressed = false;
   bool sparse = false;
   bool flip_vertical = false;  // rows are written bottom-up
+  bool rotate_90 = false;      // the written image is turned (pbe_destination)
   uint32_t linear_stride_B = 0;
   uint64_t linear_layer_stride_B = 0;
   GpuVa acceleration_buffer = 0;
@@ -49,6 +51,17 @@ struct PbeWrite {
   uint32_t sample = 0;
   uint32_t lod = 0;    // added to the descriptor's level
 };
+
+// Where a write of pixel (x, y) lands in a level of width_px x height_px
+// (the image in memory: the descriptor's Width and Height with the level's
+// minification), after "Flip vertical" and "Rotate 90"; nullopt when it
+// lands outside. Rotate 90 is our choice (its direction is not public): the
+// image written is the source turned 90 degrees clockwise, so the source is
+// height_px wide and width_px high and its pixel (x, y) goes to
+// (width_px - 1 - y, x). Flip vertical applies first, to the source rows.
+// The one place both live (pbe_rotate.cpp).
+std::optional<std::array<uint32_t, 2>> pbe_destination(const PbeView& pbe, uint32_t width_px,
+                                                       uint32_t height_px, int32_t x, int32_t y);
 
 // Writes one texel. Coordinates outside the level are dropped (robust
 // writes); a write to unmapped memory is a fault Error naming the address.
