@@ -61,11 +61,15 @@ struct Machine {
   usc::Core core = usc::make_core();
   std::vector<uint8_t> shared;
 
-  Machine(const char* format, uint32_t w, uint32_t h, uint32_t tx, uint32_t ty, size_t shared_B)
+  Machine(const char* format, uint32_t w, uint32_t h, uint32_t tx, uint32_t ty, size_t shared_B,
+          uint32_t layers = 1)
       : shared(shared_B, 0) {
-    img = make_test_image(mem, kImage, *format::find_format(format), layout::Tiling::twiddled, Dim::d2, w, h,
-                          1, 1);
-    EXPECT_TRUE(mem.map(kHeap, pbe_words(img, cs::TextureDimension::k2D, cs::Layout::kTwiddled)).ok());
+    const bool array = layers > 1;
+    img = make_test_image(mem, kImage, *format::find_format(format), layout::Tiling::twiddled,
+                          array ? Dim::d2_array : Dim::d2, w, h, layers, 1);
+    EXPECT_TRUE(mem.map(kHeap, pbe_words(img, array ? cs::TextureDimension::k2DArray : cs::TextureDimension::k2D,
+                                         cs::Layout::kTwiddled))
+                    .ok());
     EXPECT_TRUE(load_states(mem, {StateKind::texture, 0, 1, kHeap}, state).ok());
     usc::Placement p;
     p.threadgroup_position = {tx, ty, 0};
@@ -114,6 +118,28 @@ TEST(ImageWriteBlock, ProgramFillsThreadgroupMemoryAndStoresTheTile) {
       const uint32_t t = uint32_t((y - 8) * 8 + (x - 8));
       EXPECT_EQ(load_at(unit, m.img, x, y).c[0], inside ? 3 * t + 1 : 0u) << x << "," << y;
     }
+}
+
+// 2D arrays: the layer is the low half of C (Mesa agx_emit_block_image_store).
+TEST(ImageWriteBlock, ArrayLayerFromTheCoordinateRegister) {
+  Machine m("R32_UINT", 8, 4, 0, 0, 128, 3);
+  auto st = m.run(
+      "get_sr r1, sr51\n"
+      "threadgroup_store i32, x, r1, 0, r1l\n"
+      "mov_imm r3l, 0\n"
+      "mov_imm r4l, 2\n"
+      "image_write_block r3l, r4l_r4h_r5l_r5h_r6l, 0, ts0, tex_2d_array, rte, i32, 0, 9, 1\n");
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  TextureUnit unit(m.mem, {});
+  for (uint32_t layer = 0; layer < 3; ++layer) {
+    FetchCoord at;
+    at.x = 5;
+    at.y = 3;
+    at.layer = layer;
+    auto t = unit.load(m.img.tex, SamplerView{}, at);
+    ASSERT_TRUE(t.ok()) << t.error().message();
+    EXPECT_EQ(t->c[0], layer == 2 ? 29u : 0u) << layer;  // thread 3 * 8 + 5
+  }
 }
 
 // A tile over the image's edge: the pixels outside are dropped, as
