@@ -124,6 +124,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   p.linear_stride_B = t.linear_stride_B;
   p.linear_layer_stride_B = t.linear_layer_stride_B;
   for (auto& sw : p.swizzle) sw = uint8_t(in.take(1) % 4);
+  p.flip_vertical = in.take(1) & 1;
+  p.rotate_90 = in.take(1) & 1;
   PbeWrite w;
   for (auto& v : w.value) v = in.take(4);
   w.x = int32_t(in.take(1)) - 4;
@@ -131,5 +133,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   w.layer = in.take(1) % 4;
   w.lod = in.take(1) % 3;
   (void)pbe_write(unit, p, w, Rounding(in.take(1) % 4));
+  // image_write_block: a small tile of fuzz bytes, any format code and
+  // offset, at any origin (out-of-range tiles and pixels must be refused or
+  // dropped, never read or written past).
+  std::vector<uint8_t> tile_bytes(in.take(1) % 200);
+  for (auto& b : tile_bytes) b = uint8_t(in.take(1));
+  TileMemory tile{tile_bytes, in.take(1) % 6, in.take(1) % 6, 1 + in.take(1) % 4, in.take(1) % 20};
+  BlockWrite bw;
+  bw.format = in.take(1) % 17;
+  bw.offset_B = in.take(1) % 40;
+  bw.origin_x = int32_t(in.take(1)) - 8;
+  bw.origin_y = int32_t(in.take(1)) - 8;
+  bw.layer = in.take(1) % 4;
+  bw.lod = in.take(1) % 3;
+  (void)pbe_write_block(unit, p, tile, bw, Rounding(in.take(1) % 4));
   return 0;
 }

@@ -20,20 +20,18 @@ Status pbe_write(TextureUnit& unit, const PbeView& pbe, const PbeWrite& wr, Roun
   AGX_TRY(const TextureUnit::Image* img, unit.internal_image(internal::image_desc(pbe)));
   const uint32_t level = pbe.level + wr.lod;
   if (level >= img->levels) return {};  // a level the image does not have: dropped
-  const int32_t w = int32_t(img->width(level)), h = int32_t(img->height(level));
   const uint32_t layers = pbe.dim == Dim::d3 ? img->depth(level) : pbe.layers;
-  if (wr.x < 0 || wr.x >= w || wr.y < 0 || wr.y >= h || wr.layer >= layers ||
-      wr.sample >= pbe.samples)
-    return {};
-  const int32_t y = pbe.flip_vertical ? h - 1 - wr.y : wr.y;
+  if (wr.layer >= layers || wr.sample >= pbe.samples) return {};
+  const auto at = pbe_destination(pbe, img->width(level), img->height(level), wr.x, wr.y);
+  if (!at) return {};
+  const uint32_t x = (*at)[0], y = (*at)[1];
   Texel mem;
   for (unsigned k = 0; k < 4; ++k) mem.c[k] = wr.value[pbe.swizzle[k] & 3];
   uint8_t bytes[16];
   internal::encode_texel(fmt, mem, bytes, rounding);
   if (img->metadata_levels != 0)
-    return internal::store_texel(unit.memory(), *img, uint32_t(wr.x), uint32_t(y), wr.layer, level,
-                                 wr.sample, bytes);
-  const uint64_t off = img->offset_B(uint32_t(wr.x), uint32_t(y), wr.layer, level, wr.sample);
+    return internal::store_texel(unit.memory(), *img, x, y, wr.layer, level, wr.sample, bytes);
+  const uint64_t off = img->offset_B(x, y, wr.layer, level, wr.sample);
   return internal::write_texel(unit.memory(), *img, off, bytes, fmt.bytes);
 }
 

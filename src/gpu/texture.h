@@ -227,6 +227,9 @@ class TextureHook : public usc::FixedFunction {
  public:
   TextureHook(GpuMemory& memory, TextureState state) : unit_(memory, std::move(state)) {}
   Status execute(const isa::Instr& instr, usc::Core& core) override;
+  // image_write_block reads the threadgroup's memory (docs/texture.md,
+  // "image_write_block"); the others go to execute().
+  Status execute_in(const isa::Instr& instr, usc::Core& core, const usc::Memories& memories) override;
   TextureUnit& unit() { return unit_; }
   // True for the instructions this hook executes.
   static bool handles(isa::Opcode op);

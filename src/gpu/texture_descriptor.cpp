@@ -243,8 +243,7 @@ Result<PbeView> decode_pbe(std::span<const uint32_t> words) {
   v.sparse = sparse_mode(p.mode);
   v.srgb = p.srgb;
   v.flip_vertical = p.flip_vertical;
-  if (p.rotate_90)
-    return Error::unsupported("PBE descriptor with Rotate 90: the rotation's direction is not public");
+  v.rotate_90 = p.rotate_90;  // its direction is our choice: pbe_destination (pbe_rotate.cpp)
   if (v.layout == ImageLayout::linear) {
     v.linear_stride_B =
         uint32_t(linear_stride(words, cs::kPbe, {"Page-aligned layers", "sRGB", "Extended"})) + 4;

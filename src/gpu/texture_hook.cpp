@@ -408,7 +408,73 @@ Status image_write_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
   return {};
 }
 
+// image_write_block in a compute threadgroup: the tile is the threadgroup's
+// imageblock in its threadgroup memory (docs/texture.md, "image_write_block").
+// Operands (bminor/mesa-mesa src/asahi/compiler agx_pack.c and agx_compile.c,
+// agx_emit_block_image_store; applegpu's field names): R a 16-bit register
+// holding the byte offset in tile memory, T the PBE descriptor, n the
+// dimension (2D or 2D MS, or their arrays), F the tile format, C only for
+// arrays (layer in the low half, or sample then layer for 2D MS arrays), D a
+// level added to the descriptor's (Mesa: immediate 0). The tile's position
+// is implicit; the instruction stores the whole tile once, with the
+// operands of the lowest active lane.
+Status image_write_block_op(TextureUnit& unit, const isa::Instr& in, Core& core,
+                            const usc::Memories& mem) {
+  const uint32_t n = field(in, "n");
+  if (n >= kDimCount) return Error::decode("image_write_block dimension {}", n);
+  const Dim dim = static_cast<Dim>(n);
+  if (dim != Dim::d2 && dim != Dim::d2_array && dim != Dim::d2_ms && dim != Dim::d2_ms_array)
+    return Error::unsupported("image_write_block with dimension {}: tiles are 2D or 2D multisampled (arrays)",
+                              to_string(dim));
+  const Operand* R = operand(in, isa::OperandDesc::kTileToMemoryReg);
+  const Operand* C = operand(in, isa::OperandDesc::kCoords);
+  const Operand* D = operand(in, isa::OperandDesc::kPbeLod);
+  if (R == nullptr || C == nullptr || D == nullptr)
+    return Error::decode("image_write_block without its operands");
+  AGX_CHECK(fits(*R, 1, "tile offset"));
+  AGX_CHECK(fits(*D, 1, "LOD"));
+  if (is_array(dim)) AGX_CHECK(fits(*C, 2, "layer"));
+  if (const Operand* t = operand(in, isa::OperandDesc::kTexture))
+    AGX_CHECK(fits(*t, t->kind == OperandKind::kReg32 ? 2 : 1, "texture"));
+  if (core.exec == 0) return {};
+  const unsigned l = unsigned(std::countr_zero(core.exec));
+  if (mem.threadgroup == nullptr || mem.threadgroup->empty())
+    return Error::invalid_argument(
+        "image_write_block: the threadgroup has no local memory for the tile (the USC Shared word does not "
+        "enable it)");
+  Descriptors desc(unit);
+  AGX_TRY(PbeView pbe, desc.pbe(in, core, l));
+  if (pbe.dim != dim)
+    return Error::decode("image_write_block: instruction dimension {} but the PBE descriptor is {}",
+                         to_string(dim), to_string(pbe.dim));
+  BlockWrite bw;
+  bw.format = field(in, "F");
+  bw.offset_B = read16(core, *R, 0, l);
+  bw.lod = read16(core, *D, 0, l);
+  if (dim == Dim::d2_array) bw.layer = read16(core, *C, 0, l);
+  if (dim == Dim::d2_ms_array) bw.layer = read16(core, *C, 1, l);
+  AGX_TRY(uint32_t pixel_B, tile_pixel_B(bw.format, pbe));
+  // The threadgroup's tile: its dispatch size (threads per threadgroup) in
+  // pixels, at its position times that size; one sample's record is the
+  // pixel of this render target (a compute imageblock of one target).
+  TileMemory tile;
+  tile.bytes = *mem.threadgroup;
+  tile.width_px = core.sr[8][l];
+  tile.height_px = core.sr[9][l];
+  tile.samples = is_ms(dim) ? pbe.samples : 1;
+  tile.sample_stride_B = pixel_B;
+  bw.origin_x = int32_t(uint64_t(core.sr[0][l]) * tile.width_px);
+  bw.origin_y = int32_t(uint64_t(core.sr[1][l]) * tile.height_px);
+  const Rounding rounding = field(in, "round") ? Rounding::toward_zero : Rounding::nearest_even;
+  return pbe_write_block(unit, pbe, tile, bw, rounding);
+}
+
 }  // namespace
+
+Status TextureHook::execute_in(const isa::Instr& in, Core& core, const usc::Memories& memories) {
+  if (in.op == isa::Opcode::image_write_block) return image_write_block_op(unit_, in, core, memories);
+  return execute(in, core);
+}
 
 bool TextureHook::handles(isa::Opcode op) {
   return op == isa::Opcode::texture_sample || op == isa::Opcode::texture_load ||
@@ -421,9 +487,8 @@ Status TextureHook::execute(const isa::Instr& in, Core& core) {
     case isa::Opcode::texture_load: return texture_op(unit_, in, core);
     case isa::Opcode::image_write: return image_write_op(unit_, in, core);
     case isa::Opcode::image_write_block:
-      return Error::unsupported(
-          "image_write_block stores tilebuffer contents: no tilebuffer is attached (end-of-tile "
-          "programs are not emulated yet)");
+      return Error::invalid_argument(
+          "image_write_block reads tile memory: run it through execute_in with the SIMD group's memories");
     default:
       return Error::unsupported("{}: not a texture unit instruction",
                                 isa::op_info(in.op).mnemonic);

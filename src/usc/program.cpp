@@ -67,7 +67,7 @@ Status exec_fixed_function(const Step& s, Core& c, Ctx& ctx) {
   if (!ctx.mem->fixed_function)
     return Error::unsupported("pc 0x{:x}: not supported by the emulator: {} (no fixed-function unit attached)",
                               s.pc, isa::op_info(s.op).mnemonic);
-  Status st = ctx.mem->fixed_function->execute(*ctx.fixed_function_instr(s), c);
+  Status st = ctx.mem->fixed_function->execute_in(*ctx.fixed_function_instr(s), c, *ctx.mem);
   if (!st) return Error(st.error().kind(), fmt::format("pc 0x{:x}: {}", s.pc, st.error().message()));
   return {};
 }

@@ -88,9 +88,18 @@ Core make_core();
 // coefficient/varying iterators, tilebuffer, PBE, ISP). The `gpu` and
 // `varyings` units implement it; the emulator passes the decoded instruction
 // and the core, whose registers the hook reads and writes.
+struct Memories;
 class FixedFunction {
  public:
   virtual ~FixedFunction() = default;
+  // What the emulator calls: execute() with the memories the SIMD group
+  // sees, for the instructions that read them (image_write_block stores
+  // the threadgroup's memory, where imageblocks live). By default they are
+  // not needed.
+  virtual Status execute_in(const isa::Instr& instr, Core& core, const Memories& memories) {
+    (void)memories;
+    return execute(instr, core);
+  }
   // Executes a texture_sample, texture_load, image_write, image_write_block,
   // iter, iterproj, ldcf, st_var, st_var_final, no_var, ld/st_tile,
   // sample_mask, zs_emit, or the pixel-ordering wait_pix / signal_pix

@@ -106,6 +106,33 @@ TEST(FixedFunction, HookErrorNamesThePc) {
   EXPECT_EQ(st.error().message(), "pc 0x4: texture unit offline");
 }
 
+// execute_in gets the SIMD group's memories (image_write_block reads the
+// threadgroup memory through it); a hook that overrides only execute() is
+// called through the default execute_in (the tests above).
+class MemoryRecorder : public FixedFunction {
+ public:
+  Status execute(const isa::Instr&, Core&) override { return Error::unsupported("execute() called"); }
+  Status execute_in(const isa::Instr& in, Core&, const Memories& m) override {
+    op = in.op;
+    threadgroup = m.threadgroup;
+    return {};
+  }
+  isa::Opcode op{};
+  const std::vector<uint8_t>* threadgroup = nullptr;
+};
+
+TEST(FixedFunction, ExecuteInSeesTheThreadgroupMemory) {
+  MemoryRecorder hook;
+  std::vector<uint8_t> shared(256);
+  Memories mem;
+  mem.fixed_function = &hook;
+  mem.threadgroup = &shared;
+  Core c = make_core();
+  ASSERT_TRUE(run_code(bytes("b10086400012"), c, mem).ok());  // image_write_block (applegpu oracle)
+  EXPECT_EQ(hook.op, isa::Opcode::image_write_block);
+  EXPECT_EQ(hook.threadgroup, &shared);
+}
+
 TEST(FixedFunction, WithoutAHookEachOneIsAClearError) {
   for (const Case& k : kFixed) {
     Core c = make_core();
