@@ -18,7 +18,7 @@ Result<MatrixLayout> Translator::double_matrix_layout(Ptr::Space space, uint32_t
   }
   switch (space) {
     case Ptr::Space::push: return MatrixLayout{rows * 8, 8};
-    case Ptr::Space::shared: return MatrixLayout{rows == 3 ? 32u : rows * 8, 8};
+    case Ptr::Space::shared: case Ptr::Space::local: return MatrixLayout{rows == 3 ? 32u : rows * 8, 8};
     default: return unsupported(in, "dmat without a MatrixStride decoration");
   }
 }
