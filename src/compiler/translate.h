@@ -157,6 +157,9 @@ class Translator {
   // A 32-bit word's address for a read-modify-write loop: the buffer index
   // in words (with the base pair p.uniform) or the threadgroup byte address.
   Result<Src> word_address(const Ptr& p, const spirv::Inst& in);
+  // translate_push_dynamic.cpp: a push constant / loose uniform word at
+  // p + off_B, a select chain over the reachable words for run-time indices
+  Result<Src> push_word(const Ptr& p, uint32_t off_B, const spirv::Inst& in);
 
   // translate_local.cpp: Function/Private variables in registers or on the
   // thread's stack (docs/compiler.md, "Local arrays").

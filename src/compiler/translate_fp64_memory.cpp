@@ -25,10 +25,13 @@ Result<MatrixLayout> Translator::double_matrix_layout(Ptr::Space space, uint32_t
 
 Result<Src> Translator::load_double_at(const Ptr& q, const spirv::Inst& in) {
   switch (q.space) {
-    case Ptr::Space::push:
-      if (!q.terms.empty()) return unsupported(in, "dynamic index into push constants / loose uniforms");
+    case Ptr::Space::push: {
       if (q.const_B % 4) return unsupported(in, "unaligned uniform access");
-      return Src::uniform(q.uniform + q.const_B / 4, 64);
+      if (q.terms.empty()) return Src::uniform(q.uniform + q.const_B / 4, 64);
+      AGX_TRY(auto lo, push_word(q, 0, in));  // run-time indices: translate_push_dynamic.cpp
+      AGX_TRY(auto hi, push_word(q, 4, in));
+      return pack64(lo, hi);
+    }
     case Ptr::Space::buffer: {
       AGX_TRY(auto idx, buffer_index(q, 4, in));
       return Src::val(pair_value(b_.def(IrOp::device_load, {Src::uniform(q.uniform, 64), idx}, 32, 2)), 64);

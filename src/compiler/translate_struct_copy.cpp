@@ -83,9 +83,7 @@ Result<Src> Translator::load_word(const Ptr& p, uint32_t off_B, const spirv::Ins
   Ptr q = p;
   q.const_B += off_B;
   switch (p.space) {
-    case Ptr::Space::push:
-      if (!q.terms.empty()) return unsupported(in, "dynamic index into push constants");
-      return Src::uniform(q.uniform + q.const_B / 4);
+    case Ptr::Space::push: return push_word(q, 0, in);  // translate_push_dynamic.cpp
     case Ptr::Space::buffer: {
       AGX_TRY(auto idx, buffer_index(q, 4, in));
       return Src::val(b_.def(agx::compiler::Op::device_load, {Src::uniform(q.uniform, 64), idx}));
