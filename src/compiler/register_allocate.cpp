@@ -5,7 +5,8 @@
 // values carried around the back edge keep their register. Registers are
 // 16-bit halves with the alignment of regs.h; r0-r1 are reserved.
 #include <algorithm>
-#include <bitset>
+#include <array>
+#include <bit>
 #include <optional>
 
 #include <fmt/format.h>
@@ -32,6 +33,45 @@ unsigned threads_for_halves(unsigned halves) {
 }
 
 namespace {
+
+// Which register halves hold a value: 64 halves a word, so the search for
+// a free aligned run skips whole stretches of taken halves at a time (a
+// large shader has thousands of values and most halves taken).
+class HalfSet {
+ public:
+  void set(unsigned h) { w_[h / 64] |= uint64_t{1} << (h % 64); }
+  void reset(unsigned h) { w_[h / 64] &= ~(uint64_t{1} << (h % 64)); }
+  // The first free half at or after h (kRegisterHalves: none).
+  unsigned next_free(unsigned h) const {
+    while (h < kRegisterHalves) {
+      uint64_t free = ~w_[h / 64] >> (h % 64);
+      if (free) return std::min(kRegisterHalves, h + static_cast<unsigned>(std::countr_zero(free)));
+      h = (h / 64 + 1) * 64;
+    }
+    return kRegisterHalves;
+  }
+  bool run_free(unsigned r, unsigned size) const {
+    for (unsigned h = r; h < r + size; ++h)
+      if (w_[h / 64] >> (h % 64) & 1) return false;
+    return true;
+  }
+  // The lowest r >= from, a multiple of align, with halves r..r+size-1
+  // free; -1 when there is none.
+  int first_fit(unsigned from, unsigned align, unsigned size) const {
+    for (unsigned r = from; r + size <= kRegisterHalves;) {
+      unsigned f = next_free(r);
+      if (f >= kRegisterHalves) return -1;
+      r = (f + align - 1) / align * align;
+      if (r + size > kRegisterHalves) return -1;
+      if (run_free(r, size)) return static_cast<int>(r);
+      r += align;
+    }
+    return -1;
+  }
+
+ private:
+  std::array<uint64_t, (kRegisterHalves + 63) / 64> w_{};
+};
 
 struct Failure {
   size_t at;                       // instruction where no register was free
@@ -87,7 +127,7 @@ std::optional<Failure> allocate_once(Function& f, Stats& stats) {
     starts_at[start[v]].push_back(static_cast<ValueId>(v));
     ends_at[std::min<size_t>(end[v], f.instrs.size()) + 1].push_back(static_cast<ValueId>(v));
   }
-  std::bitset<kRegisterHalves> used;
+  HalfSet used;
   for (unsigned h = 0; h < kFirstAllocatableHalf; ++h) used.set(h);
   unsigned max_half = kFirstAllocatableHalf;
   for (size_t i = 0; i <= f.instrs.size(); ++i) {
@@ -99,12 +139,9 @@ std::optional<Failure> allocate_once(Function& f, Stats& stats) {
     for (ValueId v : starts_at[i]) {
       Value& val = f.values[v];
       unsigned align = register_alignment(val), size = val.halves();
-      int found = -1;
-      for (unsigned r = kFirstAllocatableHalf; r + size <= kRegisterHalves && found < 0; r += align) {
-        bool free = true;
-        for (unsigned h = 0; h < size && free; ++h) free = !used.test(r + h);
-        if (free) found = static_cast<int>(r);
-      }
+      // The lowest free aligned run from the first allocatable half (which
+      // every alignment divides).
+      int found = used.first_fit(kFirstAllocatableHalf, align, size);
       if (found < 0) {
         Failure fail{i, {}, end};
         for (size_t w = 0; w < n; ++w)
