@@ -8,6 +8,7 @@
 #include <array>
 #include <bit>
 #include <optional>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -76,7 +77,6 @@ class HalfSet {
 struct Failure {
   size_t at;                       // instruction where no register was free
   std::vector<ValueId> live;       // values holding registers there
-  std::vector<int64_t> end;        // interval ends
 };
 
 // One linear-scan attempt; a Failure when the registers run out.
@@ -121,29 +121,46 @@ std::optional<Failure> allocate_once(Function& f, Stats& stats) {
   }
   // Variables used before any definition (a phi on a path that never
   // assigns it) still need a register from their first mention.
-  std::vector<std::vector<ValueId>> starts_at(f.instrs.size() + 1), ends_at(f.instrs.size() + 2);
-  for (size_t v = 0; v < n; ++v) {
-    if (end[v] < 0) continue;
-    starts_at[start[v]].push_back(static_cast<ValueId>(v));
-    ends_at[std::min<size_t>(end[v], f.instrs.size()) + 1].push_back(static_cast<ValueId>(v));
-  }
+  // The values starting / ending at each instruction, in value order, as
+  // flat buckets (one allocation each, not one per instruction).
+  struct Buckets {
+    std::vector<uint32_t> first;  // bucket i: items[first[i] .. first[i + 1])
+    std::vector<ValueId> items;
+  };
+  auto bucket = [&](size_t count, auto slot) {
+    Buckets b;
+    b.first.assign(count + 1, 0);
+    for (size_t v = 0; v < n; ++v)
+      if (end[v] >= 0) ++b.first[slot(v) + 1];
+    for (size_t i = 0; i < count; ++i) b.first[i + 1] += b.first[i];
+    b.items.resize(b.first[count]);
+    std::vector<uint32_t> fill(b.first.begin(), b.first.end() - 1);
+    for (size_t v = 0; v < n; ++v)
+      if (end[v] >= 0) b.items[fill[slot(v)]++] = static_cast<ValueId>(v);
+    return b;
+  };
+  const Buckets starts_at = bucket(f.instrs.size() + 1, [&](size_t v) { return static_cast<size_t>(start[v]); });
+  const Buckets ends_at = bucket(f.instrs.size() + 2, [&](size_t v) { return std::min<size_t>(end[v], f.instrs.size()) + 1; });
+  auto each = [](const Buckets& b, size_t i) {
+    return std::span<const ValueId>(b.items.data() + b.first[i], b.first[i + 1] - b.first[i]);
+  };
   HalfSet used;
   for (unsigned h = 0; h < kFirstAllocatableHalf; ++h) used.set(h);
   unsigned max_half = kFirstAllocatableHalf;
   for (size_t i = 0; i <= f.instrs.size(); ++i) {
-    for (ValueId v : ends_at[i]) {
+    for (ValueId v : each(ends_at, i)) {
       Value& val = f.values[v];
       for (unsigned h = 0; h < val.halves(); ++h) used.reset(val.reg + h);
     }
     if (i == f.instrs.size()) break;
-    for (ValueId v : starts_at[i]) {
+    for (ValueId v : each(starts_at, i)) {
       Value& val = f.values[v];
       unsigned align = register_alignment(val), size = val.halves();
       // The lowest free aligned run from the first allocatable half (which
       // every alignment divides).
       int found = used.first_fit(kFirstAllocatableHalf, align, size);
       if (found < 0) {
-        Failure fail{i, {}, end};
+        Failure fail{i, {}};
         for (size_t w = 0; w < n; ++w)
           if (f.values[w].reg >= 0 && end[w] >= static_cast<int64_t>(i) && start[w] < static_cast<int64_t>(i))
             fail.live.push_back(static_cast<ValueId>(w));
