@@ -1,35 +1,61 @@
 // Common subexpression elimination over the structured order: a pure
 // instruction equal to an earlier one whose result dominates it (same or
 // enclosing region) reads that result instead.
-#include <map>
-#include <tuple>
+#include <unordered_map>
 
 #include "compiler/passes.h"
 
 namespace agx::compiler {
 
 namespace {
-using Key = std::tuple<Op, Cond, bool, uint64_t, std::vector<std::tuple<int, uint32_t, int, int, bool, bool, uint64_t>>, uint8_t, uint8_t>;
 
-Key key_of(const Function& f, const Instr& in) {
-  std::vector<std::tuple<int, uint32_t, int, int, bool, bool, uint64_t>> srcs;
-  for (const Src& s : in.srcs)
-    srcs.emplace_back(static_cast<int>(s.kind), s.value, s.comp, s.bits, s.neg, s.abs, s.imm);
-  const Value& d = f.values[in.dest];
-  return {in.op, in.cond, in.invert, in.imm, std::move(srcs), d.bits, d.comps};
+// Equal instructions: operation, condition, immediate, every source
+// field, and the result's shape.
+bool same(const Function& f, const Instr& a, const Instr& b) {
+  if (a.op != b.op || a.cond != b.cond || a.invert != b.invert || a.imm != b.imm || a.srcs.size() != b.srcs.size())
+    return false;
+  for (size_t i = 0; i < a.srcs.size(); ++i) {
+    const Src &s = a.srcs[i], &t = b.srcs[i];
+    if (s.kind != t.kind || s.value != t.value || s.comp != t.comp || s.bits != t.bits || s.neg != t.neg || s.abs != t.abs ||
+        s.imm != t.imm)
+      return false;
+  }
+  const Value &da = f.values[a.dest], &db = f.values[b.dest];
+  return da.bits == db.bits && da.comps == db.comps;
 }
+
+uint64_t hash_of(const Function& f, const Instr& in) {
+  uint64_t h = static_cast<uint64_t>(in.op) * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(in.cond) << 8 ^
+               static_cast<uint64_t>(in.invert) << 16 ^ in.imm * 0xC2B2AE3D27D4EB4Full;
+  for (const Src& s : in.srcs) {
+    uint64_t x = static_cast<uint64_t>(s.kind) | uint64_t{s.value} << 8 | uint64_t{s.comp} << 40 | uint64_t{s.bits} << 48 |
+                 uint64_t{s.neg} << 56 | uint64_t{s.abs} << 57;
+    h = (h ^ x ^ s.imm * 0x165667B19E3779F9ull) * 0x100000001B3ull;
+    h ^= h >> 29;
+  }
+  const Value& d = f.values[in.dest];
+  return h ^ (uint64_t{d.bits} << 3 | uint64_t{d.comps} << 11);
+}
+
+// One region's instructions by hash (instruction indices): pure ones, and
+// loads, which any memory write forgets.
+struct Scope {
+  std::unordered_multimap<uint64_t, size_t> pure, loads;
+};
+
 }  // namespace
 
 bool opt_cse(Function& f) {
-  std::vector<std::map<Key, ValueId>> scopes(1);
+  std::vector<Scope> scopes(1);
   std::vector<ValueId> remap(f.values.size(), kNoValue);
   bool progress = false;
-  for (Instr& in : f.instrs) {
+  for (size_t i = 0; i < f.instrs.size(); ++i) {
+    Instr& in = f.instrs[i];
     for (Src& s : in.srcs)
       if (s.is_value() && remap[s.value] != kNoValue) s.value = remap[s.value];
     switch (in.op) {
       case Op::if_: case Op::loop: scopes.emplace_back(); break;
-      case Op::else_: scopes.back().clear(); break;
+      case Op::else_: scopes.back() = Scope{}; break;
       case Op::end_if: case Op::end_loop: scopes.pop_back(); break;
       default: break;
     }
@@ -37,28 +63,26 @@ bool opt_cse(Function& f) {
     bool writes_memory = in.op == Op::device_store || in.op == Op::local_store || in.op == Op::atomic ||
                          in.op == Op::local_atomic || in.op == Op::image_write || in.op == Op::barrier || in.op == Op::memory_barrier ||
                          in.op == Op::loop || in.op == Op::end_loop;
-    if (writes_memory) {
-      for (auto& scope : scopes)
-        for (auto it = scope.begin(); it != scope.end();)
-          it = (std::get<0>(it->first) == Op::device_load || std::get<0>(it->first) == Op::local_load) ? scope.erase(it) : std::next(it);
-    }
+    if (writes_memory)
+      for (Scope& scope : scopes) scope.loads.clear();
     bool load = in.op == Op::device_load || in.op == Op::local_load;
     if (!(op_info(in.op).flags & kOpCse) && !load) continue;
     if (in.dest == kNoValue || f.values[in.dest].variable) continue;
     bool reads_variable = false;
     for (const Src& s : in.srcs) reads_variable |= s.is_value() && f.values[s.value].variable;
     if (reads_variable) continue;  // a variable's value changes along the way
-    Key k = key_of(f, in);
+    const uint64_t h = hash_of(f, in);
     ValueId found = kNoValue;
     for (auto it = scopes.rbegin(); it != scopes.rend() && found == kNoValue; ++it) {
-      auto hit = it->find(k);
-      if (hit != it->end()) found = hit->second;
+      auto [first, last] = (load ? it->loads : it->pure).equal_range(h);
+      for (auto e = first; e != last && found == kNoValue; ++e)
+        if (same(f, f.instrs[e->second], in)) found = f.instrs[e->second].dest;
     }
     if (found != kNoValue) {
       remap[in.dest] = found;
       progress = true;
     } else {
-      scopes.back().emplace(std::move(k), in.dest);
+      (load ? scopes.back().loads : scopes.back().pure).emplace(h, i);
     }
   }
   return progress;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -482,21 +483,26 @@ Result<std::vector<std::string>> pack_text(const Function& f) {
 Result<std::vector<uint8_t>> pack(const Function& f, Stats& stats) {
   AGX_TRY(auto lines, all_lines(f));
   // Round 1: lengths (branches with a placeholder offset; their length
-  // does not depend on it).
+  // does not depend on it). Other instructions are final here: only a
+  // branch's offset depends on where the others end up.
   std::vector<uint64_t> pc(lines.size() + 1, 0);
+  std::vector<std::optional<isa::Encoded>> done(lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string text = lines[i].target >= 0 ? fmt::format(fmt::runtime(lines[i].text), "pc+0") : lines[i].text;
     auto enc = isa::assemble(text, pc[i]);
     if (!enc) return std::move(enc).error().context(fmt::format("assembling '{}'", text));
     pc[i + 1] = pc[i] + enc->length_B;
+    if (lines[i].target < 0) done[i] = std::move(*enc);
   }
   std::vector<uint8_t> code;
   for (size_t i = 0; i < lines.size(); ++i) {
-    std::string text = lines[i].text;
-    if (lines[i].target >= 0) {
-      int64_t off = static_cast<int64_t>(pc[lines[i].target]) - static_cast<int64_t>(pc[i]);
-      text = fmt::format(fmt::runtime(text), off < 0 ? fmt::format("pc-{}", -off) : fmt::format("pc+{}", off));
+    if (done[i]) {
+      code.insert(code.end(), done[i]->bytes.begin(), done[i]->bytes.begin() + done[i]->length_B);
+      continue;
     }
+    std::string text = lines[i].text;
+    int64_t off = static_cast<int64_t>(pc[lines[i].target]) - static_cast<int64_t>(pc[i]);
+    text = fmt::format(fmt::runtime(text), off < 0 ? fmt::format("pc-{}", -off) : fmt::format("pc+{}", off));
     auto enc = isa::assemble(text, pc[i]);
     if (!enc) return std::move(enc).error().context(fmt::format("assembling '{}'", text));
     if (enc->length_B != pc[i + 1] - pc[i]) return Error::invalid_argument("branch '{}' changed length", text);

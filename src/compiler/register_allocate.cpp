@@ -5,8 +5,10 @@
 // values carried around the back edge keep their register. Registers are
 // 16-bit halves with the alignment of regs.h; r0-r1 are reserved.
 #include <algorithm>
-#include <bitset>
+#include <array>
+#include <bit>
 #include <optional>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -33,10 +35,48 @@ unsigned threads_for_halves(unsigned halves) {
 
 namespace {
 
+// Which register halves hold a value: 64 halves a word, so the search for
+// a free aligned run skips whole stretches of taken halves at a time (a
+// large shader has thousands of values and most halves taken).
+class HalfSet {
+ public:
+  void set(unsigned h) { w_[h / 64] |= uint64_t{1} << (h % 64); }
+  void reset(unsigned h) { w_[h / 64] &= ~(uint64_t{1} << (h % 64)); }
+  // The first free half at or after h (kRegisterHalves: none).
+  unsigned next_free(unsigned h) const {
+    while (h < kRegisterHalves) {
+      uint64_t free = ~w_[h / 64] >> (h % 64);
+      if (free) return std::min(kRegisterHalves, h + static_cast<unsigned>(std::countr_zero(free)));
+      h = (h / 64 + 1) * 64;
+    }
+    return kRegisterHalves;
+  }
+  bool run_free(unsigned r, unsigned size) const {
+    for (unsigned h = r; h < r + size; ++h)
+      if (w_[h / 64] >> (h % 64) & 1) return false;
+    return true;
+  }
+  // The lowest r >= from, a multiple of align, with halves r..r+size-1
+  // free; -1 when there is none.
+  int first_fit(unsigned from, unsigned align, unsigned size) const {
+    for (unsigned r = from; r + size <= kRegisterHalves;) {
+      unsigned f = next_free(r);
+      if (f >= kRegisterHalves) return -1;
+      r = (f + align - 1) / align * align;
+      if (r + size > kRegisterHalves) return -1;
+      if (run_free(r, size)) return static_cast<int>(r);
+      r += align;
+    }
+    return -1;
+  }
+
+ private:
+  std::array<uint64_t, (kRegisterHalves + 63) / 64> w_{};
+};
+
 struct Failure {
   size_t at;                       // instruction where no register was free
   std::vector<ValueId> live;       // values holding registers there
-  std::vector<int64_t> end;        // interval ends
 };
 
 // One linear-scan attempt; a Failure when the registers run out.
@@ -81,32 +121,46 @@ std::optional<Failure> allocate_once(Function& f, Stats& stats) {
   }
   // Variables used before any definition (a phi on a path that never
   // assigns it) still need a register from their first mention.
-  std::vector<std::vector<ValueId>> starts_at(f.instrs.size() + 1), ends_at(f.instrs.size() + 2);
-  for (size_t v = 0; v < n; ++v) {
-    if (end[v] < 0) continue;
-    starts_at[start[v]].push_back(static_cast<ValueId>(v));
-    ends_at[std::min<size_t>(end[v], f.instrs.size()) + 1].push_back(static_cast<ValueId>(v));
-  }
-  std::bitset<kRegisterHalves> used;
+  // The values starting / ending at each instruction, in value order, as
+  // flat buckets (one allocation each, not one per instruction).
+  struct Buckets {
+    std::vector<uint32_t> first;  // bucket i: items[first[i] .. first[i + 1])
+    std::vector<ValueId> items;
+  };
+  auto bucket = [&](size_t count, auto slot) {
+    Buckets b;
+    b.first.assign(count + 1, 0);
+    for (size_t v = 0; v < n; ++v)
+      if (end[v] >= 0) ++b.first[slot(v) + 1];
+    for (size_t i = 0; i < count; ++i) b.first[i + 1] += b.first[i];
+    b.items.resize(b.first[count]);
+    std::vector<uint32_t> fill(b.first.begin(), b.first.end() - 1);
+    for (size_t v = 0; v < n; ++v)
+      if (end[v] >= 0) b.items[fill[slot(v)]++] = static_cast<ValueId>(v);
+    return b;
+  };
+  const Buckets starts_at = bucket(f.instrs.size() + 1, [&](size_t v) { return static_cast<size_t>(start[v]); });
+  const Buckets ends_at = bucket(f.instrs.size() + 2, [&](size_t v) { return std::min<size_t>(end[v], f.instrs.size()) + 1; });
+  auto each = [](const Buckets& b, size_t i) {
+    return std::span<const ValueId>(b.items.data() + b.first[i], b.first[i + 1] - b.first[i]);
+  };
+  HalfSet used;
   for (unsigned h = 0; h < kFirstAllocatableHalf; ++h) used.set(h);
   unsigned max_half = kFirstAllocatableHalf;
   for (size_t i = 0; i <= f.instrs.size(); ++i) {
-    for (ValueId v : ends_at[i]) {
+    for (ValueId v : each(ends_at, i)) {
       Value& val = f.values[v];
       for (unsigned h = 0; h < val.halves(); ++h) used.reset(val.reg + h);
     }
     if (i == f.instrs.size()) break;
-    for (ValueId v : starts_at[i]) {
+    for (ValueId v : each(starts_at, i)) {
       Value& val = f.values[v];
       unsigned align = register_alignment(val), size = val.halves();
-      int found = -1;
-      for (unsigned r = kFirstAllocatableHalf; r + size <= kRegisterHalves && found < 0; r += align) {
-        bool free = true;
-        for (unsigned h = 0; h < size && free; ++h) free = !used.test(r + h);
-        if (free) found = static_cast<int>(r);
-      }
+      // The lowest free aligned run from the first allocatable half (which
+      // every alignment divides).
+      int found = used.first_fit(kFirstAllocatableHalf, align, size);
       if (found < 0) {
-        Failure fail{i, {}, end};
+        Failure fail{i, {}};
         for (size_t w = 0; w < n; ++w)
           if (f.values[w].reg >= 0 && end[w] >= static_cast<int64_t>(i) && start[w] < static_cast<int64_t>(i))
             fail.live.push_back(static_cast<ValueId>(w));

@@ -55,6 +55,12 @@ struct LocalLeaf {
   bool wide = false;
 };
 
+// A 32-bit word of a local variable to store: byte offset and data.
+struct LocalWord {
+  uint32_t off_B = 0;
+  Src data;
+};
+
 struct TVal {
   enum class Kind : uint8_t { none, data, ptr, image } kind = Kind::none;
   uint32_t type = 0;
@@ -123,7 +129,9 @@ class Translator {
   Status store_word(const Ptr& p, uint32_t off_B, Src data, const spirv::Inst& in);
   Result<std::vector<Src>> load_composite(const Ptr& p, const spirv::Inst& in);
   Status store_composite(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
-  Status copy(const spirv::Inst& in);  // OpCopyMemory, OpCopyLogical
+  Status copy(const spirv::Inst& in);  // OpCopyMemory, OpCopyMemorySized, OpCopyLogical
+  Status copy_sized(const spirv::Inst& in, const Ptr& target, const Ptr& source);
+  Result<uint32_t> pointee_extent_B(const Ptr& p, const spirv::Inst& in);
 
   // translate_subgroup.cpp: OpGroupNonUniform* (but the votes) and the
   // SPV_KHR_shader_ballot ops; the subgroup built-ins (nullopt: not one)
@@ -149,6 +157,9 @@ class Translator {
   // A 32-bit word's address for a read-modify-write loop: the buffer index
   // in words (with the base pair p.uniform) or the threadgroup byte address.
   Result<Src> word_address(const Ptr& p, const spirv::Inst& in);
+  // translate_push_dynamic.cpp: a push constant / loose uniform word at
+  // p + off_B, a select chain over the reachable words for run-time indices
+  Result<Src> push_word(const Ptr& p, uint32_t off_B, const spirv::Inst& in);
 
   // translate_local.cpp: Function/Private variables in registers or on the
   // thread's stack (docs/compiler.md, "Local arrays").
@@ -165,6 +176,8 @@ class Translator {
   Src local_offset(const Ptr& p, uint32_t plus_B);
   Result<std::vector<Src>> local_load(const Ptr& p, const spirv::Inst& in);
   Status local_store(const Ptr& p, const std::vector<Src>& data, const spirv::Inst& in);
+  Result<std::vector<Src>> local_load_words(const Ptr& p, const std::vector<uint32_t>& rel_B, const spirv::Inst& in);
+  Status local_store_words(const Ptr& p, std::vector<LocalWord> words, const spirv::Inst& in);
 
   // translate_matrix.cpp: matrix arithmetic, Determinant/MatrixInverse,
   // matrix layout in memory, loads and stores of matrices and strided vectors

@@ -18,17 +18,20 @@ Result<MatrixLayout> Translator::double_matrix_layout(Ptr::Space space, uint32_t
   }
   switch (space) {
     case Ptr::Space::push: return MatrixLayout{rows * 8, 8};
-    case Ptr::Space::shared: return MatrixLayout{rows == 3 ? 32u : rows * 8, 8};
+    case Ptr::Space::shared: case Ptr::Space::local: return MatrixLayout{rows == 3 ? 32u : rows * 8, 8};
     default: return unsupported(in, "dmat without a MatrixStride decoration");
   }
 }
 
 Result<Src> Translator::load_double_at(const Ptr& q, const spirv::Inst& in) {
   switch (q.space) {
-    case Ptr::Space::push:
-      if (!q.terms.empty()) return unsupported(in, "dynamic index into push constants / loose uniforms");
+    case Ptr::Space::push: {
       if (q.const_B % 4) return unsupported(in, "unaligned uniform access");
-      return Src::uniform(q.uniform + q.const_B / 4, 64);
+      if (q.terms.empty()) return Src::uniform(q.uniform + q.const_B / 4, 64);
+      AGX_TRY(auto lo, push_word(q, 0, in));  // run-time indices: translate_push_dynamic.cpp
+      AGX_TRY(auto hi, push_word(q, 4, in));
+      return pack64(lo, hi);
+    }
     case Ptr::Space::buffer: {
       AGX_TRY(auto idx, buffer_index(q, 4, in));
       return Src::val(pair_value(b_.def(IrOp::device_load, {Src::uniform(q.uniform, 64), idx}, 32, 2)), 64);

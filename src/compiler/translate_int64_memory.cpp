@@ -23,10 +23,16 @@ Status Translator::load64(const spirv::Inst& in, const Ptr& p) {
     Ptr q = p;
     q.const_B += 8 * i;
     switch (p.space) {
-      case Ptr::Space::push:
-        if (!q.terms.empty()) return unsupported(in, "dynamic index into push constants / loose uniforms");
-        out.c.push_back(Src::uniform(q.uniform + q.const_B / 4, 64));
+      case Ptr::Space::push: {
+        if (q.terms.empty()) {
+          out.c.push_back(Src::uniform(q.uniform + q.const_B / 4, 64));
+          break;
+        }
+        AGX_TRY(auto lo, push_word(q, 0, in));  // run-time indices: translate_push_dynamic.cpp
+        AGX_TRY(auto hi, push_word(q, 4, in));
+        out.c.push_back(pack64(lo, hi));
         break;
+      }
       case Ptr::Space::buffer: {
         AGX_TRY(auto idx, buffer_index(q, 4, in));
         ValueId d = pair_value(b_.def(IrOp::device_load, {Src::uniform(q.uniform, 64), idx}, 32, 2));

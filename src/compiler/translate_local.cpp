@@ -45,18 +45,15 @@ Result<std::vector<LocalLeaf>> Translator::local_leaves(uint32_t t) const {
       case Kind::bool_: out.push_back({off, false}); return true;
       case Kind::int_: case Kind::float_:
         if (ty.width == 32) { out.push_back({off, false}); return true; }
-        if (ty.kind == Kind::int_ && ty.width == 64) { out.push_back({off, true}); return true; }
-        why = ty.kind == Kind::float_ && ty.width == 64 ? "64-bit floats (doubles) are not supported"
-                                                         : fmt::format("{}-bit scalars are not supported", ty.width);
+        // 64-bit integers and doubles: a word pair, low word first.
+        if (ty.width == 64) { out.push_back({off, true}); return true; }
+        why = fmt::format("{}-bit scalars are not supported", ty.width);
         return false;
       case Kind::vector: case Kind::matrix: case Kind::array: {
         uint32_t ea = 4;
         uint32_t e = natural_size_B(ty.elem, &ea);
+        // Matrices are arrays of their columns (a dvec3 column 32 bytes).
         uint32_t stride = ty.kind == Kind::vector ? e : (e + ea - 1) / ea * ea;
-        if (ty.kind == Kind::matrix && type(scalar_type(ty.elem)).width != 32) {
-          why = "matrices of 64-bit floats (dmat) are not supported";
-          return false;
-        }
         for (uint32_t i = 0; i < ty.count; ++i)
           if (!self(self, ty.elem, off + i * stride)) return false;
         return true;
@@ -232,31 +229,42 @@ Src Translator::local_offset(const Ptr& p, uint32_t plus_B) {
   return acc;
 }
 
-namespace {
-// 32-bit words of a flattened value in memory order: byte offset and data.
-struct Word {
-  uint32_t off_B;
-  Src data;
-};
-}  // namespace
-
 Result<std::vector<Src>> Translator::local_load(const Ptr& p, const spirv::Inst& in) {
-  const Local& l = locals_[p.local];
   AGX_TRY(auto leaves, local_leaves(p.type));
-  std::vector<Src> words;  // per leaf word, in leaf order
-  std::vector<uint32_t> offs;
+  std::vector<uint32_t> offs;  // per leaf word, in leaf order
   for (const LocalLeaf& leaf : leaves) {
-    offs.push_back(p.const_B + leaf.off_B);
-    if (leaf.wide) offs.push_back(p.const_B + leaf.off_B + 4);
+    offs.push_back(leaf.off_B);
+    if (leaf.wide) offs.push_back(leaf.off_B + 4);
   }
   if (offs.empty()) return unsupported(in, "load of an empty local variable");
+  AGX_TRY(auto words, local_load_words(p, offs, in));
+  std::vector<Src> out;
+  size_t w = 0;
+  for (const LocalLeaf& leaf : leaves) {
+    if (leaf.wide) {
+      out.push_back(pack64(words[w], words[w + 1]));
+      w += 2;
+    } else {
+      out.push_back(words[w++]);
+    }
+  }
+  return out;
+}
+
+// The 32-bit words at byte offsets `rel_B` from the pointer, in that order.
+Result<std::vector<Src>> Translator::local_load_words(const Ptr& p, const std::vector<uint32_t>& rel_B, const spirv::Inst& in) {
+  const Local& l = locals_[p.local];
+  std::vector<Src> words;
+  std::vector<uint32_t> offs;
+  for (uint32_t r : rel_B) offs.push_back(p.const_B + r);
+  for (uint32_t off : offs)
+    if (off + p.dynamic_max_B + 4 > l.size_B) return unsupported(in, "local variable access out of range");
   if (l.registers) {
     const bool dynamic = !p.terms.empty();
     Src dyn = dynamic ? local_offset(p, 0) : Src::immediate(0);
     uint32_t step = 0;
     for (const auto& t : p.terms) step = std::gcd(step, t.second);
     for (uint32_t off : offs) {
-      if (off / 4 >= l.words.size()) return unsupported(in, "local variable access out of range");
       Src r = Src::val(l.words[off / 4]);
       bool copied = false;
       // The words a dynamic offset in [0, dynamic_max_B] may reach.
@@ -284,26 +292,15 @@ Result<std::vector<Src>> Translator::local_load(const Ptr& p, const spirv::Inst&
       for (size_t k = 0; k < n; ++k) words.push_back(Src::val(d, 32, static_cast<uint8_t>(k)));
     }
   }
-  std::vector<Src> out;
-  size_t w = 0;
-  for (const LocalLeaf& leaf : leaves) {
-    if (leaf.wide) {
-      out.push_back(pack64(words[w], words[w + 1]));
-      w += 2;
-    } else {
-      out.push_back(words[w++]);
-    }
-  }
-  return out;
+  return words;
 }
 
 Status Translator::local_store(const Ptr& p, const std::vector<Src>& data, const spirv::Inst& in) {
-  const Local& l = locals_[p.local];
   AGX_TRY(auto leaves, local_leaves(p.type));
   if (data.size() != leaves.size()) return unsupported(in, "store of a value of another shape");
-  std::vector<Word> words;
+  std::vector<LocalWord> words;
   for (size_t i = 0; i < leaves.size(); ++i) {
-    const uint32_t off = p.const_B + leaves[i].off_B;
+    const uint32_t off = leaves[i].off_B;
     if (leaves[i].wide) {
       words.push_back({off, lo32(data[i])});
       words.push_back({off + 4, hi32(data[i])});
@@ -313,13 +310,22 @@ Status Translator::local_store(const Ptr& p, const std::vector<Src>& data, const
       words.push_back({off, s});
     }
   }
+  return local_store_words(p, words, in);
+}
+
+// Stores 32-bit words at byte offsets from the pointer (ascending).
+Status Translator::local_store_words(const Ptr& p, std::vector<LocalWord> words, const spirv::Inst& in) {
+  const Local& l = locals_[p.local];
+  for (LocalWord& wd : words) {
+    wd.off_B += p.const_B;
+    if (wd.off_B + p.dynamic_max_B + 4 > l.size_B) return unsupported(in, "local variable access out of range");
+  }
   if (l.registers) {
     const bool dynamic = !p.terms.empty();
     Src dyn = dynamic ? local_offset(p, 0) : Src::immediate(0);
     uint32_t step = 0;
     for (const auto& t : p.terms) step = std::gcd(step, t.second);
-    for (const Word& wd : words) {
-      if (wd.off_B / 4 >= l.words.size()) return unsupported(in, "local variable access out of range");
+    for (const LocalWord& wd : words) {
       if (!dynamic) {
         b_.def_into(l.words[wd.off_B / 4], Op::mov, {wd.data});
         continue;

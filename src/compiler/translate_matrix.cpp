@@ -64,9 +64,10 @@ Result<std::vector<Src>> Translator::load_vector_at(const Ptr& p, unsigned n, ui
   std::vector<Src> out;
   switch (p.space) {
     case Ptr::Space::push:
-      if (!p.terms.empty()) return unsupported(in, "dynamic index into push constants / loose uniforms");
-      if (p.const_B % 4) return unsupported(in, "unaligned uniform access");
-      for (unsigned i = 0; i < n; ++i) out.push_back(Src::uniform(p.uniform + (p.const_B + i * comp_stride_B) / 4));
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto u, push_word(p, i * comp_stride_B, in));
+        out.push_back(u);
+      }
       return out;
     case Ptr::Space::buffer:
       if (comp_stride_B == 4) {

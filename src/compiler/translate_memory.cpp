@@ -433,25 +433,10 @@ Status Translator::load(const spirv::Inst& in) {
     return unsupported(in, fmt::format("{}-bit load (32-bit only)", type(scalar_type(rtype)).width));
   switch (p.space) {
     case Ptr::Space::push:
-      if (p.terms.size() == 1 && n == 1) {
-        // A loose uniform array element by a dynamic index: uniform
-        // registers cannot be indexed, so a select chain over the
-        // elements inside the uniform the pointer starts in.
-        auto [idx, stride] = p.terms[0];
-        const LooseUniform* lu = nullptr;
-        uint32_t at_u = p.uniform + p.const_B / 4;
-        for (const LooseUniform& l : abi_.loose_uniforms)
-          if (at_u >= l.uniform && at_u < l.uniform + (l.size_B + 3) / 4) lu = &l;
-        if (!lu || stride % 4) return unsupported(in, "dynamic index into push constants / loose uniforms");
-        uint32_t end_B = (lu->uniform - p.uniform) * 4 + lu->size_B;
-        Src r = Src::uniform(at_u);
-        for (uint32_t k = 1; p.const_B + k * stride + 4 <= end_B; ++k)
-          r = b_.select(Cond::ueq, false, idx, Src::immediate(k), Src::uniform(at_u + k * stride / 4), r);
-        out.c.push_back(r);
-        break;
+      for (unsigned i = 0; i < n; ++i) {  // translate_push_dynamic.cpp: select chains for run-time indices
+        AGX_TRY(auto u, push_word(p, 4 * i, in));
+        out.c.push_back(u);
       }
-      if (!p.terms.empty()) return unsupported(in, "dynamic index into push constants / loose uniforms");
-      for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::uniform(p.uniform + p.const_B / 4 + i));
       break;
     case Ptr::Space::buffer: {
       uint32_t shift = 0;

@@ -60,8 +60,9 @@ Result<std::vector<MemoryLeaf>> Translator::composite_leaves(const Ptr& p, const
     }
     if (ty.kind == Kind::matrix) {
       AGX_TRY(auto lay, matrix_layout(p.space, mstride, row_major, t, in));
+      // A dmat's scalars are word pairs at the same places (matrix_layout
+      // gives its MatrixStride / RowMajor or natural layout).
       uint32_t rows = matrix_rows(t), st = scalar_type(ty.elem);
-      if (type(st).width != 32) return unsupported(in, "a matrix of doubles inside a whole-struct or array copy (copy the dmat member by itself)");
       for (uint32_t c = 0; c < ty.count; ++c)
         for (uint32_t r = 0; r < rows; ++r) leaves.push_back({off + c * lay.col_stride_B + r * lay.comp_stride_B, st});
       return {};
@@ -82,9 +83,7 @@ Result<Src> Translator::load_word(const Ptr& p, uint32_t off_B, const spirv::Ins
   Ptr q = p;
   q.const_B += off_B;
   switch (p.space) {
-    case Ptr::Space::push:
-      if (!q.terms.empty()) return unsupported(in, "dynamic index into push constants");
-      return Src::uniform(q.uniform + q.const_B / 4);
+    case Ptr::Space::push: return push_word(q, 0, in);  // translate_push_dynamic.cpp
     case Ptr::Space::buffer: {
       AGX_TRY(auto idx, buffer_index(q, 4, in));
       return Src::val(b_.def(agx::compiler::Op::device_load, {Src::uniform(q.uniform, 64), idx}));
@@ -145,8 +144,10 @@ Status Translator::store_composite(const spirv::Inst& in, const Ptr& p, const st
   return {};
 }
 
-// OpCopyMemory target source: the source's scalars, stored one by one.
+// OpCopyMemory target source: the source's scalars, stored one by one
+// (local variables through translate_local.cpp: the same flattened order).
 // OpCopyLogical: the same scalars under a type of another layout.
+// OpCopyMemorySized: copy_sized below.
 Status Translator::copy(const spirv::Inst& in) {
   const auto& w = in.w;
   if (in.op == spv::Op::OpCopyLogical) {
@@ -158,16 +159,70 @@ Status Translator::copy(const spirv::Inst& in) {
     vals_[w[1]] = std::move(out);
     return {};
   }
-  if (in.op != spv::Op::OpCopyMemory) return unsupported(in, "OpCopyMemorySized");
-  if (w.size() < 2) return Error::decode("{}: bad OpCopyMemory", o_.file_name);
+  const bool sized = in.op == spv::Op::OpCopyMemorySized;
+  if (w.size() < (sized ? 3u : 2u)) return Error::decode("{}: bad {}", o_.file_name, sized ? "OpCopyMemorySized" : "OpCopyMemory");
   AGX_TRY(auto tv, get(w[0], in));
   AGX_TRY(auto sv, get(w[1], in));
   if (tv->kind != TVal::Kind::ptr || sv->kind != TVal::Kind::ptr) return unsupported(in, "OpCopyMemory of a non-pointer");
   const Ptr target = tv->ptr, source = sv->ptr;
   if (source.space == Ptr::Space::builtin || target.space == Ptr::Space::builtin)
     return unsupported(in, "OpCopyMemory of a built-in");
-  AGX_TRY(auto data, load_composite(source, in));
+  if (sized) return copy_sized(in, target, source);
+  std::vector<Src> data;
+  if (source.space == Ptr::Space::local) {
+    AGX_TRY(auto d, local_load(source, in));
+    data = std::move(d);
+  } else {
+    AGX_TRY(auto d, load_composite(source, in));
+    data = std::move(d);
+  }
+  if (target.space == Ptr::Space::local) return local_store(target, data, in);
   return store_composite(in, target, data);
+}
+
+// The bytes a pointer's type spans: the natural size in shared memory and
+// local variables, the end of its last scalar under explicit layouts.
+Result<uint32_t> Translator::pointee_extent_B(const Ptr& p, const spirv::Inst& in) {
+  if (p.space == Ptr::Space::local || p.space == Ptr::Space::shared) return natural_size_B(p.type, nullptr);
+  AGX_TRY(auto leaves, composite_leaves(p, in));
+  uint32_t end = 0;
+  for (const MemoryLeaf& l : leaves) end = std::max(end, l.off_B + std::max(4u, type(l.type).width / 8));
+  return end;
+}
+
+// OpCopyMemorySized (SPIR-V's Addresses capability, which OpenGL SPIR-V
+// may declare): Size bytes from source to target, as memory, padding
+// included: 32-bit word k of the source to word k of the target. The size
+// must be a constant multiple of 4 within both pointers' types.
+Status Translator::copy_sized(const spirv::Inst& in, const Ptr& target, const Ptr& source) {
+  AGX_TRY(auto size, scalar(in.w[2], in));
+  if (!size.is_imm()) return unsupported(in, "OpCopyMemorySized with a Size that is not a constant");
+  if (size.imm % 4) return unsupported(in, fmt::format("OpCopyMemorySized of {} bytes (whole 32-bit words only)", size.imm));
+  AGX_TRY(auto t_end, pointee_extent_B(target, in));
+  AGX_TRY(auto s_end, pointee_extent_B(source, in));
+  for (auto [end_B, what] : {std::pair{t_end, "target"}, std::pair{s_end, "source"}})
+    if (size.imm > end_B)
+      return unsupported(in, fmt::format("OpCopyMemorySized of {} bytes past the end of its {}-byte {} type", size.imm, end_B, what));
+  const uint32_t n = static_cast<uint32_t>(size.imm / 4);
+  std::vector<Src> words;
+  if (source.space == Ptr::Space::local) {
+    std::vector<uint32_t> offs;
+    for (uint32_t k = 0; k < n; ++k) offs.push_back(4 * k);
+    AGX_TRY(auto d, local_load_words(source, offs, in));
+    words = std::move(d);
+  } else {
+    for (uint32_t k = 0; k < n; ++k) {
+      AGX_TRY(auto v, load_word(source, 4 * k, in));
+      words.push_back(v);
+    }
+  }
+  if (target.space == Ptr::Space::local) {
+    std::vector<LocalWord> out;
+    for (uint32_t k = 0; k < n; ++k) out.push_back({4 * k, words[k]});
+    return local_store_words(target, out, in);
+  }
+  for (uint32_t k = 0; k < n; ++k) AGX_CHECK(store_word(target, 4 * k, words[k], in));
+  return {};
 }
 
 }  // namespace agx::compiler::detail

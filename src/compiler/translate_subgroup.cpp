@@ -23,6 +23,7 @@
 // subgroup count to ceil(workgroup size / 32), and ballots to 32 bits.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -103,8 +104,10 @@ Status Translator::subgroup(const spirv::Inst& in) {
   unsigned n = components(rtype);
   if (!n) return unsupported(in, "a subgroup operation on a composite other than a vector");
   bool bool_result = is_bool(rtype);
-  // 64-bit integers: lane moves and bitwise reductions run on each half.
-  bool wide = is_int64(rtype);
+  // 64-bit integers and doubles: lane moves and bitwise reductions run on
+  // each half; double arithmetic folds with the fp64 sequences.
+  const bool dbl = is_double(rtype);
+  bool wide = is_int64(rtype) || dbl;
   if (!bool_result && !wide && type(scalar_type(rtype)).width != 32)
     return unsupported(in, fmt::format("a subgroup operation on {}-bit values (32-bit only)", type(scalar_type(rtype)).width));
   auto finish = [&]() -> Status {
@@ -306,6 +309,44 @@ Status Translator::subgroup(const spirv::Inst& in) {
       if (red == Red::or_) return b_.select(Cond::ueq, false, hits, zero, zero, Src::immediate(1));
       return b_.binary(IrOp::iand, Src::val(b_.def(IrOp::popcount, {hits})), Src::immediate(1));
     });
+  }
+  if (dbl) {
+    // Doubles: the lane-order fold with the fp64 add / mul / min / max, as
+    // a loop over the lanes k = 0..31 (one fp64 sequence in the code, not
+    // 32): lane k's value read with read_lane's immediate broadcasts, taken
+    // where bit k of the mask is set.
+    if (red != Red::fadd && red != Red::fmul && red != Red::fmin && red != Red::fmax)
+      return unsupported(in, "integer subgroup operation on doubles");
+    Int64 x64(b_);
+    Fp64 fp(x64);
+    Function& f = b_.function();
+    for (unsigned c = 0; c < n; ++c) {
+      AGX_TRY(auto v, scalar(id, in, c));
+      Src lo = lo32(v), hi = hi32(v);
+      if (!lo.is_value()) lo = Src::val(b_.def(IrOp::mov, {lo}));
+      if (!hi.is_value()) hi = Src::val(b_.def(IrOp::mov, {hi}));
+      // Identities: -0 (x + -0 is x, also for +0), 1, +inf, -inf.
+      const Pair id0 = red == Red::fadd ? Fp64::constant(-0.0) : red == Red::fmul ? Fp64::constant(1.0)
+                     : Fp64::constant(red == Red::fmin ? HUGE_VAL : -HUGE_VAL);
+      const ValueId acc_lo = f.new_value(32, 1, true), acc_hi = f.new_value(32, 1, true), k = f.new_value(32, 1, true);
+      b_.def_into(acc_lo, IrOp::mov, {id0.lo});
+      b_.def_into(acc_hi, IrOp::mov, {id0.hi});
+      b_.def_into(k, IrOp::mov, {zero});
+      b_.emit(IrOp::loop);
+      Pair acc{Src::val(acc_lo), Src::val(acc_hi)}, y{L.read_lane(lo, Src::val(k)), L.read_lane(hi, Src::val(k))};
+      Pair t = red == Red::fadd ? fp.add(acc, y) : red == Red::fmul ? fp.mul(acc, y) : red == Red::fmin ? fp.min(acc, y) : fp.max(acc, y);
+      Src bit = b_.binary(IrOp::iand, b_.binary(IrOp::ushr, mask, Src::val(k)), Src::immediate(1));
+      b_.def_into(acc_lo, IrOp::mov, {b_.select(Cond::ueq, false, bit, zero, acc.lo, t.lo)});
+      b_.def_into(acc_hi, IrOp::mov, {b_.select(Cond::ueq, false, bit, zero, acc.hi, t.hi)});
+      Src next = b_.binary(IrOp::iadd, Src::val(k), Src::immediate(1));
+      b_.def_into(k, IrOp::mov, {next});
+      b_.emit(IrOp::if_, {next, Src::immediate(kLanes)}, 0, Cond::ueq, false);
+      b_.emit(IrOp::break_);
+      b_.emit(IrOp::end_if);
+      b_.emit(IrOp::end_loop);
+      out.c.push_back(pack64(Src::val(b_.def(IrOp::mov, {Src::val(acc_lo)})), Src::val(b_.def(IrOp::mov, {Src::val(acc_hi)}))));
+    }
+    return finish();
   }
   if (wide && red != Red::and_ && red != Red::or_ && red != Red::xor_) {
     // 64-bit add/min/max: the lane-order fold on both halves (always exact,

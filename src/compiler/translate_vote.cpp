@@ -35,7 +35,8 @@ Status Translator::vote(const spirv::Inst& in) {
   AGX_TRY(auto v, get(w[arg], in));
   if (!v->cmp && (v->kind != TVal::Kind::data || v->c.size() != 1))
     return unsupported(in, "a vote on a vector");
-  if (!v->cmp && !is_bool(v->type) && type(v->type).width != 32)
+  const bool wide = !v->cmp && type(v->type).width == 64;  // int64 or double: both halves compared
+  if (!v->cmp && !is_bool(v->type) && type(v->type).width != 32 && !wide)
     return unsupported(in, "a vote on a non-32-bit value");
   Src zero = Src::immediate(0);
   Src mask;
@@ -52,8 +53,15 @@ Status Translator::vote(const spirv::Inst& in) {
     }
     Src active = Src::val(b_.def(IrOp::ballot, {zero, zero}, 32, 1, 0, Cond::ueq));
     Src last = Src::val(b_.def(IrOp::ffs, {active}));
-    Src other = read_lane(x, last);  // translate_subgroup.cpp: a computed index is not a trusted B
-    mask = Src::val(b_.def(IrOp::ballot, {x, other}, 32, 1, 0, Cond::ueq, true));
+    if (wide) {
+      // Lanes whose halves are not both equal to the lane's.
+      Src lo = lo32(x), hi = hi32(x);
+      Src diff = b_.binary(IrOp::ior, b_.binary(IrOp::ixor, lo, read_lane(lo, last)), b_.binary(IrOp::ixor, hi, read_lane(hi, last)));
+      mask = Src::val(b_.def(IrOp::ballot, {diff, zero}, 32, 1, 0, Cond::ueq, true));
+    } else {
+      Src other = read_lane(x, last);  // translate_subgroup.cpp: a computed index is not a trusted B
+      mask = Src::val(b_.def(IrOp::ballot, {x, other}, 32, 1, 0, Cond::ueq, true));
+    }
   } else {
     AGX_TRY(auto c, condition(w[arg], in));
     if (cond_is_float(c.cond)) c = Cmp{Cond::ueq, true, materialize(c), zero};

@@ -398,24 +398,8 @@ TEST(Matrix, BoolUniformWideningLeavesOtherModulesAlone) {
   EXPECT_EQ(count_bool_vars(*wide), 0);
 }
 
-TEST(Matrix, DoubleMatricesAndDynamicLooseIndicesAreNamedErrors) {
-  auto d = compile(R"(#version 450
-layout(local_size_x = 1) in;
-struct S { dmat2 m; float f; };
-layout(std430, binding = 0) buffer B { S t[2]; S s[]; };
-void main() { t[1] = s[gl_GlobalInvocationID.x]; })");
-  ASSERT_FALSE(d.ok());
-  EXPECT_NE(d.error().message().find("test.comp:5: a matrix of doubles inside a whole-struct or array copy"), std::string::npos)
-      << d.error().message();
-  auto l = compile(R"(#version 450
-layout(local_size_x = 1) in;
-layout(location = 0) uniform mat3 m;
-layout(std430, binding = 0) buffer B { vec3 v; uint i; };
-void main() { v = m[i]; })", TargetEnv::opengl);
-  ASSERT_FALSE(l.ok());
-  EXPECT_NE(l.error().message().find("test.comp:5: dynamic index into push constants / loose uniforms"), std::string::npos)
-      << l.error().message();
-}
+// (Structs with dmat members copy whole: struct_copy_test.cpp; loose
+// matrices indexed at run time: loose_uniform_index_test.cpp.)
 
 TEST(Matrix, MutatedBoolAndMatrixModulesGiveShadersOrErrors) {
   Options o;

@@ -1,0 +1,106 @@
+// Loose uniforms and push constants read at run-time indices
+// (translate_push_dynamic.cpp): matrix columns, array elements and
+// components of float, double and 64-bit integer types, as select chains
+// over the uniform registers. An offset past the end reads the first word
+// the chain starts from (element 0 of every run-time index).
+#include <bit>
+#include <cstring>
+
+#include "compiler/tests/buffer_words.h"
+#include "compiler/tests/run_helpers.h"
+
+namespace agx::compiler::test {
+namespace {
+
+uint64_t bits(double d) { return std::bit_cast<uint64_t>(d); }
+
+TEST(LooseUniformIndex, MatricesArraysDoublesAndInt64) {
+  Shader s = must_compile(R"(#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+layout(local_size_x = 16) in;
+layout(location = 0) uniform mat3 m;
+layout(location = 1) uniform dmat3 dm;
+layout(location = 2) uniform double da[3];
+layout(location = 5) uniform i64vec2 qa[2];
+layout(location = 7) uniform vec2 va[4];
+layout(std430, binding = 0) buffer B { uint k[]; };
+layout(std430, binding = 1) buffer O { vec4 o[]; };
+layout(std430, binding = 2) buffer D { double od[]; };
+layout(std430, binding = 3) buffer Q { int64_t oq[]; };
+void main() {
+  uint t = gl_LocalInvocationIndex;
+  uint i = k[t], j = k[t + 16u];
+  o[t] = vec4(m[i], va[i].y);
+  dvec3 c = dm[i];
+  od[t * 4u] = c.x;
+  od[t * 4u + 1u] = c.z;
+  od[t * 4u + 2u] = da[i];
+  od[t * 4u + 3u] = dm[i % 3u][j % 3u];
+  oq[t] = qa[i].y;
+})", TargetEnv::opengl);
+  ASSERT_FALSE(s.code.empty());
+  float m[3][3], va[4][2];
+  double dm[3][3], da[3];
+  int64_t qa[2][2] = {{-5, 0x123456789abcdefll}, {7, -0x7edcba9876543210ll}};
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) { m[c][r] = 1.5f * c + 0.25f * r; dm[c][r] = 1.0 / (3 + c * 3 + r); }
+  for (int e = 0; e < 4; ++e) { va[e][0] = -1.0f * e; va[e][1] = 10.0f + e; }
+  for (int e = 0; e < 3; ++e) da[e] = 1e300 / (e + 1);
+  std::vector<uint32_t> push(64, 0);
+  for (const LooseUniform& lu : s.abi.loose_uniforms) {
+    const void* src = lu.name == "m" ? static_cast<const void*>(m) : lu.name == "dm" ? static_cast<const void*>(dm)
+                    : lu.name == "da" ? static_cast<const void*>(da) : lu.name == "qa" ? static_cast<const void*>(qa)
+                                                                                       : static_cast<const void*>(va);
+    const uint32_t at_w = lu.uniform - s.abi.push_constants_uniform;
+    ASSERT_LE(at_w + lu.size_B / 4, push.size()) << lu.name;
+    std::memcpy(push.data() + at_w, src, lu.size_B);
+  }
+  std::vector<uint32_t> k(32);
+  for (uint32_t t = 0; t < 16; ++t) { k[t] = t % 5; k[16 + t] = t * 7; }  // 3, 4: past the end of some
+  Job r;
+  r.buffers = {k, std::vector<uint32_t>(16 * 4), std::vector<uint32_t>(16 * 4 * 2), std::vector<uint32_t>(16 * 2)};
+  r.push = push;
+  ASSERT_OK(execute(s, r));
+  auto in = [](uint32_t i, uint32_t n) { return i < n ? i : 0u; };  // past the end: element 0
+  for (uint32_t t = 0; t < 16; ++t) {
+    const uint32_t i = k[t], j = k[16 + t];
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(r.buffers[1][t * 4 + c], std::bit_cast<uint32_t>(m[in(i, 3)][c])) << t << " m " << c;
+    EXPECT_EQ(r.buffers[1][t * 4 + 3], std::bit_cast<uint32_t>(va[in(i, 4)][1])) << t;
+    EXPECT_EQ(at(r.buffers[2], t * 4), bits(dm[in(i, 3)][0])) << t;
+    EXPECT_EQ(at(r.buffers[2], t * 4 + 1), bits(dm[in(i, 3)][2])) << t;
+    EXPECT_EQ(at(r.buffers[2], t * 4 + 2), bits(da[in(i, 3)])) << t;
+    EXPECT_EQ(at(r.buffers[2], t * 4 + 3), bits(dm[i % 3][j % 3])) << t;
+    EXPECT_EQ(at(r.buffers[3], t), static_cast<uint64_t>(qa[in(i, 2)][1])) << t;
+  }
+}
+
+TEST(LooseUniformIndex, VulkanPushConstantArrays) {
+  // std430 push constants: v at 0 (16 bytes apart), d at 64 (dvec2, 16).
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 8) in;
+layout(push_constant) uniform P { vec4 v[4]; dvec2 d[2]; } pc;
+layout(std430, binding = 0) buffer O { vec4 o[]; };
+layout(std430, binding = 1) buffer D { double od[]; };
+void main() {
+  uint t = gl_LocalInvocationIndex;
+  o[t] = pc.v[t % 4u].wzyx;
+  od[t] = pc.d[t % 3u][(t / 3u) % 2u];
+})");
+  ASSERT_FALSE(s.code.empty());
+  std::vector<uint32_t> push(24);
+  for (uint32_t w = 0; w < 16; ++w) push[w] = std::bit_cast<uint32_t>(0.5f * w - 3.0f);
+  const double d[2][2] = {{0.1, -7.25}, {1e-310, 3e100}};
+  std::memcpy(push.data() + 16, d, sizeof d);
+  Job r;
+  r.buffers = {std::vector<uint32_t>(8 * 4), std::vector<uint32_t>(8 * 2)};
+  r.push = push;
+  ASSERT_OK(execute(s, r));
+  for (uint32_t t = 0; t < 8; ++t) {
+    for (uint32_t c = 0; c < 4; ++c) EXPECT_EQ(r.buffers[0][t * 4 + c], push[(t % 4) * 4 + 3 - c]) << t << " " << c;
+    // d[2][k] is past the end: the chain's first word, d[0][0].
+    EXPECT_EQ(at(r.buffers[1], t), bits(t % 3 < 2 ? d[t % 3][(t / 3) % 2] : d[0][0])) << t;
+  }
+}
+
+}  // namespace
+}  // namespace agx::compiler::test
