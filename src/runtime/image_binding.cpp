@@ -158,6 +158,7 @@ Result<StateDescriptors> bind_images(const compiler::Abi& abi, const ImageLookup
       const auto size = img->size_query();
       out.uniforms.push_back({b.size_uniform, {size.begin(), size.end()}});
     }
+    if (b.levels_uniform != UINT32_MAX) out.uniforms.push_back({b.levels_uniform, {img->layout().levels}});
     if (b.atomic_uniform != UINT32_MAX) {
       AGX_TRY(auto words, atomic_addressing(*img, b.name));
       out.uniforms.push_back({b.atomic_uniform, std::move(words)});
