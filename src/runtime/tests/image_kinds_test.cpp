@@ -224,6 +224,26 @@ TEST(ImageKinds, ShadowSamplersAndLevelQueries) {
   EXPECT_TRUE(passes(compute_file(glsl, cmds)));
 }
 
+// sampler2DRect: texel coordinates (the compiler divides by the size).
+// glslang turns an implicit-LOD texture() of a Rect sampler outside the
+// fragment stage into an explicit LOD, which SPIR-V forbids for Rect (the
+// validator refuses it), so these use textureGrad.
+TEST(ImageKinds, RectanglesSampleInTexels) {
+  const std::string glsl =
+      "#version 430\nlayout(local_size_x = 1) in;\n"
+      "uniform sampler2DRectShadow d;\n"
+      "layout(std430, binding = 0) buffer B { float v[]; };\n"
+      "void main() {\n"
+      "  for (int x = 0; x < 5; ++x) v[x] = textureGrad(d, vec3(float(x) + 0.5, 1.5, 0.6), vec2(0.0), vec2(0.0));\n"
+      "  v[5] = textureGradOffset(d, vec3(0.5, 0.5, 0.3), vec2(0.0), vec2(0.0), ivec2(1, 0));\n"
+      "}\n";
+  std::string cmds = "texture shadowRect 0 (5, 2)\nuniform int d 0\nssbo 0 24\ncompute 1 1 1\n";
+  // GREATER: the reference above the texel x / 4.
+  for (int x = 0; x < 5; ++x) cmds += fmt::format("probe ssbo float 0 {} == {}\n", 4 * x, 0.6f > float(x) / 4.0f ? 1 : 0);
+  cmds += "probe ssbo float 0 20 == 1\n";  // 0.3 > 0.25
+  EXPECT_TRUE(passes(compute_file(glsl, cmds)));
+}
+
 TEST(ImageKinds, ADimensionMismatchIsNamed) {
   const std::string glsl =
       "#version 430\nlayout(local_size_x = 1) in;\nlayout(rgba32f) uniform image3D img;\n"
