@@ -77,6 +77,9 @@ struct ImageBinding {
   // runtime writes when the shader uses image atomics: they become device
   // atomics on the texel's address (UINT32_MAX when unused).
   uint32_t atomic_uniform = UINT32_MAX;
+  // u<N>: the view's level count (textureQueryLevels), written by the
+  // runtime when the shader asks (UINT32_MAX when it does not).
+  uint32_t levels_uniform = UINT32_MAX;
 };
 struct Abi {
   std::vector<Resource> resources;

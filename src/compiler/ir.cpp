@@ -71,6 +71,11 @@ std::string print_instr(const Function& f, const Instr& in) {
     case Op::image_write: t += fmt::format(" ts{} n{}", image_texture_state(in.imm), image_dim(in.imm)); break;
     case Op::texture_load: case Op::texture_sample:
       t += fmt::format(" ts{} ss{} n{}", image_texture_state(in.imm), image_sampler_state(in.imm), image_dim(in.imm));
+      if (in.imm & kTexCompare) t += " compare";
+      if (in.imm & kTexOffset) t += " offset";
+      if (in.imm & kTexQueryLod) t += " query_lod";
+      if (in.imm & kTexGradMin) t += " grad_min";
+      if (tex_q6(in.imm)) t += fmt::format(" q6={}", tex_q6(in.imm));
       break;
     case Op::atomic: case Op::local_atomic: t += fmt::format(".{}", atomic_name(static_cast<AtomicOp>(in.imm))); break;
     case Op::simd_shuffle: if (in.imm) t += in.imm == 1 ? ".down" : in.imm == 2 ? ".up" : ".xor"; break;

@@ -60,6 +60,16 @@ inline uint64_t image_imm(uint32_t texture_state, uint32_t dim, uint32_t sampler
 inline uint32_t image_texture_state(uint64_t imm) { return static_cast<uint32_t>(imm & 0xFFFF); }
 inline uint32_t image_dim(uint64_t imm) { return static_cast<uint32_t>(imm >> 16 & 0xFF); }
 inline uint32_t image_sampler_state(uint64_t imm) { return static_cast<uint32_t>(imm >> 24 & 0xFF); }
+// texture_sample / texture_load flags above image_imm: the optional third
+// source (O) holds the compare reference (32-bit) and/or the packed
+// offset (16-bit, after the reference); query_lod mode; D holds gradients
+// then an fp16 minimum LOD; q6 (gathers: applegpu's field).
+inline constexpr uint64_t kTexCompare = 1ull << 32;
+inline constexpr uint64_t kTexOffset = 1ull << 33;
+inline constexpr uint64_t kTexQueryLod = 1ull << 34;
+inline constexpr uint64_t kTexGradMin = 1ull << 35;
+inline uint64_t tex_gather(uint32_t q6) { return uint64_t{q6 & 0x1F} << 40; }
+inline uint32_t tex_q6(uint64_t imm) { return static_cast<uint32_t>(imm >> 40 & 0x1F); }
 
 // Conversions (Instr::imm of Op::convert): applegpu's convert modes.
 enum class Conv : uint8_t { u32_to_f, s32_to_f, f_to_u32, f_to_s32 };

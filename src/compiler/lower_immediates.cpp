@@ -52,7 +52,7 @@ Slot slot_of(const Instr& in, size_t i) {
     case Op::image_write: return i < 2 ? Slot::reg : Slot::int8;
     // texture_load's LOD may be the immediate 0 (auto_lod); texture_sample
     // takes an explicit fp16 LOD in a register (no quad derivatives here).
-    case Op::texture_load: return i == 0 ? Slot::reg : Slot::zero_or_reg;
+    case Op::texture_load: return i == 1 ? Slot::zero_or_reg : Slot::reg;
     case Op::texture_sample: return Slot::reg;
     default: return Slot::int8;
   }

@@ -325,10 +325,12 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       const Value& dv = f.values[in.dest];
       std::string lod;
       if (in.srcs[1].is_imm() && in.srcs[1].imm == 0) lod = "auto_lod, 0";
-      else if (in.srcs[1].is_value() && f.values[in.srcs[1].value].comps > 1) {
-        // Gradients (ddx, ddy per coordinate, 32-bit): lod_grad.
+      else if (in.srcs[1].is_value() && f.values[in.srcs[1].value].comps > 1 && f.values[in.srcs[1].value].bits == 32) {
+        // Gradients (ddx, ddy per coordinate, 32-bit): lod_grad; with
+        // kTexGradMin the last word's low half is an fp16 minimum LOD.
         const Value& g = f.values[in.srcs[1].value];
-        lod = "lod_grad, " + p.tuple(static_cast<unsigned>(g.reg), g.comps);
+        lod = std::string(in.imm & kTexGradMin ? "lod_grad_min, " : "lod_grad, ") +
+              p.tuple(static_cast<unsigned>(g.reg), g.comps);
       } else {
         Src l = in.srcs[1];
         if (!l.is_value()) return Error::invalid_argument("texture LOD must be a register or 0");
@@ -336,10 +338,25 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
         AGX_TRY(auto t, p.src(l, false));
         lod = "lod_min, " + t;
       }
-      add(fmt::format("{} 0, 0b0000, 0b0, none, xyzw, 0b00, {}, None, ts{}, ss{}, {}, {}, {}", op_info(in.op).name,
+      // O: the compare reference (r32) and/or the packed offset (the r16
+      // after it, or alone).
+      const bool compare = in.imm & kTexCompare, offset = in.imm & kTexOffset;
+      std::string o;
+      if (compare || offset) {
+        if (in.srcs.size() < 3 || !in.srcs[2].is_value()) return Error::invalid_argument("texture compare/offset must be a register");
+        const unsigned h = p.half_of(in.srcs[2]);
+        if (compare && offset) o = fmt::format(", {}_{}", p.reg(h, 32), p.reg(h + 2, 16));
+        else o = ", " + p.reg(h, compare ? 32 : 16);
+      }
+      static constexpr const char* kQ6[] = {"none", "compare", "gather_r", "gather_depth", "", "", "gather_g", "",
+                                            "", "", "gather_b", "", "", "", "gather_a"};
+      const uint32_t q6 = tex_q6(in.imm);
+      if (q6 >= std::size(kQ6) || !*kQ6[q6]) return Error::invalid_argument("texture q6 value {}", q6);
+      add(fmt::format("{} {}, {}0b0000, 0b0, {}, xyzw, 0b00, {}, None, ts{}, ss{}, {}, {}, {}{}", op_info(in.op).name,
+                      compare ? 1 : 0, in.imm & kTexQueryLod ? "query_lod, " : "", kQ6[q6],
                       p.tuple(static_cast<unsigned>(dv.reg), dv.comps), image_texture_state(in.imm),
                       image_sampler_state(in.imm), kDims[dim],
-                      coord_tuple(p.half_of(coords), dim), lod));
+                      coord_tuple(p.half_of(coords), dim), lod, o));
       return {};
     }
     case Op::image_write: {

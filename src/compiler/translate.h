@@ -88,6 +88,13 @@ struct MemoryLeaf {
 // A vector in consecutive registers for a store or an atomic.
 Src gather(Builder& b, const std::vector<Src>& c);
 
+// The SPIR-V image operands of a texture lookup (translate_texture.cpp).
+struct TexOperands {
+  uint32_t mask = 0;
+  Src bias, lod, min_lod;
+  std::vector<Src> ddx, ddy, offset, offsets;  // offsets: ConstOffsets, 4 x (x, y)
+};
+
 class Translator {
  public:
   Translator(const spirv::Module& m, Function& f, Abi& abi, const Options& o) : m_(m), b_(f), abi_(abi), o_(o) {}
@@ -199,12 +206,23 @@ class Translator {
   Result<const ImageBinding*> image_of(uint32_t id, const spirv::Inst& in);
   Status image_write(const spirv::Inst& in);
   Status image_read(const spirv::Inst& in);     // imageLoad, texelFetch
-  Status image_sample(const spirv::Inst& in);   // texture(), textureLod()
   Status image_query(const spirv::Inst& in);    // imageSize, textureSize, imageSamples
   Status texel_pointer(const spirv::Inst& in);  // image atomics (translate_image_atomic.cpp)
   Result<uint32_t> txf_sampler(const spirv::Inst& in);
   Status texel_result(const spirv::Inst& in, ValueId texel);
   Result<Src> image_coords(uint32_t id, const ImageBinding& img, const spirv::Inst& in, uint32_t* n);
+
+  // translate_texture.cpp: the GLSL sampling functions (docs/compiler.md,
+  // "Texture sampling")
+  Status texture_lookup(const spirv::Inst& in);  // OpImageSample*, OpImage*Gather, OpImageQueryLod
+  Status query_levels(const spirv::Inst& in);    // textureQueryLevels
+  Status size_at_level(const spirv::Inst& in, ImageBinding& img, Src lod, TVal& out);
+  Result<TexOperands> texture_operands(const spirv::Inst& in, size_t at);
+  Result<uint32_t> image_size_uniform(ImageBinding& img, const spirv::Inst& in);
+  Result<Src> texture_layer(Src layer, ImageBinding& img, const spirv::Inst& in);
+  Src packed_offset(const std::vector<Src>& offset, unsigned count);
+  Src fp16_word(Src x);
+  bool texture_is_rect(uint32_t id) const;
 
   // helpers
   Result<const TVal*> get(uint32_t id, const spirv::Inst& in);

@@ -76,6 +76,10 @@ unsigned coord_count(ImageDim d) {
   return 0;
 }
 
+bool is_array_dim(ImageDim d) {
+  return d == ImageDim::d1_array || d == ImageDim::d2_array || d == ImageDim::cube_array || d == ImageDim::d2_ms_array;
+}
+
 }  // namespace
 
 Status Translator::setup_images() {
@@ -253,67 +257,32 @@ Status Translator::image_read(const spirv::Inst& in) {
   if (fetch && (img->dim == ImageDim::cube || img->dim == ImageDim::cube_array))
     return unsupported(in, "texelFetch of a cube texture");
   Src lod = Src::immediate(0);
+  std::vector<Src> offset;  // texelFetchOffset: added to the coordinates
   if (w.size() > 4) {
     const uint32_t operands = w[4];
-    if (operands == static_cast<uint32_t>(spv::ImageOperandsMask::Lod) && w.size() > 5) {
-      AGX_TRY(lod, scalar(w[5], in));
-    } else if (operands != 0) {
+    const uint32_t lod_bit = static_cast<uint32_t>(spv::ImageOperandsMask::Lod);
+    const uint32_t offset_bits = static_cast<uint32_t>(spv::ImageOperandsMask::ConstOffset) |
+                                 static_cast<uint32_t>(spv::ImageOperandsMask::Offset);
+    if (operands != 0 && (!fetch || (operands & ~(lod_bit | offset_bits))))
       return unsupported(in, fmt::format("image read with image operands 0x{:x}", operands));
-    }
+    AGX_TRY(TexOperands t, texture_operands(in, 4));  // translate_texture.cpp
+    if (operands & lod_bit) lod = t.lod;
+    offset = t.offset;
   }
   uint32_t n = 0;
   AGX_TRY(Src coords, image_coords(w[3], *img, in, &n));
+  if (!offset.empty() && img->dim != ImageDim::buffer) {
+    // Each integer coordinate plus its offset (the layer has none).
+    const size_t k = std::min<size_t>(offset.size(), coord_count(img->dim) - (is_array_dim(img->dim) ? 1 : 0));
+    std::vector<Src> parts;
+    for (size_t i = 0; i < coord_count(img->dim); ++i) {
+      Src ci = Src::val(coords.value, 32, static_cast<uint8_t>(i));
+      parts.push_back(i < k ? b_.binary(IrOp::iadd, ci, offset[i]) : ci);
+    }
+    coords = Src::val(b_.def(IrOp::collect, parts, 32, static_cast<uint8_t>(parts.size())), 32);
+  }
   AGX_TRY(uint32_t ss, txf_sampler(in));
   ValueId texel = b_.def(IrOp::texture_load, {coords, lod}, 32, 4, image_imm(img->texture_state, n, ss));
-  return texel_result(in, texel);
-}
-
-// texture() / textureLod() of a sampled texture: texture_sample with the
-// unit's sampler at an explicit LOD (implicit-LOD lookups outside fragment
-// shaders use the base level, GLSL 4.60 section 8.9).
-Status Translator::image_sample(const spirv::Inst& in) {
-  const auto& w = in.w;
-  if (w.size() < 4) return Error::decode("{}: bad image sample", o_.file_name);
-  AGX_TRY(const ImageBinding* img, image_of(w[2], in));
-  if (img->kind != ImageBinding::Kind::sampled_image) return unsupported(in, "sampling a storage image");
-  auto n = direct_dim(img->dim);
-  if (!n) return unsupported(in, fmt::format("sampling a {} texture is not supported", image_dim_name(img->dim)));
-  uint16_t lod_half = 0;  // fp16 LOD
-  // GL_NV_compute_shader_derivatives: inside a derivative group an
-  // implicit LOD comes from the quad's (fine) coordinate derivatives,
-  // given to texture_sample as gradients (lod_grad).
-  const bool gradients =
-      in.op == Op::OpImageSampleImplicitLod && m_.derivative_group != spirv::Module::DerivativeGroup::none;
-  if (w.size() > 4) {
-    const uint32_t operands = w[4];
-    if (operands == static_cast<uint32_t>(spv::ImageOperandsMask::Lod) && w.size() > 5) {
-      AGX_TRY(Src l, scalar(w[5], in));
-      if (!l.is_imm() || l.imm != 0) return unsupported(in, "textureLod with a LOD other than 0.0");
-    } else if (operands != 0) {
-      return unsupported(in, fmt::format("texture lookup with image operands 0x{:x}", operands));
-    }
-  }
-  AGX_TRY(auto cv, get(w[3], in));
-  const unsigned count = coord_count(img->dim);
-  if (cv->kind != TVal::Kind::data || cv->c.size() < count) return unsupported(in, "texture coordinates of another shape");
-  if (img->dim == ImageDim::d1_array || img->dim == ImageDim::d2_array || img->dim == ImageDim::cube_array)
-    return unsupported(in, "sampling array textures is not supported");
-  std::vector<Src> c(cv->c.begin(), cv->c.begin() + count);
-  Src coords = Src::val(b_.def(IrOp::collect, c, 32, static_cast<uint8_t>(count)), 32);
-  Src lod;
-  if (gradients) {
-    if (w.size() > 4 && w[4] != 0) return unsupported(in, "texture() with image operands inside a derivative group");
-    std::vector<Src> grads;  // ddx, ddy per coordinate
-    for (const Src& x : c) {
-      AGX_TRY(auto d, quad_derivatives(x, false, in));
-      grads.push_back(d.first);
-      grads.push_back(d.second);
-    }
-    lod = Src::val(b_.def(IrOp::collect, grads, 32, static_cast<uint8_t>(grads.size())), 32);
-  } else {
-    lod = Src::val(b_.def(IrOp::mov, {Src::immediate(lod_half)}));
-  }
-  ValueId texel = b_.def(IrOp::texture_sample, {coords, lod}, 32, 4, image_imm(img->texture_state, *n, img->sampler_state));
   return texel_result(in, texel);
 }
 
@@ -329,14 +298,17 @@ Status Translator::image_query(const spirv::Inst& in) {
   if (in.op == Op::OpImageQuerySizeLod) {
     if (w.size() < 4) return Error::decode("{}: bad OpImageQuerySizeLod", o_.file_name);
     AGX_TRY(Src lod, scalar(w[3], in));
-    if (!lod.is_imm() || lod.imm != 0) return unsupported(in, "textureSize of a level other than 0");
+    if (!lod.is_imm() || lod.imm != 0) {
+      TVal out;
+      out.kind = TVal::Kind::data;
+      out.type = w[0];
+      AGX_CHECK(size_at_level(in, img, lod, out));  // translate_texture.cpp
+      vals_[w[1]] = std::move(out);
+      return {};
+    }
   }
-  if (img.size_uniform == UINT32_MAX) {
-    if (abi_.uniform_count + 4 > 256)
-      return unsupported(in, fmt::format("no uniform registers left for the size of image '{}'", img.name));
-    img.size_uniform = abi_.uniform_count;
-    abi_.uniform_count += 4;
-  }
+  AGX_TRY(uint32_t size_uniform, image_size_uniform(img, in));
+  (void)size_uniform;
   TVal out;
   out.kind = TVal::Kind::data;
   out.type = w[0];
@@ -372,7 +344,11 @@ Status Translator::image_instruction(const spirv::Inst& in, bool& handled) {
     }
     case Op::OpImageWrite: return image_write(in);
     case Op::OpImageRead: case Op::OpImageFetch: return image_read(in);
-    case Op::OpImageSampleImplicitLod: case Op::OpImageSampleExplicitLod: return image_sample(in);
+    case Op::OpImageSampleImplicitLod: case Op::OpImageSampleExplicitLod: case Op::OpImageSampleDrefImplicitLod:
+    case Op::OpImageSampleDrefExplicitLod: case Op::OpImageSampleProjImplicitLod: case Op::OpImageSampleProjExplicitLod:
+    case Op::OpImageSampleProjDrefImplicitLod: case Op::OpImageSampleProjDrefExplicitLod: case Op::OpImageGather:
+    case Op::OpImageDrefGather: case Op::OpImageQueryLod:
+      return texture_lookup(in);  // translate_texture.cpp
     case Op::OpImage: {
       // The image of a combined image-sampler: the same binding.
       if (w.size() < 3 || w[1] >= m_.bound) return Error::decode("{}: bad OpImage", o_.file_name);
@@ -384,12 +360,9 @@ Status Translator::image_instruction(const spirv::Inst& in, bool& handled) {
       return {};
     }
     case Op::OpImageQuerySize: case Op::OpImageQuerySizeLod: case Op::OpImageQuerySamples: return image_query(in);
-    case Op::OpImageQueryLevels: return unsupported(in, "textureQueryLevels is not supported");
+    case Op::OpImageQueryLevels: return query_levels(in);
     case Op::OpImageTexelPointer: return texel_pointer(in);
     case Op::OpSampledImage: return unsupported(in, "separate samplers (OpSampledImage) are not supported");
-    case Op::OpImageSampleDrefImplicitLod: case Op::OpImageSampleDrefExplicitLod: case Op::OpImageGather:
-    case Op::OpImageDrefGather: case Op::OpImageSampleProjImplicitLod: case Op::OpImageSampleProjExplicitLod:
-      return unsupported(in, "shadow, projective and gather lookups are not supported");
     default: break;
   }
   handled = false;

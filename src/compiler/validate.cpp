@@ -41,7 +41,9 @@ Status validate(const Function& f, bool allocated) {
         if (!v.variable) scopes.back().push_back(in.dest);
       }
       if (v.bits != 16 && v.bits != 32 && v.bits != 64) return fail(i, "value size not 16/32/64 bits");
-      if (v.comps < 1 || v.comps > 4) return fail(i, "value with other than 1-4 components");
+      // Gradient tuples of texture_sample (3 coordinates: 6 words and a
+      // minimum LOD) are the only longer values.
+      if (v.comps < 1 || v.comps > (in.op == Op::collect ? 8 : 4)) return fail(i, "value with other than 1-4 components");
     }
     switch (in.op) {
       case Op::if_: nest.push_back(Op::if_); scopes.emplace_back(); break;

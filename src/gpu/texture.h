@@ -178,6 +178,16 @@ struct SampleRequest {
   bool compare = false;
   float reference = 0.0f;
   int gather = -1;  // output component 0..3, or -1
+  // gather_depth (q6 = 3): gather the depth (memory channel 0, before the
+  // descriptor swizzle), compared when comparison is on.
+  bool gather_depth = false;
+};
+
+// query_lod (texture_sample mode 2): the LOD a sample would use, as
+// GL's textureQueryLod defines it (docs/texture.md "query_lod").
+struct LodQuery {
+  float level = 0.0f;   // the level accessed, relative to the view's first level
+  float lambda = 0.0f;  // the computed LOD relative to it, before min/max clamps
 };
 
 // The unit: state registers plus caches of decoded descriptors and level
@@ -200,6 +210,9 @@ class TextureUnit {
   // texture_sample: filtering per the Vulkan texel filtering rules.
   Result<Texel> sample(const TextureView& tex, const SamplerView& sampler,
                        const SampleRequest& request);
+  // query_lod: what `sample` would use as LOD for `request`.
+  Result<LodQuery> query_lod(const TextureView& tex, const SamplerView& sampler,
+                             const SampleRequest& request);
 
   // The descriptor in texture state register `ts`, or bindless at `va`.
   Result<TextureView> texture_at_register(uint32_t ts);

@@ -17,7 +17,10 @@
 // - R: the components enabled by mask, written contiguously, 32-bit or
 //   16-bit (Rt clear: fp16 for float textures, the low 16 bits of integers).
 // - q6 (applegpu's name; Mesa's gather field shifted left by one): 0 none,
-//   2 / 6 / 10 / 14 gather of component r / g / b / a.
+//   2 / 6 / 10 / 14 gather of component r / g / b / a, 3 gather_depth
+//   (applegpu's name; the depth channel, compared when compare is set).
+// - mode 2 (Mesa's query_lod bit): the LOD instead of texels (x the level
+//   accessed, y the computed LOD; Mesa's nir_texop_lod).
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -233,14 +236,18 @@ Status texture_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
   if (n >= kDimCount) return Error::decode("texture dimension {}", n);
   const Dim dim = static_cast<Dim>(n);
   const uint32_t mode = field(in, "mode");
-  if (mode != 0)
-    return Error::unsupported("{} mode {} (query_lod is 2): only sampling is implemented",
+  const bool query_lod = mode == 2;
+  if (mode != 0 && !(query_lod && !load))
+    return Error::unsupported("{} mode {}: only sampling and texture_sample's query_lod (2) are known",
                               load ? "texture_load" : "texture_sample", mode);
   const uint32_t q6 = field(in, "q6");
   int gather = -1;
+  bool gather_depth = false;
   if (q6 == 2 || q6 == 6 || q6 == 10 || q6 == 14) gather = int(q6 >> 2);
-  else if (q6 != 0)
-    return Error::unsupported("texture q6 value {} (gather_depth / unknown) is not implemented", q6);
+  else if (q6 == 3) gather = 0, gather_depth = true;
+  else if (q6 != 0) return Error::unsupported("texture q6 value {} is not a known gather", q6);
+  if (gather >= 0 && (load || query_lod))
+    return Error::unsupported("gather (q6 {}) with {}", q6, load ? "texture_load" : "query_lod");
   const uint32_t mask = field(in, "mask");
   const uint32_t lod_mode = field(in, "lod");
   const Operand* R = operand(in, isa::OperandDesc::kSampleReg);
@@ -311,6 +318,7 @@ Status texture_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
       rq.compare = has_compare;
       rq.reference = reference;
       rq.gather = gather;
+      rq.gather_depth = gather_depth;
       switch (lod_mode) {
         case 2:
         case 6: rq.lod = h2f(read16(core, *D, 0, l)); break;
@@ -342,11 +350,19 @@ Status texture_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
         }
         default: return Error::decode("texture_sample lod mode {}", lod_mode);
       }
-      AGX_TRY(t, unit.sample(tex, smp, rq));
+      if (query_lod) {
+        // Mesa reads two components (NIR's lod: the level accessed, then
+        // the computed LOD); the rest read 0.
+        AGX_TRY(LodQuery lq, unit.query_lod(tex, smp, rq));
+        t = Texel{{std::bit_cast<uint32_t>(lq.level), std::bit_cast<uint32_t>(lq.lambda), 0, 0}};
+      } else {
+        AGX_TRY(t, unit.sample(tex, smp, rq));
+      }
     }
     // The enabled components, packed.
     const format::TextureType type = tex.type;
-    const bool integer = type == format::TextureType::Uint || type == format::TextureType::Sint;
+    const bool integer =
+        !query_lod && (type == format::TextureType::Uint || type == format::TextureType::Sint);
     unsigned out = 0;
     for (unsigned k = 0; k < 4; ++k) {
       if (!(mask >> k & 1)) continue;

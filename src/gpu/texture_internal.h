@@ -202,6 +202,23 @@ uint64_t pvrtc_block_offset_B(const TextureUnit::Image& img, uint32_t level, uin
 Status decode_pvrtc_block_at(GpuMemory& memory, const TextureUnit::Image& img, uint32_t level,
                              uint32_t layer, uint32_t bx, uint32_t by, const TexelFormat& f,
                              Texel* out);
+// The LOD of a sample (texture_lod.cpp): lambda_prime = lambda_base plus the
+// bias, lambda after the sampler's and the instruction's clamps; with
+// anisotropy the sample count and step (major-axis derivatives of the
+// normalized, or cube-face, coordinates). Cube derivatives are transformed
+// to face derivatives first (face = the direction's face).
+struct Lod {
+  float lambda_prime = 0.0f, lambda = 0.0f;
+  uint32_t aniso_n = 1;
+  std::array<float, 3> aniso_step{};
+};
+Lod compute_lod(const SamplerView& sampler, const SampleRequest& rq, uint32_t cube_face, bool cube,
+                float wb, float hb, float db);
+// The (sc, tc, ma) of vector v on cube face `face` (Vulkan's table).
+void cube_face_components(uint32_t face, const std::array<float, 3>& v, float& sc, float& tc,
+                          float& ma);
+// Nearest mip filtering's level offset for a clamped LOD d' (Vulkan).
+uint32_t nearest_level(float dprime);
 }  // namespace internal
 
 }  // namespace agx::gpu

@@ -394,37 +394,10 @@ Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sam
               db = float(img->depth(base));
 
   // LOD (Vulkan: lambda_base from the scale factors, then bias and clamps).
-  float lambda;
-  uint32_t aniso_n = 1;
-  std::array<float, 3> aniso_step{};
-  if (sampler.pixel_coordinates) {
-    lambda = 0.0f;
-  } else if (rq.explicit_lod) {
-    lambda = rq.lod;
-  } else {
-    const float sx[3] = {wb, hb, db};
-    float px = 0, py = 0;
-    for (int k = 0; k < 3; ++k) {
-      px += (rq.ddx[k] * sx[k]) * (rq.ddx[k] * sx[k]);
-      py += (rq.ddy[k] * sx[k]) * (rq.ddy[k] * sx[k]);
-    }
-    px = std::sqrt(px);
-    py = std::sqrt(py);
-    const float pmax = std::max(px, py), pmin = std::min(px, py);
-    if (sampler.max_anisotropy > 1 && pmin > 0.0f) {
-      const float ratio = std::ceil(pmax / pmin);
-      aniso_n = ratio >= float(sampler.max_anisotropy) || !(ratio == ratio)
-                    ? sampler.max_anisotropy
-                    : std::max(1u, uint32_t(ratio));
-      const auto& major = px >= py ? rq.ddx : rq.ddy;
-      aniso_step = major;
-    }
-    lambda = std::log2(pmax / float(aniso_n));
-  }
-  lambda += rq.bias;
-  lambda = std::clamp(lambda, sampler.min_lod, sampler.max_lod);
-  if (rq.has_min_lod) lambda = std::max(lambda, rq.min_lod);
-  if (std::isnan(lambda)) lambda = 0.0f;
+  const internal::Lod lod = internal::compute_lod(sampler, rq, face, c.cube, wb, hb, db);
+  const float lambda = lod.lambda;
+  const uint32_t aniso_n = lod.aniso_n;
+  const std::array<float, 3> aniso_step = lod.aniso_step;
 
   const bool magnify = lambda <= 0.0f;
   const bool integer = fmt.integer();
@@ -437,7 +410,7 @@ Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sam
   MipFilter mip = integer && sampler.mip == MipFilter::linear ? MipFilter::nearest : sampler.mip;
   if (rq.gather >= 0 || sampler.pixel_coordinates) mip = MipFilter::none;
   if (mip == MipFilter::nearest) {
-    lo = hi = base + (dprime <= 0.5f ? 0u : uint32_t(std::ceil(dprime + 0.5f)) - 1);
+    lo = hi = base + internal::nearest_level(dprime);
     lo = hi = std::min(lo, base + q);
   } else if (mip == MipFilter::linear) {
     lo = base + uint32_t(std::floor(dprime));
@@ -472,6 +445,10 @@ Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sam
     const Swizzle sw = tex.swizzle[rq.gather];
     for (int k = 0; k < 4; ++k) {
       AGX_TRY(Texel tx, fetch(c, base, i0 + di[k], j0 + dj[k], 0, layer, face, 0));
+      if (rq.gather_depth) {
+        out.c[k] = tx.c[0];  // the depth channel itself (compared in fetch)
+        continue;
+      }
       Texel sv = swizzle(tx, {sw, sw, sw, sw}, integer);
       out.c[k] = sv.c[0];
     }

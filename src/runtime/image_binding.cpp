@@ -120,7 +120,24 @@ Status apply_texparameter(SamplerParams& p, const std::string& name, const std::
     p.border = c;
     return {};
   }
-  return Error::unsupported("texparameter {} is not supported (wrap_s/t/r, min, mag, border_color)", name);
+  if (name == "compare_func") {
+    // GL_TEXTURE_COMPARE_FUNC: the function of a depth texture's
+    // comparison (piglit's shadow textures turn comparison on).
+    AGX_TRY(std::string f, one());
+    static const std::pair<const char*, cs::CompareFunc> kFuncs[] = {
+        {"never", cs::CompareFunc::kNever},       {"less", cs::CompareFunc::kLess},
+        {"equal", cs::CompareFunc::kEqual},       {"lequal", cs::CompareFunc::kLequal},
+        {"greater", cs::CompareFunc::kGreater},   {"notequal", cs::CompareFunc::kNotEqual},
+        {"gequal", cs::CompareFunc::kGequal},     {"always", cs::CompareFunc::kAlways}};
+    for (const auto& [text, func] : kFuncs)
+      if (f == text) {
+        p.compare_func = func;
+        if (p.compare) p.compare = func;
+        return {};
+      }
+    return Error::unsupported("texparameter compare_func {} is not supported", f);
+  }
+  return Error::unsupported("texparameter {} is not supported (wrap_s/t/r, min, mag, border_color, compare_func)", name);
 }
 
 cs::Sampler txf_sampler() {
@@ -158,6 +175,7 @@ Result<StateDescriptors> bind_images(const compiler::Abi& abi, const ImageLookup
       const auto size = img->size_query();
       out.uniforms.push_back({b.size_uniform, {size.begin(), size.end()}});
     }
+    if (b.levels_uniform != UINT32_MAX) out.uniforms.push_back({b.levels_uniform, {img->layout().levels}});
     if (b.atomic_uniform != UINT32_MAX) {
       AGX_TRY(auto words, atomic_addressing(*img, b.name));
       out.uniforms.push_back({b.atomic_uniform, std::move(words)});

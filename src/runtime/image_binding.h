@@ -29,9 +29,10 @@ struct SamplerParams {
   cmdstream::MipFilter mip = cmdstream::MipFilter::kNone;
   std::optional<std::array<float, 4>> border;  // GL_TEXTURE_BORDER_COLOR (default transparent black)
   std::optional<cmdstream::CompareFunc> compare;  // depth comparison (GL_COMPARE_REF_TO_TEXTURE)
+  cmdstream::CompareFunc compare_func = cmdstream::CompareFunc::kLequal;  // GL_TEXTURE_COMPARE_FUNC
 };
 // `texparameter TARGET NAME VALUE...` applied to `p` (wrap_s/t/r, min,
-// mag, border_color); other names are an unsupported error.
+// mag, border_color, compare_func); other names are an unsupported error.
 Status apply_texparameter(SamplerParams& p, const std::string& name, const std::vector<std::string>& values);
 
 struct BoundImage {

@@ -313,3 +313,66 @@ TEST(TextureHook, StateRegistersAreLoadedWhenTheWordRuns) {
 
 }  // namespace
 }  // namespace agx::gpu::test
+
+namespace agx::gpu::test {
+namespace {
+
+// gather_depth (q6 = 3) with the compare bit and query_lod (mode 2) as
+// assembled instructions: operands read from registers as the hook reads
+// them (reference in O, gradients in D), results packed by mask.
+TEST(TextureHook, GatherDepthAndQueryLodInstructions) {
+  Machine m;
+  m.img = make_test_image(m.mem, kImage, *format::find_format("Z32_FLOAT"), layout::Tiling::twiddled,
+                          Dim::d2, 16, 16, 1, 5);
+  {
+    TextureUnit unit(m.mem, TextureState{});
+    for (uint32_t y = 0; y < 16; ++y)
+      for (uint32_t x = 0; x < 16; ++x) {
+        PbeWrite w;
+        w.value = {f2u(float(x + 16 * y) / 256.0f), 0, 0, 0};
+        w.x = int32_t(x);
+        w.y = int32_t(y);
+        ASSERT_TRUE(pbe_write(unit, m.img.pbe, w).ok());
+      }
+  }
+  ASSERT_TRUE(m.mem.map(kHeap, texture_words(m.img, cs::TextureDimension::k2D, cs::Layout::kTwiddled)).ok());
+  cs::Sampler s;
+  s.minify = s.magnify = cs::Filter::kNearest;
+  s.mip_filter = cs::MipFilter::kLinear;
+  s.maximum_lod = 15.0f;
+  s.compare_func = cs::CompareFunc::kLess;
+  ASSERT_TRUE(m.mem.map(kSamplers, sampler_words(s)).ok());
+  ASSERT_TRUE(load_states(m.mem, {StateKind::texture, 0, 1, kHeap}, m.state).ok());
+  ASSERT_TRUE(load_states(m.mem, {StateKind::sampler, 0, 1, kSamplers}, m.state).ok());
+  for (unsigned l = 0; l < usc::kLanes; ++l) {
+    m.core.r[4][l] = f2u(1.75f / 16);  // i0 = 1
+    m.core.r[5][l] = f2u(2.25f / 16);  // j0 = 1
+    m.core.r[6][l] = 0;                // LOD 0 (fp16)
+    m.core.r[12][l] = f2u(float(1 + 16 * 2) / 256.0f - 1e-4f);  // just below texel (1, 2)
+    // Gradients ddx.x, ddy.x, ddx.y, ddy.y: rho = 16 * 2^(l % 4) / 16.
+    const float d = float(1u << (l % 4)) / 16.0f;
+    m.core.r[16][l] = f2u(d);
+    m.core.r[17][l] = 0;
+    m.core.r[18][l] = 0;
+    m.core.r[19][l] = f2u(d);
+  }
+  auto st = m.run(
+      "texture_sample 1, 0b0000, 0b0, gather_depth, xyzw, 0b00, r8_r9_r10_r11, None, ts0, ss0, tex_2d, r4_r5, "
+      "lod_min, r6l, r12\n"
+      "texture_sample 0, query_lod, 0b0000, 0b0, none, xy, 0b00, r20_r21, None, ts0, ss0, tex_2d, r4_r5, "
+      "lod_grad, r16_r17_r18_r19");
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  // (i0, j1), (i1, j1), (i1, j0), (i0, j0) = texels (1,2), (2,2), (2,1), (1,1):
+  // ref < depth passes for the first two only.
+  for (unsigned l = 0; l < usc::kLanes; ++l) {
+    EXPECT_EQ(u2f(m.core.r[8][l]), 1.0f) << l;
+    EXPECT_EQ(u2f(m.core.r[9][l]), 1.0f) << l;
+    EXPECT_EQ(u2f(m.core.r[10][l]), 0.0f) << l;
+    EXPECT_EQ(u2f(m.core.r[11][l]), 0.0f) << l;
+    EXPECT_FLOAT_EQ(u2f(m.core.r[20][l]), float(l % 4)) << l;  // the level (linear mip: lambda in [0, 4])
+    EXPECT_FLOAT_EQ(u2f(m.core.r[21][l]), float(l % 4)) << l;  // lambda
+  }
+}
+
+}  // namespace
+}  // namespace agx::gpu::test

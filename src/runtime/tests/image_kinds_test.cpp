@@ -187,6 +187,63 @@ TEST(ImageKinds, PiglitDepthTextures) {
   EXPECT_TRUE(passes(compute_file(glsl, cmds)));
 }
 
+// The same depth textures through shadow samplers: the runtime's sampler
+// compares (GREATER, then texparameter compare_func), the compiler passes
+// the reference; textureQueryLevels and textureSize(t, lod) of piglit's
+// miptree (8x8, 4 levels).
+TEST(ImageKinds, ShadowSamplersAndLevelQueries) {
+  const std::string glsl =
+      "#version 430\nlayout(local_size_x = 1) in;\n"
+      "uniform sampler2DShadow d2;\nuniform sampler1DArrayShadow d1a;\nuniform sampler2D m;\n"
+      "layout(std430, binding = 0) buffer B { float v[]; };\n"
+      "void main() {\n"
+      "  for (int x = 0; x < 5; ++x) v[x] = texture(d2, vec3((float(x) + 0.5) / 5.0, 0.25, 0.6));\n"
+      "  for (int x = 0; x < 3; ++x) v[5 + x] = texture(d1a, vec3((float(x) + 0.5) / 3.0, 1.0, 0.4));\n"
+      "  v[8] = float(textureQueryLevels(m));\n"
+      "  for (int l = 0; l < 4; ++l) v[9 + l] = float(textureSize(m, l).x);\n"
+      "}\n";
+  auto file = [&](const std::string& func) {
+    std::string cmds = "texture shadow2D 0 (5, 2)\n" + (func.empty() ? "" : "texparameter 2D compare_func " + func + "\n") +
+                       "texture shadow1DArray 1 (3, 2)\ntexture miptree 2\nuniform int d2 0\nuniform int d1a 1\n"
+                       "uniform int m 2\nssbo 0 64\ncompute 1 1 1\n";
+    return cmds;
+  };
+  // GREATER: passes when the reference exceeds the texel (x / (w - 1)).
+  std::string cmds = file("");
+  for (int x = 0; x < 5; ++x) cmds += fmt::format("probe ssbo float 0 {} == {}\n", 4 * x, 0.6f > float(x) / 4.0f ? 1 : 0);
+  for (int x = 0; x < 3; ++x) cmds += fmt::format("probe ssbo float 0 {} == {}\n", 20 + 4 * x, 0.4f > float(x) / 2.0f ? 1 : 0);
+  cmds += "probe ssbo float 0 32 == 4\n";
+  for (int l = 0; l < 4; ++l) cmds += fmt::format("probe ssbo float 0 {} == {}\n", 36 + 4 * l, 8 >> l);
+  EXPECT_TRUE(passes(compute_file(glsl, cmds)));
+  // compare_func less on the 2D texture: the reference below the texel.
+  cmds = file("less");
+  for (int x = 0; x < 5; ++x) cmds += fmt::format("probe ssbo float 0 {} == {}\n", 4 * x, 0.6f < float(x) / 4.0f ? 1 : 0);
+  EXPECT_TRUE(passes(compute_file(glsl, cmds)));
+  cmds = file("always");
+  for (int x = 0; x < 5; ++x) cmds += fmt::format("probe ssbo float 0 {} == 1\n", 4 * x);
+  EXPECT_TRUE(passes(compute_file(glsl, cmds)));
+}
+
+// sampler2DRect: texel coordinates (the compiler divides by the size).
+// glslang turns an implicit-LOD texture() of a Rect sampler outside the
+// fragment stage into an explicit LOD, which SPIR-V forbids for Rect (the
+// validator refuses it), so these use textureGrad.
+TEST(ImageKinds, RectanglesSampleInTexels) {
+  const std::string glsl =
+      "#version 430\nlayout(local_size_x = 1) in;\n"
+      "uniform sampler2DRectShadow d;\n"
+      "layout(std430, binding = 0) buffer B { float v[]; };\n"
+      "void main() {\n"
+      "  for (int x = 0; x < 5; ++x) v[x] = textureGrad(d, vec3(float(x) + 0.5, 1.5, 0.6), vec2(0.0), vec2(0.0));\n"
+      "  v[5] = textureGradOffset(d, vec3(0.5, 0.5, 0.3), vec2(0.0), vec2(0.0), ivec2(1, 0));\n"
+      "}\n";
+  std::string cmds = "texture shadowRect 0 (5, 2)\nuniform int d 0\nssbo 0 24\ncompute 1 1 1\n";
+  // GREATER: the reference above the texel x / 4.
+  for (int x = 0; x < 5; ++x) cmds += fmt::format("probe ssbo float 0 {} == {}\n", 4 * x, 0.6f > float(x) / 4.0f ? 1 : 0);
+  cmds += "probe ssbo float 0 20 == 1\n";  // 0.3 > 0.25
+  EXPECT_TRUE(passes(compute_file(glsl, cmds)));
+}
+
 TEST(ImageKinds, ADimensionMismatchIsNamed) {
   const std::string glsl =
       "#version 430\nlayout(local_size_x = 1) in;\nlayout(rgba32f) uniform image3D img;\n"
