@@ -128,16 +128,20 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
   std::string d = in.dest != kNoValue ? p.dest(in.dest) : "None";
   // Threadgroup addressing: base (16-bit register or 0) + index elements of
   // 4 bytes: a register byte address is "rNl, 0", a constant one "0, N/4".
-  auto local_address = [&](const Src& a) -> Result<std::string> {
+  // Elements are 4 bytes (i32) or, for the 8/16-bit types, 1 or 2 (i8,
+  // i16; ir.h mem_imm).
+  auto local_address = [&](const Src& a, uint32_t elem_B = 4) -> Result<std::string> {
     if (a.is_imm()) {
-      if (a.imm % 4 || a.imm / 4 > 32767) return Error::unsupported("threadgroup address {} not a multiple of 4 below 128 KiB", a.imm);
-      return fmt::format("0, {}", a.imm / 4);
+      if (a.imm % elem_B || a.imm / elem_B > 32767)
+        return Error::unsupported("threadgroup address {} not a multiple of {} below {} KiB", a.imm, elem_B, 32 * elem_B);
+      return fmt::format("0, {}", a.imm / elem_B);
     }
     Src r = a;
     if (r.is_value()) r.bits = 16;
     AGX_TRY(auto t, p.src(r, false));
     return t + ", 0";
   };
+  auto mem_format = [&]() { return mem_elem_B(in.imm) == 1 ? "i8" : mem_elem_B(in.imm) == 2 ? "i16" : "i32"; };
   switch (in.op) {
     case Op::mov: case Op::collect: {
       const Value& dv = f.values[in.dest];
@@ -263,8 +267,8 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
       AGX_TRY(auto base, S(0));
       AGX_TRY(auto idx, S(1));
-      std::string lsl = in.imm ? fmt::format(", lsl {}", in.imm) : "";
-      add(fmt::format("device_load 0, i32, {}, {}, {}, {}, signed{}", kMasks[dv.comps], p.tuple(dv.reg, dv.comps), base, idx, lsl));
+      std::string lsl = mem_shift(in.imm) ? fmt::format(", lsl {}", mem_shift(in.imm)) : "";
+      add(fmt::format("device_load 0, {}, {}, {}, {}, {}, signed{}", mem_format(), kMasks[dv.comps], p.tuple(dv.reg, dv.comps), base, idx, lsl));
       return {};
     }
     case Op::device_store: {
@@ -274,15 +278,15 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
       AGX_TRY(auto base, S(1));
       AGX_TRY(auto idx, S(2));
-      std::string lsl = in.imm ? fmt::format(", lsl {}", in.imm) : "";
-      add(fmt::format("device_store 0, i32, {}, {}, {}, {}, signed{}, 0", kMasks[n], p.tuple(p.half_of(data), n), base, idx, lsl));
+      std::string lsl = mem_shift(in.imm) ? fmt::format(", lsl {}", mem_shift(in.imm)) : "";
+      add(fmt::format("device_store 0, {}, {}, {}, {}, {}, signed{}, 0", mem_format(), kMasks[n], p.tuple(p.half_of(data), n), base, idx, lsl));
       return {};
     }
     case Op::local_load: {
       const Value& dv = f.values[in.dest];
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
-      AGX_TRY(auto addr, local_address(in.srcs[0]));
-      add(fmt::format("threadgroup_load i32, {}, {}, {}", kMasks[dv.comps], p.tuple(dv.reg, dv.comps), addr));
+      AGX_TRY(auto addr, local_address(in.srcs[0], mem_elem_B(in.imm)));
+      add(fmt::format("threadgroup_load {}, {}, {}, {}", mem_format(), kMasks[dv.comps], p.tuple(dv.reg, dv.comps), addr));
       return {};
     }
     case Op::local_store: {
@@ -290,8 +294,8 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       const Value& v = f.values[data.value];
       unsigned n = data.comp == 0 && data.bits == v.bits ? v.comps : 1;  // a 16-bit pair read as one word: 1
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
-      AGX_TRY(auto addr, local_address(in.srcs[1]));
-      add(fmt::format("threadgroup_store i32, {}, {}, {}", kMasks[n], p.tuple(p.half_of(data), n), addr));
+      AGX_TRY(auto addr, local_address(in.srcs[1], mem_elem_B(in.imm)));
+      add(fmt::format("threadgroup_store {}, {}, {}, {}", mem_format(), kMasks[n], p.tuple(p.half_of(data), n), addr));
       return {};
     }
     case Op::atomic: {

@@ -1,0 +1,447 @@
+// 8/16-bit integers and 16-bit floats (GL_EXT_shader_explicit_arithmetic_types,
+// SPIR-V Int8, Int16, Float16) -> IR. Every such scalar is held widened in a
+// 32-bit value (docs/compiler.md, "8- and 16-bit types"):
+//  - int8/int16 (either signedness): the low 8/16 bits, the rest zero;
+//  - float16: the f32 of the same value (every half is exactly a float).
+// The 32-bit code translates the arithmetic; this file puts the operands in
+// the form the operation needs (signed operations read sign-extended values)
+// and brings results back: integers masked to their width, floats rounded
+// to the nearest half (ties to even) by the float unit's size conversion
+// (fadd32 x, -0.0 written to a 16-bit register rounds to f16, a 16-bit
+// source is widened exactly: applegpu.py's float destination/source rules,
+// docs/usc.md "Float rules").
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include <bit>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "compiler/fp64_lowering.h"
+#include "compiler/translate.h"
+#include "util/half.h"
+
+namespace agx::compiler::detail {
+
+using spv::Op;
+using IrOp = agx::compiler::Op;
+using Kind = spirv::Type::Kind;
+
+namespace {
+
+constexpr uint32_t kMinusZero = 0x80000000u;
+
+uint32_t low_mask(unsigned bits) { return bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1; }
+
+float f32_of(uint32_t bits) { return std::bit_cast<float>(bits); }
+uint32_t bits_of(float f) { return std::bit_cast<uint32_t>(f); }
+
+// Value instructions whose operands are all ids from word 2 on.
+bool value_op(Op op) {
+  switch (op) {
+    case Op::OpIAdd: case Op::OpISub: case Op::OpIMul: case Op::OpUDiv: case Op::OpSDiv: case Op::OpUMod:
+    case Op::OpSRem: case Op::OpSMod: case Op::OpShiftLeftLogical: case Op::OpShiftRightLogical:
+    case Op::OpShiftRightArithmetic: case Op::OpBitwiseAnd: case Op::OpBitwiseOr: case Op::OpBitwiseXor:
+    case Op::OpNot: case Op::OpSNegate: case Op::OpBitCount: case Op::OpBitReverse:
+    case Op::OpIEqual: case Op::OpINotEqual: case Op::OpULessThan: case Op::OpULessThanEqual:
+    case Op::OpUGreaterThan: case Op::OpUGreaterThanEqual: case Op::OpSLessThan: case Op::OpSLessThanEqual:
+    case Op::OpSGreaterThan: case Op::OpSGreaterThanEqual:
+    case Op::OpFAdd: case Op::OpFSub: case Op::OpFMul: case Op::OpFDiv: case Op::OpFMod: case Op::OpFRem:
+    case Op::OpFNegate: case Op::OpVectorTimesScalar: case Op::OpDot:
+    case Op::OpFOrdEqual: case Op::OpFUnordEqual: case Op::OpFOrdNotEqual: case Op::OpFUnordNotEqual:
+    case Op::OpFOrdLessThan: case Op::OpFUnordLessThan: case Op::OpFOrdGreaterThan: case Op::OpFUnordGreaterThan:
+    case Op::OpFOrdLessThanEqual: case Op::OpFUnordLessThanEqual: case Op::OpFOrdGreaterThanEqual:
+    case Op::OpFUnordGreaterThanEqual: case Op::OpIsNan: case Op::OpIsInf:
+    case Op::OpSConvert: case Op::OpUConvert: case Op::OpFConvert: case Op::OpConvertSToF: case Op::OpConvertUToF:
+    case Op::OpConvertFToS: case Op::OpConvertFToU: case Op::OpBitcast:
+      return true;
+    default: return false;
+  }
+}
+
+bool signed_op(Op op) {
+  switch (op) {
+    case Op::OpSDiv: case Op::OpSRem: case Op::OpSMod: case Op::OpShiftRightArithmetic: case Op::OpSLessThan:
+    case Op::OpSLessThanEqual: case Op::OpSGreaterThan: case Op::OpSGreaterThanEqual: case Op::OpSConvert:
+    case Op::OpConvertSToF:
+      return true;
+    default: return false;
+  }
+}
+
+bool signed_ext(GLSLstd450 f) {
+  switch (f) {
+    case GLSLstd450SAbs: case GLSLstd450SSign: case GLSLstd450SMin: case GLSLstd450SMax: case GLSLstd450SClamp:
+    case GLSLstd450FindSMsb:
+      return true;
+    default: return false;
+  }
+}
+
+// Results that stay in the canonical form (no mask / no rounding needed).
+bool int_result_canonical(Op op, int ext) {
+  switch (op) {
+    case Op::OpBitwiseAnd: case Op::OpBitwiseOr: case Op::OpBitwiseXor: case Op::OpUDiv: case Op::OpUMod:
+    case Op::OpShiftRightLogical: case Op::OpBitCount:
+      return true;
+    case Op::OpExtInst:
+      return ext == GLSLstd450UMin || ext == GLSLstd450UMax || ext == GLSLstd450UClamp;
+    default: return false;
+  }
+}
+
+bool half_result_exact(Op op, int ext) {
+  if (op == Op::OpFNegate) return true;
+  if (op != Op::OpExtInst) return false;
+  switch (ext) {
+    case GLSLstd450FAbs: case GLSLstd450FSign: case GLSLstd450FMin: case GLSLstd450FMax: case GLSLstd450NMin:
+    case GLSLstd450NMax: case GLSLstd450FClamp: case GLSLstd450NClamp: case GLSLstd450Floor: case GLSLstd450Ceil:
+    case GLSLstd450Trunc: case GLSLstd450Round: case GLSLstd450RoundEven: case GLSLstd450Step:
+      return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+unsigned Translator::small_width(uint32_t t) const {
+  const spirv::Type& st = type(scalar_type(t));
+  if ((st.kind == Kind::int_ || st.kind == Kind::float_) && (st.width == 8 || st.width == 16)) return st.width;
+  return 0;
+}
+
+bool Translator::is_half(uint32_t t) const {
+  const spirv::Type& st = type(scalar_type(t));
+  return st.kind == Kind::float_ && st.width == 16;
+}
+
+uint32_t Translator::operand_type(uint32_t id) const {
+  if (id >= m_.bound) return 0;
+  if (vals_[id].kind == TVal::Kind::data) return vals_[id].type;
+  if (m_.is_constant[id]) return m_.constants[id].type;
+  return 0;
+}
+
+// A constant scalar in the widened form: SPIR-V sign-extends the literal of
+// a signed 8/16-bit integer; a half's bits become the float's.
+Src Translator::small_constant(uint32_t type_id, uint64_t bits) const {
+  const spirv::Type& t = type(type_id);
+  if (t.kind == Kind::float_ && t.width == 16) return Src::immediate(bits_of(half_to_float(static_cast<uint16_t>(bits))));
+  return Src::immediate(static_cast<uint32_t>(bits) & low_mask(t.width));
+}
+
+Src Translator::sext(Src v, unsigned bits) {
+  if (bits >= 32) return v;
+  if (v.is_imm()) {
+    uint32_t x = static_cast<uint32_t>(v.imm) << (32 - bits);
+    return Src::immediate(static_cast<uint32_t>(static_cast<int32_t>(x) >> (32 - bits)));
+  }
+  return b_.binary(IrOp::ishr, b_.binary(IrOp::ishl, v, Src::immediate(32 - bits)), Src::immediate(32 - bits));
+}
+
+Src Translator::truncate(Src v, unsigned bits) {
+  if (bits >= 32) return v;
+  return b_.binary(IrOp::iand, v, Src::immediate(low_mask(bits)));
+}
+
+// f32 -> the nearest half (ties to even; overflow to infinity, subnormals
+// kept, NaN stays NaN) -> f32. A float op result just emitted writes the
+// 16-bit register itself (one rounding to f32, then to f16: exact for a
+// sum, product or quotient of halves, as f32 has more than 2 x 11 + 2
+// significand bits).
+Src Translator::round_half(Src x) {
+  if (x.is_imm()) return Src::immediate(bits_of(half_to_float(float_to_half(f32_of(static_cast<uint32_t>(x.imm))))));
+  Function& f = b_.function();
+  Src h;
+  if (x.is_value() && !x.neg && !x.abs && x.comp == 0 && !f.instrs.empty() && f.instrs.back().dest == x.value &&
+      f.values[x.value].bits == 32 && f.values[x.value].comps == 1 && !f.values[x.value].variable &&
+      (f.instrs.back().op == IrOp::fadd || f.instrs.back().op == IrOp::fmul || f.instrs.back().op == IrOp::fmadd)) {
+    f.values[x.value].bits = 16;
+    h = Src::val(x.value, 16);
+  } else {
+    h = Src::val(b_.def(IrOp::fadd, {x, Src::immediate(kMinusZero)}, 16), 16);
+  }
+  return Src::val(b_.def(IrOp::fadd, {h, Src::immediate(kMinusZero)}));
+}
+
+// A half (as its f32) -> its 16 bits, zero-extended to 32.
+Src Translator::half_bits(Src x) {
+  if (x.is_imm()) return Src::immediate(float_to_half(f32_of(static_cast<uint32_t>(x.imm))));
+  Src h = Src::val(b_.def(IrOp::fadd, {x, Src::immediate(kMinusZero)}, 16), 16);
+  return Src::val(b_.def(IrOp::iadd, {h, Src::immediate(0)}));
+}
+
+// The low 16 bits of a 32-bit value, read as a half -> its f32.
+Src Translator::from_half_bits(Src v) {
+  if (v.is_imm()) return Src::immediate(bits_of(half_to_float(static_cast<uint16_t>(v.imm))));
+  if (v.kind != Src::Kind::value && v.kind != Src::Kind::uniform) v = Src::val(b_.def(IrOp::mov, {v}));
+  v.bits = 16;  // the low half of the register (or uniform)
+  return Src::val(b_.def(IrOp::fadd, {v, Src::immediate(kMinusZero)}));
+}
+
+Status Translator::small_instruction(const spirv::Inst& in, bool& handled) {
+  handled = false;
+  if (small_active_) return {};
+  const auto& w = in.w;
+  bool ext = in.op == Op::OpExtInst;
+  if (!ext && !value_op(in.op)) {
+    // Operations the widened form would get wrong without their own rules.
+    if ((is_subgroup_op(in.op) || (in.op >= Op::OpDPdx && in.op <= Op::OpFwidthCoarse)) && w.size() >= 3 &&
+        (small_width(w[0]) || small_width(operand_type(w[w.size() - 1]))))
+      return unsupported(in, "a subgroup operation or derivative on 8/16-bit values");
+    return {};
+  }
+  if (w.size() < 3 || w[1] >= m_.bound) return {};
+  size_t first = ext ? 4 : 2;
+  if (ext && w.size() < 5) return {};
+  bool any = small_width(w[0]) != 0;
+  for (size_t k = first; k < w.size(); ++k) any |= small_width(operand_type(w[k])) != 0;
+  if (!any) return {};
+  handled = true;
+  int ext_fn = -1;
+  if (ext) {
+    if (w[2] >= m_.bound || !m_.ext_glsl[w[2]]) return unsupported(in, "an SPV_AMD_shader_trinary_minmax function on 8/16-bit values");
+    ext_fn = static_cast<int>(w[3]);
+  }
+  switch (in.op) {
+    case Op::OpSConvert: case Op::OpUConvert: case Op::OpFConvert: case Op::OpConvertSToF: case Op::OpConvertUToF:
+    case Op::OpConvertFToS: case Op::OpConvertFToU:
+      return small_convert(in);
+    case Op::OpBitcast: return small_bitcast(in);
+    case Op::OpIsInf: {
+      // |x| == inf on the widened float.
+      TVal out;
+      out.kind = TVal::Kind::data;
+      out.type = w[0];
+      unsigned n = components(w[0]);
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto x, scalar(w[2], in, i));
+        Src a = b_.binary(IrOp::iand, x, Src::immediate(0x7FFFFFFFu));
+        Cmp c{Cond::ueq, false, a, Src::immediate(0x7F800000u)};
+        if (n == 1) out.cmp = c;
+        else out.c.push_back(materialize(c));
+      }
+      vals_[w[1]] = std::move(out);
+      return {};
+    }
+    case Op::OpBitReverse: {
+      unsigned bits = small_width(w[0]);
+      TVal out;
+      out.kind = TVal::Kind::data;
+      out.type = w[0];
+      for (unsigned i = 0; i < components(w[0]); ++i) {
+        AGX_TRY(auto x, scalar(w[2], in, i));
+        Src r = Src::val(b_.def(IrOp::bitrev, {x}));
+        out.c.push_back(b_.binary(IrOp::ushr, r, Src::immediate(32 - bits)));
+      }
+      vals_[w[1]] = std::move(out);
+      return {};
+    }
+    default: break;
+  }
+  // Signed operations read sign-extended operands: their values are
+  // swapped in for the 32-bit translation and put back afterwards.
+  bool is_signed = signed_op(in.op) || (ext && signed_ext(static_cast<GLSLstd450>(ext_fn)));
+  std::vector<std::pair<uint32_t, TVal>> saved;
+  if (is_signed) {
+    for (size_t k = first; k < w.size(); ++k) {
+      uint32_t id = w[k];
+      unsigned bits = small_width(operand_type(id));
+      if (!bits || is_half(operand_type(id))) continue;
+      bool seen = false;
+      for (auto& [sid, tv] : saved) seen |= sid == id;
+      if (seen) continue;
+      AGX_TRY(auto v, get(id, in));
+      if (v->kind != TVal::Kind::data) continue;
+      TVal view = *v;
+      saved.emplace_back(id, *v);
+      for (Src& s : view.c) s = sext(s, bits);
+      vals_[id] = std::move(view);
+    }
+  }
+  small_active_ = true;
+  Status st = instruction(in);
+  small_active_ = false;
+  for (auto& [id, tv] : saved) vals_[id] = std::move(tv);
+  AGX_CHECK(st);
+  TVal& out = vals_[w[1]];
+  if (out.kind != TVal::Kind::data || out.cmp) return {};
+  unsigned rbits = small_width(w[0]);
+  if (!rbits) return {};
+  if (is_half(w[0])) {
+    if (!half_result_exact(in.op, ext_fn))
+      for (Src& s : out.c) s = round_half(s);
+  } else if (!int_result_canonical(in.op, ext_fn)) {
+    for (Src& s : out.c) s = truncate(s, rbits);
+  }
+  return {};
+}
+
+// Conversions with an 8/16-bit side.
+Status Translator::small_convert(const spirv::Inst& in) {
+  const auto& w = in.w;
+  uint32_t rt = w[0], st = operand_type(w[2]);
+  const spirv::Type& rs = type(scalar_type(rt));
+  const spirv::Type& ss = type(scalar_type(st));
+  unsigned rw = rs.width, sw = ss.width, n = components(rt);
+  bool src_signed = in.op == Op::OpSConvert || in.op == Op::OpConvertSToF;
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = rt;
+  auto finish = [&]() -> Status { vals_[w[1]] = std::move(out); return {}; };
+  // The 32-bit or 64-bit code converts; results narrower than 32 bits are
+  // brought back to the widened form.
+  auto delegate = [&](bool sign_view) -> Status {
+    std::optional<TVal> saved;
+    if (sign_view && sw < 32 && ss.kind == Kind::int_) {
+      AGX_TRY(auto v, get(w[2], in));
+      saved = *v;
+      TVal view = *v;
+      for (Src& s : view.c) s = sext(s, sw);
+      vals_[w[2]] = std::move(view);
+    }
+    small_active_ = true;
+    Status s = instruction(in);
+    small_active_ = false;
+    if (saved) vals_[w[2]] = std::move(*saved);
+    AGX_CHECK(s);
+    if (rw < 32) {
+      TVal& r = vals_[w[1]];
+      for (Src& c : r.c) c = rs.kind == Kind::float_ ? round_half(c) : truncate(c, rw);
+    }
+    return {};
+  };
+  switch (in.op) {
+    case Op::OpSConvert: case Op::OpUConvert: {
+      if (rw == 64) return delegate(src_signed);  // the int64 code extends a 32-bit value
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto s, scalar(w[2], in, i));
+        if (sw == 64) s = lo32(s);
+        else if (src_signed && rw > sw) s = sext(s, sw);  // narrowing keeps low bits either way
+        out.c.push_back(truncate(s, rw));
+      }
+      return finish();
+    }
+    case Op::OpFConvert: {
+      Int64 x(b_);
+      Fp64 fp(x);
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto s, scalar(w[2], in, i));
+        if (sw == 16 && rw == 32) out.c.push_back(s);
+        else if (sw == 32 && rw == 16) out.c.push_back(round_half(s));
+        else if (sw == 16 && rw == 64) {
+          Pair p = fp.from_f32(s);
+          out.c.push_back(pack64(p.lo, p.hi));
+        } else if (sw == 64 && rw == 16) {
+          // Round to odd at float precision (24 >= 11 + 2 bits), then to
+          // the nearest half: one correct rounding, no double-rounding
+          // error. The float nearest a is odd already, or it is a's
+          // neighbour on the other side from the odd one.
+          Pair a{lo32(s), hi32(s)};
+          Src r = fp.to_f32(a);
+          Pair back = fp.from_f32(r);
+          Src inexact_even = x.op(IrOp::iand, fp.lnot(fp.equal(back, a)),
+                                  x.flag(Cond::ueq, x.op(IrOp::iand, r, Src::immediate(1)), Src::immediate(0)));
+          Src too_big = fp.less(fp.abs(a), fp.abs(back));
+          Src step = x.sel(Cond::ueq, too_big, Src::immediate(0), Src::immediate(1), Src::immediate(0xFFFFFFFFu));
+          Src odd = x.op(IrOp::iadd, r, step);
+          Src keep_nan = fp.is_nan(a);
+          Src fix = x.op(IrOp::iand, inexact_even, fp.lnot(keep_nan));
+          out.c.push_back(round_half(x.sel(Cond::ueq, fix, Src::immediate(0), r, odd)));
+        } else {
+          return unsupported(in, fmt::format("OpFConvert from {}-bit to {}-bit floats", sw, rw));
+        }
+      }
+      return finish();
+    }
+    case Op::OpConvertSToF: case Op::OpConvertUToF: {
+      if (sw == 64) return delegate(false);  // int64 -> float, then to the nearest half
+      Int64 x(b_);
+      Fp64 fp(x);
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto s, scalar(w[2], in, i));
+        if (src_signed) s = sext(s, sw);
+        if (rw == 64) {
+          Pair p = src_signed ? fp.from_i32(s) : fp.from_u32(s);
+          out.c.push_back(pack64(p.lo, p.hi));
+          continue;
+        }
+        if (s.is_imm()) {
+          double v = src_signed ? double(static_cast<int32_t>(s.imm)) : double(static_cast<uint32_t>(s.imm));
+          float f = rw == 16 ? half_to_float(double_to_half(v)) : double_to_float(v);
+          out.c.push_back(Src::immediate(bits_of(f)));
+          continue;
+        }
+        // The convert unit rounds once to the destination's size (to
+        // nearest even): an integer to a 16-bit register is one correct
+        // rounding to half.
+        Conv mode = src_signed ? Conv::s32_to_f : Conv::u32_to_f;
+        ValueId d = b_.def(IrOp::convert, {s}, rw == 16 ? 16 : 32, 1, static_cast<uint64_t>(mode));
+        out.c.push_back(rw == 16 ? Src::val(b_.def(IrOp::fadd, {Src::val(d, 16), Src::immediate(kMinusZero)})) : Src::val(d));
+      }
+      return finish();
+    }
+    case Op::OpConvertFToS: case Op::OpConvertFToU:
+      // From a half (its f32) or to a small integer: the 32/64-bit
+      // conversion (truncating; out of range is undefined in SPIR-V: the
+      // low bits of the saturated 32-bit result).
+      return delegate(false);
+    default: return unsupported(in, "conversion");
+  }
+}
+
+// Bitcasts with an 8/16-bit side: the operand's bits as a stream of 32-bit
+// words (components low first), cut into the result's components.
+Status Translator::small_bitcast(const spirv::Inst& in) {
+  const auto& w = in.w;
+  uint32_t rt = w[0];
+  AGX_TRY(auto v, get(w[2], in));
+  if (v->kind != TVal::Kind::data) return unsupported(in, "bitcast of a non-data value");
+  const spirv::Type& ss = type(scalar_type(v->type));
+  const spirv::Type& rs = type(scalar_type(rt));
+  std::vector<Src> comps = v->c;
+  if (ss.width == rs.width && comps.size() == components(rt)) {
+    // Component for component: int8 <-> uint8, int16 <-> uint16 keep the
+    // widened bits; half <-> 16-bit integer converts between the forms.
+    TVal out;
+    out.kind = TVal::Kind::data;
+    out.type = rt;
+    bool from_half = ss.kind == Kind::float_, to_half = rs.kind == Kind::float_;
+    for (const Src& s : comps) out.c.push_back(from_half == to_half ? s : from_half ? half_bits(s) : from_half_bits(s));
+    vals_[w[1]] = std::move(out);
+    return {};
+  }
+  std::vector<Src> words;
+  Src cur = Src::immediate(0);
+  unsigned cur_bits = 0;
+  for (Src s : comps) {
+    std::vector<std::pair<Src, unsigned>> chunks;
+    if (ss.width == 64) chunks = {{lo32(s), 32}, {hi32(s), 32}};
+    else if (ss.kind == Kind::float_ && ss.width == 16) chunks = {{half_bits(s), 16}};
+    else chunks = {{s, ss.width}};
+    for (auto [c, bits] : chunks) {
+      if (cur_bits == 0 && bits == 32) { words.push_back(c); continue; }
+      cur = cur_bits == 0 ? c : b_.binary(IrOp::ior, cur, b_.binary(IrOp::ishl, c, Src::immediate(cur_bits)));
+      cur_bits += bits;
+      if (cur_bits == 32) { words.push_back(cur); cur = Src::immediate(0); cur_bits = 0; }
+    }
+  }
+  if (cur_bits) return unsupported(in, "bitcast of a value that is not a whole number of 32-bit words");
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = rt;
+  unsigned n = components(rt), rw = rs.width;
+  if (n * rw != words.size() * 32) return unsupported(in, "bitcast between different sizes");
+  for (unsigned i = 0; i < n; ++i) {
+    unsigned bit = i * rw, k = bit / 32, sh = bit % 32;
+    if (rw == 64) { out.c.push_back(pack64(words[k], words[k + 1])); continue; }
+    if (rw == 32) { out.c.push_back(words[k]); continue; }
+    Src part = sh ? b_.binary(IrOp::ushr, words[k], Src::immediate(sh)) : words[k];
+    if (rs.kind == Kind::float_) out.c.push_back(from_half_bits(part));
+    else out.c.push_back(sh + rw == 32 ? part : truncate(part, rw));
+  }
+  vals_[w[1]] = std::move(out);
+  return {};
+}
+
+}  // namespace agx::compiler::detail
