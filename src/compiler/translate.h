@@ -270,6 +270,7 @@ class Translator {
   Src round_half(Src f32);
   Src half_bits(Src f32);
   Src from_half_bits(Src v);
+  Src double_to_half(Pair d);
   bool small_active_ = false;
 
   const spirv::Module& m_;

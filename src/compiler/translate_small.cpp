@@ -277,6 +277,23 @@ Status Translator::small_instruction(const spirv::Inst& in, bool& handled) {
   return {};
 }
 
+// A double -> the nearest half: rounded to odd at float precision (24 >=
+// 11 + 2 bits), then to the nearest half, which is one correct rounding (no
+// double-rounding error). The float nearest a is odd already, or a lies
+// between it and its odd neighbour, which round to odd picks.
+Src Translator::double_to_half(Pair a) {
+  Int64 x(b_);
+  Fp64 fp(x);
+  Src r = fp.to_f32(a);
+  Pair back = fp.from_f32(r);
+  Src inexact_even = x.op(IrOp::iand, fp.lnot(fp.equal(back, a)),
+                          x.flag(Cond::ueq, x.op(IrOp::iand, r, Src::immediate(1)), Src::immediate(0)));
+  Src too_big = fp.less(fp.abs(a), fp.abs(back));
+  Src odd = x.op(IrOp::iadd, r, x.sel(Cond::ueq, too_big, Src::immediate(0), Src::immediate(1), Src::immediate(0xFFFFFFFFu)));
+  Src fix = x.op(IrOp::iand, inexact_even, fp.lnot(fp.is_nan(a)));
+  return round_half(x.sel(Cond::ueq, fix, Src::immediate(0), r, odd));
+}
+
 // Conversions with an 8/16-bit side.
 Status Translator::small_convert(const spirv::Inst& in) {
   const auto& w = in.w;
@@ -333,21 +350,7 @@ Status Translator::small_convert(const spirv::Inst& in) {
           Pair p = fp.from_f32(s);
           out.c.push_back(pack64(p.lo, p.hi));
         } else if (sw == 64 && rw == 16) {
-          // Round to odd at float precision (24 >= 11 + 2 bits), then to
-          // the nearest half: one correct rounding, no double-rounding
-          // error. The float nearest a is odd already, or it is a's
-          // neighbour on the other side from the odd one.
-          Pair a{lo32(s), hi32(s)};
-          Src r = fp.to_f32(a);
-          Pair back = fp.from_f32(r);
-          Src inexact_even = x.op(IrOp::iand, fp.lnot(fp.equal(back, a)),
-                                  x.flag(Cond::ueq, x.op(IrOp::iand, r, Src::immediate(1)), Src::immediate(0)));
-          Src too_big = fp.less(fp.abs(a), fp.abs(back));
-          Src step = x.sel(Cond::ueq, too_big, Src::immediate(0), Src::immediate(1), Src::immediate(0xFFFFFFFFu));
-          Src odd = x.op(IrOp::iadd, r, step);
-          Src keep_nan = fp.is_nan(a);
-          Src fix = x.op(IrOp::iand, inexact_even, fp.lnot(keep_nan));
-          out.c.push_back(round_half(x.sel(Cond::ueq, fix, Src::immediate(0), r, odd)));
+          out.c.push_back(double_to_half(Pair{lo32(s), hi32(s)}));
         } else {
           return unsupported(in, fmt::format("OpFConvert from {}-bit to {}-bit floats", sw, rw));
         }
@@ -355,11 +358,15 @@ Status Translator::small_convert(const spirv::Inst& in) {
       return finish();
     }
     case Op::OpConvertSToF: case Op::OpConvertUToF: {
-      if (sw == 64) return delegate(false);  // int64 -> float, then to the nearest half
       Int64 x(b_);
       Fp64 fp(x);
       for (unsigned i = 0; i < n; ++i) {
         AGX_TRY(auto s, scalar(w[2], in, i));
+        if (sw == 64) {  // int64 -> half: exactly to double, then one rounding
+          Pair d = src_signed ? fp.from_i64(Pair{lo32(s), hi32(s)}) : fp.from_u64(Pair{lo32(s), hi32(s)});
+          out.c.push_back(double_to_half(d));
+          continue;
+        }
         if (src_signed) s = sext(s, sw);
         if (rw == 64) {
           Pair p = src_signed ? fp.from_i32(s) : fp.from_u32(s);
@@ -368,7 +375,7 @@ Status Translator::small_convert(const spirv::Inst& in) {
         }
         if (s.is_imm()) {
           double v = src_signed ? double(static_cast<int32_t>(s.imm)) : double(static_cast<uint32_t>(s.imm));
-          float f = rw == 16 ? half_to_float(double_to_half(v)) : double_to_float(v);
+          float f = rw == 16 ? half_to_float(agx::double_to_half(v)) : double_to_float(v);
           out.c.push_back(Src::immediate(bits_of(f)));
           continue;
         }
