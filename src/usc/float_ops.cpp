@@ -82,9 +82,7 @@ Status exec_farith(const Step& s, Core& c, Ctx&) {
   } else if constexpr (kArith == Arith::add) {
     for (unsigned l = 0; l < kLanes; ++l) r[l] = fma_round_to_odd(a[l], 1.0, b[l]);
   } else {
-    // a * b + (-0): keeps a product's sign when it is zero (-0 + +0 would
-    // be +0), and is exact otherwise.
-    for (unsigned l = 0; l < kLanes; ++l) r[l] = fma_round_to_odd(a[l], b[l], -0.0);
+    for (unsigned l = 0; l < kLanes; ++l) r[l] = fma_round_to_odd(a[l], b[l], 0.0);
   }
   // A 32-bit op rounds to f32 (RNE, flush-to-zero) before saturate, and a
   // 16-bit destination then rounds a second time, to f16 (applegpu.py
