@@ -433,12 +433,13 @@ Status Translator::small_bitcast(const spirv::Inst& in) {
       if (cur_bits == 32) { words.push_back(cur); cur = Src::immediate(0); cur_bits = 0; }
     }
   }
-  if (cur_bits) return unsupported(in, "bitcast of a value that is not a whole number of 32-bit words");
+  const size_t total_bits = words.size() * 32 + cur_bits;
+  if (cur_bits) words.push_back(cur);  // 16 bits (pack16, unpack8 of a 16-bit value)
   TVal out;
   out.kind = TVal::Kind::data;
   out.type = rt;
   unsigned n = components(rt), rw = rs.width;
-  if (n * rw != words.size() * 32) return unsupported(in, "bitcast between different sizes");
+  if (n * rw != total_bits) return unsupported(in, "bitcast between different sizes");
   for (unsigned i = 0; i < n; ++i) {
     unsigned bit = i * rw, k = bit / 32, sh = bit % 32;
     if (rw == 64) { out.c.push_back(pack64(words[k], words[k + 1])); continue; }
