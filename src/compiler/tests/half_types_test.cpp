@@ -342,5 +342,72 @@ void main() {
   }
 }
 
+TEST(HalfTypes, LoopCarriedHalfAndPhis) {
+  Shader s = must_compile(R"(#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer A { float16_t a[]; };
+layout(set = 0, binding = 1) buffer O { float16_t o[]; };
+layout(set = 0, binding = 2) buffer Q { int16_t q[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  float16_t acc = float16_t(i);
+  int16_t n = int16_t(0);
+  for (uint k = 0u; k < 40u; ++k) {
+    acc = acc * 0.5hf + a[(k + i) % 40u];
+    if (acc > 100.0hf) n += int16_t(1000); else n -= int16_t(7);
+  }
+  o[i] = acc;
+  q[i] = n;
+}
+)");
+  ASSERT_FALSE(s.code.empty());
+  std::vector<uint16_t> a;
+  std::mt19937 rng(12);
+  for (int k = 0; k < 40; ++k) a.push_back(ref_half(static_cast<double>(rng() % 20000) / 64.0 - 100.0));
+  Job r;
+  r.buffers = {pack16(a), std::vector<uint32_t>(16), std::vector<uint32_t>(16)};
+  ASSERT_OK(execute(s, r));
+  for (uint32_t i = 0; i < 32; ++i) {
+    // acc * 0.5 is exact here (no denormals), so a contracted fma rounds the same.
+    double acc = i;
+    int n = 0;
+    for (uint32_t k = 0; k < 40; ++k) {
+      acc = ref_double(ref_half(acc * 0.5 + ref_double(a[(k + i) % 40])));
+      n += acc > 100.0 ? 1000 : -7;
+    }
+    EXPECT_EQ(at16(r.buffers[1], i), ref_half(acc)) << i;
+    EXPECT_EQ(static_cast<int16_t>(at16(r.buffers[2], i)), static_cast<int16_t>(n)) << i;
+  }
+}
+
+TEST(HalfTypes, UnsupportedFormsAreErrors) {
+  auto s = compile(R"(#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_EXT_shader_subgroup_extended_types_float16 : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer A { float16_t a[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  a[i] = subgroupAdd(a[i]);
+}
+)");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message().find("test.comp:9: a subgroup operation or derivative on 8/16-bit values"), std::string::npos)
+      << s.error().message();
+  s = compile(R"(#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer A { f16mat2 m[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  m[i] = m[i] * m[i];
+}
+)");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message().find("matrices of other than 32/64-bit floats"), std::string::npos) << s.error().message();
+}
+
 }  // namespace
 }  // namespace agx::compiler::test
