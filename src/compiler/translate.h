@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <unordered_map>
 
 #include "compiler/builder.h"
 #include "compiler/fp64_lowering.h"
@@ -269,9 +270,12 @@ class Translator {
   Src truncate(Src v, unsigned bits);
   Src round_half(Src f32);
   Src half_bits(Src f32);
-  Src from_half_bits(Src v);
+  Src from_half_bits(Src v, bool zero_extended = false);
   Src double_to_half(Pair d);
   bool small_active_ = false;
+  // A widened half -> where its 16 bits already are: a 16-bit register
+  // (the rounding's) or a zero-extended 32-bit value (a loaded element).
+  std::unordered_map<ValueId, Src> half_source_;
 
   const spirv::Module& m_;
   Builder b_;

@@ -161,22 +161,38 @@ Src Translator::round_half(Src x) {
   } else {
     h = Src::val(b_.def(IrOp::fadd, {x, Src::immediate(kMinusZero)}, 16), 16);
   }
-  return Src::val(b_.def(IrOp::fadd, {h, Src::immediate(kMinusZero)}));
+  ValueId r = b_.def(IrOp::fadd, {h, Src::immediate(kMinusZero)});
+  half_source_[r] = h;
+  return Src::val(r);
 }
 
 // A half (as its f32) -> its 16 bits, zero-extended to 32.
 Src Translator::half_bits(Src x) {
   if (x.is_imm()) return Src::immediate(float_to_half(f32_of(static_cast<uint32_t>(x.imm))));
-  Src h = Src::val(b_.def(IrOp::fadd, {x, Src::immediate(kMinusZero)}, 16), 16);
+  Src h;
+  if (x.is_value() && !x.neg && !x.abs && x.bits == 32) {
+    auto it = half_source_.find(x.value);
+    if (it != half_source_.end() && x.comp == 0) {
+      if (it->second.bits == 32) return it->second;
+      h = it->second;
+    }
+  }
+  if (h.kind == Src::Kind::none) h = Src::val(b_.def(IrOp::fadd, {x, Src::immediate(kMinusZero)}, 16), 16);
   return Src::val(b_.def(IrOp::iadd, {h, Src::immediate(0)}));
 }
 
 // The low 16 bits of a 32-bit value, read as a half -> its f32.
-Src Translator::from_half_bits(Src v) {
+// `zero_extended`: v's upper 16 bits are zero (v is then the half's bits
+// as a 16-bit integer, which a bitcast or store takes as it is).
+Src Translator::from_half_bits(Src v, bool zero_extended) {
   if (v.is_imm()) return Src::immediate(bits_of(half_to_float(static_cast<uint16_t>(v.imm))));
   if (v.kind != Src::Kind::value && v.kind != Src::Kind::uniform) v = Src::val(b_.def(IrOp::mov, {v}));
+  Src raw = v;
   v.bits = 16;  // the low half of the register (or uniform)
-  return Src::val(b_.def(IrOp::fadd, {v, Src::immediate(kMinusZero)}));
+  ValueId r = b_.def(IrOp::fadd, {v, Src::immediate(kMinusZero)});
+  if (zero_extended && raw.is_value() && raw.bits == 32 && !raw.neg && !raw.abs) half_source_[r] = raw;
+  else if (raw.is_value()) half_source_[r] = v;
+  return Src::val(r);
 }
 
 Status Translator::small_instruction(const spirv::Inst& in, bool& handled) {
@@ -414,7 +430,7 @@ Status Translator::small_bitcast(const spirv::Inst& in) {
     out.kind = TVal::Kind::data;
     out.type = rt;
     bool from_half = ss.kind == Kind::float_, to_half = rs.kind == Kind::float_;
-    for (const Src& s : comps) out.c.push_back(from_half == to_half ? s : from_half ? half_bits(s) : from_half_bits(s));
+    for (const Src& s : comps) out.c.push_back(from_half == to_half ? s : from_half ? half_bits(s) : from_half_bits(s, true));
     vals_[w[1]] = std::move(out);
     return {};
   }
@@ -445,7 +461,7 @@ Status Translator::small_bitcast(const spirv::Inst& in) {
     if (rw == 64) { out.c.push_back(pack64(words[k], words[k + 1])); continue; }
     if (rw == 32) { out.c.push_back(words[k]); continue; }
     Src part = sh ? b_.binary(IrOp::ushr, words[k], Src::immediate(sh)) : words[k];
-    if (rs.kind == Kind::float_) out.c.push_back(from_half_bits(part));
+    if (rs.kind == Kind::float_) out.c.push_back(from_half_bits(part, sh + rw == 32));
     else out.c.push_back(sh + rw == 32 ? part : truncate(part, rw));
   }
   vals_[w[1]] = std::move(out);

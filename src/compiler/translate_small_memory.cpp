@@ -33,7 +33,7 @@ Status Translator::load_small(const spirv::Inst& in, const Ptr& p) {
         Src word = Src::uniform(p.uniform + off_B / 4);
         uint32_t sh = off_B % 4 * 8;
         Src v = sh ? b_.binary(IrOp::ushr, word, Src::immediate(sh)) : word;
-        if (half) out.c.push_back(from_half_bits(v));
+        if (half) out.c.push_back(from_half_bits(v, sh == 16));
         else out.c.push_back(sh + bits == 32 ? v : truncate(v, bits));
       }
       break;
@@ -50,7 +50,7 @@ Status Translator::load_small(const spirv::Inst& in, const Ptr& p) {
       }
       for (unsigned i = 0; i < n; ++i) {
         Src c = Src::val(d, 32, static_cast<uint8_t>(i));
-        out.c.push_back(half ? from_half_bits(c) : c);
+        out.c.push_back(half ? from_half_bits(c, true) : c);
       }
       break;
     }
