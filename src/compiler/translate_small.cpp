@@ -131,7 +131,7 @@ Src Translator::small_constant(uint32_t type_id, uint64_t bits) const {
 }
 
 Src Translator::sext(Src v, unsigned bits) {
-  if (bits >= 32) return v;
+  if (bits == 0 || bits >= 32) return v;
   if (v.is_imm()) {
     uint32_t x = static_cast<uint32_t>(v.imm) << (32 - bits);
     return Src::immediate(static_cast<uint32_t>(static_cast<int32_t>(x) >> (32 - bits)));
@@ -242,6 +242,7 @@ Status Translator::small_instruction(const spirv::Inst& in, bool& handled) {
     }
     case Op::OpBitReverse: {
       unsigned bits = small_width(w[0]);
+      if (!bits) return unsupported(in, "OpBitReverse between different widths");
       TVal out;
       out.kind = TVal::Kind::data;
       out.type = w[0];
