@@ -268,10 +268,12 @@ class Translator {
   Status store_small(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
   Src sext(Src v, unsigned bits);
   Src truncate(Src v, unsigned bits);
-  Src round_half(Src f32);
+  Src round_half(Src f32, size_t window_start = SIZE_MAX);
   Src half_bits(Src f32);
+  Src half_register(Src f32);
   Src from_half_bits(Src v, bool zero_extended = false);
   Src double_to_half(Pair d);
+  void narrow_half_sources(size_t first_instr, TVal& out);
   bool small_active_ = false;
   // A widened half -> where its 16 bits already are: a 16-bit register
   // (the rounding's) or a zero-extended 32-bit value (a loaded element).

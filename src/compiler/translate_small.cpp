@@ -149,13 +149,28 @@ Src Translator::truncate(Src v, unsigned bits) {
 // 16-bit register itself (one rounding to f32, then to f16: exact for a
 // sum, product or quotient of halves, as f32 has more than 2 x 11 + 2
 // significand bits).
-Src Translator::round_half(Src x) {
+Src Translator::round_half(Src x, size_t window_start) {
   if (x.is_imm()) return Src::immediate(bits_of(half_to_float(float_to_half(f32_of(static_cast<uint32_t>(x.imm))))));
   Function& f = b_.function();
   Src h;
-  if (x.is_value() && !x.neg && !x.abs && x.comp == 0 && !f.instrs.empty() && f.instrs.back().dest == x.value &&
-      f.values[x.value].bits == 32 && f.values[x.value].comps == 1 && !f.values[x.value].variable &&
-      (f.instrs.back().op == IrOp::fadd || f.instrs.back().op == IrOp::fmul || f.instrs.back().op == IrOp::fmadd)) {
+  // The op that made x, at or after `window_start`, with no reader after
+  // it: it can write the half register itself.
+  bool retarget = false;
+  if (x.is_value() && !x.neg && !x.abs && x.comp == 0 && f.values[x.value].bits == 32 && f.values[x.value].comps == 1 &&
+      !f.values[x.value].variable) {
+    size_t lo = std::min(window_start, f.instrs.size() ? f.instrs.size() - 1 : 0);
+    for (size_t i = f.instrs.size(); i-- > lo;) {
+      const Instr& in = f.instrs[i];
+      if (in.dest == x.value) {
+        retarget = in.op == IrOp::fadd || in.op == IrOp::fmul || in.op == IrOp::fmadd;
+        break;
+      }
+      bool reads = false;
+      for (const Src& s : in.srcs) reads |= s.is_value() && s.value == x.value;
+      if (reads) break;
+    }
+  }
+  if (retarget) {
     f.values[x.value].bits = 16;
     h = Src::val(x.value, 16);
   } else {
@@ -164,6 +179,22 @@ Src Translator::round_half(Src x) {
   ValueId r = b_.def(IrOp::fadd, {h, Src::immediate(kMinusZero)});
   half_source_[r] = h;
   return Src::val(r);
+}
+
+// A half (as its f32) -> a 16-bit source holding its bits: where they
+// already are, or one rounding (exact) into a half register. An immediate
+// becomes a 16-bit move.
+Src Translator::half_register(Src x) {
+  if (x.is_imm()) return Src::val(b_.def(IrOp::mov, {Src::immediate(float_to_half(f32_of(static_cast<uint32_t>(x.imm))), 16)}, 16), 16);
+  if (x.is_value() && !x.neg && !x.abs && x.bits == 32 && x.comp == 0) {
+    auto it = half_source_.find(x.value);
+    if (it != half_source_.end()) {
+      Src n = it->second;
+      n.bits = 16;
+      return n;
+    }
+  }
+  return Src::val(b_.def(IrOp::fadd, {x, Src::immediate(kMinusZero)}, 16), 16);
 }
 
 // A half (as its f32) -> its 16 bits, zero-extended to 32.
@@ -193,6 +224,43 @@ Src Translator::from_half_bits(Src v, bool zero_extended) {
   if (zero_extended && raw.is_value() && raw.bits == 32 && !raw.neg && !raw.abs) half_source_[r] = raw;
   else if (raw.is_value()) half_source_[r] = v;
   return Src::val(r);
+}
+
+// Float sources that are widened halves read the half itself where its 16
+// bits already are (the float unit widens a 16-bit source exactly, so the
+// value is the same): the widening goes dead, and an fadd/fmul/fmadd whose
+// registers are all 16-bit becomes the native fadd16/fmul16/fmadd16 (pack.cpp),
+// which rounds once to f16.
+void Translator::narrow_half_sources(size_t first_instr, TVal& out) {
+  auto narrow = [&](Src& s) {
+    if (!s.is_value() || s.bits != 32 || s.comp != 0) return;
+    auto it = half_source_.find(s.value);
+    if (it == half_source_.end()) return;
+    Src n = it->second;
+    n.bits = 16;  // a 16-bit value, or the low half of a zero-extended loaded element
+    n.neg = s.neg;
+    n.abs = s.abs;
+    s = n;
+  };
+  Function& f = b_.function();
+  for (size_t i = first_instr; i < f.instrs.size(); ++i) {
+    Instr& in = f.instrs[i];
+    switch (in.op) {
+      case IrOp::fadd: case IrOp::fmul: case IrOp::fmadd: case IrOp::floor: case IrOp::ceil: case IrOp::trunc:
+      case IrOp::rint: case IrOp::rcp: case IrOp::rsqrt: case IrOp::rsqrt_special: case IrOp::log2: case IrOp::exp2:
+        for (Src& s : in.srcs) narrow(s);
+        break;
+      case IrOp::fcmpsel:
+        narrow(in.srcs[0]);
+        narrow(in.srcs[1]);
+        break;
+      default: break;
+    }
+  }
+  if (out.cmp && cond_is_float(out.cmp->cond)) {
+    narrow(out.cmp->a);
+    narrow(out.cmp->b);
+  }
 }
 
 Status Translator::small_instruction(const spirv::Inst& in, bool& handled) {
@@ -277,17 +345,24 @@ Status Translator::small_instruction(const spirv::Inst& in, bool& handled) {
     }
   }
   small_active_ = true;
+  const size_t first_instr = b_.function().instrs.size();
   Status st = instruction(in);
   small_active_ = false;
   for (auto& [id, tv] : saved) vals_[id] = std::move(tv);
   AGX_CHECK(st);
   TVal& out = vals_[w[1]];
+  narrow_half_sources(first_instr, out);
   if (out.kind != TVal::Kind::data || out.cmp) return {};
   unsigned rbits = small_width(w[0]);
   if (!rbits) return {};
   if (is_half(w[0])) {
     if (!half_result_exact(in.op, ext_fn))
-      for (Src& s : out.c) s = round_half(s);
+      for (Src& s : out.c) {
+        // Results made here and used once may write the half register.
+        size_t uses = 0;
+        for (const Src& o : out.c) uses += o.is_value() && s.is_value() && o.value == s.value;
+        s = round_half(s, uses == 1 ? first_instr : SIZE_MAX);
+      }
   } else if (!int_result_canonical(in.op, ext_fn)) {
     for (Src& s : out.c) s = truncate(s, rbits);
   }

@@ -65,19 +65,27 @@ Status Translator::store_small(const spirv::Inst& in, const Ptr& p, const std::v
   if (!n) return unsupported(in, "a composite of 8/16-bit members in one store (store the members)");
   if (data.size() != n) return unsupported(in, "store of a value of another shape");
   if (p.comp_stride_B && p.comp_stride_B != elem_B) return unsupported(in, "a strided 8/16-bit vector (16-bit matrices are not supported)");
-  // The store takes each register's low 8/16 bits.
-  std::vector<Src> raw;
-  for (const Src& s : data) raw.push_back(is_half(p.type) ? half_bits(s) : s);
+  // The store takes each 32-bit register's low 8/16 bits; halves go from
+  // the 16-bit registers they are rounded into (a 16-bit vector, Rt = 0).
+  Src stored;
+  if (is_half(p.type)) {
+    std::vector<Src> halves;
+    for (const Src& s : data) halves.push_back(half_register(s));
+    if (halves.size() == 1 && halves[0].is_value()) stored = halves[0];
+    else stored = Src::val(b_.def(IrOp::collect, halves, 16, static_cast<uint8_t>(halves.size())), 16);
+  } else {
+    stored = gather(b_, data);
+  }
   switch (p.space) {
     case Ptr::Space::buffer: {
       uint32_t shift = 0;
       AGX_TRY(auto idx, buffer_index(p, elem_B, in, &shift));
-      b_.emit(IrOp::device_store, {gather(b_, raw), Src::uniform(p.uniform, 64), idx}, mem_imm(shift, elem_B));
+      b_.emit(IrOp::device_store, {stored, Src::uniform(p.uniform, 64), idx}, mem_imm(shift, elem_B));
       return {};
     }
     case Ptr::Space::shared: {
       AGX_TRY(auto addr, shared_address(p));
-      b_.emit(IrOp::local_store, {gather(b_, raw), addr}, mem_imm(0, elem_B));
+      b_.emit(IrOp::local_store, {stored, addr}, mem_imm(0, elem_B));
       return {};
     }
     default: return unsupported(in, "an 8/16-bit store to a read-only or unsupported storage class");
