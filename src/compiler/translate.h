@@ -254,7 +254,7 @@ class Translator {
   ValueId phi_var64();
   void phi_move64(ValueId dest, const Src& src);
 
-  // translate_small.cpp, translate_small_memory.cpp: 8/16-bit integers
+  // translate_small.cpp, translate_small_convert.cpp, translate_small_memory.cpp: 8/16-bit integers
   // and 16-bit floats, widened in 32-bit values (docs/compiler.md, "8- and
   // 16-bit types"). While small_active_, the 32-bit code takes them.
   unsigned small_width(uint32_t type_id) const;  // 8/16 for such a scalar/vector, else 0
