@@ -66,7 +66,10 @@ std::string print_instr(const Function& f, const Instr& in) {
   switch (in.op) {
     case Op::get_sr: t += fmt::format(" sr{}", in.imm); break;
     case Op::convert: t += fmt::format(".{}", in.imm); break;
-    case Op::device_load: case Op::device_store: if (in.imm) t += fmt::format(".lsl{}", in.imm); break;
+    case Op::device_load: case Op::device_store: case Op::local_load: case Op::local_store:
+      if (mem_elem_B(in.imm) != 4) t += fmt::format(".i{}", 8 * mem_elem_B(in.imm));
+      if (mem_shift(in.imm)) t += fmt::format(".lsl{}", mem_shift(in.imm));
+      break;
     case Op::uniform_store: t += fmt::format(" u{}", in.imm); break;
     case Op::image_write: t += fmt::format(" ts{} n{}", image_texture_state(in.imm), image_dim(in.imm)); break;
     case Op::texture_load: case Op::texture_sample:

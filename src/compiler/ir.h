@@ -71,6 +71,15 @@ inline constexpr uint64_t kTexGradMin = 1ull << 35;
 inline uint64_t tex_gather(uint32_t q6) { return uint64_t{q6 & 0x1F} << 40; }
 inline uint32_t tex_q6(uint64_t imm) { return static_cast<uint32_t>(imm >> 40 & 0x1F); }
 
+// Instr::imm of device_load/device_store (the index shift, bits 0-7) and
+// of local_load/local_store (shift 0): the element size in bytes in bits
+// 8-15, 0 for 32-bit words (format i32). 1 and 2 are the i8 and i16
+// formats, each element zero-extended into (or taken from the low bits of)
+// a 32-bit register: the 8/16-bit types (translate_small_memory.cpp).
+inline uint64_t mem_imm(uint32_t shift, uint32_t elem_B = 4) { return shift | uint64_t{elem_B == 4 ? 0u : elem_B} << 8; }
+inline uint32_t mem_shift(uint64_t imm) { return static_cast<uint32_t>(imm & 0xFF); }
+inline uint32_t mem_elem_B(uint64_t imm) { uint32_t e = static_cast<uint32_t>(imm >> 8 & 0xFF); return e ? e : 4; }
+
 // Conversions (Instr::imm of Op::convert): applegpu's convert modes.
 enum class Conv : uint8_t { u32_to_f, s32_to_f, f_to_u32, f_to_s32 };
 

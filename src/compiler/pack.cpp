@@ -129,16 +129,35 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
   std::string d = in.dest != kNoValue ? p.dest(in.dest) : "None";
   // Threadgroup addressing: base (16-bit register or 0) + index elements of
   // 4 bytes: a register byte address is "rNl, 0", a constant one "0, N/4".
-  auto local_address = [&](const Src& a) -> Result<std::string> {
+  // Elements are 4 bytes (i32) or, for the 8/16-bit types, 1 or 2 (i8,
+  // i16; ir.h mem_imm).
+  auto local_address = [&](const Src& a, uint32_t elem_B = 4) -> Result<std::string> {
     if (a.is_imm()) {
-      if (a.imm % 4 || a.imm / 4 > 32767) return Error::unsupported("threadgroup address {} not a multiple of 4 below 128 KiB", a.imm);
-      return fmt::format("0, {}", a.imm / 4);
+      if (a.imm % elem_B || a.imm / elem_B > 32767)
+        return Error::unsupported("threadgroup address {} not a multiple of {} below {} KiB", a.imm, elem_B, 32 * elem_B);
+      return fmt::format("0, {}", a.imm / elem_B);
     }
     Src r = a;
     if (r.is_value()) r.bits = 16;
     AGX_TRY(auto t, p.src(r, false));
     return t + ", 0";
   };
+  // A float op whose destination and register/uniform sources are all
+  // 16-bit: the native 16-bit form (fadd16, fmul16, fmadd16), one rounding
+  // to f16. Otherwise the 32-bit form (16-bit sources widen exactly; a
+  // 16-bit destination rounds to f32, then to f16).
+  bool all16 = in.dest != kNoValue && f.values[in.dest].bits == 16;
+  for (const Src& s : in.srcs)
+    all16 = all16 && (s.is_imm() || ((s.is_value() || s.kind == Src::Kind::uniform) && s.bits == 16));
+  // Store data: n 32-bit registers, or for i16 data in 16-bit registers
+  // (halves, rNl_rNh_...; the Rt = 0 form) n halves.
+  auto data_tuple = [&](const Src& data, unsigned n) {
+    if (data.bits != 16 || mem_elem_B(in.imm) != 2) return p.tuple(p.half_of(data), n);
+    std::string t;
+    for (unsigned h = 0; h < n; ++h) t += fmt::format("{}{}", h ? "_" : "", p.reg(p.half_of(data) + h, 16));
+    return t;
+  };
+  auto mem_format = [&]() { return mem_elem_B(in.imm) == 1 ? "i8" : mem_elem_B(in.imm) == 2 ? "i16" : "i32"; };
   switch (in.op) {
     case Op::mov: case Op::collect: {
       const Value& dv = f.values[in.dest];
@@ -210,13 +229,13 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
     case Op::fadd: case Op::fmul: {
       AGX_TRY(auto a, S(0, true));
       AGX_TRY(auto b, S(1, true));
-      add(fmt::format("{} {}, {}, {}", in.op == Op::fadd ? "fadd32" : "fmul32", d, a, b));
+      add(fmt::format("{}{} {}, {}, {}", in.op == Op::fadd ? "fadd" : "fmul", all16 ? "16" : "32", d, a, b));
       return {};
     }
     case Op::fmadd: {
       AGX_TRY(auto a, S(0, true));
       AGX_TRY(auto b, S(1, true));
-      AGX_TRY(auto c, S(2, true)); add(fmt::format("fmadd32 {}, {}, {}, {}", d, a, b, c)); return {}; }
+      AGX_TRY(auto c, S(2, true)); add(fmt::format("fmadd{} {}, {}, {}, {}", all16 ? "16" : "32", d, a, b, c)); return {}; }
     case Op::floor: case Op::ceil: case Op::trunc: case Op::rint: case Op::rcp: case Op::rsqrt: case Op::rsqrt_special:
     case Op::log2: case Op::exp2: case Op::sin_pt_1: case Op::sin_pt_2: {
       AGX_TRY(auto a, S(0, true));
@@ -264,8 +283,8 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
       AGX_TRY(auto base, S(0));
       AGX_TRY(auto idx, S(1));
-      std::string lsl = in.imm ? fmt::format(", lsl {}", in.imm) : "";
-      add(fmt::format("device_load 0, i32, {}, {}, {}, {}, signed{}", kMasks[dv.comps], p.tuple(dv.reg, dv.comps), base, idx, lsl));
+      std::string lsl = mem_shift(in.imm) ? fmt::format(", lsl {}", mem_shift(in.imm)) : "";
+      add(fmt::format("device_load 0, {}, {}, {}, {}, {}, signed{}", mem_format(), kMasks[dv.comps], p.tuple(dv.reg, dv.comps), base, idx, lsl));
       return {};
     }
     case Op::device_store: {
@@ -275,15 +294,15 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
       AGX_TRY(auto base, S(1));
       AGX_TRY(auto idx, S(2));
-      std::string lsl = in.imm ? fmt::format(", lsl {}", in.imm) : "";
-      add(fmt::format("device_store 0, i32, {}, {}, {}, {}, signed{}, 0", kMasks[n], p.tuple(p.half_of(data), n), base, idx, lsl));
+      std::string lsl = mem_shift(in.imm) ? fmt::format(", lsl {}", mem_shift(in.imm)) : "";
+      add(fmt::format("device_store 0, {}, {}, {}, {}, {}, signed{}, 0", mem_format(), kMasks[n], data_tuple(data, n), base, idx, lsl));
       return {};
     }
     case Op::local_load: {
       const Value& dv = f.values[in.dest];
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
-      AGX_TRY(auto addr, local_address(in.srcs[0]));
-      add(fmt::format("threadgroup_load i32, {}, {}, {}", kMasks[dv.comps], p.tuple(dv.reg, dv.comps), addr));
+      AGX_TRY(auto addr, local_address(in.srcs[0], mem_elem_B(in.imm)));
+      add(fmt::format("threadgroup_load {}, {}, {}, {}", mem_format(), kMasks[dv.comps], p.tuple(dv.reg, dv.comps), addr));
       return {};
     }
     case Op::local_store: {
@@ -291,8 +310,8 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       const Value& v = f.values[data.value];
       unsigned n = data.comp == 0 && data.bits == v.bits ? v.comps : 1;  // a 16-bit pair read as one word: 1
       static constexpr const char* kMasks[] = {"", "x", "xy", "xyz", "xyzw"};
-      AGX_TRY(auto addr, local_address(in.srcs[1]));
-      add(fmt::format("threadgroup_store i32, {}, {}, {}", kMasks[n], p.tuple(p.half_of(data), n), addr));
+      AGX_TRY(auto addr, local_address(in.srcs[1], mem_elem_B(in.imm)));
+      add(fmt::format("threadgroup_store {}, {}, {}, {}", mem_format(), kMasks[n], data_tuple(data, n), addr));
       return {};
     }
     case Op::atomic: {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <unordered_map>
 
 #include "compiler/builder.h"
 #include "compiler/fp64_lowering.h"
@@ -283,6 +284,31 @@ class Translator {
   std::optional<Src> native_add64(agx::compiler::Op op, const Src& a, const Src& b);
   ValueId phi_var64();
   void phi_move64(ValueId dest, const Src& src);
+
+  // translate_small.cpp, translate_small_convert.cpp, translate_small_memory.cpp: 8/16-bit integers
+  // and 16-bit floats, widened in 32-bit values (docs/compiler.md, "8- and
+  // 16-bit types"). While small_active_, the 32-bit code takes them.
+  unsigned small_width(uint32_t type_id) const;  // 8/16 for such a scalar/vector, else 0
+  bool is_half(uint32_t type_id) const;
+  uint32_t operand_type(uint32_t id) const;
+  Src small_constant(uint32_t type_id, uint64_t bits) const;
+  Status small_instruction(const spirv::Inst& in, bool& handled);
+  Status small_convert(const spirv::Inst& in);
+  Status small_bitcast(const spirv::Inst& in);
+  Status load_small(const spirv::Inst& in, const Ptr& p);
+  Status store_small(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
+  Src sext(Src v, unsigned bits);
+  Src truncate(Src v, unsigned bits);
+  Src round_half(Src f32, size_t window_start = SIZE_MAX);
+  Src half_bits(Src f32);
+  Src half_register(Src f32);
+  Src from_half_bits(Src v, bool zero_extended = false);
+  Src double_to_half(Pair d);
+  void narrow_half_sources(size_t first_instr, TVal& out);
+  bool small_active_ = false;
+  // A widened half -> where its 16 bits already are: a 16-bit register
+  // (the rounding's) or a zero-extended 32-bit value (a loaded element).
+  std::unordered_map<ValueId, Src> half_source_;
 
   const spirv::Module& m_;
   Builder b_;

@@ -57,7 +57,8 @@ TVal Translator::constant(uint32_t id) {
       unsigned n = std::max(1u, flat_count(k.type));
       for (unsigned i = 0; i < n; ++i) v.c.push_back(Src::immediate(0));
     } else {
-      v.c.push_back(Src::immediate(k.bits, type(k.type).width == 64 ? 64 : 32));
+      if (small_width(k.type)) v.c.push_back(small_constant(k.type, k.bits));  // translate_small.cpp
+      else v.c.push_back(Src::immediate(k.bits, type(k.type).width == 64 ? 64 : 32));
     }
   };
   flatten(id);
@@ -105,6 +106,9 @@ Src fneg(Src s) { s.neg = !s.neg; return s; }
 
 Status Translator::instruction(const spirv::Inst& in) {
   const auto& w = in.w;
+  bool small_op = false;
+  AGX_CHECK(small_instruction(in, small_op));  // translate_small.cpp: 8/16-bit types
+  if (small_op) return {};
   bool fp64_op = false;
   AGX_CHECK(fp64_instruction(in, fp64_op));  // translate_fp64.cpp
   if (fp64_op) return {};
@@ -185,7 +189,7 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
   auto finish = [&]() -> Status { vals_[rid] = std::move(out); return {}; };
   auto check_width = [&](uint32_t t) -> Status {
     uint32_t st = scalar_type(t);
-    if (type(st).kind != spirv::Type::Kind::bool_ && type(st).width != 32)
+    if (type(st).kind != spirv::Type::Kind::bool_ && type(st).width != 32 && !(small_active_ && small_width(st)))
       return unsupported(in, fmt::format("{}-bit arithmetic is not supported (32-bit only)", type(st).width));
     return {};
   };

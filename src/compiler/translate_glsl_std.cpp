@@ -40,7 +40,7 @@ Status Translator::ext_glsl_vector(const spirv::Inst& in) {
   if (nargs != want) return unsupported(in, "GLSL.std.450 operand count");
   AGX_TRY(auto av, get(w[4], in));
   size_t n = av->c.size();
-  if (!n || av->kind != TVal::Kind::data || type(scalar_type(av->type)).width != 32)
+  if (!n || av->kind != TVal::Kind::data || (type(scalar_type(av->type)).width != 32 && !small_active_))
     return unsupported(in, "vector function on a non-32-bit vector");
   // Vector operands (all but refract's eta).
   std::vector<std::vector<Src>> v(want, std::vector<Src>(n));
@@ -127,7 +127,7 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
                                        static_cast<unsigned>(inst)));
   unsigned n = components(rtype);
   if (!n) return unsupported(in, "GLSL.std.450 function on a composite");
-  if (type(scalar_type(rtype)).width != 32) return unsupported(in, "GLSL.std.450 function on a non-32-bit type");
+  if (type(scalar_type(rtype)).width != 32 && !small_active_) return unsupported(in, "GLSL.std.450 function on a non-32-bit type");
   // Packing: a vector in, one word out; unpacking: one word in, a vector out.
   switch (inst) {
     case GLSLstd450PackUnorm2x16: case GLSLstd450PackSnorm2x16: case GLSLstd450PackUnorm4x8: case GLSLstd450PackSnorm4x8:
@@ -300,7 +300,7 @@ Status Translator::ext_glsl_struct(const spirv::Inst& in) {
   if (w.size() != 5) return unsupported(in, "GLSL.std.450 operand count");
   AGX_TRY(auto xv, get(w[4], in));
   size_t n = xv->c.size();
-  if (!n || xv->kind != TVal::Kind::data || type(scalar_type(xv->type)).width != 32)
+  if (!n || xv->kind != TVal::Kind::data || (type(scalar_type(xv->type)).width != 32 && !small_active_))
     return unsupported(in, "modf/frexp of a non-32-bit value");
   MathBuilder m(b_);
   std::vector<Src> first(n), second(n);
@@ -429,7 +429,7 @@ Status Translator::float_remainder(const spirv::Inst& in) {
   const auto& w = in.w;
   if (w.size() != 4) return unsupported(in, "float remainder operand count");
   unsigned n = components(w[0]);
-  if (!n || type(scalar_type(w[0])).width != 32) return unsupported(in, "float remainder of a non-32-bit type");
+  if (!n || (type(scalar_type(w[0])).width != 32 && !small_active_)) return unsupported(in, "float remainder of a non-32-bit type");
   MathBuilder m(b_);
   TVal out;
   out.kind = TVal::Kind::data;

@@ -40,7 +40,7 @@ uint32_t Translator::natural_size_B(uint32_t t, uint32_t* align_B) const {
   uint32_t a = 4, size = 4;
   switch (ty.kind) {
     case Kind::bool_: case Kind::int_: case Kind::float_:
-      size = a = std::max(4u, ty.width / 8);
+      size = a = ty.kind != Kind::bool_ && ty.width < 32 ? ty.width / 8 : std::max(4u, ty.width / 8);  // 8/16-bit: 1/2 bytes
       break;
     case Kind::vector: {
       uint32_t e = natural_size_B(ty.elem, nullptr);
@@ -286,7 +286,7 @@ Status Translator::access_chain(const spirv::Inst& in) {
         stride = (e + ea - 1) / ea * ea;
       }
     } else if (ty.kind == Kind::vector) {
-      stride = p.comp_stride_B ? p.comp_stride_B : std::max(4u, type(ty.elem).width / 8);
+      stride = p.comp_stride_B ? p.comp_stride_B : small_width(ty.elem) ? small_width(ty.elem) / 8 : std::max(4u, type(ty.elem).width / 8);
     } else {
       return unsupported(in, "access chain through a scalar");
     }
@@ -429,6 +429,7 @@ Status Translator::load(const spirv::Inst& in) {
     return {};
   }
   if (is_int64(rtype) || is_double(rtype)) return load64(in, p);  // translate_int64_memory.cpp
+  if (small_width(rtype)) return load_small(in, p);  // translate_small_memory.cpp
   if (type(scalar_type(rtype)).kind != Kind::bool_ && type(scalar_type(rtype)).width != 32)
     return unsupported(in, fmt::format("{}-bit load (32-bit only)", type(scalar_type(rtype)).width));
   switch (p.space) {
@@ -482,6 +483,7 @@ Status Translator::store(const spirv::Inst& in) {
   }
   if (!n) return store_composite(in, p, data);  // a whole struct/array: translate_struct_copy.cpp
   if (is_int64(p.type) || is_double(p.type)) return store64(in, p, data);
+  if (small_width(p.type)) return store_small(in, p, data);  // translate_small_memory.cpp
   if (type(scalar_type(p.type)).kind != Kind::bool_ && type(scalar_type(p.type)).width != 32)
     return unsupported(in, fmt::format("{}-bit store (32-bit only)", type(scalar_type(p.type)).width));
   if (data.size() != n) return unsupported(in, "store of a value of another shape");

@@ -90,5 +90,54 @@ TEST(Robustness, MutatedImageSpirvGivesShadersOrErrors) {
   EXPECT_GT(errors, 0u);
 }
 
+// 8/16-bit types (translate_small*.cpp: struct members, push constants,
+// shared memory, conversions to and from doubles and int64, bitcasts)
+// mutated the same way.
+TEST(Robustness, MutatedSmallTypeSpirvGivesShadersOrErrors) {
+  static const char* kSmall =
+      "#version 450\n"
+      "#extension GL_EXT_shader_explicit_arithmetic_types : require\n"
+      "layout(local_size_x = 32) in;\n"
+      "struct S { int8_t a; float16_t h; u8vec3 v; i16vec3 d; f16vec4 e; };\n"
+      "layout(std430, set = 0, binding = 0) buffer In { S s_in[]; };\n"
+      "layout(std430, set = 0, binding = 1) buffer Out { float16_t o[32]; int16_t q[32]; uint8_t b[]; };\n"
+      "layout(push_constant) uniform P { int8_t pa; float16_t ph; } p;\n"
+      "shared float16_t sh[32];\n"
+      "void main() {\n"
+      "  uint i = gl_LocalInvocationIndex;\n"
+      "  S x = S(s_in[i].a, s_in[i].h, s_in[i].v, s_in[i].d, s_in[i].e);\n"
+      "  sh[i] = x.h * p.ph + float16_t(x.a);\n"
+      "  barrier();\n"
+      "  float16_t acc = sh[31u - i];\n"
+      "  acc = fma(acc, x.e.y, sqrt(abs(x.e.x)));\n"
+      "  o[i] = acc / x.e.w + float16_t(double(x.d.z) * 0.1);\n"
+      "  q[i] = int16_t(acc) >> int16_t(x.v.y & uint8_t(15)) ^ (x.d.x / int16_t(3)) + int16_t(int64_t(x.d.y) * 5l);\n"
+      "  b[i] = uint8_t(pack16(u8vec2(x.v.xz)) >> uint16_t(4)) + uint8_t(float16BitsToUint16(acc)) + uint8_t(p.pa);\n"
+      "}\n";
+  const char* seed = std::getenv("AGX_COMPILER_MUTATION_SEED");
+  std::mt19937 rng(seed ? static_cast<uint32_t>(std::atoi(seed)) + 2 : 79u);
+  const char* env = std::getenv("AGX_COMPILER_MUTATIONS");
+  const int rounds = env ? std::atoi(env) : 200;
+  Options o;
+  auto words = glsl_to_spirv(kSmall, o);
+  ASSERT_TRUE(words.ok()) << words.error().message();
+  auto opt = optimize_spirv(*words, o);
+  ASSERT_TRUE(opt.ok());
+  auto clean = compile_spirv(*opt, o);
+  ASSERT_TRUE(clean.ok()) << clean.error().message();
+  size_t errors = 0;
+  for (int round = 0; round < rounds; ++round) {
+    std::vector<uint32_t> w = *opt;
+    test::mutate_spirv(w, rng);
+    (void)spirv::parse(w, "main");
+    auto s = compile_spirv(w, o);
+    if (!s.ok()) {
+      ++errors;
+      EXPECT_FALSE(s.error().message().empty());
+    }
+  }
+  EXPECT_GT(errors, 0u);
+}
+
 }  // namespace
 }  // namespace agx::compiler

@@ -1,0 +1,95 @@
+// Loads and stores of 8/16-bit scalars and vectors (StorageBuffer8/16BitAccess,
+// UniformAndStorageBuffer8/16BitAccess, StoragePushConstant8/16, shared
+// memory). Buffers and threadgroup memory move 1- or 2-byte elements with
+// the i8/i16 memory formats into 32-bit registers, zero-extended
+// (dougallj/applegpu applegpu.py MEMORY_FORMATS and DeviceLoad exec;
+// docs/usc.md "Memory formats"): the integers' widened form as loaded, and
+// the raw half bits that one float conversion widens. Push constants and
+// loose uniforms are 32-bit uniform words: the element's bits are shifted
+// out of its word.
+#include <fmt/format.h>
+
+#include "compiler/translate.h"
+
+namespace agx::compiler::detail {
+
+using IrOp = agx::compiler::Op;
+
+Status Translator::load_small(const spirv::Inst& in, const Ptr& p) {
+  const auto& w = in.w;
+  uint32_t rtype = w[0];
+  unsigned n = components(rtype), bits = small_width(rtype), elem_B = bits / 8;
+  bool half = is_half(rtype);
+  if (!n) return unsupported(in, "a composite of 8/16-bit members in one load (load the members)");
+  if (p.comp_stride_B && p.comp_stride_B != elem_B) return unsupported(in, "a strided 8/16-bit vector (16-bit matrices are not supported)");
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = rtype;
+  switch (p.space) {
+    case Ptr::Space::push: {
+      if (!p.terms.empty()) return unsupported(in, "dynamic index into 8/16-bit push constants / loose uniforms");
+      for (unsigned i = 0; i < n; ++i) {
+        uint32_t off_B = p.const_B + i * elem_B;
+        Src word = Src::uniform(p.uniform + off_B / 4);
+        uint32_t sh = off_B % 4 * 8;
+        Src v = sh ? b_.binary(IrOp::ushr, word, Src::immediate(sh)) : word;
+        if (half) out.c.push_back(from_half_bits(v, sh == 16));
+        else out.c.push_back(sh + bits == 32 ? v : truncate(v, bits));
+      }
+      break;
+    }
+    case Ptr::Space::buffer: case Ptr::Space::shared: {
+      ValueId d;
+      if (p.space == Ptr::Space::buffer) {
+        uint32_t shift = 0;
+        AGX_TRY(auto idx, buffer_index(p, elem_B, in, &shift));
+        d = b_.def(IrOp::device_load, {Src::uniform(p.uniform, 64), idx}, 32, static_cast<uint8_t>(n), mem_imm(shift, elem_B));
+      } else {
+        AGX_TRY(auto addr, shared_address(p));
+        d = b_.def(IrOp::local_load, {addr}, 32, static_cast<uint8_t>(n), mem_imm(0, elem_B));
+      }
+      for (unsigned i = 0; i < n; ++i) {
+        Src c = Src::val(d, 32, static_cast<uint8_t>(i));
+        out.c.push_back(half ? from_half_bits(c, true) : c);
+      }
+      break;
+    }
+    default: return unsupported(in, "an 8/16-bit load from this storage class");
+  }
+  vals_[w[1]] = std::move(out);
+  return {};
+}
+
+Status Translator::store_small(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data) {
+  unsigned n = components(p.type), bits = small_width(p.type), elem_B = bits / 8;
+  if (!n) return unsupported(in, "a composite of 8/16-bit members in one store (store the members)");
+  if (data.size() != n) return unsupported(in, "store of a value of another shape");
+  if (p.comp_stride_B && p.comp_stride_B != elem_B) return unsupported(in, "a strided 8/16-bit vector (16-bit matrices are not supported)");
+  // The store takes each 32-bit register's low 8/16 bits; halves go from
+  // the 16-bit registers they are rounded into (a 16-bit vector, Rt = 0).
+  Src stored;
+  if (is_half(p.type)) {
+    std::vector<Src> halves;
+    for (const Src& s : data) halves.push_back(half_register(s));
+    if (halves.size() == 1 && halves[0].is_value()) stored = halves[0];
+    else stored = Src::val(b_.def(IrOp::collect, halves, 16, static_cast<uint8_t>(halves.size())), 16);
+  } else {
+    stored = gather(b_, data);
+  }
+  switch (p.space) {
+    case Ptr::Space::buffer: {
+      uint32_t shift = 0;
+      AGX_TRY(auto idx, buffer_index(p, elem_B, in, &shift));
+      b_.emit(IrOp::device_store, {stored, Src::uniform(p.uniform, 64), idx}, mem_imm(shift, elem_B));
+      return {};
+    }
+    case Ptr::Space::shared: {
+      AGX_TRY(auto addr, shared_address(p));
+      b_.emit(IrOp::local_store, {stored, addr}, mem_imm(0, elem_B));
+      return {};
+    }
+    default: return unsupported(in, "an 8/16-bit store to a read-only or unsupported storage class");
+  }
+}
+
+}  // namespace agx::compiler::detail
