@@ -13,7 +13,7 @@
 
 #include "compiler/tests/buffer_words.h"
 #include "compiler/tests/run_helpers.h"
-#include "compiler/tests/spirv_mutate.h"
+#include "compiler/tests/mutation_rounds.h"
 
 namespace agx::compiler::test {
 namespace {
@@ -518,15 +518,7 @@ void main() {
   ASSERT_TRUE(opt.ok());
   ASSERT_TRUE(compile_spirv(*opt, o).ok());
   std::mt19937 rng(1234);
-  size_t errors = 0;
-  for (int round = 0; round < 60; ++round) {
-    std::vector<uint32_t> w = *opt;
-    mutate_spirv(w, rng);
-    auto s = compile_spirv(w, o);
-    if (!s.ok()) { ++errors; EXPECT_FALSE(s.error().message().empty()); }
-    else EXPECT_FALSE(s->code.empty());
-  }
-  EXPECT_GT(errors, 0u);
+  EXPECT_GT(mutation_rounds(*opt, o, 60, rng).errors, 0u);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 
 #include "buffer_words.h"
 #include "run_helpers.h"
-#include "spirv_mutate.h"
+#include "compiler/tests/mutation_rounds.h"
 
 namespace agx::compiler::test {
 namespace {
@@ -374,19 +374,7 @@ void main() {
   auto opt = optimize_spirv(*words_or, o);
   ASSERT_TRUE(opt.ok());
   std::mt19937 rng(91);
-  size_t compiled = 0;
-  for (int round = 0; round < 150; ++round) {
-    std::vector<uint32_t> w = *opt;
-    mutate_spirv(w, rng);
-    auto sh = compile_spirv(w, o);
-    if (sh.ok()) {
-      ++compiled;
-      EXPECT_FALSE(sh->code.empty());
-    } else {
-      EXPECT_FALSE(sh.error().message().empty());
-    }
-  }
-  EXPECT_GT(compiled, 0u);
+  EXPECT_GT(mutation_rounds(*opt, o, 150, rng).compiled, 0u);
 }
 
 TEST(LocalArrays, LoweringIsSelectChainsOrStackAccesses) {

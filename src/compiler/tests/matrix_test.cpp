@@ -10,7 +10,7 @@
 #include "compiler/spirv_module.h"
 #include "compiler/tests/buffer_words.h"
 #include "compiler/tests/run_helpers.h"
-#include "compiler/tests/spirv_mutate.h"
+#include "compiler/tests/mutation_rounds.h"
 
 namespace agx::compiler::test {
 namespace {
@@ -408,19 +408,8 @@ TEST(Matrix, MutatedBoolAndMatrixModulesGiveShadersOrErrors) {
   ASSERT_TRUE(words.ok());
   ASSERT_TRUE(compile_spirv(*words, o).ok());
   std::mt19937 rng(99);
-  size_t errors = 0;
-  for (int round = 0; round < 150; ++round) {
-    std::vector<uint32_t> w = *words;
-    mutate_spirv(w, rng);
-    (void)spirv::widen_bool_uniforms(w);
-    (void)spirv::parse(w, "main");
-    auto s = compile_spirv(w, o);
-    if (!s.ok()) {
-      ++errors;
-      EXPECT_FALSE(s.error().message().empty());
-    }
-  }
-  EXPECT_GT(errors, 0u);
+  auto widen = [](std::vector<uint32_t>& w) { (void)spirv::widen_bool_uniforms(w); };
+  EXPECT_GT(mutation_rounds(*words, o, 150, rng, widen).errors, 0u);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include "compiler/compiler.h"
 #include "compiler/kernels.h"
 #include "compiler/spirv_module.h"
-#include "compiler/tests/spirv_mutate.h"
+#include "compiler/tests/mutation_rounds.h"
 
 namespace agx::compiler {
 namespace {
@@ -16,7 +16,7 @@ namespace {
 TEST(Robustness, MutatedSpirvGivesShadersOrErrors) {
   const char* seed = std::getenv("AGX_COMPILER_MUTATION_SEED");
   std::mt19937 rng(seed ? static_cast<uint32_t>(std::atoi(seed)) : 77u);
-  size_t ok = 0, errors = 0;
+  size_t errors = 0;
   for (const Kernel& k : sample_kernels()) {
     Options o;
     o.env = k.env;
@@ -27,19 +27,10 @@ TEST(Robustness, MutatedSpirvGivesShadersOrErrors) {
     // AGX_COMPILER_MUTATIONS raises the count for a longer local run.
     const char* env = std::getenv("AGX_COMPILER_MUTATIONS");
     int rounds = env ? std::atoi(env) : 100;
-    for (int round = 0; round < rounds; ++round) {
-      std::vector<uint32_t> w = *opt;
-      test::mutate_spirv(w, rng);
-      // The reader alone (no validator in front of it) and the pipeline.
-      (void)spirv::parse(w, "main");
-      auto s = compile_spirv(w, o);
-      if (s.ok()) ++ok; else ++errors;
-      if (s.ok()) EXPECT_FALSE(s->code.empty());
-      else EXPECT_FALSE(s.error().message().empty());
-    }
+    // The reader alone (no validator in front of it) and the pipeline.
+    errors += test::mutation_rounds(*opt, o, rounds, rng).errors;
   }
   EXPECT_GT(errors, 0u);
-  (void)ok;
 }
 
 // Image SPIR-V (types, loads, stores, queries, texel pointers, atomics,
@@ -76,16 +67,7 @@ TEST(Robustness, MutatedImageSpirvGivesShadersOrErrors) {
     auto clean = compile_spirv(*opt, o);
     ASSERT_TRUE(clean.ok()) << clean.error().message();
     EXPECT_EQ(clean->abi.images.size(), glsl == kImages[0] ? 4u : 1u);
-    for (int round = 0; round < rounds; ++round) {
-      std::vector<uint32_t> w = *opt;
-      test::mutate_spirv(w, rng);
-      (void)spirv::parse(w, "main");
-      auto s = compile_spirv(w, o);
-      if (!s.ok()) {
-        ++errors;
-        EXPECT_FALSE(s.error().message().empty());
-      }
-    }
+    errors += test::mutation_rounds(*opt, o, rounds, rng).errors;
   }
   EXPECT_GT(errors, 0u);
 }
@@ -125,18 +107,7 @@ TEST(Robustness, MutatedSmallTypeSpirvGivesShadersOrErrors) {
   ASSERT_TRUE(opt.ok());
   auto clean = compile_spirv(*opt, o);
   ASSERT_TRUE(clean.ok()) << clean.error().message();
-  size_t errors = 0;
-  for (int round = 0; round < rounds; ++round) {
-    std::vector<uint32_t> w = *opt;
-    test::mutate_spirv(w, rng);
-    (void)spirv::parse(w, "main");
-    auto s = compile_spirv(w, o);
-    if (!s.ok()) {
-      ++errors;
-      EXPECT_FALSE(s.error().message().empty());
-    }
-  }
-  EXPECT_GT(errors, 0u);
+  EXPECT_GT(test::mutation_rounds(*opt, o, rounds, rng).errors, 0u);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 
 #include "compiler/tests/run_helpers.h"
-#include "compiler/tests/spirv_mutate.h"
+#include "compiler/tests/mutation_rounds.h"
 
 namespace agx::compiler::test {
 namespace {
@@ -482,13 +482,7 @@ void main() {
     auto opt = optimize_spirv(*words, o);
     ASSERT_TRUE(opt.ok()) << opt.error().message();
     ASSERT_TRUE(compile_spirv(*opt, o).ok());
-    for (int round = 0; round < 60; ++round) {
-      std::vector<uint32_t> w = *opt;
-      mutate_spirv(w, rng);
-      auto s = compile_spirv(w, o);
-      if (s.ok()) EXPECT_FALSE(s->code.empty());
-      else { ++errors; EXPECT_FALSE(s.error().message().empty()); }
-    }
+    errors += mutation_rounds(*opt, o, 60, rng).errors;
   }
   EXPECT_GT(errors, 0u);
 }

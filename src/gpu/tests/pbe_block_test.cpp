@@ -10,6 +10,7 @@
 
 #include "cmdstream/cmdstream.h"
 #include "isa/isa.h"
+#include "pbe_words.h"
 #include "texture_helpers.h"
 #include "util/half.h"
 
@@ -28,28 +29,6 @@ Texel load_at(TextureUnit& unit, const TestImage& img, int32_t x, int32_t y, uin
   auto t = unit.load(img.tex, SamplerView{}, at);
   EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message());
   return t.ok() ? *t : Texel{};
-}
-
-// A PBE descriptor packed with the cmdstream tables, as Mesa's pack_pbe.
-std::vector<uint8_t> pbe_words(const TestImage& img, cs::TextureDimension dim, cs::Layout layout) {
-  cs::Pbe p;
-  p.dimension = dim;
-  p.layout = layout;
-  p.channels = img.pbe.channels;
-  p.type = img.pbe.type;
-  p.swizzle_r = cs::Channel::kR;
-  p.swizzle_g = cs::Channel::kG;
-  p.swizzle_b = cs::Channel::kB;
-  p.swizzle_a = cs::Channel::kA;
-  p.width = img.pbe.width_px;
-  p.height = img.pbe.height_px;
-  p.buffer = img.va;
-  p.levels = img.pbe.levels;
-  p.layers = img.pbe.layers;
-  p.page_aligned_layers = img.pbe.page_aligned_layers;
-  auto b = cs::pack(p);
-  EXPECT_TRUE(b.ok()) << (b.ok() ? "" : b.error().message());
-  return b.ok() ? *b : std::vector<uint8_t>(24);
 }
 
 // One SIMD group of an 8x4 threadgroup at threadgroup position (tx, ty),

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <string>
@@ -99,6 +100,21 @@ inline TestImage make_test_image(usc::RegionMemory& mem, GpuVa va, format::Forma
 
 inline const uint8_t* region(usc::RegionMemory& mem, GpuVa va) {
   return mem.regions().at(va).data();
+}
+
+// texture_load of texel (x, y) at level 0 with a default sampler, as four
+// floats (the result registers' bits); a failed load is a test failure and
+// reads as zeros.
+inline std::array<float, 4> load_floats(TextureUnit& unit, const TextureView& tex, int x, int y) {
+  FetchCoord c;
+  c.x = x;
+  c.y = y;
+  auto t = unit.load(tex, SamplerView{}, c);
+  EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message());
+  std::array<float, 4> out{};
+  if (t.ok())
+    for (int k = 0; k < 4; ++k) out[k] = u2f(t->c[k]);
+  return out;
 }
 
 }  // namespace agx::gpu::test

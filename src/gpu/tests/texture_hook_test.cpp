@@ -8,6 +8,7 @@
 
 #include "cmdstream/cmdstream.h"
 #include "isa/isa.h"
+#include "pbe_words.h"
 #include "texture_helpers.h"
 
 namespace agx::gpu::test {
@@ -49,32 +50,6 @@ std::vector<uint8_t> texture_words(const TestImage& img, cs::TextureDimension di
     t.page_aligned_layers = img.tex.page_aligned_layers;
   }
   auto b = cs::pack(t);
-  EXPECT_TRUE(b.ok()) << (b.ok() ? "" : b.error().message());
-  return b.ok() ? *b : std::vector<uint8_t>(24);
-}
-
-std::vector<uint8_t> pbe_words(const TestImage& img, cs::TextureDimension dim, cs::Layout layout) {
-  cs::Pbe p;
-  p.dimension = dim;
-  p.layout = layout;
-  p.channels = img.pbe.channels;
-  p.type = img.pbe.type;
-  p.swizzle_r = cs::Channel::kR;
-  p.swizzle_g = cs::Channel::kG;
-  p.swizzle_b = cs::Channel::kB;
-  p.swizzle_a = cs::Channel::kA;
-  p.width = img.pbe.width_px;
-  p.height = img.pbe.height_px;
-  p.buffer = img.va;
-  p.unk_mipmapped = img.pbe.mipmapped;
-  if (layout == cs::Layout::kLinear) {
-    p.stride = img.layout.linear_stride_B - 4;
-  } else {
-    p.levels = img.pbe.levels;
-    p.layers = img.pbe.layers;
-    p.page_aligned_layers = img.pbe.page_aligned_layers;
-  }
-  auto b = cs::pack(p);
   EXPECT_TRUE(b.ok()) << (b.ok() ? "" : b.error().message());
   return b.ok() ? *b : std::vector<uint8_t>(24);
 }

@@ -61,15 +61,7 @@ struct PvrtcImage {
       for (uint32_t bx = 0; bx * bw < img.tex.width_px; ++bx) set(bx, by, w);
   }
   std::array<float, 4> at(int x, int y) {
-    FetchCoord c;
-    c.x = x;
-    c.y = y;
-    auto t = unit->load(img.tex, SamplerView{}, c);
-    EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message());
-    std::array<float, 4> out{};
-    if (t.ok())
-      for (int k = 0; k < 4; ++k) out[k] = u2f(t->c[k]);
-    return out;
+    return load_floats(*unit, img.tex, x, y);
   }
   void expect(int x, int y, Px want) {
     auto got = at(x, y);

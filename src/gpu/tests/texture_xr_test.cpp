@@ -53,15 +53,7 @@ struct XrImage {
                           GpuUnit::host, &fault));
   }
   std::array<float, 4> load(int x, int y) {
-    FetchCoord c;
-    c.x = x;
-    c.y = y;
-    auto t = unit->load(img.tex, SamplerView{}, c);
-    EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().message());
-    std::array<float, 4> out{};
-    if (t.ok())
-      for (int k = 0; k < 4; ++k) out[k] = u2f(t->c[k]);
-    return out;
+    return load_floats(*unit, img.tex, x, y);
   }
 };
 
