@@ -43,27 +43,27 @@ bool renderable(format::Channels c, format::TextureType t) {
   return false;
 }
 
-uint32_t fbits(float f) { return std::bit_cast<uint32_t>(f); }
+using internal::f2u;
 
 // The pixel's components (source order, as image_write's registers hold
 // them): float bits for unorm/snorm/float images, integers for uint/sint.
 // Components the tile format does not hold read 0, the fourth 1.
 std::array<uint32_t, 4> read_pixel(TileFormat f, const uint8_t* p, unsigned count, bool integer,
                                    bool is_signed) {
-  std::array<uint32_t, 4> v{0, 0, 0, integer ? 1u : fbits(1.0f)};
+  std::array<uint32_t, 4> v{0, 0, 0, integer ? 1u : f2u(1.0f)};
   if (packed_word(f)) {
     uint32_t w = 0;
     std::memcpy(&w, p, 4);
     if (f == TileFormat::rgb10a2) {
-      for (unsigned k = 0; k < 3; ++k) v[k] = fbits(float((w >> (10 * k)) & 0x3FF) / 1023.0f);
-      v[3] = fbits(float(w >> 30) / 3.0f);
+      for (unsigned k = 0; k < 3; ++k) v[k] = f2u(float((w >> (10 * k)) & 0x3FF) / 1023.0f);
+      v[3] = f2u(float(w >> 30) / 3.0f);
     } else if (f == TileFormat::rg11b10f || f == TileFormat::rg11b10f_rtz) {
-      v[0] = fbits(internal::ufloat_to_float(w & 0x7FF, 6));
-      v[1] = fbits(internal::ufloat_to_float((w >> 11) & 0x7FF, 6));
-      v[2] = fbits(internal::ufloat_to_float(w >> 22, 5));
+      v[0] = f2u(internal::ufloat_to_float(w & 0x7FF, 6));
+      v[1] = f2u(internal::ufloat_to_float((w >> 11) & 0x7FF, 6));
+      v[2] = f2u(internal::ufloat_to_float(w >> 22, 5));
     } else {
       const std::array<float, 3> rgb = internal::rgb9e5_to_float(w);
-      for (unsigned k = 0; k < 3; ++k) v[k] = fbits(rgb[k]);
+      for (unsigned k = 0; k < 3; ++k) v[k] = f2u(rgb[k]);
     }
     return v;
   }
@@ -78,18 +78,18 @@ std::array<uint32_t, 4> read_pixel(TileFormat f, const uint8_t* p, unsigned coun
       case TileFormat::i16:
       case TileFormat::i32:
         if (integer) v[k] = is_signed ? uint32_t(se) : e;
-        else v[k] = f == TileFormat::i16 ? fbits(half_to_float(uint16_t(e))) : e;
+        else v[k] = f == TileFormat::i16 ? f2u(half_to_float(uint16_t(e))) : e;
         break;
-      case TileFormat::f16: v[k] = fbits(half_to_float(uint16_t(e))); break;
+      case TileFormat::f16: v[k] = f2u(half_to_float(uint16_t(e))); break;
       case TileFormat::u8norm:
-      case TileFormat::u16norm: v[k] = fbits(float(e) / float((1u << bits) - 1)); break;
+      case TileFormat::u16norm: v[k] = f2u(float(e) / float((1u << bits) - 1)); break;
       case TileFormat::s8norm:
       case TileFormat::s16norm:
-        v[k] = fbits(std::max(-1.0f, float(se) / float((1 << (bits - 1)) - 1)));
+        v[k] = f2u(std::max(-1.0f, float(se) / float((1 << (bits - 1)) - 1)));
         break;
       case TileFormat::srgba8: {
         const float c = float(e) / 255.0f;
-        v[k] = fbits(k < 3 ? internal::srgb_to_linear(c) : c);
+        v[k] = f2u(k < 3 ? internal::srgb_to_linear(c) : c);
         break;
       }
       default: break;

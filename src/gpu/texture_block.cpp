@@ -18,8 +18,6 @@
 namespace agx::gpu::internal {
 namespace {
 
-uint32_t f2u(float f) { return std::bit_cast<uint32_t>(f); }
-
 // RGTC: one channel from an 8-byte block; `sign` for the SNORM forms.
 void rgtc_channel(const uint8_t* b, bool sign, float* out16) {
   float e0, e1;

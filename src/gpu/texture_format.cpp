@@ -59,8 +59,6 @@ constexpr ClassLayout kLayouts[] = {
     {Channels::R32G32B32A32, TexelFormat::Kind::plain, 4, {32, 32, 32, 32}},
 };
 
-uint32_t f2u(float f) { return std::bit_cast<uint32_t>(f); }
-float u2f(uint32_t u) { return std::bit_cast<float>(u); }
 
 // Bits [shift, shift + bits) of a little-endian element of up to 16 bytes.
 uint32_t get_bits(const uint8_t* padded, unsigned shift, unsigned bits) {
@@ -114,17 +112,16 @@ const std::array<float, 256>& unorm8_table() {
 static Result<TexelFormat> make_texel_format(Channels channels, TextureType type, bool srgb,
                                              bool srgb_2_channel);
 
-float srgb_to_linear(float c) {
-  double v = c;
-  double l = v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
-  return float(l);
-}
+double srgb_eotf(double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); }
+
+double srgb_oetf(double l) { return l <= 0.0031308 ? l * 12.92 : 1.055 * std::pow(l, 1.0 / 2.4) - 0.055; }
+
+float srgb_to_linear(float c) { return float(srgb_eotf(c)); }
 
 float linear_to_srgb(float l) {
   if (!(l > 0.0f)) return 0.0f;  // also NaN
   if (l >= 1.0f) return 1.0f;
-  double v = l;
-  return float(v <= 0.0031308 ? v * 12.92 : 1.055 * std::pow(v, 1.0 / 2.4) - 0.055);
+  return float(srgb_oetf(l));
 }
 
 float ufloat_to_float(uint32_t bits, unsigned mantissa_bits) {

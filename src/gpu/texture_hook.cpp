@@ -92,7 +92,7 @@ void write_dest(Core& c, const Operand& o, unsigned i, unsigned lane, uint32_t v
 }
 
 float h2f(uint16_t h) { return half_to_float(h); }
-float u2f(uint32_t u) { return std::bit_cast<float>(u); }
+using internal::u2f;
 
 // Malformed encodings can name tuples past r127h (or u255h): refuse them
 // before any lane reads or writes a register.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -12,6 +13,10 @@
 #include "util/half.h"
 
 namespace agx::gpu::internal {
+
+// Texel channels travel as the bits of 32-bit floats.
+inline uint32_t f2u(float f) { return std::bit_cast<uint32_t>(f); }
+inline float u2f(uint32_t u) { return std::bit_cast<float>(u); }
 
 // How a Channels class stores its channels: up to four fields, least
 // significant bit first, in a little-endian element.
@@ -96,7 +101,11 @@ uint32_t float_to_xr10(float value, bool srgb, bool alpha, Rounding rounding);
 // A custom border (one 32-bit word per memory channel) as a texel.
 Texel decode_border(const TexelFormat& fmt, const std::array<uint32_t, 4>& words);
 
-float srgb_to_linear(float c);  // the sRGB EOTF (IEC 61966-2-1)
+// The sRGB transfer curves of IEC 61966-2-1 on [0, 1], in double and
+// unclamped (the XR formats mirror them for negative values).
+double srgb_eotf(double v);
+double srgb_oetf(double l);
+float srgb_to_linear(float c);  // the sRGB EOTF
 float linear_to_srgb(float l);  // its inverse
 float ufloat_to_float(uint32_t bits, unsigned mantissa_bits);  // 11/10-bit floats
 uint32_t float_to_ufloat(float f, unsigned mantissa_bits);

@@ -19,8 +19,6 @@
 namespace agx::gpu::internal {
 namespace {
 
-uint32_t f2u(float f) { return std::bit_cast<uint32_t>(f); }
-
 // One colour of a word as A4 R5 G5 B5 (the specification's "ARGB 4555"):
 // 3- and 4-bit channels widen by bit replication, 3-bit alpha by a zero
 // bit, opaque colours get alpha 0b1111.
@@ -181,7 +179,6 @@ void decode_pvrtc(const std::array<uint64_t, 9>& words, bool two_bpp,
 Status decode_pvrtc_block_at(GpuMemory& memory, const TextureUnit::Image& img, uint32_t level,
                              uint32_t layer, uint32_t bx, uint32_t by, const TexelFormat& f,
                              Texel* out) {
-  const bool two_bpp = f.block == TexelFormat::Block::pvrtc2;
   const uint32_t bw = f.block_w, bh = f.block_h;
   // At least one word per level: a level smaller than a word is one word.
   const uint32_t nx = (img.width(level) + bw - 1) / bw, ny = (img.height(level) + bh - 1) / bh;
@@ -200,9 +197,8 @@ Status decode_pvrtc_block_at(GpuMemory& memory, const TextureUnit::Image& img, u
 
 Status decode_pvrtc_texels(const TexelFormat& f, const std::array<uint64_t, 9>& words,
                            Texel* out) {
-  const bool two_bpp = f.block == TexelFormat::Block::pvrtc2;
   std::array<std::array<uint8_t, 4>, 32> px{};
-  decode_pvrtc(words, two_bpp, px);
+  decode_pvrtc(words, f.block == TexelFormat::Block::pvrtc2, px);
   const unsigned n = unsigned(f.block_w) * f.block_h;
   for (unsigned t = 0; t < n; ++t)
     for (int k = 0; k < 4; ++k) {

@@ -17,8 +17,8 @@ namespace {
 
 using internal::TexelFormat;
 
-uint32_t f2u(float f) { return std::bit_cast<uint32_t>(f); }
-float u2f(uint32_t u) { return std::bit_cast<float>(u); }
+using internal::f2u;
+using internal::u2f;
 
 Texel swizzle(const Texel& mem, const std::array<Swizzle, 4>& sw, bool integer) {
   Texel out;

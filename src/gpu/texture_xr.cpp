@@ -43,16 +43,8 @@ constexpr XrClass kXrClasses[] = {
 
 // The sRGB transfer functions extended to every real number by mirroring
 // the sign (no clamping to [0, 1]).
-double eotf_mirrored(double v) {
-  const double a = std::fabs(v);
-  const double l = a <= 0.04045 ? a / 12.92 : std::pow((a + 0.055) / 1.055, 2.4);
-  return std::copysign(l, v);
-}
-double oetf_mirrored(double l) {
-  const double a = std::fabs(l);
-  const double v = a <= 0.0031308 ? a * 12.92 : 1.055 * std::pow(a, 1.0 / 2.4) - 0.055;
-  return std::copysign(v, l);
-}
+double eotf_mirrored(double v) { return std::copysign(srgb_eotf(std::fabs(v)), v); }
+double oetf_mirrored(double l) { return std::copysign(srgb_oetf(std::fabs(l)), l); }
 
 double round_with(double v, Rounding r) {
   switch (r) {
