@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <random>
+#include <utility>
 
 #include "compiler/kernels.h"
 #include "compiler/tests/buffer_words.h"
@@ -29,6 +30,24 @@ TEST(Kernels, AllCompile) {
     EXPECT_GT(s->stats.instructions, 0u);
     EXPECT_EQ(s->code.size(), s->stats.bytes);
     EXPECT_GT(s->stats.threads_per_core, 0u);
+  }
+}
+
+// The instruction budget of each kernel: its count when this test was
+// written (docs/compiler.md, "Instruction counts"). A change to the
+// compiler that needs more instructions fails here and must either be
+// fixed or raise the budget on purpose.
+TEST(Kernels, StayWithinTheirInstructionBudget) {
+  const std::pair<std::string_view, uint32_t> budgets[] = {
+      {"saxpy", 9},         {"reduce_shared", 35},   {"histogram_atomics", 47},
+      {"matmul_naive", 25}, {"mandelbrot", 45},      {"particles_vec4", 78},
+      {"gl_counter_compact", 10}, {"int_division", 22},
+  };
+  EXPECT_EQ(std::size(budgets), sample_kernels().size()) << "every kernel has a budget";
+  for (const auto& [name, budget] : budgets) {
+    Shader s = kernel(name);
+    EXPECT_LE(s.stats.instructions, budget) << name;
+    EXPECT_GT(s.stats.instructions, 0u) << name;
   }
 }
 
