@@ -22,47 +22,42 @@ Result<format::Format> representative(format::Channels c) {
   return Error::unsupported("no format of class {} to lay out", ci.name);
 }
 
+// The fields a texture view and a PBE view name alike.
+template <class View>
+ImageDesc common_desc(const View& v) {
+  ImageDesc d;
+  d.dim = v.dim;
+  d.layout = v.layout;
+  d.channels = v.channels;
+  d.width_px = v.width_px;
+  d.height_px = (v.dim == Dim::d1 || v.dim == Dim::d1_array) ? 1 : v.height_px;
+  d.samples = v.samples;
+  d.page_aligned_layers = v.page_aligned_layers;
+  d.compressed = v.compressed;
+  d.sparse = v.sparse;
+  d.linear_stride_B = v.linear_stride_B;
+  d.linear_layer_stride_B = v.linear_layer_stride_B;
+  d.acceleration_buffer = v.compressed ? v.acceleration_buffer : 0;
+  return d;
+}
+
 }  // namespace
 
 ImageDesc image_desc(const TextureView& t) {
-  ImageDesc d;
-  d.dim = t.dim;
-  d.layout = t.layout;
-  d.channels = t.channels;
-  d.width_px = t.width_px;
-  d.height_px = (t.dim == Dim::d1 || t.dim == Dim::d1_array) ? 1 : t.height_px;
+  ImageDesc d = common_desc(t);
   d.layers = t.dim == Dim::d3 ? t.depth : storage_layers(t.dim, t.depth);
   d.depth_px = t.dim == Dim::d3 ? t.depth : 1;
-  d.samples = t.samples;
   d.mipmapped = t.mipmapped || t.last_level > 0;
-  d.page_aligned_layers = t.page_aligned_layers;
-  d.compressed = t.compressed;
-  d.sparse = t.sparse;
   d.base = t.address;
-  d.linear_stride_B = t.linear_stride_B;
-  d.linear_layer_stride_B = t.linear_layer_stride_B;
-  d.acceleration_buffer = t.compressed ? t.acceleration_buffer : 0;
   return d;
 }
 
 ImageDesc image_desc(const PbeView& p) {
-  ImageDesc d;
-  d.dim = p.dim;
-  d.layout = p.layout;
-  d.channels = p.channels;
-  d.width_px = p.width_px;
-  d.height_px = (p.dim == Dim::d1 || p.dim == Dim::d1_array) ? 1 : p.height_px;
+  ImageDesc d = common_desc(p);
   d.layers = p.layers;
   d.depth_px = p.dim == Dim::d3 ? p.layers : 1;
-  d.samples = p.samples;
   d.mipmapped = p.mipmapped || p.levels > 1;
-  d.page_aligned_layers = p.page_aligned_layers;
-  d.compressed = p.compressed;
-  d.sparse = p.sparse;
   d.base = p.buffer;
-  d.linear_stride_B = p.linear_stride_B;
-  d.linear_layer_stride_B = p.linear_layer_stride_B;
-  d.acceleration_buffer = p.compressed ? p.acceleration_buffer : 0;
   return d;
 }
 

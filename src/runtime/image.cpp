@@ -146,6 +146,29 @@ cs::TextureDimension descriptor_dim(ImageDim dim, bool storage) {
   return cs::TextureDimension::k2D;
 }
 
+// The words a Texture and a PBE descriptor (cmdbuf.xml) fill alike: the
+// image's dimension, layout, format, identity swizzle, size and samples.
+template <class Descriptor>
+void fill_common(Descriptor& d, ImageDim dim, bool storage, const layout::Layout& l) {
+  const auto& f = l.format();
+  const auto& r = l.request;
+  d.dimension = descriptor_dim(dim, storage);
+  d.layout = descriptor_layout(r.tiling);
+  d.channels = f.channels;
+  d.type = f.type;
+  d.swizzle_r = cs::Channel::kR;
+  d.swizzle_g = cs::Channel::kG;
+  d.swizzle_b = cs::Channel::kB;
+  d.swizzle_a = cs::Channel::kA;
+  d.width = r.width_px;
+  d.height = r.height_px;
+  d.unk_mipmapped = l.levels > 1;
+  d.mode = cs::ImageMode::kNormal;
+  d.srgb = f.srgb;
+  if (r.sample_count_sa == 4) d.samples = cs::SampleCount::k4;
+  else if (r.sample_count_sa == 2) d.samples = cs::SampleCount::k2;
+}
+
 std::array<uint32_t, 6> words_of(const std::vector<uint8_t>& bytes) {
   std::array<uint32_t, 6> w{};
   std::memcpy(w.data(), bytes.data(), 24);
@@ -156,27 +179,12 @@ std::array<uint32_t, 6> words_of(const std::vector<uint8_t>& bytes) {
 
 Result<std::array<uint32_t, 6>> Image::texture_descriptor(bool storage) const {
   AGX_CHECK(check_descriptor_support());
-  const auto& f = layout_.format();
   const auto& r = layout_.request;
   cs::Texture t;
-  t.dimension = descriptor_dim(dim_, storage);
-  t.layout = descriptor_layout(r.tiling);
-  t.channels = f.channels;
-  t.type = f.type;
-  t.swizzle_r = cs::Channel::kR;
-  t.swizzle_g = cs::Channel::kG;
-  t.swizzle_b = cs::Channel::kB;
-  t.swizzle_a = cs::Channel::kA;
-  t.width = r.width_px;
-  t.height = r.height_px;
+  fill_common(t, dim_, storage, layout_);
   t.first_level = 0;
   t.last_level = layout_.levels - 1;
   t.address = buffer_->gpu_va();
-  t.unk_mipmapped = layout_.levels > 1;
-  t.mode = cs::ImageMode::kNormal;
-  t.srgb = f.srgb;
-  if (r.sample_count_sa == 4) t.samples = cs::SampleCount::k4;
-  else if (r.sample_count_sa == 2) t.samples = cs::SampleCount::k2;
   if (r.tiling == layout::Tiling::linear) {
     t.stride = layout_.linear_stride_B - 16;  // stored minus 16 (Mesa hk_image_view.c pack_texture)
   } else {
@@ -196,22 +204,8 @@ Result<std::array<uint32_t, 6>> Image::pbe_descriptor(uint32_t level) const {
   if (!f.renderable) return Error::unsupported("{}: format {} cannot be written by the PBE", buffer_->label(), f.name);
   if (level >= layout_.levels) return Error::invalid_argument("{}: level {} of {}", buffer_->label(), level, layout_.levels);
   cs::Pbe p;
-  p.dimension = descriptor_dim(dim_, true);
-  p.layout = descriptor_layout(r.tiling);
-  p.channels = f.channels;
-  p.type = f.type;
-  p.swizzle_r = cs::Channel::kR;
-  p.swizzle_g = cs::Channel::kG;
-  p.swizzle_b = cs::Channel::kB;
-  p.swizzle_a = cs::Channel::kA;
-  p.width = r.width_px;
-  p.height = r.height_px;
-  p.unk_mipmapped = layout_.levels > 1;
-  p.mode = cs::ImageMode::kNormal;
+  fill_common(p, dim_, true, layout_);
   p.buffer = buffer_->gpu_va();
-  p.srgb = f.srgb;
-  if (r.sample_count_sa == 4) p.samples = cs::SampleCount::k4;
-  else if (r.sample_count_sa == 2) p.samples = cs::SampleCount::k2;
   if (r.tiling == layout::Tiling::linear) {
     p.stride = layout_.linear_stride_B - 4;  // stored minus 4 (Mesa hk_image_view.c pack_pbe)
   } else {
