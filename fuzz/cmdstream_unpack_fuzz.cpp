@@ -27,14 +27,7 @@ void typed_agrees(std::span<const uint8_t> bytes, const cs::Values& values) {
 void typed_agrees(const cs::StructDesc& s, std::span<const uint8_t> bytes, const cs::Values& v) {
 #define AGX_STRUCT(Id, name, size_B) \
   if (&s == &cs::k##Id) return typed_agrees<cs::Id>(bytes, v);
-#define AGX_FIELD(...)
-#define AGX_EXACT(...)
-#define AGX_STRUCT_END(Id)
-#include "cmdstream/tables/all.inc"
-#undef AGX_STRUCT
-#undef AGX_FIELD
-#undef AGX_EXACT
-#undef AGX_STRUCT_END
+#include "cmdstream/tables/each_struct.inc"
   __builtin_trap();  // every table has its typed struct
 }
 

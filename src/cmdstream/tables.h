@@ -55,10 +55,6 @@ constexpr uint64_t to_logical(M m) {
   bool operator==(const Id&) const = default; \
   };
 #include "cmdstream/tables/all.inc"
-#undef AGX_STRUCT
-#undef AGX_FIELD
-#undef AGX_EXACT
-#undef AGX_STRUCT_END
 #undef AGX_CS_MEMBER
 
 // ---- field indices -----------------------------------------------------------
@@ -67,10 +63,6 @@ constexpr uint64_t to_logical(M m) {
 #define AGX_EXACT(m, ...) m,
 #define AGX_STRUCT_END(Id) };
 #include "cmdstream/tables/all.inc"
-#undef AGX_STRUCT
-#undef AGX_FIELD
-#undef AGX_EXACT
-#undef AGX_STRUCT_END
 
 // ---- tables --------------------------------------------------------------------
 // k<Id>FieldRows ends with an unused row so that a struct without fields
@@ -86,37 +78,19 @@ constexpr uint64_t to_logical(M m) {
                                     std::span(k##Id##FieldRows, std::size(k##Id##FieldRows) - 1)}; \
   static_assert(table_is_valid(k##Id), #Id);
 #include "cmdstream/tables/all.inc"
-#undef AGX_STRUCT
-#undef AGX_FIELD
-#undef AGX_EXACT
-#undef AGX_STRUCT_END
 
 // Every struct, by family (CDM, USC, image descriptors, PPP, VDM, render).
 #define AGX_STRUCT(Id, name, size) &k##Id,
-#define AGX_FIELD(...)
-#define AGX_EXACT(...)
-#define AGX_STRUCT_END(Id)
 inline constexpr const StructDesc* kAllStructs[] = {
-#include "cmdstream/tables/all.inc"
+#include "cmdstream/tables/each_struct.inc"
 };
-#undef AGX_STRUCT
-#undef AGX_FIELD
-#undef AGX_EXACT
-#undef AGX_STRUCT_END
 
 // The table of a typed struct.
 template <class T> constexpr const StructDesc& desc_of();
 #define AGX_STRUCT(Id, name, size) \
   template <>                      \
   constexpr const StructDesc& desc_of<Id>() { return k##Id; }
-#define AGX_FIELD(...)
-#define AGX_EXACT(...)
-#define AGX_STRUCT_END(Id)
-#include "cmdstream/tables/all.inc"
-#undef AGX_STRUCT
-#undef AGX_FIELD
-#undef AGX_EXACT
-#undef AGX_STRUCT_END
+#include "cmdstream/tables/each_struct.inc"
 
 // A struct by its cmdbuf.xml name (exact spelling, then ignoring case), or
 // nullptr.

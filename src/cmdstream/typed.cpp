@@ -38,10 +38,6 @@ inline M read_field(const uint32_t* w) {
   return out;              \
   }
 #include "cmdstream/tables/all.inc"
-#undef AGX_STRUCT
-#undef AGX_FIELD
-#undef AGX_EXACT
-#undef AGX_STRUCT_END
 
 #define AGX_STRUCT(Id, name, size_B)                                              \
   template <>                                                                   \
@@ -54,10 +50,6 @@ inline M read_field(const uint32_t* w) {
   return pack_into(k##Id, std::span<const uint64_t>(v.data(), n), out); \
   }
 #include "cmdstream/tables/all.inc"
-#undef AGX_STRUCT
-#undef AGX_FIELD
-#undef AGX_EXACT
-#undef AGX_STRUCT_END
 
 #define AGX_STRUCT(Id, name, size_B)              \
   template <>                                   \
@@ -70,10 +62,6 @@ inline M read_field(const uint32_t* w) {
   return v;                \
   }
 #include "cmdstream/tables/all.inc"
-#undef AGX_STRUCT
-#undef AGX_FIELD
-#undef AGX_EXACT
-#undef AGX_STRUCT_END
 
 #define AGX_CS_FROM(m) \
   if (size_t(F::m) < values.size()) out.m = from_logical<decltype(out.m)>(values[size_t(F::m)]);
@@ -88,9 +76,5 @@ inline M read_field(const uint32_t* w) {
   return out;              \
   }
 #include "cmdstream/tables/all.inc"
-#undef AGX_STRUCT
-#undef AGX_FIELD
-#undef AGX_EXACT
-#undef AGX_STRUCT_END
 
 }  // namespace agx::cmdstream

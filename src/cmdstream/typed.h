@@ -47,13 +47,6 @@ T from_values(std::span<const uint64_t> values);
   Values to_values<Id>(const Id& value);                            \
   template <>                                                       \
   Id from_values<Id>(std::span<const uint64_t> values);
-#define AGX_FIELD(...)
-#define AGX_EXACT(...)
-#define AGX_STRUCT_END(Id)
-#include "cmdstream/tables/all.inc"
-#undef AGX_STRUCT
-#undef AGX_FIELD
-#undef AGX_EXACT
-#undef AGX_STRUCT_END
+#include "cmdstream/tables/each_struct.inc"
 
 }  // namespace agx::cmdstream

@@ -115,14 +115,7 @@ void typed_matches_generic(std::mt19937_64& rng) {
 TEST(Tables, TypedMatchesGenericEveryStruct) {
   std::mt19937_64 rng(3);
 #define AGX_STRUCT(Id, name, size_B) typed_matches_generic<Id>(rng);
-#define AGX_FIELD(...)
-#define AGX_EXACT(...)
-#define AGX_STRUCT_END(Id)
-#include "cmdstream/tables/all.inc"
-#undef AGX_STRUCT
-#undef AGX_FIELD
-#undef AGX_EXACT
-#undef AGX_STRUCT_END
+#include "cmdstream/tables/each_struct.inc"
 }
 
 TEST(Tables, JsonRoundTripEveryStruct) {
