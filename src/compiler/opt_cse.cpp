@@ -1,6 +1,11 @@
 // Common subexpression elimination over the structured order: a pure
 // instruction equal to an earlier one whose result dominates it (same or
-// enclosing region) reads that result instead.
+// enclosing region) reads that result instead. A variable (a value with
+// several definitions) may be read too: each definition gives it a new
+// version, and entering a loop gives a new version to every variable the
+// loop defines (its value differs from one iteration to the next), so two
+// reads are equal only when they read the same version.
+#include <array>
 #include <unordered_map>
 
 #include "compiler/passes.h"
@@ -37,22 +42,52 @@ uint64_t hash_of(const Function& f, const Instr& in) {
   return h ^ (uint64_t{d.bits} << 3 | uint64_t{d.comps} << 11);
 }
 
-// One region's instructions by hash (instruction indices): pure ones, and
-// loads, which any memory write forgets.
-struct Scope {
-  std::unordered_multimap<uint64_t, size_t> pure, loads;
+// The versions of the variables an instruction reads, source by source
+// (0 for the other sources); instructions with more sources than this are
+// not eliminated when they read a variable.
+constexpr size_t kMaxVersionedSrcs = 4;
+using Versions = std::array<uint32_t, kMaxVersionedSrcs>;
+
+struct Entry {
+  size_t instr;
+  Versions versions;
 };
+
+// One region's instructions by hash: pure ones, and loads, which any
+// memory write forgets.
+struct Scope {
+  std::unordered_multimap<uint64_t, Entry> pure, loads;
+};
+
+// For each `loop` instruction, the variables defined before its end_loop.
+std::unordered_map<size_t, std::vector<ValueId>> variables_defined_in_loops(const Function& f) {
+  std::unordered_map<size_t, std::vector<ValueId>> defined;
+  std::vector<size_t> open;
+  for (size_t i = 0; i < f.instrs.size(); ++i) {
+    const Instr& in = f.instrs[i];
+    if (in.op == Op::loop) open.push_back(i);
+    else if (in.op == Op::end_loop && !open.empty()) open.pop_back();
+    else if (in.dest != kNoValue && f.values[in.dest].variable)
+      for (size_t l : open) defined[l].push_back(in.dest);
+  }
+  return defined;
+}
 
 }  // namespace
 
 bool opt_cse(Function& f) {
   std::vector<Scope> scopes(1);
   std::vector<ValueId> remap(f.values.size(), kNoValue);
+  std::vector<uint32_t> version(f.values.size(), 1);
+  const auto loop_defs = variables_defined_in_loops(f);
   bool progress = false;
   for (size_t i = 0; i < f.instrs.size(); ++i) {
     Instr& in = f.instrs[i];
     for (Src& s : in.srcs)
       if (s.is_value() && remap[s.value] != kNoValue) s.value = remap[s.value];
+    if (in.op == Op::loop)
+      if (auto it = loop_defs.find(i); it != loop_defs.end())
+        for (ValueId v : it->second) ++version[v];
     switch (in.op) {
       case Op::if_: case Op::loop: scopes.emplace_back(); break;
       case Op::else_: scopes.back() = Scope{}; break;
@@ -65,24 +100,34 @@ bool opt_cse(Function& f) {
                          in.op == Op::loop || in.op == Op::end_loop;
     if (writes_memory)
       for (Scope& scope : scopes) scope.loads.clear();
+    // A definition of a variable is a new version of it (after the
+    // instruction reads the old one).
+    const bool defines_variable = in.dest != kNoValue && f.values[in.dest].variable;
     bool load = in.op == Op::device_load || in.op == Op::local_load;
-    if (!(op_info(in.op).flags & kOpCse) && !load) continue;
-    if (in.dest == kNoValue || f.values[in.dest].variable) continue;
-    bool reads_variable = false;
-    for (const Src& s : in.srcs) reads_variable |= s.is_value() && f.values[s.value].variable;
-    if (reads_variable) continue;  // a variable's value changes along the way
-    const uint64_t h = hash_of(f, in);
+    const bool candidate = ((op_info(in.op).flags & kOpCse) || load) && in.dest != kNoValue && !defines_variable;
+    Versions versions{};
+    bool versionable = true;
+    for (size_t k = 0; k < in.srcs.size(); ++k) {
+      const Src& s = in.srcs[k];
+      if (!s.is_value() || !f.values[s.value].variable) continue;
+      if (k >= kMaxVersionedSrcs) versionable = false;
+      else versions[k] = version[s.value];
+    }
+    if (defines_variable) ++version[in.dest];
+    if (!candidate || !versionable) continue;
+    const uint64_t h = hash_of(f, in) ^ (uint64_t{versions[0]} << 20 ^ uint64_t{versions[1]} << 30 ^
+                                         uint64_t{versions[2]} << 40 ^ uint64_t{versions[3]} << 50);
     ValueId found = kNoValue;
     for (auto it = scopes.rbegin(); it != scopes.rend() && found == kNoValue; ++it) {
       auto [first, last] = (load ? it->loads : it->pure).equal_range(h);
       for (auto e = first; e != last && found == kNoValue; ++e)
-        if (same(f, f.instrs[e->second], in)) found = f.instrs[e->second].dest;
+        if (e->second.versions == versions && same(f, f.instrs[e->second.instr], in)) found = f.instrs[e->second.instr].dest;
     }
     if (found != kNoValue) {
       remap[in.dest] = found;
       progress = true;
     } else {
-      (load ? scopes.back().loads : scopes.back().pure).emplace(h, i);
+      (load ? scopes.back().loads : scopes.back().pure).emplace(h, Entry{i, versions});
     }
   }
   return progress;

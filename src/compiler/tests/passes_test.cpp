@@ -77,6 +77,33 @@ TEST(Passes, DceRemovesDeadValuesAndAtomicResults) {
   ASSERT_TRUE(validate(f).ok());
 }
 
+TEST(Passes, CseReadsOfAVariableMatchOnlyTheSameVersion) {
+  Function f;
+  Builder b(f);
+  ValueId v = f.new_value(32, 1, true);
+  b.def_into(v, Op::mov, {Src::immediate(0)});
+  ValueId l0 = b.def(Op::device_load, {Src::uniform(0, 64), Src::val(v)});      // %1
+  b.emit(Op::loop);
+  ValueId l1 = b.def(Op::device_load, {Src::uniform(0, 64), Src::val(v)});      // %2: v changes in the loop
+  ValueId l2 = b.def(Op::device_load, {Src::uniform(0, 64), Src::val(v)});      // %3: same version as %2
+  ValueId s = b.def(Op::iadd, {Src::val(l1), Src::val(l2)});
+  b.def_into(v, Op::iadd, {Src::val(v), Src::immediate(1)});
+  ValueId l3 = b.def(Op::device_load, {Src::uniform(0, 64), Src::val(v)});      // %5: after the new definition
+  b.emit(Op::device_store, {Src::val(s), Src::uniform(2, 64), Src::val(l3)});
+  b.emit(Op::break_);
+  b.emit(Op::end_loop);
+  b.emit(Op::device_store, {Src::val(l0), Src::uniform(2, 64), Src::immediate(0)});
+  b.emit(Op::stop);
+  EXPECT_TRUE(opt_cse(f));
+  auto l = lines(f);
+  EXPECT_EQ(l[3], "  %2:32 = device_load u0:64, %0");
+  EXPECT_EQ(l[5], "  %4:32 = iadd %2, %2");  // %3 reads %2
+  EXPECT_EQ(l[7], "  %5:32 = device_load u0:64, %0");
+  EXPECT_EQ(l[8], "  device_store %4, u2:64, %5");
+  auto st = validate(f);
+  ASSERT_TRUE(st.ok()) << st.error().message();
+}
+
 TEST(Passes, CoalescePhisWritesTheVariableDirectly) {
   Function f;
   Builder b(f);
