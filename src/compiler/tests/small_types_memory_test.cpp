@@ -459,5 +459,81 @@ void main() {
   }
 }
 
+TEST(SmallTypesMatrices, LocalPushAndStd140F16Matrices) {
+  // Local f16mat2 array and columns picked at run time; push constant
+  // f16mat2x3 (std430: columns 8 bytes apart) indexed at run time; std140
+  // f16mat2 in a UBO (MatrixStride 16) copied whole into a std430 struct.
+  Shader s = must_compile(R"(#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 32) in;
+struct M { float16_t t; f16mat2 m; };
+layout(push_constant) uniform P { f16mat2x3 pm; } p;
+layout(std140, set = 0, binding = 0) uniform U { M u; };
+layout(std430, set = 0, binding = 1) buffer O { M o[]; };
+layout(std430, set = 0, binding = 2) buffer F { float16_t f[]; };
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  f16mat2 loc[4];
+  for (int k = 0; k < 4; ++k) loc[k] = f16mat2(float16_t(i), float16_t(k), float16_t(i + 1u), float16_t(0.5) * float16_t(k));
+  uint j = i & 3u, c = (i >> 2) & 1u;
+  loc[j][c] = loc[j][c] * float16_t(3.0);
+  f16vec2 col = loc[3u - j][1u - c];
+  f[i * 8u + 0u] = loc[j][c].x; f[i * 8u + 1u] = loc[j][c].y;
+  f[i * 8u + 2u] = col.x; f[i * 8u + 3u] = col.y;
+  f16vec3 pc = p.pm[c];
+  f[i * 8u + 4u] = pc.x; f[i * 8u + 5u] = pc.y; f[i * 8u + 6u] = pc.z;
+  f[i * 8u + 7u] = p.pm[1u - c][i % 3u];
+  o[i] = u;
+}
+)");
+  ASSERT_FALSE(s.code.empty());
+  std::vector<uint8_t> pc(16), ub(48, 0);
+  for (int k = 0; k < 6; ++k) {
+    uint16_t h = ref_half(0.25 * (k + 1) - 1.0);
+    std::memcpy(&pc[(k / 3) * 8 + (k % 3) * 2], &h, 2);
+  }
+  // std140 M: t at 0, m at 16 with columns 16 bytes apart.
+  const uint16_t t = ref_half(-2.5), mv[4] = {ref_half(1.5), ref_half(-3.0), ref_half(0.125), ref_half(7.0)};
+  std::memcpy(&ub[0], &t, 2);
+  for (int k = 0; k < 4; ++k) std::memcpy(&ub[16 + (k / 2) * 16 + (k % 2) * 2], &mv[k], 2);
+  Job r;
+  r.push = words_of(pc);
+  r.buffers.resize(3);
+  for (size_t k = 0; k < 3; ++k) {
+    uint32_t binding = s.abi.resources[k].binding;
+    r.buffers[k] = binding == 0 ? words_of(ub) : binding == 1 ? std::vector<uint32_t>(32 * 3, 0xEEEEEEEEu) : std::vector<uint32_t>(32 * 4);
+  }
+  ASSERT_OK(execute(s, r));
+  size_t ob = 0, fb = 0;
+  for (size_t k = 0; k < 3; ++k) {
+    if (s.abi.resources[k].binding == 1) ob = k;
+    if (s.abi.resources[k].binding == 2) fb = k;
+  }
+  auto o = bytes_of(r.buffers[ob]);
+  for (uint32_t i = 0; i < 32; ++i) {
+    SCOPED_TRACE(i);
+    uint16_t loc[4][2][2];
+    for (uint32_t k = 0; k < 4; ++k) {
+      loc[k][0][0] = ref_half(i);
+      loc[k][0][1] = ref_half(k);
+      loc[k][1][0] = ref_half(i + 1);
+      loc[k][1][1] = hmul(ref_half(0.5), ref_half(k));
+    }
+    uint32_t j = i & 3, c = (i >> 2) & 1;
+    for (int r2 = 0; r2 < 2; ++r2) loc[j][c][r2] = hmul(loc[j][c][r2], ref_half(3.0));
+    EXPECT_EQ(at16(r.buffers[fb], i * 8 + 0), loc[j][c][0]);
+    EXPECT_EQ(at16(r.buffers[fb], i * 8 + 1), loc[j][c][1]);
+    EXPECT_EQ(at16(r.buffers[fb], i * 8 + 2), loc[3 - j][1 - c][0]);
+    EXPECT_EQ(at16(r.buffers[fb], i * 8 + 3), loc[3 - j][1 - c][1]);
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(at16(r.buffers[fb], i * 8 + 4 + k), u16(&pc[c * 8 + k * 2]));
+    EXPECT_EQ(at16(r.buffers[fb], i * 8 + 7), u16(&pc[(1 - c) * 8 + (i % 3) * 2]));
+    // std430 M: t at 0, m at 4 (columns 4 bytes apart), size 12.
+    const uint8_t* e = &o[i * 12];
+    EXPECT_EQ(u16(e), t);
+    EXPECT_EQ(u16(e + 2), 0xEEEE) << "padding";
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(u16(e + 4 + k * 2), mv[k]);
+  }
+}
+
 }  // namespace
 }  // namespace agx::compiler::test
