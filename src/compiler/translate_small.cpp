@@ -270,7 +270,8 @@ Status Translator::small_instruction(const spirv::Inst& in, bool& handled) {
   bool ext = in.op == Op::OpExtInst;
   if (!ext && !value_op(in.op)) {
     // Operations the widened form would get wrong without their own rules.
-    if ((is_subgroup_op(in.op) || (in.op >= Op::OpDPdx && in.op <= Op::OpFwidthCoarse)) && w.size() >= 3 &&
+    const bool all_equal = in.op == Op::OpGroupNonUniformAllEqual || in.op == Op::OpSubgroupAllEqualKHR;
+    if ((is_subgroup_op(in.op) || all_equal || (in.op >= Op::OpDPdx && in.op <= Op::OpFwidthCoarse)) && w.size() >= 3 &&
         (small_width(w[0]) || small_width(operand_type(w[w.size() - 1])))) {
       handled = true;
       return small_lanes(in);  // translate_small_lanes.cpp

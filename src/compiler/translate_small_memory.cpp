@@ -30,7 +30,7 @@ Status Translator::load_small(const spirv::Inst& in, const Ptr& p) {
 Result<std::vector<Src>> Translator::load_small_values(const spirv::Inst& in, const Ptr& p, uint32_t rtype) {
   unsigned n = components(rtype), bits = small_width(rtype), elem_B = bits / 8;
   bool half = is_half(rtype);
-  if (!n) return unsupported(in, "a composite of 8/16-bit members in one load (load the members)");
+  if (!n) return unsupported(in, "an 8/16-bit scalar load of a composite (composites go through translate_struct_copy.cpp)");
   if (p.comp_stride_B && p.comp_stride_B != elem_B) {
     // A column of a row-major f16mat (or of a local one): scalar by scalar.
     std::vector<Src> c;
@@ -84,7 +84,7 @@ Result<std::vector<Src>> Translator::load_small_values(const spirv::Inst& in, co
 
 Status Translator::store_small(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data) {
   unsigned n = components(p.type), bits = small_width(p.type), elem_B = bits / 8;
-  if (!n) return unsupported(in, "a composite of 8/16-bit members in one store (store the members)");
+  if (!n) return unsupported(in, "an 8/16-bit scalar store of a composite (composites go through translate_struct_copy.cpp)");
   if (data.size() != n) return unsupported(in, "store of a value of another shape");
   if (p.comp_stride_B && p.comp_stride_B != elem_B) {
     for (unsigned i = 0; i < n; ++i) {

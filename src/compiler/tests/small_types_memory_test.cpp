@@ -234,6 +234,8 @@ TEST(SmallTypesLanes, SubgroupOperationsAndTrinaryMinMax) {
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_quad : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_vote : require
+#extension GL_KHR_shader_subgroup_shuffle_relative : require
 #extension GL_EXT_shader_subgroup_extended_types_float16 : require
 #extension GL_EXT_shader_subgroup_extended_types_int16 : require
 #extension GL_EXT_shader_subgroup_extended_types_int8 : require
@@ -248,7 +250,7 @@ void main() {
   float16_t x = h[l];
   int16_t y = s[l];
   int8_t z = b[l];
-  uint k = l * 17u;
+  uint k = l * 19u;
   o[k + 0u] = int(float16BitsToUint16(subgroupAdd(x)));
   o[k + 1u] = int(float16BitsToUint16(subgroupInclusiveAdd(x)));
   o[k + 2u] = int(float16BitsToUint16(subgroupClusteredMul(x, 4u)));
@@ -265,6 +267,8 @@ void main() {
   o[k + 13u] = int(subgroupInclusiveAdd(uint8_t(z)));
   o[k + 14u] = int(min3(y, int16_t(z), int16_t(-7))) * 65536 + int(max3(uint8_t(z), uint8_t(y), uint8_t(100)));
   o[k + 15u] = int(float16BitsToUint16(mid3(x, -x, float16_t(0.75))));
+  o[k + 17u] = int(subgroupAllEqual(x)) + 2 * int(subgroupAllEqual(h[5])) + 4 * int(subgroupAllEqual(uint8_t(b[3])));
+  o[k + 18u] = int(subgroupShuffleUp(z, 1u)) * 65536 + int(float16BitsToUint16(subgroupQuadBroadcast(x, 2u)));
   // Some lanes inactive: the lane-order fold, rounded per step too.
   if (l % 3u != 0u) o[k + 16u] = int(float16BitsToUint16(subgroupAdd(x))) + int(subgroupMax(z)) * 65536;
 }
@@ -278,7 +282,7 @@ void main() {
   for (auto& v : sv) v = static_cast<uint16_t>(rng());
   for (auto& v : bv) v = static_cast<uint8_t>(rng());
   Job r;
-  r.buffers = {pack16(h), pack16(sv), words_of(bv), std::vector<uint32_t>(32 * 17)};
+  r.buffers = {pack16(h), pack16(sv), words_of(bv), std::vector<uint32_t>(32 * 19)};
   ASSERT_OK(execute(s, r));
   // References in the translation's order (SPIR-V leaves it open): the
   // butterfly for reductions (lane l combines with l ^ d, d = 1, 2, 4, ...),
@@ -310,7 +314,7 @@ void main() {
     umul = static_cast<uint16_t>(umul * sv[l]);
   }
   for (uint32_t l = 0; l < 32; ++l) {
-    const int32_t* o = reinterpret_cast<const int32_t*>(&r.buffers[3][l * 17]);
+    const int32_t* o = reinterpret_cast<const int32_t*>(&r.buffers[3][l * 19]);
     SCOPED_TRACE(l);
     EXPECT_EQ(o[0], sum[l]);
     EXPECT_EQ(o[1], prefix[l]);
@@ -335,6 +339,8 @@ void main() {
     EXPECT_EQ(o[14], mn * 65536 + mx);
     double a = ref_double(h[l]), c = 0.75, mid = std::max(std::min(std::max(a, -a), c), std::min(a, -a));
     EXPECT_EQ(o[15], ref_half(mid));
+    EXPECT_EQ(o[17], 6);
+    if (l > 0) EXPECT_EQ(o[18], int8_t(bv[l - 1]) * 65536 + h[(l & ~3u) | 2]);
     if (l % 3 == 0) {
       EXPECT_EQ(o[16], 0);
       continue;
