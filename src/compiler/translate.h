@@ -134,6 +134,7 @@ class Translator {
   // translate_struct_copy.cpp: whole structs/arrays in memory
   Result<std::vector<MemoryLeaf>> composite_leaves(const Ptr& p, const spirv::Inst& in);
   Ptr small_leaf(const Ptr& p, const MemoryLeaf& leaf) const;
+  unsigned small_run(const Ptr& p, const std::vector<MemoryLeaf>& leaves, size_t first) const;
   Result<Src> load_word(const Ptr& p, uint32_t off_B, const spirv::Inst& in);
   Status store_word(const Ptr& p, uint32_t off_B, Src data, const spirv::Inst& in);
   Result<std::vector<Src>> load_composite(const Ptr& p, const spirv::Inst& in);
@@ -297,11 +298,11 @@ class Translator {
   Status small_convert(const spirv::Inst& in);
   Status small_bitcast(const spirv::Inst& in);
   Status load_small(const spirv::Inst& in, const Ptr& p);
-  Result<std::vector<Src>> load_small_values(const spirv::Inst& in, const Ptr& p, uint32_t rtype);
+  Result<std::vector<Src>> load_small_values(const spirv::Inst& in, const Ptr& p, uint32_t rtype, unsigned count = 0);
   Result<uint32_t> push_end_B(const Ptr& p, const spirv::Inst& in);
   Src push_dynamic_offset(const Ptr& p, uint32_t* step);
   Result<Src> push_small(const Ptr& p, uint32_t off_B, unsigned bits, const spirv::Inst& in);
-  Status store_small(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
+  Status store_small(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data, unsigned count = 0);
   Src sext(Src v, unsigned bits);
   Src truncate(Src v, unsigned bits);
   Src round_half(Src f32, size_t window_start = SIZE_MAX);

@@ -26,9 +26,9 @@ Status Translator::load_small(const spirv::Inst& in, const Ptr& p) {
 }
 
 // The widened components of an 8/16-bit scalar or vector of type `rtype`
-// at the pointer.
-Result<std::vector<Src>> Translator::load_small_values(const spirv::Inst& in, const Ptr& p, uint32_t rtype) {
-  unsigned n = components(rtype), bits = small_width(rtype), elem_B = bits / 8;
+// at the pointer (`count`: that many consecutive scalars of type rtype).
+Result<std::vector<Src>> Translator::load_small_values(const spirv::Inst& in, const Ptr& p, uint32_t rtype, unsigned count) {
+  unsigned n = count ? count : components(rtype), bits = small_width(rtype), elem_B = bits / 8;
   bool half = is_half(rtype);
   if (!n) return unsupported(in, "an 8/16-bit scalar load of a composite (composites go through translate_struct_copy.cpp)");
   if (p.comp_stride_B && p.comp_stride_B != elem_B) {
@@ -82,8 +82,8 @@ Result<std::vector<Src>> Translator::load_small_values(const spirv::Inst& in, co
   return std::move(out.c);
 }
 
-Status Translator::store_small(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data) {
-  unsigned n = components(p.type), bits = small_width(p.type), elem_B = bits / 8;
+Status Translator::store_small(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data, unsigned count) {
+  unsigned n = count ? count : components(p.type), bits = small_width(p.type), elem_B = bits / 8;
   if (!n) return unsupported(in, "an 8/16-bit scalar store of a composite (composites go through translate_struct_copy.cpp)");
   if (data.size() != n) return unsupported(in, "store of a value of another shape");
   if (p.comp_stride_B && p.comp_stride_B != elem_B) {

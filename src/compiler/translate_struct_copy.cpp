@@ -92,6 +92,20 @@ Ptr Translator::small_leaf(const Ptr& p, const MemoryLeaf& leaf) const {
   return q;
 }
 
+// How many 8/16-bit leaves from `first` on are one vector in memory: the
+// same type, each right after the last, at most 4 (one i8/i16 load or
+// store of a register tuple in buffers and shared memory; push constants
+// take them one by one anyway).
+unsigned Translator::small_run(const Ptr& p, const std::vector<MemoryLeaf>& leaves, size_t first) const {
+  if (p.space != Ptr::Space::buffer && p.space != Ptr::Space::shared) return 1;
+  const uint32_t elem_B = small_width(leaves[first].type) / 8;
+  unsigned n = 1;
+  while (n < 4 && first + n < leaves.size() && leaves[first + n].type == leaves[first].type &&
+         leaves[first + n].off_B == leaves[first].off_B + n * elem_B)
+    ++n;
+  return n;
+}
+
 Result<Src> Translator::load_word(const Ptr& p, uint32_t off_B, const spirv::Inst& in) {
   Ptr q = p;
   q.const_B += off_B;
@@ -131,10 +145,13 @@ Status Translator::store_word(const Ptr& p, uint32_t off_B, Src data, const spir
 Result<std::vector<Src>> Translator::load_composite(const Ptr& p, const spirv::Inst& in) {
   AGX_TRY(auto leaves, composite_leaves(p, in));
   std::vector<Src> out;
-  for (const MemoryLeaf& leaf : leaves) {
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    const MemoryLeaf& leaf = leaves[i];
     if (small_width(leaf.type)) {
-      AGX_TRY(auto c, load_small_values(in, small_leaf(p, leaf), leaf.type));
-      out.push_back(c[0]);
+      const unsigned run = small_run(p, leaves, i);
+      AGX_TRY(auto c, load_small_values(in, small_leaf(p, leaf), leaf.type, run));
+      out.insert(out.end(), c.begin(), c.end());
+      i += run - 1;
       continue;
     }
     AGX_TRY(auto lo, load_word(p, leaf.off_B, in));
@@ -153,7 +170,9 @@ Status Translator::store_composite(const spirv::Inst& in, const Ptr& p, const st
   if (leaves.size() != data.size()) return unsupported(in, "store of a value of another shape");
   for (size_t i = 0; i < leaves.size(); ++i) {
     if (small_width(leaves[i].type)) {
-      AGX_CHECK(store_small(in, small_leaf(p, leaves[i]), {data[i]}));
+      const unsigned run = small_run(p, leaves, i);
+      AGX_CHECK(store_small(in, small_leaf(p, leaves[i]), std::vector<Src>(data.begin() + i, data.begin() + i + run), run));
+      i += run - 1;
     } else if (type(leaves[i].type).width == 64) {
       AGX_CHECK(store_word(p, leaves[i].off_B, lo32(data[i]), in));
       AGX_CHECK(store_word(p, leaves[i].off_B + 4, hi32(data[i]), in));
