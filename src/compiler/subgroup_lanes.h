@@ -4,6 +4,7 @@
 // why an index is only trusted as an immediate).
 #pragma once
 
+#include <functional>
 #include <utility>
 
 #include "compiler/builder.h"
@@ -35,6 +36,9 @@ inline uint32_t identity(Red r) {
 class Lanes {
  public:
   explicit Lanes(Builder& b) : b_(b) {}
+  // Set for halves: each float sum/product rounded to the nearest half
+  // (per operation, as SPIR-V's 16-bit OpFAdd/OpFMul).
+  std::function<Src(Src)> round_float;
   Src lane() { return Src::val(b_.def(IrOp::get_sr, {}, 32, 1, 52)); }  // thread_index_in_simdgroup
   // Mask of the active lanes, in every active lane.
   Src active() { return Src::val(b_.def(IrOp::ballot, {Src::immediate(0), Src::immediate(0)}, 32, 1, 0, Cond::ueq)); }
@@ -56,8 +60,10 @@ class Lanes {
     switch (r) {
       case Red::iadd: return b_.binary(IrOp::iadd, a, x);
       case Red::imul: return b_.binary(IrOp::imul, a, x);
-      case Red::fadd: return Src::val(b_.def(IrOp::fadd, {a, x}));
-      case Red::fmul: return Src::val(b_.def(IrOp::fmul, {a, x}));
+      case Red::fadd: case Red::fmul: {
+        Src t = Src::val(b_.def(r == Red::fadd ? IrOp::fadd : IrOp::fmul, {a, x}));
+        return round_float ? round_float(t) : t;
+      }
       case Red::smin: return b_.select(Cond::slt, false, x, a, x, a);
       case Red::umin: return b_.select(Cond::ult, false, x, a, x, a);
       case Red::fmin: return b_.select(Cond::flt, false, x, a, x, a);

@@ -133,6 +133,8 @@ class Translator {
 
   // translate_struct_copy.cpp: whole structs/arrays in memory
   Result<std::vector<MemoryLeaf>> composite_leaves(const Ptr& p, const spirv::Inst& in);
+  Ptr small_leaf(const Ptr& p, const MemoryLeaf& leaf) const;
+  unsigned small_run(const Ptr& p, const std::vector<MemoryLeaf>& leaves, size_t first) const;
   Result<Src> load_word(const Ptr& p, uint32_t off_B, const spirv::Inst& in);
   Status store_word(const Ptr& p, uint32_t off_B, Src data, const spirv::Inst& in);
   Result<std::vector<Src>> load_composite(const Ptr& p, const spirv::Inst& in);
@@ -241,7 +243,7 @@ class Translator {
   bool is_float(uint32_t type_id) const;
   bool is_bool(uint32_t type_id) const;
   Error unsupported(const spirv::Inst& in, std::string_view what) const;
-  uint32_t natural_size_B(uint32_t type_id, uint32_t* align_B) const;
+  uint32_t natural_size_B(uint32_t type_id, uint32_t* align_B, bool widened = false) const;
 
   // translate_int64.cpp: 64-bit integers on 32-bit halves
   bool is_int64(uint32_t type_id) const;
@@ -296,7 +298,11 @@ class Translator {
   Status small_convert(const spirv::Inst& in);
   Status small_bitcast(const spirv::Inst& in);
   Status load_small(const spirv::Inst& in, const Ptr& p);
-  Status store_small(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);
+  Result<std::vector<Src>> load_small_values(const spirv::Inst& in, const Ptr& p, uint32_t rtype, unsigned count = 0);
+  Result<uint32_t> push_end_B(const Ptr& p, const spirv::Inst& in);
+  Src push_dynamic_offset(const Ptr& p, uint32_t* step);
+  Result<Src> push_small(const Ptr& p, uint32_t off_B, unsigned bits, const spirv::Inst& in);
+  Status store_small(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data, unsigned count = 0);
   Src sext(Src v, unsigned bits);
   Src truncate(Src v, unsigned bits);
   Src round_half(Src f32, size_t window_start = SIZE_MAX);
@@ -306,6 +312,8 @@ class Translator {
   Src double_to_half(Pair d);
   void narrow_half_sources(size_t first_instr, TVal& out);
   bool small_active_ = false;
+  bool round_half_lanes_ = false;  // subgroup_scan: half sums/products rounded per step
+  Status small_lanes(const spirv::Inst& in);  // translate_small_lanes.cpp
   // A widened half -> where its 16 bits already are: a 16-bit register
   // (the rounding's) or a zero-extended 32-bit value (a loaded element).
   std::unordered_map<ValueId, Src> half_source_;

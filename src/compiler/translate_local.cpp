@@ -47,11 +47,14 @@ Result<std::vector<LocalLeaf>> Translator::local_leaves(uint32_t t) const {
         if (ty.width == 32) { out.push_back({off, false}); return true; }
         // 64-bit integers and doubles: a word pair, low word first.
         if (ty.width == 64) { out.push_back({off, true}); return true; }
+        // 8/16-bit: a word holding the widened value (an integer's low
+        // bits, a half's f32).
+        if (ty.width == 8 || ty.width == 16) { out.push_back({off, false}); return true; }
         why = fmt::format("{}-bit scalars are not supported", ty.width);
         return false;
       case Kind::vector: case Kind::matrix: case Kind::array: {
         uint32_t ea = 4;
-        uint32_t e = natural_size_B(ty.elem, &ea);
+        uint32_t e = natural_size_B(ty.elem, &ea, true);
         // Matrices are arrays of their columns (a dvec3 column 32 bytes).
         uint32_t stride = ty.kind == Kind::vector ? e : (e + ea - 1) / ea * ea;
         for (uint32_t i = 0; i < ty.count; ++i)
@@ -62,7 +65,7 @@ Result<std::vector<LocalLeaf>> Translator::local_leaves(uint32_t t) const {
         uint32_t mo = 0;
         for (uint32_t m : ty.members) {
           uint32_t ma = 4;
-          uint32_t ms = natural_size_B(m, &ma);
+          uint32_t ms = natural_size_B(m, &ma, true);
           mo = (mo + ma - 1) / ma * ma;
           if (!self(self, m, off + mo)) return false;
           mo += ms;
@@ -136,7 +139,7 @@ Status Translator::setup_locals() {
     l.var = v;
     l.type = pointee;
     uint32_t align_B = 4;
-    l.size_B = natural_size_B(pointee, &align_B);
+    l.size_B = natural_size_B(pointee, &align_B, true);
     l.registers = l.size_B <= kRegisterArrayMax_B;
     if (l.registers) {
       // Defined at the top: every later read, even on a path that never

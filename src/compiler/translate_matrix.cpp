@@ -46,7 +46,22 @@ Result<MatrixLayout> Translator::matrix_layout(Ptr::Space space, uint32_t matrix
                                                uint32_t mtype, const spirv::Inst& in) const {
   unsigned rows = matrix_rows(mtype);
   if (type(scalar_type(type(mtype).elem)).width == 64) return double_matrix_layout(space, matrix_stride_B, row_major, mtype, in);
-  if (type(scalar_type(type(mtype).elem)).width != 32) return unsupported(in, "matrices of other than 32/64-bit floats");
+  if (type(scalar_type(type(mtype).elem)).width == 16) {
+    // f16mat: 2-byte scalars (translate_small_memory.cpp moves each); the
+    // natural layout is an array of f16vec columns, or of widened words in
+    // local variables.
+    if (matrix_stride_B) {
+      if (matrix_stride_B % 2) return unsupported(in, "MatrixStride not a multiple of 2");
+      return row_major ? MatrixLayout{2, matrix_stride_B} : MatrixLayout{matrix_stride_B, 2};
+    }
+    switch (space) {
+      case Ptr::Space::push: return MatrixLayout{rows * 2, 2};
+      case Ptr::Space::shared: return MatrixLayout{rows == 3 ? 8u : rows * 2, 2};
+      case Ptr::Space::local: return MatrixLayout{rows == 3 ? 16u : rows * 4, 4};
+      default: return unsupported(in, "matrix without a MatrixStride decoration");
+    }
+  }
+  if (type(scalar_type(type(mtype).elem)).width != 32) return unsupported(in, "matrices of other than 16/32/64-bit floats");
   if (matrix_stride_B) {
     if (matrix_stride_B % 4) return unsupported(in, "MatrixStride not a multiple of 4");
     return row_major ? MatrixLayout{4, matrix_stride_B} : MatrixLayout{matrix_stride_B, 4};
@@ -181,18 +196,27 @@ Status Translator::matrix_op(const spirv::Inst& in, bool& handled) {
   auto data = [&](uint32_t id) -> Result<std::vector<Src>> {
     AGX_TRY(auto v, get(id, in));
     if (v->kind != TVal::Kind::data || v->cmp) return unsupported(in, "matrix operand is not a float value");
-    if (type(scalar_type(type(v->type).kind == Kind::matrix ? type(v->type).elem : v->type)).width != 32)
-      return unsupported(in, "matrices of 64-bit floats (dmat) are not supported");
+    const unsigned width = type(scalar_type(type(v->type).kind == Kind::matrix ? type(v->type).elem : v->type)).width;
+    if (width != 32 && width != 16) return unsupported(in, "matrices of 64-bit floats (dmat) are not supported");
     return v->c;
   };
+  // f16 matrices: widened halves; every product and sum is rounded to the
+  // nearest half (SPIR-V's 16-bit OpFMul/OpFAdd), so no fmadd.
+  const bool half = w.size() >= 3 && is_half(element_scalar(w[0]));
   auto shape = [&](uint32_t t, unsigned& cols, unsigned& rows) -> Status {
     if (type(t).kind != Kind::matrix) return unsupported(in, "matrix instruction on a non-matrix type");
     cols = type(t).count;
     rows = matrix_rows(t);
     return {};
   };
-  auto fmul = [&](Src a, Src b) { return Src::val(b_.def(IrOp::fmul, {a, b})); };
-  auto fma = [&](Src a, Src b, Src c) { return Src::val(b_.def(IrOp::fmadd, {a, b, c})); };
+  auto fmul = [&](Src a, Src b) {
+    Src p = Src::val(b_.def(IrOp::fmul, {a, b}));
+    return half ? round_half(p) : p;
+  };
+  auto fma = [&](Src a, Src b, Src c) {
+    if (half) return round_half(Src::val(b_.def(IrOp::fadd, {c, fmul(a, b)})));
+    return Src::val(b_.def(IrOp::fmadd, {a, b, c}));
+  };
   // sum_j x[j] y[j]: one fmul, then an fmadd a term
   auto dot = [&](const std::vector<Src>& x, const std::vector<Src>& y) {
     Src acc = fmul(x[0], y[0]);
@@ -284,6 +308,7 @@ Status Translator::matrix_ext(const spirv::Inst& in) {
   if (type(mt).kind != Kind::matrix || mv->kind != TVal::Kind::data) return unsupported(in, "determinant/inverse of a non-matrix");
   unsigned n = type(mt).count;
   if (matrix_rows(mt) != n) return unsupported(in, "determinant/inverse of a non-square matrix");
+  if (type(scalar_type(type(mt).elem)).width == 16) return unsupported(in, "determinant/inverse of 16-bit float matrices");
   if (type(scalar_type(type(mt).elem)).width != 32) return unsupported(in, "matrices of 64-bit floats (dmat) are not supported");
   const std::vector<Src> m = mv->c;
   if (m.size() != n * n) return unsupported(in, "matrix operand shape");

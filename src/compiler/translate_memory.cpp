@@ -34,16 +34,18 @@ int builtin_sr(int32_t builtin) {
 }  // namespace
 
 // Natural (std430-like) size and alignment of a type, for threadgroup
-// memory, which has no explicit layout in SPIR-V.
-uint32_t Translator::natural_size_B(uint32_t t, uint32_t* align_B) const {
+// memory, which has no explicit layout in SPIR-V. `widened` (local
+// variables): an 8/16-bit scalar takes a whole word, its widened 32-bit
+// form (docs/compiler.md, "Local arrays and the stack frame").
+uint32_t Translator::natural_size_B(uint32_t t, uint32_t* align_B, bool widened) const {
   const spirv::Type& ty = type(t);
   uint32_t a = 4, size = 4;
   switch (ty.kind) {
     case Kind::bool_: case Kind::int_: case Kind::float_:
-      size = a = ty.kind != Kind::bool_ && ty.width < 32 ? ty.width / 8 : std::max(4u, ty.width / 8);  // 8/16-bit: 1/2 bytes
+      size = a = ty.kind != Kind::bool_ && ty.width < 32 && !widened ? ty.width / 8 : std::max(4u, ty.width / 8);  // 8/16-bit: 1/2 bytes
       break;
     case Kind::vector: {
-      uint32_t e = natural_size_B(ty.elem, nullptr);
+      uint32_t e = natural_size_B(ty.elem, nullptr, widened);
       size = e * ty.count;
       a = e * (ty.count == 3 ? 4 : ty.count);
       break;
@@ -51,7 +53,7 @@ uint32_t Translator::natural_size_B(uint32_t t, uint32_t* align_B) const {
     case Kind::matrix:  // columns like an array of vectors (vec3 columns 16 bytes apart)
     case Kind::array: {
       uint32_t ea = 4;
-      uint32_t e = natural_size_B(ty.elem, &ea);
+      uint32_t e = natural_size_B(ty.elem, &ea, widened);
       uint32_t stride = (e + ea - 1) / ea * ea;
       size = stride * ty.count;
       a = ea;
@@ -62,7 +64,7 @@ uint32_t Translator::natural_size_B(uint32_t t, uint32_t* align_B) const {
       a = 4;
       for (uint32_t mem : ty.members) {
         uint32_t ma = 4;
-        uint32_t ms = natural_size_B(mem, &ma);
+        uint32_t ms = natural_size_B(mem, &ma, widened);
         size = (size + ma - 1) / ma * ma + ms;
         a = std::max(a, ma);
       }
@@ -234,6 +236,7 @@ Status Translator::access_chain(const spirv::Inst& in) {
     p = bv->ptr;
   }
   bool explicit_layout = p.space == Ptr::Space::buffer || p.space == Ptr::Space::push;
+  const bool widened = p.space == Ptr::Space::local;  // 8/16-bit scalars a word each
   for (size_t k = 3; k < w.size(); ++k) {
     AGX_TRY(auto idx, scalar(w[k], in));
     const spirv::Type& ty = type(p.type);
@@ -246,7 +249,7 @@ Status Translator::access_chain(const spirv::Inst& in) {
       } else {
         for (uint32_t j = 0; j <= idx.imm; ++j) {
           uint32_t ma = 4;
-          uint32_t ms = natural_size_B(ty.members[j], &ma);
+          uint32_t ms = natural_size_B(ty.members[j], &ma, widened);
           off = (off + ma - 1) / ma * ma;
           if (j < idx.imm) off += ms;
         }
@@ -282,11 +285,11 @@ Status Translator::access_chain(const spirv::Inst& in) {
         if (!stride) return unsupported(in, "array without an ArrayStride decoration");
       } else {
         uint32_t ea = 4;
-        uint32_t e = natural_size_B(ty.elem, &ea);
+        uint32_t e = natural_size_B(ty.elem, &ea, widened);
         stride = (e + ea - 1) / ea * ea;
       }
     } else if (ty.kind == Kind::vector) {
-      stride = p.comp_stride_B ? p.comp_stride_B : small_width(ty.elem) ? small_width(ty.elem) / 8 : std::max(4u, type(ty.elem).width / 8);
+      stride = p.comp_stride_B ? p.comp_stride_B : small_width(ty.elem) && !widened ? small_width(ty.elem) / 8 : std::max(4u, type(ty.elem).width / 8);
     } else {
       return unsupported(in, "access chain through a scalar");
     }
@@ -406,12 +409,18 @@ Status Translator::load(const spirv::Inst& in) {
   }
   if (type(rtype).kind == Kind::matrix && type(p.type).kind == Kind::matrix) {
     if (holds_doubles(rtype)) return load_double_matrix(in, p);  // translate_fp64_memory.cpp
+    if (small_width(element_scalar(rtype))) {  // f16mat: scalar by scalar (translate_struct_copy.cpp)
+      AGX_TRY(auto c, load_composite(p, in));
+      out.c = std::move(c);
+      vals_[w[1]] = std::move(out);
+      return {};
+    }
     AGX_CHECK(load_matrix(in, p, out));
     vals_[w[1]] = std::move(out);
     return {};
   }
   if (is_double(rtype) && n > 1 && p.comp_stride_B) return load_double_vector(in, p);  // a dmat column
-  if (n > 1 && p.comp_stride_B && p.comp_stride_B != 4) {
+  if (n > 1 && p.comp_stride_B && p.comp_stride_B != 4 && !small_width(rtype)) {
     // A column of a row-major matrix: its scalars a row apart.
     if (type(scalar_type(rtype)).width != 32) return unsupported(in, "64-bit load (32-bit only)");
     AGX_TRY(auto c, load_vector_at(p, n, p.comp_stride_B, in));
@@ -475,9 +484,10 @@ Status Translator::store(const spirv::Inst& in) {
   if (p.space == Ptr::Space::local) return local_store(p, data, in);
   unsigned n = components(p.type);
   if (type(p.type).kind == Kind::matrix && holds_doubles(p.type)) return store_double_matrix(in, p, data);
+  if (type(p.type).kind == Kind::matrix && small_width(element_scalar(p.type))) return store_composite(in, p, data);  // f16mat
   if (type(p.type).kind == Kind::matrix) return store_matrix(in, p, data);
   if (is_double(p.type) && n > 1 && p.comp_stride_B) return store_double_vector(in, p, data);  // a dmat column
-  if (n > 1 && p.comp_stride_B && p.comp_stride_B != 4) {
+  if (n > 1 && p.comp_stride_B && p.comp_stride_B != 4 && !small_width(p.type)) {
     if (data.size() != n) return unsupported(in, "store of a value of another shape");
     return store_vector_at(p, data, p.comp_stride_B, in);
   }

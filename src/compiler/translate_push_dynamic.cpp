@@ -14,12 +14,26 @@
 
 namespace agx::compiler::detail {
 
+using IrOp = agx::compiler::Op;
+
 Result<Src> Translator::push_word(const Ptr& p, uint32_t off_B, const spirv::Inst& in) {
   const uint32_t at_B = p.const_B + off_B;
   if (at_B % 4) return unsupported(in, "unaligned uniform access");
   if (p.terms.empty()) return Src::uniform(p.uniform + at_B / 4);
-  // The end of the loose uniform holding the pointer's first element, else
-  // of the push constant block.
+  AGX_TRY(auto end_B, push_end_B(p, in));
+  if (at_B + 4 > end_B) return unsupported(in, "dynamic index into push constants / loose uniforms out of range");
+  uint32_t step = 0;
+  Src dyn = push_dynamic_offset(p, &step);
+  if (step % 4) return unsupported(in, "dynamic index into push constants / loose uniforms with a stride that is not whole words");
+  Src r = Src::uniform(p.uniform + at_B / 4);
+  for (uint32_t d = step; step && at_B + d + 4 <= end_B; d += step)
+    r = b_.select(Cond::ueq, false, dyn, Src::immediate(d), Src::uniform(p.uniform + (at_B + d) / 4), r);
+  return r;
+}
+
+// The end of the loose uniform holding the pointer's first element, else
+// of the push constant block (bytes from p.uniform).
+Result<uint32_t> Translator::push_end_B(const Ptr& p, const spirv::Inst& in) {
   uint32_t end_B = abi_.push_constants_size_B;
   const uint32_t first_u = p.uniform + p.const_B / 4;
   bool found = p.uniform == abi_.push_constants_uniform && abi_.loose_uniforms.empty();
@@ -28,18 +42,49 @@ Result<Src> Translator::push_word(const Ptr& p, uint32_t off_B, const spirv::Ins
       end_B = (lu.uniform - p.uniform) * 4 + lu.size_B;
       found = true;
     }
-  if (!found || at_B + 4 > end_B) return unsupported(in, "dynamic index into push constants / loose uniforms out of range");
-  uint32_t step = 0;
+  if (!found) return unsupported(in, "dynamic index into push constants / loose uniforms out of range");
+  return end_B;
+}
+
+// sum(index * stride) of the pointer's run-time terms; *step: their gcd.
+Src Translator::push_dynamic_offset(const Ptr& p, uint32_t* step) {
   Src dyn = Src::immediate(0);
+  *step = 0;
   for (const auto& [idx, stride] : p.terms) {
-    step = std::gcd(step, stride);
+    *step = std::gcd(*step, stride);
     dyn = b_.imad(idx.bits == 64 ? lo32(idx) : idx, Src::immediate(stride), dyn);
   }
-  if (step % 4) return unsupported(in, "dynamic index into push constants / loose uniforms with a stride that is not whole words");
-  Src r = Src::uniform(p.uniform + at_B / 4);
-  for (uint32_t d = step; step && at_B + d + 4 <= end_B; d += step)
-    r = b_.select(Cond::ueq, false, dyn, Src::immediate(d), Src::uniform(p.uniform + (at_B + d) / 4), r);
-  return r;
+  return dyn;
+}
+
+// An 8/16-bit element at a pointer with run-time indices, zero-extended.
+// Steps of whole words: the select chain over the element's word, shifted
+// by its constant place in the word. Other steps (a uint16_t or int8_t
+// array): the chain over the words the byte offset B can reach, picked by
+// B / 4, shifted right by (B % 4) * 8.
+Result<Src> Translator::push_small(const Ptr& p, uint32_t off_B, unsigned bits, const spirv::Inst& in) {
+  const uint32_t at_B = p.const_B + off_B, elem_B = bits / 8;
+  if (at_B % elem_B) return unsupported(in, "unaligned uniform access");
+  AGX_TRY(auto end_B, push_end_B(p, in));
+  if (at_B + elem_B > end_B) return unsupported(in, "dynamic index into push constants / loose uniforms out of range");
+  uint32_t step = 0;
+  Src dyn = push_dynamic_offset(p, &step);
+  if (step % elem_B) return unsupported(in, "dynamic index into 8/16-bit push constants with a stride not a multiple of the element size");
+  const uint32_t last_word = (end_B - 1) / 4;
+  Src r = Src::uniform(p.uniform + at_B / 4), shift = Src::immediate(at_B % 4 * 8);
+  if (step % 4 == 0) {
+    for (uint32_t d = step; step && at_B + d + elem_B <= end_B; d += step)
+      r = b_.select(Cond::ueq, false, dyn, Src::immediate(d), Src::uniform(p.uniform + (at_B + d) / 4), r);
+  } else {
+    Src byte = b_.iadd(dyn, Src::immediate(at_B));
+    Src word = b_.binary(IrOp::ushr, byte, Src::immediate(2));
+    for (uint32_t k = at_B / 4 + 1; k <= last_word; ++k)
+      r = b_.select(Cond::ueq, false, word, Src::immediate(k), Src::uniform(p.uniform + k), r);
+    shift = b_.binary(IrOp::ishl, b_.binary(IrOp::iand, byte, Src::immediate(3)), Src::immediate(3));
+  }
+  if (!(shift.is_imm() && shift.imm == 0)) r = b_.binary(IrOp::ushr, r, shift);
+  if (shift.is_imm() && shift.imm + bits == 32) return r;
+  return truncate(r, bits);
 }
 
 }  // namespace agx::compiler::detail

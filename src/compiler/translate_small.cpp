@@ -270,9 +270,12 @@ Status Translator::small_instruction(const spirv::Inst& in, bool& handled) {
   bool ext = in.op == Op::OpExtInst;
   if (!ext && !value_op(in.op)) {
     // Operations the widened form would get wrong without their own rules.
-    if ((is_subgroup_op(in.op) || (in.op >= Op::OpDPdx && in.op <= Op::OpFwidthCoarse)) && w.size() >= 3 &&
-        (small_width(w[0]) || small_width(operand_type(w[w.size() - 1]))))
-      return unsupported(in, "a subgroup operation or derivative on 8/16-bit values");
+    const bool all_equal = in.op == Op::OpGroupNonUniformAllEqual || in.op == Op::OpSubgroupAllEqualKHR;
+    if ((is_subgroup_op(in.op) || all_equal || (in.op >= Op::OpDPdx && in.op <= Op::OpFwidthCoarse)) && w.size() >= 3 &&
+        (small_width(w[0]) || small_width(operand_type(w[w.size() - 1])))) {
+      handled = true;
+      return small_lanes(in);  // translate_small_lanes.cpp
+    }
     return {};
   }
   if (w.size() < 3 || w[1] >= m_.bound) return {};
@@ -284,7 +287,8 @@ Status Translator::small_instruction(const spirv::Inst& in, bool& handled) {
   handled = true;
   int ext_fn = -1;
   if (ext) {
-    if (w[2] >= m_.bound || !m_.ext_glsl[w[2]]) return unsupported(in, "an SPV_AMD_shader_trinary_minmax function on 8/16-bit values");
+    if (w[2] < m_.bound && m_.ext_amd_trinary[w[2]]) return small_lanes(in);  // translate_small_lanes.cpp
+    if (w[2] >= m_.bound || !m_.ext_glsl[w[2]]) return unsupported(in, "an extended instruction set other than GLSL.std.450 on 8/16-bit values");
     ext_fn = static_cast<int>(w[3]);
   }
   switch (in.op) {

@@ -16,19 +16,42 @@ namespace agx::compiler::detail {
 using IrOp = agx::compiler::Op;
 
 Status Translator::load_small(const spirv::Inst& in, const Ptr& p) {
-  const auto& w = in.w;
-  uint32_t rtype = w[0];
-  unsigned n = components(rtype), bits = small_width(rtype), elem_B = bits / 8;
-  bool half = is_half(rtype);
-  if (!n) return unsupported(in, "a composite of 8/16-bit members in one load (load the members)");
-  if (p.comp_stride_B && p.comp_stride_B != elem_B) return unsupported(in, "a strided 8/16-bit vector (16-bit matrices are not supported)");
+  AGX_TRY(auto c, load_small_values(in, p, in.w[0]));
   TVal out;
   out.kind = TVal::Kind::data;
-  out.type = rtype;
+  out.type = in.w[0];
+  out.c = std::move(c);
+  vals_[in.w[1]] = std::move(out);
+  return {};
+}
+
+// The widened components of an 8/16-bit scalar or vector of type `rtype`
+// at the pointer (`count`: that many consecutive scalars of type rtype).
+Result<std::vector<Src>> Translator::load_small_values(const spirv::Inst& in, const Ptr& p, uint32_t rtype, unsigned count) {
+  unsigned n = count ? count : components(rtype), bits = small_width(rtype), elem_B = bits / 8;
+  bool half = is_half(rtype);
+  if (!n) return unsupported(in, "an 8/16-bit scalar load of a composite (composites go through translate_struct_copy.cpp)");
+  if (p.comp_stride_B && p.comp_stride_B != elem_B) {
+    // A column of a row-major f16mat (or of a local one): scalar by scalar.
+    std::vector<Src> c;
+    for (unsigned i = 0; i < n; ++i) {
+      Ptr q = p;
+      q.const_B += i * p.comp_stride_B;
+      q.type = scalar_type(rtype);
+      q.comp_stride_B = 0;
+      AGX_TRY(auto v, load_small_values(in, q, q.type));
+      c.push_back(v[0]);
+    }
+    return c;
+  }
+  struct { std::vector<Src> c; } out;
   switch (p.space) {
     case Ptr::Space::push: {
-      if (!p.terms.empty()) return unsupported(in, "dynamic index into 8/16-bit push constants / loose uniforms");
-      for (unsigned i = 0; i < n; ++i) {
+      for (unsigned i = 0; i < n && !p.terms.empty(); ++i) {  // run-time indices: translate_push_dynamic.cpp
+        AGX_TRY(auto v, push_small(p, i * elem_B, bits, in));
+        out.c.push_back(half ? from_half_bits(v, true) : v);
+      }
+      for (unsigned i = 0; i < n && p.terms.empty(); ++i) {
         uint32_t off_B = p.const_B + i * elem_B;
         Src word = Src::uniform(p.uniform + off_B / 4);
         uint32_t sh = off_B % 4 * 8;
@@ -56,15 +79,23 @@ Status Translator::load_small(const spirv::Inst& in, const Ptr& p) {
     }
     default: return unsupported(in, "an 8/16-bit load from this storage class");
   }
-  vals_[w[1]] = std::move(out);
-  return {};
+  return std::move(out.c);
 }
 
-Status Translator::store_small(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data) {
-  unsigned n = components(p.type), bits = small_width(p.type), elem_B = bits / 8;
-  if (!n) return unsupported(in, "a composite of 8/16-bit members in one store (store the members)");
+Status Translator::store_small(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data, unsigned count) {
+  unsigned n = count ? count : components(p.type), bits = small_width(p.type), elem_B = bits / 8;
+  if (!n) return unsupported(in, "an 8/16-bit scalar store of a composite (composites go through translate_struct_copy.cpp)");
   if (data.size() != n) return unsupported(in, "store of a value of another shape");
-  if (p.comp_stride_B && p.comp_stride_B != elem_B) return unsupported(in, "a strided 8/16-bit vector (16-bit matrices are not supported)");
+  if (p.comp_stride_B && p.comp_stride_B != elem_B) {
+    for (unsigned i = 0; i < n; ++i) {
+      Ptr q = p;
+      q.const_B += i * p.comp_stride_B;
+      q.type = scalar_type(p.type);
+      q.comp_stride_B = 0;
+      AGX_CHECK(store_small(in, q, {data[i]}));
+    }
+    return {};
+  }
   // The store takes each 32-bit register's low 8/16 bits; halves go from
   // the 16-bit registers they are rounded into (a 16-bit vector, Rt = 0).
   Src stored;

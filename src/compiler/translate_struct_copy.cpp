@@ -4,7 +4,9 @@
 // buffers and push constants by their Offset / ArrayStride / MatrixStride /
 // RowMajor decorations (std140, std430: whatever glslang wrote), shared
 // memory by the natural layout of natural_size_B. 64-bit integers are two
-// 32-bit words, the low one first.
+// 32-bit words, the low one first; 8/16-bit scalars are moved one element
+// each with the i8/i16 memory formats (translate_small_memory.cpp), so the
+// padding bytes between them are never written.
 #include <functional>
 
 #include <fmt/format.h>
@@ -50,7 +52,7 @@ Result<std::vector<MemoryLeaf>> Translator::composite_leaves(const Ptr& p, const
     }
     if (ty.kind == Kind::array || ty.kind == Kind::vector) {
       uint32_t stride;
-      if (ty.kind == Kind::vector) stride = comp_B ? comp_B : std::max(4u, type(ty.elem).width / 8);
+      if (ty.kind == Kind::vector) stride = comp_B ? comp_B : small_width(ty.elem) ? small_width(ty.elem) / 8 : std::max(4u, type(ty.elem).width / 8);
       else if (explicit_layout) stride = ty.array_stride;
       else { uint32_t ea = 4; uint32_t e = natural_size_B(ty.elem, &ea); stride = (e + ea - 1) / ea * ea; }
       if (ty.kind == Kind::array && explicit_layout && !stride) return unsupported(in, "array without an ArrayStride decoration");
@@ -68,7 +70,8 @@ Result<std::vector<MemoryLeaf>> Translator::composite_leaves(const Ptr& p, const
       return {};
     }
     if (ty.kind == Kind::bool_ || ((ty.kind == Kind::int_ || ty.kind == Kind::float_) && ty.width == 32) ||
-        ((ty.kind == Kind::int_ || ty.kind == Kind::float_) && ty.width == 64)) {  // 64-bit: a word pair
+        ((ty.kind == Kind::int_ || ty.kind == Kind::float_) && ty.width == 64) ||  // 64-bit: a word pair
+        small_width(t)) {  // 8/16-bit: 1 or 2 bytes, moved alone (padding beside it untouched)
       leaves.push_back({off, t});
       return {};
     }
@@ -77,6 +80,30 @@ Result<std::vector<MemoryLeaf>> Translator::composite_leaves(const Ptr& p, const
   };
   AGX_CHECK(walk(p.type, 0, p.matrix_stride_B, p.row_major, p.comp_stride_B));
   return leaves;
+}
+
+// The pointer to one 8/16-bit scalar of a composite.
+Ptr Translator::small_leaf(const Ptr& p, const MemoryLeaf& leaf) const {
+  Ptr q = p;
+  q.const_B += leaf.off_B;
+  q.type = leaf.type;
+  q.comp_stride_B = q.matrix_stride_B = 0;
+  q.row_major = false;
+  return q;
+}
+
+// How many 8/16-bit leaves from `first` on are one vector in memory: the
+// same type, each right after the last, at most 4 (one i8/i16 load or
+// store of a register tuple in buffers and shared memory; push constants
+// take them one by one anyway).
+unsigned Translator::small_run(const Ptr& p, const std::vector<MemoryLeaf>& leaves, size_t first) const {
+  if (p.space != Ptr::Space::buffer && p.space != Ptr::Space::shared) return 1;
+  const uint32_t elem_B = small_width(leaves[first].type) / 8;
+  unsigned n = 1;
+  while (n < 4 && first + n < leaves.size() && leaves[first + n].type == leaves[first].type &&
+         leaves[first + n].off_B == leaves[first].off_B + n * elem_B)
+    ++n;
+  return n;
 }
 
 Result<Src> Translator::load_word(const Ptr& p, uint32_t off_B, const spirv::Inst& in) {
@@ -118,7 +145,15 @@ Status Translator::store_word(const Ptr& p, uint32_t off_B, Src data, const spir
 Result<std::vector<Src>> Translator::load_composite(const Ptr& p, const spirv::Inst& in) {
   AGX_TRY(auto leaves, composite_leaves(p, in));
   std::vector<Src> out;
-  for (const MemoryLeaf& leaf : leaves) {
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    const MemoryLeaf& leaf = leaves[i];
+    if (small_width(leaf.type)) {
+      const unsigned run = small_run(p, leaves, i);
+      AGX_TRY(auto c, load_small_values(in, small_leaf(p, leaf), leaf.type, run));
+      out.insert(out.end(), c.begin(), c.end());
+      i += run - 1;
+      continue;
+    }
     AGX_TRY(auto lo, load_word(p, leaf.off_B, in));
     if (type(leaf.type).width == 64) {
       AGX_TRY(auto hi, load_word(p, leaf.off_B + 4, in));
@@ -134,7 +169,11 @@ Status Translator::store_composite(const spirv::Inst& in, const Ptr& p, const st
   AGX_TRY(auto leaves, composite_leaves(p, in));
   if (leaves.size() != data.size()) return unsupported(in, "store of a value of another shape");
   for (size_t i = 0; i < leaves.size(); ++i) {
-    if (type(leaves[i].type).width == 64) {
+    if (small_width(leaves[i].type)) {
+      const unsigned run = small_run(p, leaves, i);
+      AGX_CHECK(store_small(in, small_leaf(p, leaves[i]), std::vector<Src>(data.begin() + i, data.begin() + i + run), run));
+      i += run - 1;
+    } else if (type(leaves[i].type).width == 64) {
       AGX_CHECK(store_word(p, leaves[i].off_B, lo32(data[i]), in));
       AGX_CHECK(store_word(p, leaves[i].off_B + 4, hi32(data[i]), in));
     } else {
@@ -183,10 +222,11 @@ Status Translator::copy(const spirv::Inst& in) {
 // The bytes a pointer's type spans: the natural size in shared memory and
 // local variables, the end of its last scalar under explicit layouts.
 Result<uint32_t> Translator::pointee_extent_B(const Ptr& p, const spirv::Inst& in) {
-  if (p.space == Ptr::Space::local || p.space == Ptr::Space::shared) return natural_size_B(p.type, nullptr);
+  if (p.space == Ptr::Space::local || p.space == Ptr::Space::shared) return natural_size_B(p.type, nullptr, p.space == Ptr::Space::local);
   AGX_TRY(auto leaves, composite_leaves(p, in));
   uint32_t end = 0;
-  for (const MemoryLeaf& l : leaves) end = std::max(end, l.off_B + std::max(4u, type(l.type).width / 8));
+  for (const MemoryLeaf& l : leaves)
+    end = std::max(end, l.off_B + (small_width(l.type) ? small_width(l.type) / 8 : std::max(4u, type(l.type).width / 8)));
   return end;
 }
 
@@ -203,6 +243,12 @@ Status Translator::copy_sized(const spirv::Inst& in, const Ptr& target, const Pt
   for (auto [end_B, what] : {std::pair{t_end, "target"}, std::pair{s_end, "source"}})
     if (size.imm > end_B)
       return unsupported(in, fmt::format("OpCopyMemorySized of {} bytes past the end of its {}-byte {} type", size.imm, end_B, what));
+  // Local variables hold 8/16-bit scalars widened to words: their bytes
+  // are not the memory image OpCopyMemorySized copies (the widened layout
+  // is bigger exactly when the type has such scalars).
+  for (const Ptr* q : {&target, &source})
+    if (q->space == Ptr::Space::local && natural_size_B(q->type, nullptr, true) != natural_size_B(q->type, nullptr))
+      return unsupported(in, "OpCopyMemorySized of a local variable with 8/16-bit members");
   const uint32_t n = static_cast<uint32_t>(size.imm / 4);
   std::vector<Src> words;
   if (source.space == Ptr::Space::local) {

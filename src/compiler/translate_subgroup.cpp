@@ -108,7 +108,8 @@ Status Translator::subgroup(const spirv::Inst& in) {
   // each half; double arithmetic folds with the fp64 sequences.
   const bool dbl = is_double(rtype);
   bool wide = is_int64(rtype) || dbl;
-  if (!bool_result && !wide && type(scalar_type(rtype)).width != 32)
+  // 8/16-bit values: widened, through translate_small_lanes.cpp.
+  if (!bool_result && !wide && type(scalar_type(rtype)).width != 32 && !(small_active_ && small_width(rtype)))
     return unsupported(in, fmt::format("a subgroup operation on {}-bit values (32-bit only)", type(scalar_type(rtype)).width));
   auto finish = [&]() -> Status {
     if (bool_result && n == 1 && !out.cmp) {

@@ -15,6 +15,7 @@ using namespace subgroup;
 // over the mask.
 Result<Src> Translator::subgroup_scan(unsigned red_u, unsigned gop_u, uint32_t cluster, Src x, Src mask, Src act, Src lane) {
   Lanes L(b_);
+  if (round_half_lanes_) L.round_float = [this](Src t) { return round_half(t); };
   auto red = static_cast<Red>(red_u);
   auto gop = static_cast<GroupOp>(gop_u);
   if (!x.is_value()) x = Src::val(b_.def(IrOp::mov, {x}));

@@ -15,7 +15,9 @@ Status Translator::ext_amd_trinary(const spirv::Inst& in) {
   if (w.size() != 7) return unsupported(in, "SPV_AMD_shader_trinary_minmax operand count");
   uint32_t rtype = w[0];
   unsigned n = components(rtype);
-  if (!n || type(scalar_type(rtype)).width != 32) return unsupported(in, "trinary min/max on a non-32-bit type");
+  // 8/16-bit: widened, through translate_small_lanes.cpp.
+  if (!n || (type(scalar_type(rtype)).width != 32 && !(small_active_ && small_width(rtype))))
+    return unsupported(in, "trinary min/max on a 64-bit type");
   auto inst = static_cast<AMD_shader_trinary_minmaxInstructions>(w[3]);
   Cond lt, gt;
   switch (inst) {

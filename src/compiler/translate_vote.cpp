@@ -36,7 +36,8 @@ Status Translator::vote(const spirv::Inst& in) {
   if (!v->cmp && (v->kind != TVal::Kind::data || v->c.size() != 1))
     return unsupported(in, "a vote on a vector");
   const bool wide = !v->cmp && type(v->type).width == 64;  // int64 or double: both halves compared
-  if (!v->cmp && !is_bool(v->type) && type(v->type).width != 32 && !wide)
+  // 8/16-bit: the widened values, equal exactly when the narrow ones are.
+  if (!v->cmp && !is_bool(v->type) && type(v->type).width != 32 && !wide && !(small_active_ && small_width(v->type)))
     return unsupported(in, "a vote on a non-32-bit value");
   Src zero = Src::immediate(0);
   Src mask;
