@@ -81,9 +81,13 @@ void main() {
         continue;
       }
       EXPECT_EQ(pout[i * kSize_B + b], push[b]) << "push constant byte " << b;
-      if (b == 0) EXPECT_EQ(o[0], uint8_t(x[0] + 1));
-      else if (b == 2) EXPECT_EQ(u16(o + 2), ref_half(ref_double(u16(x + 2)) * 2.0));
-      else if (b != 3) EXPECT_EQ(o[b], x[b]) << "byte " << b << " of element " << i;
+      if (b == 0) {
+        EXPECT_EQ(o[0], uint8_t(x[0] + 1));
+      } else if (b == 2) {
+        EXPECT_EQ(u16(o + 2), ref_half(ref_double(u16(x + 2)) * 2.0));
+      } else if (b != 3) {
+        EXPECT_EQ(o[b], x[b]) << "byte " << b << " of element " << i;
+      }
     }
   }
 }
@@ -340,7 +344,9 @@ void main() {
     double a = ref_double(h[l]), c = 0.75, mid = std::max(std::min(std::max(a, -a), c), std::min(a, -a));
     EXPECT_EQ(o[15], ref_half(mid));
     EXPECT_EQ(o[17], 6);
-    if (l > 0) EXPECT_EQ(o[18], int8_t(bv[l - 1]) * 65536 + h[(l & ~3u) | 2]);
+    if (l > 0) {
+      EXPECT_EQ(o[18], int8_t(bv[l - 1]) * 65536 + h[(l & ~3u) | 2]);
+    }
     if (l % 3 == 0) {
       EXPECT_EQ(o[16], 0);
       continue;
