@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -108,6 +109,7 @@ struct Src {
   static Src immediate(uint64_t v, uint8_t bits = 32) {
     Src s; s.kind = Kind::imm; s.imm = v; s.bits = bits; return s;
   }
+  static Src float_immediate(float v) { return immediate(std::bit_cast<uint32_t>(v)); }
   static Src uniform(uint32_t u, uint8_t bits = 32) {
     Src s; s.kind = Kind::uniform; s.imm = u; s.bits = bits; return s;
   }

@@ -17,7 +17,7 @@ class MathBuilder {
  public:
   explicit MathBuilder(Builder& b) : b_(b) {}
 
-  static Src k(float v) { return Src::immediate(std::bit_cast<uint32_t>(v)); }
+  static Src k(float v) { return Src::float_immediate(v); }
   static Src neg(Src s) { s.neg = !s.neg; return s; }
   static Src abs(Src s) { s.abs = true; s.neg = false; return s; }
 

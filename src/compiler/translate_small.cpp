@@ -29,12 +29,9 @@ using Kind = spirv::Type::Kind;
 
 namespace {
 
-constexpr uint32_t kMinusZero = 0x80000000u;
-
 uint32_t low_mask(unsigned bits) { return bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1; }
 
 float f32_of(uint32_t bits) { return std::bit_cast<float>(bits); }
-uint32_t bits_of(float f) { return std::bit_cast<uint32_t>(f); }
 
 // Value instructions whose operands are all ids from word 2 on.
 bool value_op(Op op) {
@@ -126,7 +123,7 @@ uint32_t Translator::operand_type(uint32_t id) const {
 // a signed 8/16-bit integer; a half's bits become the float's.
 Src Translator::small_constant(uint32_t type_id, uint64_t bits) const {
   const spirv::Type& t = type(type_id);
-  if (t.kind == Kind::float_ && t.width == 16) return Src::immediate(bits_of(half_to_float(static_cast<uint16_t>(bits))));
+  if (t.kind == Kind::float_ && t.width == 16) return Src::float_immediate(half_to_float(static_cast<uint16_t>(bits)));
   return Src::immediate(static_cast<uint32_t>(bits) & low_mask(t.width));
 }
 
@@ -150,7 +147,7 @@ Src Translator::truncate(Src v, unsigned bits) {
 // sum, product or quotient of halves, as f32 has more than 2 x 11 + 2
 // significand bits).
 Src Translator::round_half(Src x, size_t window_start) {
-  if (x.is_imm()) return Src::immediate(bits_of(half_to_float(float_to_half(f32_of(static_cast<uint32_t>(x.imm))))));
+  if (x.is_imm()) return Src::float_immediate(half_to_float(float_to_half(f32_of(static_cast<uint32_t>(x.imm)))));
   Function& f = b_.function();
   Src h;
   // The op that made x, at or after `window_start`, with no reader after
@@ -174,9 +171,9 @@ Src Translator::round_half(Src x, size_t window_start) {
     f.values[x.value].bits = 16;
     h = Src::val(x.value, 16);
   } else {
-    h = Src::val(b_.def(IrOp::fadd, {x, Src::immediate(kMinusZero)}, 16), 16);
+    h = Src::val(b_.def(IrOp::fadd, {x, Src::float_immediate(-0.0f)}, 16), 16);
   }
-  ValueId r = b_.def(IrOp::fadd, {h, Src::immediate(kMinusZero)});
+  ValueId r = b_.def(IrOp::fadd, {h, Src::float_immediate(-0.0f)});
   half_source_[r] = h;
   return Src::val(r);
 }
@@ -194,7 +191,7 @@ Src Translator::half_register(Src x) {
       return n;
     }
   }
-  return Src::val(b_.def(IrOp::fadd, {x, Src::immediate(kMinusZero)}, 16), 16);
+  return Src::val(b_.def(IrOp::fadd, {x, Src::float_immediate(-0.0f)}, 16), 16);
 }
 
 // A half (as its f32) -> its 16 bits, zero-extended to 32.
@@ -208,7 +205,7 @@ Src Translator::half_bits(Src x) {
       h = it->second;
     }
   }
-  if (h.kind == Src::Kind::none) h = Src::val(b_.def(IrOp::fadd, {x, Src::immediate(kMinusZero)}, 16), 16);
+  if (h.kind == Src::Kind::none) h = Src::val(b_.def(IrOp::fadd, {x, Src::float_immediate(-0.0f)}, 16), 16);
   return Src::val(b_.def(IrOp::iadd, {h, Src::immediate(0)}));
 }
 
@@ -216,11 +213,11 @@ Src Translator::half_bits(Src x) {
 // `zero_extended`: v's upper 16 bits are zero (v is then the half's bits
 // as a 16-bit integer, which a bitcast or store takes as it is).
 Src Translator::from_half_bits(Src v, bool zero_extended) {
-  if (v.is_imm()) return Src::immediate(bits_of(half_to_float(static_cast<uint16_t>(v.imm))));
+  if (v.is_imm()) return Src::float_immediate(half_to_float(static_cast<uint16_t>(v.imm)));
   if (v.kind != Src::Kind::value && v.kind != Src::Kind::uniform) v = Src::val(b_.def(IrOp::mov, {v}));
   Src raw = v;
   v.bits = 16;  // the low half of the register (or uniform)
-  ValueId r = b_.def(IrOp::fadd, {v, Src::immediate(kMinusZero)});
+  ValueId r = b_.def(IrOp::fadd, {v, Src::float_immediate(-0.0f)});
   if (zero_extended && raw.is_value() && raw.bits == 32 && !raw.neg && !raw.abs) half_source_[r] = raw;
   else if (raw.is_value()) half_source_[r] = v;
   return Src::val(r);

@@ -16,11 +16,6 @@ using spv::Op;
 using IrOp = agx::compiler::Op;
 using Kind = spirv::Type::Kind;
 
-namespace {
-constexpr uint32_t kMinusZero = 0x80000000u;
-uint32_t bits_of(float f) { return std::bit_cast<uint32_t>(f); }
-}  // namespace
-
 // A double -> the nearest half: rounded to odd at float precision (24 >=
 // 11 + 2 bits), then to the nearest half, which is one correct rounding (no
 // double-rounding error). The float nearest a is odd already, or a lies
@@ -120,7 +115,7 @@ Status Translator::small_convert(const spirv::Inst& in) {
         if (s.is_imm()) {
           double v = src_signed ? double(static_cast<int32_t>(s.imm)) : double(static_cast<uint32_t>(s.imm));
           float f = rw == 16 ? half_to_float(agx::double_to_half(v)) : double_to_float(v);
-          out.c.push_back(Src::immediate(bits_of(f)));
+          out.c.push_back(Src::float_immediate(f));
           continue;
         }
         // The convert unit rounds once to the destination's size (to
@@ -128,7 +123,7 @@ Status Translator::small_convert(const spirv::Inst& in) {
         // rounding to half.
         Conv mode = src_signed ? Conv::s32_to_f : Conv::u32_to_f;
         ValueId d = b_.def(IrOp::convert, {s}, rw == 16 ? 16 : 32, 1, static_cast<uint64_t>(mode));
-        out.c.push_back(rw == 16 ? Src::val(b_.def(IrOp::fadd, {Src::val(d, 16), Src::immediate(kMinusZero)})) : Src::val(d));
+        out.c.push_back(rw == 16 ? Src::val(b_.def(IrOp::fadd, {Src::val(d, 16), Src::float_immediate(-0.0f)})) : Src::val(d));
       }
       return finish();
     }
