@@ -92,6 +92,10 @@ Result<Shader> compile_spirv(std::span<const uint32_t> words, const Options& opt
   }
   opt_coalesce_phis(f);
   AGX_CHECK(checked(f, options, "opt_coalesce_phis"));
+  opt_empty_else(f);
+  AGX_CHECK(checked(f, options, "opt_empty_else"));
+  opt_break_if(f);
+  AGX_CHECK(checked(f, options, "opt_break_if"));
   if (options.pressure_schedule) pressure_schedule(f);
   AGX_CHECK(checked(f, options, "pressure_schedule"));
   AGX_CHECK(register_allocate(f, shader.stats));

@@ -15,6 +15,16 @@ constexpr OpInfo kOps[] = {
 
 const OpInfo& op_info(Op op) { return kOps[static_cast<size_t>(op)]; }
 
+void remove_instrs(Function& f, const std::vector<bool>& drop) {
+  size_t out = 0;
+  for (size_t i = 0; i < f.instrs.size(); ++i) {
+    if (i < drop.size() && drop[i]) continue;
+    if (out != i) f.instrs[out] = std::move(f.instrs[i]);
+    ++out;
+  }
+  f.instrs.resize(out);
+}
+
 const char* cond_name(Cond c, bool invert) {
   // applegpu's ICondition / FCondition enumerations (bminor/mesa-mesa
   // src/asahi/compiler/agx_opcodes.py agrees): names of the plain and the

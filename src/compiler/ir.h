@@ -140,6 +140,9 @@ struct Function {
   }
 };
 
+// Removes the instructions whose `drop` flag is set, keeping the order.
+void remove_instrs(Function& f, const std::vector<bool>& drop);
+
 // Text form, one instruction per line ("%3 = iadd %1, #4"), indented by
 // control-flow depth.
 std::string print(const Function& f);

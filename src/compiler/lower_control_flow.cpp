@@ -21,9 +21,9 @@ Status lower_control_flow(Function& f) {
         break;
       case Op::if_: if (!ifs_in_loop.empty()) ++ifs_in_loop.back(); break;
       case Op::end_if: if (!ifs_in_loop.empty()) --ifs_in_loop.back(); break;
-      case Op::break_: case Op::continue_: {
+      case Op::break_: case Op::continue_: case Op::break_if: case Op::continue_if: {
         if (ifs_in_loop.empty()) return Error::invalid_argument("break/continue outside a loop");
-        uint32_t k = ifs_in_loop.back() + (in.op == Op::break_ ? 2 : 1);
+        uint32_t k = ifs_in_loop.back() + (in.op == Op::break_ || in.op == Op::break_if ? 2 : 1);
         if (k > 0xFFFF) return Error::unsupported("if statements nested {} deep inside a loop", k);
         in.imm = k;
         break;

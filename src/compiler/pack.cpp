@@ -34,6 +34,9 @@ struct Line {
 // empty mask (the jump would cost more than it saves).
 constexpr size_t kSkipRegionInstrs = 6;
 
+// cmpsel's X/Y immediates are 8-bit (applegpu CmpselSrcDesc).
+constexpr uint64_t kMaxCmpselImmediate = 255;
+
 // The texture instructions' `n` values (applegpu's enum) and how many
 // 32-bit coordinates and 16-bit extras (layer, sample) each reads
 // (applegpu TEX_SIZES).
@@ -466,6 +469,27 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       add(fmt::format("mov_imm r0l, {}", in.imm));
       add("pop_exec r0l, 0");
       return {};
+    case Op::break_if: case Op::continue_if: {
+      bool f_cmp = cond_is_float(in.cond);
+      AGX_TRY(auto a, S(0, f_cmp));
+      AGX_TRY(auto b, S(1, f_cmp));
+      if (in.imm > kMaxCmpselImmediate) {
+        // The nesting value does not fit cmpsel's 8-bit immediate: the
+        // if/break/end_if it came from (one more level inside the if).
+        add(fmt::format("{} r0l, {}, {}, {}, 1", f_cmp ? "if_fcmp" : "if_icmp", cond_name(in.cond, in.invert), a, b));
+        add(fmt::format("mov_imm r0l, {}", in.imm + 1));
+        add("pop_exec r0l, 0");
+        add("pop_exec r0l, 1");
+        return {};
+      }
+      // cmpsel has no inverted conditions: an inverted test selects the
+      // other way round.
+      std::string x = fmt::format("{}", in.imm), y = "r0l";
+      if (in.invert) std::swap(x, y);
+      add(fmt::format("{} {}, r0l, {}, {}, {}, {}", f_cmp ? "fcmpsel" : "icmpsel", cond_name(in.cond), a, b, x, y));
+      add("pop_exec r0l, 0");
+      return {};
+    }
     case Op::stop: add("stop"); return {};
     case Op::udiv: case Op::umod: case Op::sdiv: case Op::smod:
       return Error::unsupported("integer division reached the packer (lower_idiv did not run)");

@@ -40,6 +40,13 @@ bool dce(Function& f);
 // opt_coalesce_phis.cpp: `%t = op; ...; %var = mov %t` becomes `%var = op`
 // when the same lanes run both, nothing reads %var between and %t dies.
 bool opt_coalesce_phis(Function& f);
+// opt_empty_else.cpp: empty then/else parts of an if go (an empty then
+// part inverts the condition).
+bool opt_empty_else(Function& f);
+// opt_break_if.cpp: `if_ c; [exit copies]; break_/continue_; end_if`
+// becomes `[exit copies]; break_if/continue_if c` (two machine
+// instructions instead of four).
+bool opt_break_if(Function& f);
 // lower_idiv.cpp: udiv/umod/sdiv/smod by a power of two become shifts and
 // masks; other divisors become a float reciprocal estimate and two
 // integer corrections.

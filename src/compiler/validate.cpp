@@ -64,7 +64,7 @@ Status validate(const Function& f, bool allocated) {
         if (nest.empty() || nest.back() != Op::loop) return fail(i, "end_loop without loop");
         nest.pop_back();
         break;
-      case Op::break_: case Op::continue_: case Op::continue_join: {
+      case Op::break_: case Op::continue_: case Op::break_if: case Op::continue_if: case Op::continue_join: {
         bool in_loop = false;
         for (Op o : nest) in_loop |= o == Op::loop;
         if (!in_loop) return fail(i, "break/continue outside a loop");
