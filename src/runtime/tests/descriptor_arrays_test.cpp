@@ -38,5 +38,25 @@ TEST(DescriptorArrays, BufferAndSamplerArraysAtConsecutiveBindings) {
   EXPECT_EQ(v.outcome, Outcome::fail) << v.detail;
 }
 
+// An array of uniform blocks: `ubo array index N` selects the element a
+// member write goes to; the shader indexes the array at run time.
+TEST(DescriptorArrays, UniformBlockArrayElementsGetTheirOwnBuffers) {
+  const std::string shader =
+      "layout(local_size_x = 2) in;\n"
+      "layout(std140) uniform A { vec4 x; } a[2];\n"
+      "layout(std430, binding = 0) buffer Out { float o[]; };\n"
+      "void main() {\n"
+      "  uint i = gl_LocalInvocationIndex;\n"
+      "  o[i] = a[i].x[i + 1u];\n"
+      "}\n";
+  const std::string setup =
+      "ssbo 0 8\nubo array index 0\nuniform vec4 A.x 1 2 3 4\nubo array index 1\nuniform vec4 A.x 5 6 7 8\n"
+      "compute 1 1 1\n";
+  EXPECT_TRUE(passes(compute_file(shader, setup + "probe ssbo float 0 0 == 2\nprobe ssbo float 0 4 == 7\n")));
+  auto v = run_shader_test(compute_file(shader, "ssbo 0 8\nubo array index 2\nuniform vec4 A.x 1 2 3 4\ncompute 1 1 1\n"));
+  EXPECT_NE(v.outcome, Outcome::pass);
+  EXPECT_NE(v.detail.find("no such element"), std::string::npos) << v.detail;
+}
+
 }  // namespace
 }  // namespace agx::runtime
