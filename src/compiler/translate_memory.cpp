@@ -231,7 +231,7 @@ Result<Ptr> Translator::variable_pointer(uint32_t base, const spirv::Inst& in) {
         p.builtin = m_.decorations[base].builtin;
         break;
       }
-      if (loose_uniform_[base] == UINT32_MAX) return unsupported(in, "images and samplers are not supported");
+      if (loose_uniform_[base] == UINT32_MAX) return unsupported(in, "this image or sampler uniform is not supported (arrays of separate samplers, runtime-sized arrays of images)");
       p.space = Ptr::Space::push;
       p.uniform = abi_.push_constants_uniform;
       p.const_B = (loose_uniform_[base] - abi_.push_constants_uniform) * 4;

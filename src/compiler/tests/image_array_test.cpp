@@ -281,5 +281,18 @@ void main() { o[gl_LocalInvocationIndex] = textureSize(s[gl_LocalInvocationIndex
   EXPECT_NE(s.error().message().find("image array element picked at run time"), std::string::npos) << s.error().message();
 }
 
+TEST(ImageArray, ArraysOfSeparateSamplersAreAnError) {
+  auto s = compile(R"(#version 450
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) uniform texture2D t;
+layout(set = 0, binding = 1) uniform sampler ss[2];
+layout(set = 0, binding = 2) buffer O { vec4 o[]; };
+void main() { o[gl_LocalInvocationIndex] = texture(sampler2D(t, ss[1]), vec2(0.5)); }
+)");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message().find("arrays of separate samplers"), std::string::npos) << s.error().message();
+  EXPECT_NE(s.error().message().find("test.comp:6"), std::string::npos) << s.error().message();
+}
+
 }  // namespace
 }  // namespace agx::compiler::test
