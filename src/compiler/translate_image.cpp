@@ -393,18 +393,33 @@ Status Translator::image_query(const spirv::Inst& in) {
       return {};
     }
   }
-  AGX_TRY(uint32_t size_uniform, image_size_uniform(img, in));
-  (void)size_uniform;
+  // An array element picked at run time: every element's size uniforms,
+  // the word selected by the index (select chains, as for buffers).
+  std::vector<uint32_t> sizes;
+  if (v->image_index.kind != Src::Kind::none) {
+    const TVal dyn = *v;
+    dynamic_image_ = false;
+    for (uint32_t e : dyn.image_elems) {
+      AGX_TRY(uint32_t u, image_size_uniform(abi_.images[e], in));
+      sizes.push_back(u);
+    }
+    dynamic_image_ = true;
+  } else {
+    AGX_TRY(uint32_t u, image_size_uniform(img, in));
+    sizes.push_back(u);
+  }
+  const Src index = v->image_index;
+  auto word = [&](uint32_t k) { return sizes.size() == 1 ? Src::uniform(sizes[0] + k) : select_uniform(index, sizes, k); };
   TVal out;
   out.kind = TVal::Kind::data;
   out.type = w[0];
   const unsigned n = components(w[0]);
   if (n == 0) return unsupported(in, "image query result that is not a scalar or a vector");
   if (in.op == Op::OpImageQuerySamples) {
-    out.c.push_back(Src::uniform(img.size_uniform + 3));
+    out.c.push_back(word(3));
   } else {
     if (n > 3) return unsupported(in, "image size with more than 3 components");
-    for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::uniform(img.size_uniform + i));
+    for (unsigned i = 0; i < n; ++i) out.c.push_back(word(i));
   }
   vals_[w[1]] = std::move(out);
   return {};
