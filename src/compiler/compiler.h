@@ -41,6 +41,12 @@ struct Resource {
   // runtime array's length (OpArrayLength); kNoUniform otherwise.
   static constexpr uint32_t kNoUniform = UINT32_MAX;
   uint32_t size_uniform = kNoUniform;
+  // A descriptor array (`buffer B { ... } b[4];`): each element is its own
+  // Resource. array_size is the array's length (0: not an array) and
+  // array_element this element. Vulkan: `binding` is the array's (one
+  // binding, descriptor array_element); OpenGL: the element's own binding
+  // point, the array's binding + array_element.
+  uint32_t array_element = 0, array_size = 0;
 };
 // An OpenGL loose uniform (`layout(location = L) uniform uint n;`).
 struct LooseUniform {
@@ -80,10 +86,25 @@ struct ImageBinding {
   // u<N>: the view's level count (textureQueryLevels), written by the
   // runtime when the shader asks (UINT32_MAX when it does not).
   uint32_t levels_uniform = UINT32_MAX;
+  // An array of images or samplers (`uniform sampler2D s[3]`): one
+  // ImageBinding per element, named "s[i]"; array_size is the array's
+  // length (0: not an array). Vulkan: `binding` is the array's; OpenGL: the
+  // element's own unit / binding point, the array's binding + array_element.
+  uint32_t array_element = 0, array_size = 0;
+};
+// A separate sampler (Vulkan GLSL `uniform sampler s;`, combined with a
+// texture by `sampler2D(t, s)`: OpSampledImage): its sampler state
+// register, after the sampled textures' (docs/compiler.md, "Images and
+// samplers").
+struct SamplerBinding {
+  uint32_t set = 0, binding = 0;
+  std::string name;
+  uint32_t sampler_state = 0;  // ss<N>
 };
 struct Abi {
   std::vector<Resource> resources;
   std::vector<ImageBinding> images;
+  std::vector<SamplerBinding> samplers;  // separate samplers
   uint32_t texture_state_count = 0;     // ts0..ts(N-1) the launch loads
   uint32_t sampler_state_count = 0;     // ss0..ss(N-1)
   uint32_t txf_sampler_state = UINT32_MAX;  // ss<N>: clamp-to-border nearest sampler of texel fetches

@@ -117,6 +117,8 @@ Result<std::vector<uint32_t>> optimize_spirv(std::span<const uint32_t> words, co
   }
   std::vector<uint32_t> zeroed = zero_ungrouped_derivatives(words);
   words = zeroed;
+  std::vector<uint32_t> rect = rect_lod_to_grad(words);
+  words = rect;
   spvtools::SpirvTools tools(spirv_env(options));
   tools.SetMessageConsumer(consumer);
   if (!tools.Validate(words.data(), words.size()))

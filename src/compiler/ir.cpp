@@ -81,9 +81,13 @@ std::string print_instr(const Function& f, const Instr& in) {
       if (mem_shift(in.imm)) t += fmt::format(".lsl{}", mem_shift(in.imm));
       break;
     case Op::uniform_store: t += fmt::format(" u{}", in.imm); break;
-    case Op::image_write: t += fmt::format(" ts{} n{}", image_texture_state(in.imm), image_dim(in.imm)); break;
+    case Op::image_write:
+      if (in.imm & kTexStateReg) t += fmt::format(" ts(reg) n{}", image_dim(in.imm));
+      else t += fmt::format(" ts{} n{}", image_texture_state(in.imm), image_dim(in.imm));
+      break;
     case Op::texture_load: case Op::texture_sample:
-      t += fmt::format(" ts{} ss{} n{}", image_texture_state(in.imm), image_sampler_state(in.imm), image_dim(in.imm));
+      if (in.imm & kTexStateReg) t += fmt::format(" ts(reg) ss(reg) n{}", image_dim(in.imm));
+      else t += fmt::format(" ts{} ss{} n{}", image_texture_state(in.imm), image_sampler_state(in.imm), image_dim(in.imm));
       if (in.imm & kTexCompare) t += " compare";
       if (in.imm & kTexOffset) t += " offset";
       if (in.imm & kTexQueryLod) t += " query_lod";

@@ -69,6 +69,11 @@ inline constexpr uint64_t kTexCompare = 1ull << 32;
 inline constexpr uint64_t kTexOffset = 1ull << 33;
 inline constexpr uint64_t kTexQueryLod = 1ull << 34;
 inline constexpr uint64_t kTexGradMin = 1ull << 35;
+// texture_load / texture_sample / image_write: the texture (and sampler)
+// state index comes from registers, the last sources (T, then S for the
+// texture instructions; 16-bit), not from the ts/ss numbers in imm: an
+// element of an array of images picked at run time.
+inline constexpr uint64_t kTexStateReg = 1ull << 36;
 inline uint64_t tex_gather(uint32_t q6) { return uint64_t{q6 & 0x1F} << 40; }
 inline uint32_t tex_q6(uint64_t imm) { return static_cast<uint32_t>(imm >> 40 & 0x1F); }
 

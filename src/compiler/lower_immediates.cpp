@@ -49,7 +49,7 @@ Slot slot_of(const Instr& in, size_t i) {
     case Op::stack_store: return i == 0 ? Slot::reg : Slot::mem_index;
     case Op::stack_load: return Slot::mem_index;
     case Op::uniform_store: return Slot::reg;
-    case Op::image_write: return i < 2 ? Slot::reg : Slot::int8;
+    case Op::image_write: return i == 2 ? Slot::int8 : Slot::reg;  // data, coordinates, LOD, [T]
     // texture_load's LOD may be the immediate 0 (auto_lod); texture_sample
     // takes an explicit fp16 LOD in a register (no quad derivatives here).
     case Op::texture_load: return i == 1 ? Slot::zero_or_reg : Slot::reg;

@@ -374,10 +374,18 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
                                             "", "", "gather_b", "", "", "", "gather_a"};
       const uint32_t q6 = tex_q6(in.imm);
       if (q6 >= std::size(kQ6) || !*kQ6[q6]) return Error::invalid_argument("texture q6 value {}", q6);
-      add(fmt::format("{} {}, {}0b0000, 0b0, {}, xyzw, 0b00, {}, None, ts{}, ss{}, {}, {}, {}{}", op_info(in.op).name,
+      // T and S: state registers, or 16-bit registers holding their
+      // numbers (kTexStateReg: the last two sources).
+      std::string ts = fmt::format("ts{}", image_texture_state(in.imm)), ss = fmt::format("ss{}", image_sampler_state(in.imm));
+      if (in.imm & kTexStateReg) {
+        if (in.srcs.size() < 4 || !in.srcs[in.srcs.size() - 2].is_value() || !in.srcs.back().is_value())
+          return Error::invalid_argument("texture state indices must be registers");
+        ts = p.reg(p.half_of(in.srcs[in.srcs.size() - 2]), 16);
+        ss = p.reg(p.half_of(in.srcs.back()), 16);
+      }
+      add(fmt::format("{} {}, {}0b0000, 0b0, {}, xyzw, 0b00, {}, None, {}, {}, {}, {}, {}{}", op_info(in.op).name,
                       compare ? 1 : 0, in.imm & kTexQueryLod ? "query_lod, " : "", kQ6[q6],
-                      p.tuple(static_cast<unsigned>(dv.reg), dv.comps), image_texture_state(in.imm),
-                      image_sampler_state(in.imm), kDims[dim],
+                      p.tuple(static_cast<unsigned>(dv.reg), dv.comps), ts, ss, kDims[dim],
                       coord_tuple(p.half_of(coords), dim), lod, o));
       return {};
     }
@@ -391,9 +399,13 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       const Src& coords = in.srcs[1];
       if (!data.is_value() || !coords.is_value()) return Error::invalid_argument("image_write data and coordinates must be registers");
       AGX_TRY(auto lod, S(2));
-      add(fmt::format("image_write {}, {}, {}, None, ts{}, {}, rte, 1, 0, 9, 0", p.tuple(p.half_of(data), 4),
-                      coord_tuple(p.half_of(coords), dim), lod,
-                      image_texture_state(in.imm), kDims[dim]));
+      std::string ts = fmt::format("ts{}", image_texture_state(in.imm));
+      if (in.imm & kTexStateReg) {  // the PBE descriptor's number in a 16-bit register (source 3)
+        if (in.srcs.size() < 4 || !in.srcs[3].is_value()) return Error::invalid_argument("image_write state index must be a register");
+        ts = p.reg(p.half_of(in.srcs[3]), 16);
+      }
+      add(fmt::format("image_write {}, {}, {}, None, {}, {}, rte, 1, 0, 9, 0", p.tuple(p.half_of(data), 4),
+                      coord_tuple(p.half_of(coords), dim), lod, ts, kDims[dim]));
       return {};
     }
     case Op::uniform_store: {

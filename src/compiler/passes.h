@@ -23,6 +23,10 @@ std::vector<uint32_t> drop_float_atomic_extensions(std::span<const uint32_t> wor
 // GL_NV_compute_shader_derivatives defines them). Malformed input comes
 // back as is.
 std::vector<uint32_t> zero_ungrouped_derivatives(std::span<const uint32_t> words);
+// spirv_rect_lod.cpp: `Lod` lookups of Dim Rect images (glslang's OpenGL
+// output for texture() of a sampler2DRect) become `Grad` with zero
+// gradients, which SPIR-V allows for Rect. Malformed input comes back as is.
+std::vector<uint32_t> rect_lod_to_grad(std::span<const uint32_t> words);
 
 // opt_copy_prop.cpp: uses of `mov` results read the mov's source instead
 // (not for variables, which are written on several paths).

@@ -4,6 +4,7 @@
 // translate instructions.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -31,6 +32,10 @@ struct Ptr {
   uint32_t local = 0;           // local: index in Translator::locals_
   uint32_t dynamic_max_B = 0;   // local: the largest sum(index * stride_B) (indices clamped)
   uint32_t uniform = 0;         // buffer: base address pair u<N>_u<N+1>
+  // buffer: an element of a descriptor array picked at run time: the
+  // elements' base pairs and the index (kind none: `uniform` holds).
+  std::vector<uint32_t> desc_uniforms;
+  Src desc_index;
   uint32_t const_B = 0;
   std::vector<std::pair<Src, uint32_t>> terms;
   uint32_t type = 0;            // pointee type
@@ -69,6 +74,14 @@ struct TVal {
   std::optional<Cmp> cmp;       // scalar bool from a comparison
   Ptr ptr;
   uint32_t image = 0;           // image: index in Abi::images
+  // image: an element of an array of images picked at run time: the
+  // elements' Abi::images indices and the index (kind none: `image` holds).
+  std::vector<uint32_t> image_elems;
+  Src image_index;
+  // image: the sampler state register of a separate sampler, set by
+  // OpSampledImage (or a sampler value itself, image = UINT32_MAX);
+  // UINT32_MAX: the texture's own.
+  uint32_t sampler_state = UINT32_MAX;
 };
 
 struct Ctx {
@@ -159,6 +172,10 @@ class Translator {
   Status setup_resources();
   Status access_chain(const spirv::Inst& in);
   Result<Ptr> variable_pointer(uint32_t var, const spirv::Inst& in);
+  // A buffer pointer's 64-bit base: its uniform pair, or for a descriptor
+  // array indexed at run time the pair a select chain picks.
+  Src buffer_base(const Ptr& p);
+  Src select_uniform(const Src& index, const std::vector<uint32_t>& uniforms, uint32_t plus);
   Status load(const spirv::Inst& in);
   Status store(const spirv::Inst& in);
   Status atomic(const spirv::Inst& in);
@@ -326,7 +343,18 @@ class Translator {
   std::vector<std::vector<ValueId>> phi_vars_;  // phi id -> a variable per component
   std::vector<uint32_t> shared_offset_B_;       // workgroup variable id -> byte offset
   std::vector<int32_t> resource_uniform_;       // buffer variable id -> uniform index, -1
+  std::map<uint32_t, std::vector<uint32_t>> resource_array_uniforms_;  // descriptor array variable -> each element's pair
   std::vector<uint32_t> loose_uniform_;         // loose uniform variable id -> uniform index
+  // The image operand of the instruction being translated is an array
+  // element picked at run time (state registers from registers; per-image
+  // uniforms are not reachable): image_size_uniform refuses.
+  bool dynamic_image_ = false;
+  // For such an element: the T (and, sampled, S) state indices as 16-bit
+  // sources appended to `srcs`, kTexStateReg added to `imm`.
+  Status dynamic_state_srcs(const TVal& v, bool sampler, bool pbe, std::vector<Src>& srcs, uint64_t& imm,
+                            const spirv::Inst& in);
+  std::map<uint32_t, std::vector<uint32_t>> image_array_;  // image/sampler array variable -> each element's Abi::images index
+  std::map<uint32_t, uint32_t> sampler_var_state_;  // separate sampler variable -> its ss<N>
   std::vector<int32_t> image_index_;            // image/sampler variable id -> Abi::images index, -1
   std::vector<int32_t> local_index_;            // Function/Private variable id -> locals_ index, -1
   std::vector<Local> locals_;

@@ -26,16 +26,31 @@ Status Translator::array_length(const spirv::Inst& in) {
   uint32_t off = member < st.member_offsets.size() ? st.member_offsets[member] : UINT32_MAX;
   if (arr.kind != spirv::Type::Kind::runtime_array || !arr.array_stride || off == UINT32_MAX)
     return unsupported(in, "OpArrayLength of a runtime array without Offset/ArrayStride");
-  Resource* res = nullptr;
-  for (Resource& r : abi_.resources)
-    if (r.uniform == p.uniform && r.kind == Resource::Kind::storage_buffer) res = &r;
-  if (!res) return unsupported(in, "OpArrayLength of a buffer that is not a storage buffer");
-  if (res->size_uniform == Resource::kNoUniform) {
-    if (abi_.uniform_count >= 256) return unsupported(in, "no uniform register left for a buffer size");
-    res->size_uniform = abi_.uniform_count++;
-  }
+  // The size uniform of the buffer whose base pair is u<base>.
+  auto size_uniform = [&](uint32_t base) -> Result<uint32_t> {
+    Resource* res = nullptr;
+    for (Resource& r : abi_.resources)
+      if (r.uniform == base && r.kind == Resource::Kind::storage_buffer) res = &r;
+    if (!res) return unsupported(in, "OpArrayLength of a buffer that is not a storage buffer");
+    if (res->size_uniform == Resource::kNoUniform) {
+      if (abi_.uniform_count >= 256) return unsupported(in, "no uniform register left for a buffer size");
+      res->size_uniform = abi_.uniform_count++;
+    }
+    return res->size_uniform;
+  };
   uint32_t start_B = p.const_B + off;
-  Src size = Src::uniform(res->size_uniform);
+  Src size;
+  if (p.desc_index.kind == Src::Kind::none) {
+    AGX_TRY(uint32_t u, size_uniform(p.uniform));
+    size = Src::uniform(u);
+  } else {  // a descriptor array indexed at run time: its elements' sizes, selected
+    std::vector<uint32_t> sizes;
+    for (uint32_t base : p.desc_uniforms) {
+      AGX_TRY(uint32_t u, size_uniform(base));
+      sizes.push_back(u);
+    }
+    size = select_uniform(p.desc_index, sizes, 0);
+  }
   Src bytes = b_.binary(IrOp::isub, size, Src::immediate(start_B));
   Src n = b_.binary(IrOp::udiv, bytes, Src::immediate(arr.array_stride));
   TVal out;

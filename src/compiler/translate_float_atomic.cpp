@@ -48,7 +48,7 @@ Status Translator::float_atomic(const spirv::Inst& in) {
   if (!device && p.space != Ptr::Space::shared) return unsupported(in, "float atomic on this storage class");
   AGX_TRY(auto data, scalar(w[5], in));
   AGX_TRY(Src addr, word_address(p, in));
-  Src base = Src::uniform(p.uniform, 64);
+  Src base = buffer_base(p);
   Function& f = b_.function();
   ValueId expected = f.new_value(32, 1, true), res = f.new_value(32, 1, true);
   ValueId first = device ? b_.def(IrOp::device_load, {base, addr}) : b_.def(IrOp::local_load, {addr});

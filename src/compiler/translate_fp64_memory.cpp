@@ -34,7 +34,7 @@ Result<Src> Translator::load_double_at(const Ptr& q, const spirv::Inst& in) {
     }
     case Ptr::Space::buffer: {
       AGX_TRY(auto idx, buffer_index(q, 4, in));
-      return Src::val(pair_value(b_.def(IrOp::device_load, {Src::uniform(q.uniform, 64), idx}, 32, 2)), 64);
+      return Src::val(pair_value(b_.def(IrOp::device_load, {buffer_base(q), idx}, 32, 2)), 64);
     }
     case Ptr::Space::shared: {
       AGX_TRY(auto addr, shared_address(q));
@@ -49,7 +49,7 @@ Status Translator::store_double_at(const Ptr& q, Src v, const spirv::Inst& in) {
   switch (q.space) {
     case Ptr::Space::buffer: {
       AGX_TRY(auto idx, buffer_index(q, 4, in));
-      b_.emit(IrOp::device_store, {d, Src::uniform(q.uniform, 64), idx});
+      b_.emit(IrOp::device_store, {d, buffer_base(q), idx});
       return {};
     }
     case Ptr::Space::shared: {

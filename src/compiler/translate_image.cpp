@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <iterator>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -84,32 +85,57 @@ bool is_array_dim(ImageDim d) {
 
 Status Translator::setup_images() {
   image_index_.assign(m_.bound, -1);
-  struct Found { uint32_t var, binding; ImageBinding::Kind kind; };
+  // element: an array of images or samplers (`uniform sampler2D s[3]`)
+  // gives one ImageBinding per element (array_size its length).
+  struct Found { uint32_t var, binding; ImageBinding::Kind kind; uint32_t element = 0, array_size = 0; };
   std::vector<Found> found;
+  std::vector<std::pair<SamplerBinding, uint32_t>> separate;  // separate samplers and their variables
   for (uint32_t v : m_.globals) {
     const spirv::Variable& var = m_.variables[v];
     if (var.storage != spv::StorageClass::UniformConstant) continue;
-    const spirv::Type& t = type(type(var.type).elem);
+    uint32_t elem = type(var.type).elem, count = 0;
+    if (type(elem).kind == Kind::array) {
+      count = type(elem).count;
+      elem = type(elem).elem;
+    }
+    const spirv::Type& t = type(elem);
     ImageBinding::Kind kind;
     if (t.kind == Kind::image) kind = t.sampled == 1 ? ImageBinding::Kind::sampled_image : ImageBinding::Kind::storage_image;
     else if (t.kind == Kind::sampled_image) kind = ImageBinding::Kind::sampled_image;
-    else continue;  // samplers, arrays of images: an error where used
+    else if (t.kind == Kind::sampler && !count && type(type(var.type).elem).kind == Kind::sampler) {
+      // A separate sampler: its ss register after the textures' (below).
+      const spirv::Decorations& d = m_.decorations[v];
+      separate.push_back({SamplerBinding{d.set == UINT32_MAX ? 0 : d.set, d.binding == UINT32_MAX ? 0 : d.binding,
+                                         m_.names[v], 0}, v});
+      continue;
+    } else continue;  // arrays of samplers: an error where used
+    if (type(type(var.type).elem).kind == Kind::array && !count) continue;  // unsized: an error where used
     uint32_t b = m_.decorations[v].binding;
-    found.push_back({v, b == UINT32_MAX ? 0 : b, kind});
+    b = b == UINT32_MAX ? 0 : b;
+    // OpenGL: elements take consecutive binding points (units); Vulkan: one
+    // binding, an array of descriptors.
+    for (uint32_t i = 0; i < std::max(count, 1u); ++i)
+      found.push_back({v, b + (o_.env == TargetEnv::opengl ? i : 0), kind, i, count});
   }
   // Sampled textures, then storage images; each in binding order.
-  auto order = [](const Found& f) { return std::pair(f.kind == ImageBinding::Kind::sampled_image ? 0 : 1, f.binding); };
+  auto order = [](const Found& f) {
+    return std::tuple(f.kind == ImageBinding::Kind::sampled_image ? 0 : 1, f.binding, f.element);
+  };
   std::stable_sort(found.begin(), found.end(), [&](const Found& a, const Found& b) { return order(a) < order(b); });
   uint32_t textures = 0;
   for (const Found& f : found) textures += f.kind == ImageBinding::Kind::sampled_image;
   uint32_t next_texture = 0, next_image = textures;
   for (const Found& f : found) {
-    const spirv::Type& ptr_t = type(m_.variables[f.var].type);
-    const spirv::Type& t = type(ptr_t.elem).kind == Kind::sampled_image ? type(type(ptr_t.elem).elem) : type(ptr_t.elem);
+    uint32_t elem = type(m_.variables[f.var].type).elem;
+    if (f.array_size) elem = type(elem).elem;
+    const spirv::Type& t = type(elem).kind == Kind::sampled_image ? type(type(elem).elem) : type(elem);
     ImageBinding img;
     img.kind = f.kind;
     img.binding = f.binding;
-    img.name = m_.names[f.var];
+    img.array_element = f.element;
+    img.array_size = f.array_size;
+    // An array's element as GL names it ("s[1]").
+    img.name = f.array_size ? fmt::format("{}[{}]", m_.names[f.var], f.element) : m_.names[f.var];
     auto dim = dim_of(t);
     if (!dim)
       return Error::unsupported("{}: image '{}' has SPIR-V dimension {} (1D, 2D, 3D, cube, rect and buffer are supported)",
@@ -126,17 +152,71 @@ Status Translator::setup_images() {
       img.pbe_state = next_image + 1;
       next_image += 2;
     }
-    image_index_[f.var] = static_cast<int32_t>(abi_.images.size());
+    const auto index = static_cast<uint32_t>(abi_.images.size());
+    if (f.array_size) {
+      auto& elems = image_array_[f.var];
+      if (elems.size() <= f.element) elems.resize(f.element + 1);
+      elems[f.element] = index;
+    } else {
+      image_index_[f.var] = static_cast<int32_t>(index);
+    }
     abi_.images.push_back(std::move(img));
   }
   abi_.texture_state_count = next_image;
   abi_.sampler_state_count = textures;
+  // Separate samplers, in (set, binding) order, after the textures' own.
+  std::stable_sort(separate.begin(), separate.end(), [](const auto& a, const auto& b) {
+    return std::pair(a.first.set, a.first.binding) < std::pair(b.first.set, b.first.binding);
+  });
+  for (auto& [sb, var] : separate) {
+    sb.sampler_state = abi_.sampler_state_count++;
+    sampler_var_state_[var] = sb.sampler_state;
+    abi_.samplers.push_back(sb);
+  }
   if (abi_.texture_state_count > kMaxTextureStates)
     return Error::unsupported("{}: {} texture state registers for the images and textures (at most {})", o_.file_name,
                               abi_.texture_state_count, kMaxTextureStates);
   if (abi_.sampler_state_count > kMaxSamplerStates)
     return Error::unsupported("{}: {} samplers (at most {} sampler state registers)", o_.file_name,
                               abi_.sampler_state_count, kMaxSamplerStates);
+  return {};
+}
+
+// An array element picked at run time: the texture instructions take the
+// state register numbers from 16-bit registers (applegpu's T and S
+// operands, Tt = 1 / St = 1; the texture unit reads them per lane, so a
+// non-uniform index needs no loop). Elements laid out one after another
+// (the usual case) give first + index; otherwise a select chain.
+Status Translator::dynamic_state_srcs(const TVal& v, bool sampler, bool pbe, std::vector<Src>& srcs, uint64_t& imm,
+                                      const spirv::Inst& in) {
+  if (v.image_index.kind == Src::Kind::none) return {};
+  auto number = [&](uint32_t fixed, auto field) -> Src {
+    std::vector<uint32_t> states;
+    for (uint32_t e : v.image_elems) states.push_back(fixed != UINT32_MAX ? fixed : abi_.images[e].*field);
+    bool consecutive = true;
+    for (size_t i = 0; i < states.size(); ++i) consecutive &= states[i] == states[0] + i;
+    Src r;
+    if (fixed != UINT32_MAX) r = Src::immediate(fixed);
+    else if (consecutive) r = b_.binary(IrOp::iadd, v.image_index, Src::immediate(states[0]));
+    else {
+      r = Src::immediate(states.back());
+      for (size_t i = states.size() - 1; i-- > 0;)
+        r = b_.select(Cond::ueq, false, v.image_index, Src::immediate(i), Src::immediate(states[i]), r);
+    }
+    // A register operand, whatever the folding left.
+    return r.is_value() ? r : Src::val(b_.def(IrOp::mov, {r}));
+  };
+  for (uint32_t e : v.image_elems)
+    if (abi_.images[e].kind != abi_.images[v.image].kind) return unsupported(in, "an image array of mixed kinds");
+  srcs.push_back(number(UINT32_MAX, pbe ? &ImageBinding::pbe_state : &ImageBinding::texture_state));
+  if (sampler) {
+    // The texel-fetch sampler or a separate sampler is the same for every
+    // element.
+    uint32_t fixed = (imm >> 24 & 0xFF) == abi_.txf_sampler_state && abi_.txf_sampler_state != UINT32_MAX
+                         ? abi_.txf_sampler_state : v.sampler_state;
+    srcs.push_back(number(fixed, &ImageBinding::sampler_state));
+  }
+  imm |= kTexStateReg;
   return {};
 }
 
@@ -204,7 +284,10 @@ Status Translator::image_write(const spirv::Inst& in) {
     if (s.bits != 32) return unsupported(in, "imageStore of a non-32-bit value");
   while (data.size() < 4) data.push_back(Src::immediate(0));
   Src d = Src::val(b_.def(IrOp::collect, data, 32, 4), 32);
-  b_.emit(IrOp::image_write, {d, coords, Src::immediate(0)}, image_imm(img->pbe_state, n));
+  std::vector<Src> srcs = {d, coords, Src::immediate(0)};
+  uint64_t imm = image_imm(img->pbe_state, n);
+  AGX_CHECK(dynamic_state_srcs(vals_[w[0]], false, true, srcs, imm, in));
+  b_.emit(IrOp::image_write, std::move(srcs), imm);
   return {};
 }
 
@@ -282,7 +365,10 @@ Status Translator::image_read(const spirv::Inst& in) {
     coords = Src::val(b_.def(IrOp::collect, parts, 32, static_cast<uint8_t>(parts.size())), 32);
   }
   AGX_TRY(uint32_t ss, txf_sampler(in));
-  ValueId texel = b_.def(IrOp::texture_load, {coords, lod}, 32, 4, image_imm(img->texture_state, n, ss));
+  std::vector<Src> srcs = {coords, lod};
+  uint64_t imm = image_imm(img->texture_state, n, ss);
+  AGX_CHECK(dynamic_state_srcs(vals_[w[2]], true, false, srcs, imm, in));
+  ValueId texel = b_.def(IrOp::texture_load, std::move(srcs), 32, 4, imm);
   return texel_result(in, texel);
 }
 
@@ -307,18 +393,33 @@ Status Translator::image_query(const spirv::Inst& in) {
       return {};
     }
   }
-  AGX_TRY(uint32_t size_uniform, image_size_uniform(img, in));
-  (void)size_uniform;
+  // An array element picked at run time: every element's size uniforms,
+  // the word selected by the index (select chains, as for buffers).
+  std::vector<uint32_t> sizes;
+  if (v->image_index.kind != Src::Kind::none) {
+    const TVal dyn = *v;
+    dynamic_image_ = false;
+    for (uint32_t e : dyn.image_elems) {
+      AGX_TRY(uint32_t u, image_size_uniform(abi_.images[e], in));
+      sizes.push_back(u);
+    }
+    dynamic_image_ = true;
+  } else {
+    AGX_TRY(uint32_t u, image_size_uniform(img, in));
+    sizes.push_back(u);
+  }
+  const Src index = v->image_index;
+  auto word = [&](uint32_t k) { return sizes.size() == 1 ? Src::uniform(sizes[0] + k) : select_uniform(index, sizes, k); };
   TVal out;
   out.kind = TVal::Kind::data;
   out.type = w[0];
   const unsigned n = components(w[0]);
   if (n == 0) return unsupported(in, "image query result that is not a scalar or a vector");
   if (in.op == Op::OpImageQuerySamples) {
-    out.c.push_back(Src::uniform(img.size_uniform + 3));
+    out.c.push_back(word(3));
   } else {
     if (n > 3) return unsupported(in, "image size with more than 3 components");
-    for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::uniform(img.size_uniform + i));
+    for (unsigned i = 0; i < n; ++i) out.c.push_back(word(i));
   }
   vals_[w[1]] = std::move(out);
   return {};
@@ -327,14 +428,57 @@ Status Translator::image_query(const spirv::Inst& in) {
 Status Translator::image_instruction(const spirv::Inst& in, bool& handled) {
   handled = true;
   const auto& w = in.w;
+  // Whether the image operand is an array element picked at run time.
+  const size_t image_at = in.op == Op::OpImageWrite ? 0 : 2;
+  dynamic_image_ = w.size() > image_at && w[image_at] < m_.bound && in.op != Op::OpLoad && in.op != Op::OpImage &&
+                   vals_[w[image_at]].kind == TVal::Kind::image && vals_[w[image_at]].image_index.kind != Src::Kind::none;
   switch (in.op) {
-    case Op::OpLoad: {
+    case Op::OpAccessChain: case Op::OpInBoundsAccessChain: {
+      // An element of an array of images or samplers.
       if (w.size() < 3 || w[2] >= m_.bound || w[1] >= m_.bound || !m_.is_variable[w[2]]) break;
+      auto arr = image_array_.find(w[2]);
+      if (arr == image_array_.end()) break;
+      if (w.size() != 4) return unsupported(in, "access chain into an array of images of another shape");
+      AGX_TRY(Src idx, scalar(w[3], in));
+      TVal v;
+      v.kind = TVal::Kind::image;
+      v.type = w[0];
+      if (idx.is_imm()) {
+        if (idx.imm >= arr->second.size())
+          return unsupported(in, fmt::format("image array index {} out of range ({} elements)", idx.imm, arr->second.size()));
+        v.image = arr->second[idx.imm];
+      } else {
+        v.image = arr->second[0];
+        v.image_elems = arr->second;
+        v.image_index = idx;
+      }
+      vals_[w[1]] = std::move(v);
+      return {};
+    }
+    case Op::OpLoad: {
+      if (w.size() < 3 || w[2] >= m_.bound || w[1] >= m_.bound) break;
+      if (!m_.is_variable[w[2]]) {
+        // Through an access chain into an array of images.
+        if (vals_[w[2]].kind != TVal::Kind::image) break;
+        TVal v = vals_[w[2]];
+        v.type = w[0];
+        vals_[w[1]] = std::move(v);
+        return {};
+      }
       const spirv::Variable& var = m_.variables[w[2]];
       if (var.storage != spv::StorageClass::UniformConstant) break;
       const Kind k = type(type(var.type).elem).kind;
       if (k != Kind::image && k != Kind::sampled_image && k != Kind::sampler) break;
-      if (image_index_[w[2]] < 0) return unsupported(in, "separate samplers are not supported");
+      if (auto sv = sampler_var_state_.find(w[2]); sv != sampler_var_state_.end()) {
+        TVal v;  // a separate sampler: only its state register
+        v.kind = TVal::Kind::image;
+        v.type = w[0];
+        v.image = UINT32_MAX;
+        v.sampler_state = sv->second;
+        vals_[w[1]] = std::move(v);
+        return {};
+      }
+      if (image_index_[w[2]] < 0) return unsupported(in, "this image or sampler uniform is not supported");
       TVal v;
       v.kind = TVal::Kind::image;
       v.type = w[0];
@@ -362,7 +506,23 @@ Status Translator::image_instruction(const spirv::Inst& in, bool& handled) {
     case Op::OpImageQuerySize: case Op::OpImageQuerySizeLod: case Op::OpImageQuerySamples: return image_query(in);
     case Op::OpImageQueryLevels: return query_levels(in);
     case Op::OpImageTexelPointer: return texel_pointer(in);
-    case Op::OpSampledImage: return unsupported(in, "separate samplers (OpSampledImage) are not supported");
+    case Op::OpSampledImage: {
+      // sampler2D(t, s): the texture's state register with the separate
+      // sampler's.
+      if (w.size() < 4 || w[1] >= m_.bound) return Error::decode("{}: bad OpSampledImage", o_.file_name);
+      AGX_TRY(auto tv, get(w[2], in));
+      AGX_TRY(auto sv, get(w[3], in));
+      if (tv->kind != TVal::Kind::image || tv->image >= abi_.images.size() ||
+          abi_.images[tv->image].kind != ImageBinding::Kind::sampled_image)
+        return unsupported(in, "OpSampledImage of something other than a sampled texture");
+      if (sv->kind != TVal::Kind::image || sv->image != UINT32_MAX || sv->sampler_state == UINT32_MAX)
+        return unsupported(in, "OpSampledImage with something other than a separate sampler");
+      TVal out = *tv;
+      out.type = w[0];
+      out.sampler_state = sv->sampler_state;
+      vals_[w[1]] = std::move(out);
+      return {};
+    }
     default: break;
   }
   handled = false;

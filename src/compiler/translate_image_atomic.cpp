@@ -23,8 +23,15 @@ using IrOp = agx::compiler::Op;
 Status Translator::texel_pointer(const spirv::Inst& in) {
   const auto& w = in.w;
   if (w.size() < 5 || w[1] >= m_.bound || w[2] >= m_.bound) return Error::decode("{}: bad OpImageTexelPointer", o_.file_name);
-  if (!m_.is_variable[w[2]] || image_index_[w[2]] < 0) return unsupported(in, "image atomic on something other than an image uniform");
-  ImageBinding& img = abi_.images[static_cast<size_t>(image_index_[w[2]])];
+  // An image uniform, or an element of an array of them (a constant index).
+  int32_t at = m_.is_variable[w[2]] ? image_index_[w[2]] : -1;
+  if (!m_.is_variable[w[2]] && vals_[w[2]].kind == TVal::Kind::image) {
+    if (vals_[w[2]].image_index.kind != Src::Kind::none)
+      return unsupported(in, "image atomic on an image array element picked at run time");
+    at = static_cast<int32_t>(vals_[w[2]].image);
+  }
+  if (at < 0) return unsupported(in, "image atomic on something other than an image uniform");
+  ImageBinding& img = abi_.images[static_cast<size_t>(at)];
   // Where the coordinates keep y and the layer (slice, face, layer-face);
   // -1: none. Multisampled and buffer images keep other layouts.
   int y_at = 1, layer_at = -1;

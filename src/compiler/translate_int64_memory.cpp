@@ -35,7 +35,7 @@ Status Translator::load64(const spirv::Inst& in, const Ptr& p) {
       }
       case Ptr::Space::buffer: {
         AGX_TRY(auto idx, buffer_index(q, 4, in));
-        ValueId d = pair_value(b_.def(IrOp::device_load, {Src::uniform(q.uniform, 64), idx}, 32, 2));
+        ValueId d = pair_value(b_.def(IrOp::device_load, {buffer_base(q), idx}, 32, 2));
         out.c.push_back(Src::val(d, 64));
         break;
       }
@@ -63,7 +63,7 @@ Status Translator::store64(const spirv::Inst& in, const Ptr& p, const std::vecto
     switch (p.space) {
       case Ptr::Space::buffer: {
         AGX_TRY(auto idx, buffer_index(q, 4, in));
-        b_.emit(IrOp::device_store, {d, Src::uniform(q.uniform, 64), idx});
+        b_.emit(IrOp::device_store, {d, buffer_base(q), idx});
         break;
       }
       case Ptr::Space::shared: {
@@ -138,7 +138,7 @@ Status Translator::atomic64(const spirv::Inst& in, const Ptr& p) {
     }
   }
   AGX_TRY(Src addr, word_address(p, in));
-  Src base = Src::uniform(p.uniform, 64);
+  Src base = buffer_base(p);
   Function& f = b_.function();
   ValueId res = f.new_value(32, 2, true);
   auto xchg = [&](uint32_t v) {

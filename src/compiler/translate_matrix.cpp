@@ -88,7 +88,7 @@ Result<std::vector<Src>> Translator::load_vector_at(const Ptr& p, unsigned n, ui
       if (comp_stride_B == 4) {
         uint32_t shift = 0;
         AGX_TRY(auto idx, buffer_index(p, 4, in, &shift));
-        ValueId d = b_.def(IrOp::device_load, {Src::uniform(p.uniform, 64), idx}, 32, static_cast<uint8_t>(n), shift);
+        ValueId d = b_.def(IrOp::device_load, {buffer_base(p), idx}, 32, static_cast<uint8_t>(n), shift);
         for (unsigned i = 0; i < n; ++i) out.push_back(Src::val(d, 32, static_cast<uint8_t>(i)));
         return out;
       }
@@ -96,7 +96,7 @@ Result<std::vector<Src>> Translator::load_vector_at(const Ptr& p, unsigned n, ui
         Ptr q = p;
         q.const_B += i * comp_stride_B;
         AGX_TRY(auto idx, buffer_index(q, 4, in));
-        out.push_back(Src::val(b_.def(IrOp::device_load, {Src::uniform(q.uniform, 64), idx})));
+        out.push_back(Src::val(b_.def(IrOp::device_load, {buffer_base(q), idx})));
       }
       return out;
     case Ptr::Space::shared:
@@ -131,7 +131,7 @@ Status Translator::store_vector_at(const Ptr& p, const std::vector<Src>& data, u
     if (p.space == Ptr::Space::buffer) {
       uint32_t shift = 0;
       AGX_TRY(auto idx, buffer_index(q, 4, in, &shift));
-      b_.emit(IrOp::device_store, {gather(b_, d), Src::uniform(q.uniform, 64), idx}, shift);
+      b_.emit(IrOp::device_store, {gather(b_, d), buffer_base(q), idx}, shift);
     } else {
       AGX_TRY(auto addr, shared_address(q));
       b_.emit(IrOp::local_store, {gather(b_, d), addr});

@@ -81,7 +81,7 @@ Status Translator::setup_resources() {
   resource_uniform_.assign(m_.bound, -1);
   loose_uniform_.assign(m_.bound, UINT32_MAX);
   shared_offset_B_.assign(m_.bound, UINT32_MAX);
-  struct Res { uint32_t set, binding, var; Resource::Kind kind; };
+  struct Res { uint32_t set, binding, var; Resource::Kind kind; uint32_t element = 0, array_size = 0; };
   std::vector<Res> res;
   std::vector<uint32_t> loose;
   uint32_t push_var = 0;
@@ -92,12 +92,21 @@ Status Translator::setup_resources() {
     uint32_t pointee = type(var.type).elem;
     switch (var.storage) {
       case StorageClass::StorageBuffer: case StorageClass::Uniform: {
-        if (type(pointee).kind != Kind::struct_)
-          return Error::unsupported("{}: buffer variable %{} ({}) is an array of blocks (descriptor arrays are not supported)",
+        // A descriptor array: one resource per element (Vulkan: elements
+        // of one binding; OpenGL: consecutive binding points).
+        uint32_t count = 0, block = pointee;
+        if (type(pointee).kind == Kind::array && type(type(pointee).elem).kind == Kind::struct_) {
+          count = type(pointee).count;
+          block = type(pointee).elem;
+        }
+        if (type(block).kind != Kind::struct_ || (block != pointee && !count))
+          return Error::unsupported("{}: buffer variable %{} ({}) is neither a block nor a sized array of blocks",
                                     o_.file_name, v, m_.names[v]);
-        bool ssbo = var.storage == StorageClass::StorageBuffer || type(pointee).buffer_block;
-        res.push_back({d.set == UINT32_MAX ? 0 : d.set, d.binding == UINT32_MAX ? 0 : d.binding, v,
-                       ssbo ? Resource::Kind::storage_buffer : Resource::Kind::uniform_buffer});
+        bool ssbo = var.storage == StorageClass::StorageBuffer || type(block).buffer_block;
+        uint32_t set = d.set == UINT32_MAX ? 0 : d.set, binding = d.binding == UINT32_MAX ? 0 : d.binding;
+        Resource::Kind kind = ssbo ? Resource::Kind::storage_buffer : Resource::Kind::uniform_buffer;
+        for (uint32_t i = 0; i < std::max(count, 1u); ++i)
+          res.push_back({set, binding + (o_.env == TargetEnv::opengl ? i : 0), v, kind, i, count});
         break;
       }
       case StorageClass::AtomicCounter:
@@ -106,6 +115,7 @@ Status Translator::setup_resources() {
       case StorageClass::PushConstant: push_var = v; break;
       case StorageClass::UniformConstant: {
         Kind k = type(pointee).kind;
+        if (k == Kind::array || k == Kind::runtime_array) k = type(type(pointee).elem).kind;  // arrays of images or samplers: setup_images
         if (k == Kind::other) break;  // other opaque types: only an error if used
         if (k == Kind::image || k == Kind::sampled_image || k == Kind::sampler) break;  // setup_images
         if (d.builtin >= 0) break;  // GL_ARB_shader_ballot's gl_SubGroupSizeARB: a built-in, not a uniform
@@ -127,19 +137,31 @@ Status Translator::setup_resources() {
   // Buffers in (set, binding) order; atomic counters of one binding share
   // one buffer.
   std::stable_sort(res.begin(), res.end(), [](const Res& a, const Res& b) {
-    return std::tie(a.kind, a.set, a.binding) < std::tie(b.kind, b.set, b.binding);
+    return std::tie(a.kind, a.set, a.binding, a.element) < std::tie(b.kind, b.set, b.binding, b.element);
   });
   uint32_t next_u = 0;
   for (const Res& r : res) {
     int32_t existing = -1;
     for (const Resource& x : abi_.resources)
-      if (x.kind == r.kind && x.set == r.set && x.binding == r.binding) existing = static_cast<int32_t>(x.uniform);
-    if (existing >= 0) { resource_uniform_[r.var] = existing; continue; }
-    resource_uniform_[r.var] = static_cast<int32_t>(next_u);
-    // The instance name, or the block's name for `buffer B { ... };`.
+      if (x.kind == r.kind && x.set == r.set && x.binding == r.binding && x.array_element == r.element)
+        existing = static_cast<int32_t>(x.uniform);
+    uint32_t u = existing >= 0 ? static_cast<uint32_t>(existing) : next_u;
+    if (r.array_size) {
+      auto& elems = resource_array_uniforms_[r.var];
+      if (elems.size() <= r.element) elems.resize(r.element + 1);
+      elems[r.element] = u;
+    }
+    if (r.element == 0) resource_uniform_[r.var] = static_cast<int32_t>(u);
+    if (existing >= 0) continue;
+    // The instance name, or the block's name for `buffer B { ... };`
+    // (a descriptor array's element: the block's name).
     std::string name = m_.names[r.var];
-    if (name.empty()) name = m_.names[type(m_.variables[r.var].type).elem];
-    abi_.resources.push_back(Resource{r.kind, r.set, r.binding, next_u, name});
+    uint32_t pointee = type(m_.variables[r.var].type).elem;
+    if (name.empty()) name = m_.names[r.array_size ? type(pointee).elem : pointee];
+    Resource out{r.kind, r.set, r.binding, next_u, name};
+    out.array_element = r.element;
+    out.array_size = r.array_size;
+    abi_.resources.push_back(std::move(out));
     next_u += 2;
   }
   abi_.workgroup_count_uniform = next_u;
@@ -211,7 +233,7 @@ Result<Ptr> Translator::variable_pointer(uint32_t base, const spirv::Inst& in) {
         p.builtin = m_.decorations[base].builtin;
         break;
       }
-      if (loose_uniform_[base] == UINT32_MAX) return unsupported(in, "images and samplers are not supported");
+      if (loose_uniform_[base] == UINT32_MAX) return unsupported(in, "this image or sampler uniform is not supported (arrays of separate samplers, runtime-sized arrays of images)");
       p.space = Ptr::Space::push;
       p.uniform = abi_.push_constants_uniform;
       p.const_B = (loose_uniform_[base] - abi_.push_constants_uniform) * 4;
@@ -220,6 +242,21 @@ Result<Ptr> Translator::variable_pointer(uint32_t base, const spirv::Inst& in) {
       return unsupported(in, fmt::format("pointer into storage class {} is not supported", static_cast<unsigned>(var.storage)));
   }
   return p;
+}
+
+// The value of uniform `plus` words into the element `index` picks:
+// compare-and-select from the last element down, so an index out of range
+// reads the last element (GLSL leaves it undefined).
+Src Translator::select_uniform(const Src& index, const std::vector<uint32_t>& uniforms, uint32_t plus) {
+  Src r = Src::uniform(uniforms.back() + plus);
+  for (size_t i = uniforms.size() - 1; i-- > 0;)
+    r = b_.select(Cond::ueq, false, index, Src::immediate(i), Src::uniform(uniforms[i] + plus), r);
+  return r;
+}
+
+Src Translator::buffer_base(const Ptr& p) {
+  if (p.desc_index.kind == Src::Kind::none) return Src::uniform(p.uniform, 64);
+  return pack64(select_uniform(p.desc_index, p.desc_uniforms, 0), select_uniform(p.desc_index, p.desc_uniforms, 1));
 }
 
 Status Translator::access_chain(const spirv::Inst& in) {
@@ -237,7 +274,25 @@ Status Translator::access_chain(const spirv::Inst& in) {
   }
   bool explicit_layout = p.space == Ptr::Space::buffer || p.space == Ptr::Space::push;
   const bool widened = p.space == Ptr::Space::local;  // 8/16-bit scalars a word each
-  for (size_t k = 3; k < w.size(); ++k) {
+  size_t first = 3;
+  if (auto da = resource_array_uniforms_.find(base); m_.is_variable[base] && da != resource_array_uniforms_.end()) {
+    // A descriptor array's element: a constant index names its uniform
+    // pair; a run-time one (dynamically uniform or nonuniformEXT) picks the
+    // pair with select chains at each access (buffer_base).
+    if (w.size() < 4) return unsupported(in, "access chain to a whole descriptor array");
+    AGX_TRY(auto idx, scalar(w[3], in));
+    const std::vector<uint32_t>& elems = da->second;
+    if (idx.is_imm()) {
+      if (idx.imm >= elems.size()) return unsupported(in, fmt::format("descriptor array index {} out of range ({} elements)", idx.imm, elems.size()));
+      p.uniform = elems[idx.imm];
+    } else {
+      p.desc_uniforms = elems;
+      p.desc_index = idx;
+    }
+    p.type = type(p.type).elem;
+    first = 4;
+  }
+  for (size_t k = first; k < w.size(); ++k) {
     AGX_TRY(auto idx, scalar(w[k], in));
     const spirv::Type& ty = type(p.type);
     if (ty.kind == Kind::struct_) {
@@ -451,7 +506,7 @@ Status Translator::load(const spirv::Inst& in) {
     case Ptr::Space::buffer: {
       uint32_t shift = 0;
       AGX_TRY(auto idx, buffer_index(p, 4, in, &shift));
-      ValueId d = b_.def(Op::device_load, {Src::uniform(p.uniform, 64), idx}, 32, static_cast<uint8_t>(n), shift);
+      ValueId d = b_.def(Op::device_load, {buffer_base(p), idx}, 32, static_cast<uint8_t>(n), shift);
       for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::val(d, 32, static_cast<uint8_t>(i)));
       break;
     }
@@ -501,7 +556,7 @@ Status Translator::store(const spirv::Inst& in) {
     case Ptr::Space::buffer: {
       uint32_t shift = 0;
       AGX_TRY(auto idx, buffer_index(p, 4, in, &shift));
-      b_.emit(Op::device_store, {gather(b_, data), Src::uniform(p.uniform, 64), idx}, shift);
+      b_.emit(Op::device_store, {gather(b_, data), buffer_base(p), idx}, shift);
       return {};
     }
     case Ptr::Space::shared: {
@@ -567,7 +622,7 @@ Status Translator::atomic(const spirv::Inst& in) {
   if (p.space == Ptr::Space::buffer) {
     AGX_TRY(auto idx, buffer_index(p, 4, in));
     atom.op = Op::atomic;
-    atom.srcs = {Src::uniform(p.uniform, 64), idx, d};
+    atom.srcs = {buffer_base(p), idx, d};
   } else if (p.space == Ptr::Space::shared) {
     AGX_TRY(auto addr, shared_address(p));
     atom.op = Op::local_atomic;

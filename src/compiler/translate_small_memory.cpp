@@ -66,7 +66,7 @@ Result<std::vector<Src>> Translator::load_small_values(const spirv::Inst& in, co
       if (p.space == Ptr::Space::buffer) {
         uint32_t shift = 0;
         AGX_TRY(auto idx, buffer_index(p, elem_B, in, &shift));
-        d = b_.def(IrOp::device_load, {Src::uniform(p.uniform, 64), idx}, 32, static_cast<uint8_t>(n), mem_imm(shift, elem_B));
+        d = b_.def(IrOp::device_load, {buffer_base(p), idx}, 32, static_cast<uint8_t>(n), mem_imm(shift, elem_B));
       } else {
         AGX_TRY(auto addr, shared_address(p));
         d = b_.def(IrOp::local_load, {addr}, 32, static_cast<uint8_t>(n), mem_imm(0, elem_B));
@@ -111,7 +111,7 @@ Status Translator::store_small(const spirv::Inst& in, const Ptr& p, const std::v
     case Ptr::Space::buffer: {
       uint32_t shift = 0;
       AGX_TRY(auto idx, buffer_index(p, elem_B, in, &shift));
-      b_.emit(IrOp::device_store, {stored, Src::uniform(p.uniform, 64), idx}, mem_imm(shift, elem_B));
+      b_.emit(IrOp::device_store, {stored, buffer_base(p), idx}, mem_imm(shift, elem_B));
       return {};
     }
     case Ptr::Space::shared: {

@@ -113,7 +113,7 @@ Result<Src> Translator::load_word(const Ptr& p, uint32_t off_B, const spirv::Ins
     case Ptr::Space::push: return push_word(q, 0, in);  // translate_push_dynamic.cpp
     case Ptr::Space::buffer: {
       AGX_TRY(auto idx, buffer_index(q, 4, in));
-      return Src::val(b_.def(agx::compiler::Op::device_load, {Src::uniform(q.uniform, 64), idx}));
+      return Src::val(b_.def(agx::compiler::Op::device_load, {buffer_base(q), idx}));
     }
     case Ptr::Space::shared: {
       AGX_TRY(auto addr, shared_address(q));
@@ -130,7 +130,7 @@ Status Translator::store_word(const Ptr& p, uint32_t off_B, Src data, const spir
   switch (p.space) {
     case Ptr::Space::buffer: {
       AGX_TRY(auto idx, buffer_index(q, 4, in));
-      b_.emit(agx::compiler::Op::device_store, {data, Src::uniform(q.uniform, 64), idx});
+      b_.emit(agx::compiler::Op::device_store, {data, buffer_base(q), idx});
       return {};
     }
     case Ptr::Space::shared: {

@@ -57,6 +57,9 @@ unsigned extent_count(ImageDim d) {
 }  // namespace
 
 Result<uint32_t> Translator::image_size_uniform(ImageBinding& img, const spirv::Inst& in) {
+  if (dynamic_image_)
+    return unsupported(in, "the size of an image array element picked at run time (size queries, array layers, "
+                           "rectangle coordinates need each element's own uniforms; index with a constant)");
   if (img.size_uniform == UINT32_MAX) {
     if (abi_.uniform_count + 4 > 256)
       return unsupported(in, fmt::format("no uniform registers left for the size of image '{}'", img.name));
@@ -299,7 +302,18 @@ Status Translator::texture_lookup(const spirv::Inst& in) {
   else if (o.size() == 1) srcs.push_back(o[0]);
 
   const uint32_t n = static_cast<uint32_t>(img.dim);
-  const uint64_t base = image_imm(img.texture_state, n, img.sampler_state) | flags;
+  // A separate sampler (OpSampledImage) or the texture's own.
+  uint64_t base = image_imm(img.texture_state, n, iv->sampler_state != UINT32_MAX ? iv->sampler_state : img.sampler_state) | flags;
+  {
+    // An array element picked at run time: T and S from registers, after
+    // the other sources of every texture_sample below.
+    std::vector<Src> state;
+    AGX_CHECK(dynamic_state_srcs(*iv, true, false, state, base, in));
+    if (!state.empty()) {
+      if (gather && !ops.offsets.empty()) return unsupported(in, "textureGatherOffsets of an image array element picked at run time");
+      srcs.insert(srcs.end(), state.begin(), state.end());
+    }
+  }
   if (gather) {
     // Shadow gathers are compare + gather of r (Mesa agx_emit_tex).
     const uint64_t q6 = tex_gather(dref ? 2 : 2 + 4 * component);
@@ -359,6 +373,7 @@ Status Translator::query_levels(const spirv::Inst& in) {
   AGX_TRY(auto v, get(w[2], in));
   if (v->kind != TVal::Kind::image || v->image >= abi_.images.size()) return unsupported(in, "level query of a non-image");
   ImageBinding& img = abi_.images[v->image];
+  if (dynamic_image_) return unsupported(in, "textureQueryLevels of an image array element picked at run time");
   if (img.levels_uniform == UINT32_MAX) {
     if (abi_.uniform_count + 1 > 256)
       return unsupported(in, fmt::format("no uniform register left for the level count of image '{}'", img.name));

@@ -158,6 +158,9 @@ Result<StateDescriptors> bind_images(const compiler::Abi& abi, const ImageLookup
     cs::Border border;
   };
   std::vector<SamplerAt> samplers;
+  if (!abi.samplers.empty())
+    return Error::unsupported("separate sampler '{}': OpenGL has no separate samplers to bind (Vulkan GLSL only)",
+                              abi.samplers[0].name);
   for (const compiler::ImageBinding& b : abi.images) {
     AGX_TRY(BoundImage bound, image_for(b));
     const Image* img = bound.image;

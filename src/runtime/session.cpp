@@ -285,6 +285,10 @@ Status Session::launch(const compiler::Shader& shader, std::array<uint32_t, 3> g
 // bindings in declaration order).
 Result<BoundImage> Session::bound_image(const compiler::ImageBinding& b) const {
   auto u = opaque_units_.find(b.name);
+  // An array's first element is also set by the array's own name ("s" for
+  // "s[0]", as glGetUniformLocation takes it).
+  if (u == opaque_units_.end() && b.array_size && b.array_element == 0)
+    u = opaque_units_.find(b.name.substr(0, b.name.rfind('[')));
   const int unit = u == opaque_units_.end() ? int(b.binding) : u->second;
   if (b.kind == compiler::ImageBinding::Kind::storage_image && !image_units_.count(unit))
     return Error::not_found("image '{}': no image bound to unit {} ('image texture {} FORMAT')", b.name, unit, unit);

@@ -4,6 +4,7 @@
 // stride, or row by row when the member is row-major, as
 // X11Libre/mirror.fdo.piglit tests/shaders/shader_runner.c set_ubo_uniform
 // writes them (the file lists matrices in column-major order either way).
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/session.h"
@@ -22,10 +23,21 @@ Result<Buffer*> Session::uniform_buffer(const UniformBlock& block) {
   return out;
 }
 
-Status Session::set_block_member(const CmdUniform& u, const MemberAt& at) {
-  if (block_data_.array_index != 0)
-    return Error::unsupported("uniform {}: arrays of uniform blocks ('ubo array index {}') are not supported", u.name,
-                              block_data_.array_index);
+Status Session::set_block_member(const CmdUniform& u, const MemberAt& found) {
+  MemberAt at = found;
+  if (block_data_.array_index != 0) {
+    // `ubo array index N`: the same member of block element "B[N]" (an
+    // array of blocks is one block per element, the member lookup finds
+    // element 0's).
+    const std::string& first = found.block->name;
+    const bool array = first.size() > 3 && first.compare(first.size() - 3, 3, "[0]") == 0;
+    const std::string want = array ? fmt::format("{}[{}]", first.substr(0, first.size() - 3), block_data_.array_index) : "";
+    auto b = std::find_if(uniform_blocks_.begin(), uniform_blocks_.end(), [&](const UniformBlock& x) { return array && x.name == want; });
+    if (b == uniform_blocks_.end())
+      return Error::invalid_argument("uniform {}: 'ubo array index {}' but block {} has no such element", u.name,
+                                     block_data_.array_index, first);
+    at.block = &*b;
+  }
   AGX_TRY(Buffer* ubo, uniform_buffer(*at.block));
   const BlockMember& m = *at.member;
   uint8_t* base = ubo->host().data();

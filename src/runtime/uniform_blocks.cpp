@@ -180,32 +180,48 @@ Result<std::vector<UniformBlock>> uniform_blocks(std::span<const uint32_t> spirv
   for (const auto& [var, ptr] : m.uniform_vars) {
     auto p = m.types.find(ptr);
     if (p == m.types.end() || p->second.op != spv::Op::OpTypePointer) continue;
-    const uint32_t type = p->second.elem;
+    uint32_t type = p->second.elem, count = 0;
+    // An array of blocks: GL's blocks "U[0]", "U[1]", ... at consecutive
+    // binding points (GLSL 4.60 section 4.4.5).
+    if (auto a = m.types.find(type); a != m.types.end() && a->second.op == spv::Op::OpTypeArray && m.block.count(a->second.elem))
+      count = a->second.count, type = a->second.elem;
     if (!m.block.count(type)) continue;  // BufferBlock: storage buffers
-    UniformBlock b;
-    auto n = m.names.find(type);
-    b.name = n == m.names.end() ? "" : n->second;
-    auto bd = m.binding.find(var);
-    b.binding = bd == m.binding.end() ? 0 : bd->second;
-    // GL qualifies members with the block name when the block has an
-    // instance name (GLSL 4.60 section 4.3.9).
-    auto inst = m.names.find(var);
-    const std::string prefix = inst != m.names.end() && !inst->second.empty() ? b.name : "";
-    AGX_CHECK(add_members(m, type, prefix, 0, {}, b, 0));
-    for (const BlockMember& mb : b.members)
-      b.size_B = std::max(b.size_B, mb.offset_B + (mb.array_length - 1) * mb.array_stride_B + mb.size_B);
-    b.size_B = (b.size_B + 15) & ~15u;
-    blocks.push_back(std::move(b));
+    for (uint32_t e = 0; e < std::max(count, 1u); ++e) {
+      UniformBlock b;
+      auto n = m.names.find(type);
+      b.name = n == m.names.end() ? "" : n->second;
+      auto bd = m.binding.find(var);
+      b.binding = (bd == m.binding.end() ? 0 : bd->second) + e;
+      // GL qualifies members with the block name when the block has an
+      // instance name (GLSL 4.60 section 4.3.9).
+      auto inst = m.names.find(var);
+      const std::string prefix = inst != m.names.end() && !inst->second.empty() ? b.name : "";
+      AGX_CHECK(add_members(m, type, prefix, 0, {}, b, 0));
+      for (const BlockMember& mb : b.members)
+        b.size_B = std::max(b.size_B, mb.offset_B + (mb.array_length - 1) * mb.array_stride_B + mb.size_B);
+      b.size_B = (b.size_B + 15) & ~15u;
+      if (count) b.name += "[" + std::to_string(e) + "]";
+      blocks.push_back(std::move(b));
+    }
   }
   return blocks;
 }
 
 Result<std::vector<uint32_t>> bind_uniform_blocks_by_index(std::span<const uint32_t> spirv) {
   AGX_TRY(Module m, scan(spirv));
-  std::map<uint32_t, uint32_t> index;  // uniform block variable -> its block index
+  std::map<uint32_t, uint32_t> index;  // uniform block variable -> its (first) block index
+  uint32_t next = 0;
   for (const auto& [var, ptr] : m.uniform_vars) {
     auto p = m.types.find(ptr);
-    if (p != m.types.end() && m.block.count(p->second.elem)) index.emplace(var, uint32_t(index.size()));
+    if (p == m.types.end()) continue;
+    if (m.block.count(p->second.elem)) index.emplace(var, next++);
+    // An array of blocks: one index per element, the elements at
+    // consecutive binding points from the first.
+    else if (auto a = m.types.find(p->second.elem);
+             a != m.types.end() && a->second.op == spv::Op::OpTypeArray && m.block.count(a->second.elem)) {
+      index.emplace(var, next);
+      next += a->second.count;
+    }
   }
   std::vector<uint32_t> out(spirv.begin(), spirv.begin() + 5);
   std::set<uint32_t> bound;

@@ -26,6 +26,10 @@ nlohmann::json abi_json(const agx::compiler::Abi& abi) {
                      : r.kind == agx::compiler::Resource::Kind::uniform_buffer ? "uniform_buffer" : "atomic_counter";
     res.push_back({{"kind", kind}, {"set", r.set}, {"binding", r.binding}, {"uniform", r.uniform}, {"name", r.name}});
     if (r.size_uniform != agx::compiler::Resource::kNoUniform) res.back()["size_uniform"] = r.size_uniform;
+    if (r.array_size) {  // a descriptor array's element
+      res.back()["array_element"] = r.array_element;
+      res.back()["array_size"] = r.array_size;
+    }
   }
   nlohmann::json loose = nlohmann::json::array();
   for (const auto& u : abi.loose_uniforms)
@@ -40,6 +44,10 @@ nlohmann::json abi_json(const agx::compiler::Abi& abi) {
                         {"texture_state", i.texture_state}};
     if (i.pbe_state != UINT32_MAX) j["pbe_state"] = i.pbe_state;
     if (i.sampler_state != UINT32_MAX) j["sampler_state"] = i.sampler_state;
+    if (i.array_size) {  // an element of an array of images
+      j["array_element"] = i.array_element;
+      j["array_size"] = i.array_size;
+    }
     images.push_back(std::move(j));
   }
   nlohmann::json out = {{"resources", res},
@@ -54,6 +62,12 @@ nlohmann::json abi_json(const agx::compiler::Abi& abi) {
           {"threadgroup_memory_B", abi.threadgroup_memory_B},
           {"uniform_count", abi.uniform_count}};
   if (abi.txf_sampler_state != UINT32_MAX) out["txf_sampler_state"] = abi.txf_sampler_state;
+  if (!abi.samplers.empty()) {  // separate samplers
+    nlohmann::json samplers = nlohmann::json::array();
+    for (const auto& sb : abi.samplers)
+      samplers.push_back({{"set", sb.set}, {"binding", sb.binding}, {"name", sb.name}, {"sampler_state", sb.sampler_state}});
+    out["samplers"] = samplers;
+  }
   return out;
 }
 

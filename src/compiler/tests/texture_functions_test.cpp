@@ -42,8 +42,8 @@ bool is_cube(cs::TextureDimension d) { return d == cs::TextureDimension::kCube |
 
 // Runs `glsl` (one threadgroup writing vec4 o[lanes] to buffer 0) with `t`
 // bound as its only sampled texture; returns the buffer.
-std::vector<float> run(const std::string& glsl, const Tex& t, uint32_t lanes) {
-  auto shader = compile(glsl);
+std::vector<float> run(const std::string& glsl, const Tex& t, uint32_t lanes, TargetEnv env = TargetEnv::vulkan) {
+  auto shader = compile(glsl, env);
   EXPECT_TRUE(shader.ok()) << (shader.ok() ? "" : shader.error().message());
   if (!shader.ok()) return {};
   const Abi& abi = shader->abi;
@@ -474,6 +474,51 @@ TEST(TextureFunctions, QueryLodInADerivativeGroup) {
     const float lambda = small ? -1.0f : 3.0f;
     EXPECT_FLOAT_EQ(v[i * 4 + 1], lambda) << i;                        // before the sampler's clamp
     EXPECT_FLOAT_EQ(v[i * 4], std::clamp(lambda, 0.0f, 2.5f)) << i;    // clamped by max LOD, then [0, q]
+  }
+}
+
+// sampler2DRect (OpenGL SPIR-V only): texture() of it comes from glslang
+// as an explicit Lod the front end rewrites to zero gradients
+// (spirv_rect_lod.cpp); coordinates are in texels, not normalized.
+TEST(TextureFunctions, RectangleTexturesSampleInTexels) {
+  Tex t;
+  t.w = 5;
+  t.h = 3;
+  t.sampler = nearest();
+  const std::string glsl = R"(#version 450
+layout(local_size_x = 15) in;
+layout(binding = 0) uniform sampler2DRect t;
+layout(std430, binding = 1) buffer O { vec4 o[]; };
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  ivec2 p = ivec2(int(i % 5u), int(i / 5u));
+  o[i] = vec4(texture(t, vec2(p) + vec2(0.5)).x, texelFetch(t, p).x, vec2(textureSize(t)));
+})";
+  auto v = run(glsl, t, 15, TargetEnv::opengl);
+  ASSERT_EQ(v.size(), 60u);
+  for (uint32_t i = 0; i < 15; ++i) {
+    const uint32_t x = i % 5, y = i / 5;
+    EXPECT_EQ(v[i * 4 + 0], value(x, y, 0, 0)) << i;
+    EXPECT_EQ(v[i * 4 + 1], value(x, y, 0, 0)) << i;
+    EXPECT_EQ(v[i * 4 + 2], 5.0f) << i;
+    EXPECT_EQ(v[i * 4 + 3], 3.0f) << i;
+  }
+  // Linear filtering at texel-space (x + 1, 1): the 2 x 2 texels around it
+  // weigh equally (Vulkan "Texel Filtering", unnormalized u = x + 1 - 0.5).
+  t.sampler.minify = t.sampler.magnify = cs::Filter::kLinear;
+  const std::string linear = R"(#version 450
+layout(local_size_x = 4) in;
+layout(binding = 0) uniform sampler2DRect t;
+layout(std430, binding = 1) buffer O { vec4 o[]; };
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  o[i] = texture(t, vec2(float(i) + 1.0, 1.0));
+})";
+  v = run(linear, t, 4, TargetEnv::opengl);
+  ASSERT_EQ(v.size(), 16u);
+  for (uint32_t i = 0; i < 4; ++i) {
+    const float want = (value(i, 0, 0, 0) + value(i + 1, 0, 0, 0) + value(i, 1, 0, 0) + value(i + 1, 1, 0, 0)) / 4;
+    EXPECT_NEAR(v[i * 4], want, 1e-3f) << i;
   }
 }
 

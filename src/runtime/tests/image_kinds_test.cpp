@@ -236,11 +236,16 @@ TEST(ImageKinds, RectanglesSampleInTexels) {
       "void main() {\n"
       "  for (int x = 0; x < 5; ++x) v[x] = textureGrad(d, vec3(float(x) + 0.5, 1.5, 0.6), vec2(0.0), vec2(0.0));\n"
       "  v[5] = textureGradOffset(d, vec3(0.5, 0.5, 0.3), vec2(0.0), vec2(0.0), ivec2(1, 0));\n"
+      // texture(): glslang's explicit Lod, rewritten to zero gradients
+      // (the compiler's spirv_rect_lod.cpp).
+      "  v[6] = texture(d, vec3(2.5, 1.5, 0.6));\n"
+      "  v[7] = texture(d, vec3(3.5, 0.5, 0.6));\n"
       "}\n";
-  std::string cmds = "texture shadowRect 0 (5, 2)\nuniform int d 0\nssbo 0 24\ncompute 1 1 1\n";
+  std::string cmds = "texture shadowRect 0 (5, 2)\nuniform int d 0\nssbo 0 32\ncompute 1 1 1\n";
   // GREATER: the reference above the texel x / 4.
   for (int x = 0; x < 5; ++x) cmds += fmt::format("probe ssbo float 0 {} == {}\n", 4 * x, 0.6f > float(x) / 4.0f ? 1 : 0);
   cmds += "probe ssbo float 0 20 == 1\n";  // 0.3 > 0.25
+  cmds += "probe ssbo float 0 24 == 1\nprobe ssbo float 0 28 == 0\n";  // 0.6 > 2 / 4, not > 3 / 4
   EXPECT_TRUE(passes(compute_file(glsl, cmds)));
 }
 

@@ -32,6 +32,31 @@ const char* kShader =
     "  o[10] = float(p.u.y); o[11] = float(k.w);\n"
     "}\n";
 
+// An array of blocks is one block per element ("A[0]", "A[1]", GL's
+// names), at consecutive binding points, each element its own block index.
+TEST(UniformBlocks, ArraysOfBlocksAreOneBlockPerElement) {
+  const std::string sources[] = {
+      "#version 430\nlayout(local_size_x = 1) in;\n"
+      "layout(std140) uniform A { vec4 x; } a[2];\n"
+      "layout(std140) uniform B { ivec4 k; };\n"
+      "layout(std430, binding = 0) buffer Out { float o[]; };\n"
+      "void main() { o[0] = a[0].x.x + a[1].x.y + float(k.x); }\n"};
+  auto spirv = glsl_to_opengl_spirv(sources, "s");
+  ASSERT_TRUE(spirv.ok()) << spirv.error().message();
+  auto bound = bind_uniform_blocks_by_index(*spirv);
+  ASSERT_TRUE(bound.ok()) << bound.error().message();
+  auto blocks = uniform_blocks(*bound);
+  ASSERT_TRUE(blocks.ok()) << blocks.error().message();
+  ASSERT_EQ(blocks->size(), 3u);
+  EXPECT_EQ((*blocks)[0].name, "A[0]");
+  EXPECT_EQ((*blocks)[0].binding, 0u);
+  EXPECT_EQ((*blocks)[1].name, "A[1]");
+  EXPECT_EQ((*blocks)[1].binding, 1u);
+  EXPECT_EQ((*blocks)[1].size_B, 16u);
+  EXPECT_EQ((*blocks)[2].name, "B");
+  EXPECT_EQ((*blocks)[2].binding, 2u);
+}
+
 TEST(UniformBlocks, Std140OffsetsFromTheModule) {
   const std::string sources[] = {kShader};
   auto spirv = glsl_to_opengl_spirv(sources, "s");
@@ -87,10 +112,10 @@ TEST(UniformBlocks, MemberWritesReachTheShader) {
   auto bad = file;
   bad.replace(bad.find("probe ssbo float 0 28 == 8"), 26, "probe ssbo float 0 28 == 7");
   EXPECT_EQ(run_shader_test(bad).outcome, Outcome::fail);
-  // Arrays of blocks are named as unsupported.
+  // `ubo array index 1` of a block that is not an array names the block.
   auto v = run_shader_test(test::compute_file(kShader, "ubo array index 1\nuniform float Params.f 1.0\n"));
   EXPECT_EQ(v.outcome, Outcome::fail);
-  EXPECT_NE(v.detail.find("arrays of uniform blocks"), std::string::npos) << v.detail;
+  EXPECT_NE(v.detail.find("block Params has no such element"), std::string::npos) << v.detail;
 }
 
 }  // namespace
