@@ -313,18 +313,6 @@ Status Translator::texel_result(const spirv::Inst& in, ValueId texel) {
   return {};
 }
 
-namespace {
-// The dimensions texture_load / texture_sample read as they are.
-std::optional<uint32_t> direct_dim(ImageDim d) {
-  switch (d) {
-    case ImageDim::d1: case ImageDim::d1_array: case ImageDim::d2: case ImageDim::d2_array: case ImageDim::d3:
-    case ImageDim::cube: case ImageDim::cube_array:
-      return static_cast<uint32_t>(d);
-    default: return std::nullopt;
-  }
-}
-}  // namespace
-
 // imageLoad (OpImageRead) and texelFetch (OpImageFetch): texture_load of
 // the Texture descriptor with the texel-fetch sampler (Mesa reads images
 // through the texture unit the same way).

@@ -23,6 +23,15 @@ struct Type {
   spv::StorageClass storage{};
 };
 
+Type type_of(spv::Op op, uint32_t width, uint32_t count, uint32_t elem) {
+  Type t;
+  t.op = op;
+  t.width = width;
+  t.count = count;
+  t.elem = elem;
+  return t;
+}
+
 struct MemberDeco {
   uint32_t offset_B = 0, matrix_stride_B = 0;
   bool row_major = false;
@@ -74,28 +83,28 @@ Result<Module> scan(std::span<const uint32_t> words) {
         if (deco == spv::Decoration::RowMajor) d.row_major = true;
         break;
       }
-      case spv::Op::OpTypeBool: AGX_CHECK(need(1)); m.types[w[0]] = {op, 32}; break;
+      case spv::Op::OpTypeBool: AGX_CHECK(need(1)); m.types[w[0]] = type_of(op, 32, 1, 0); break;
       case spv::Op::OpTypeInt:
-      case spv::Op::OpTypeFloat: AGX_CHECK(need(2)); m.types[w[0]] = {op, w[1]}; break;
+      case spv::Op::OpTypeFloat: AGX_CHECK(need(2)); m.types[w[0]] = type_of(op, w[1], 1, 0); break;
       case spv::Op::OpTypeVector:
-      case spv::Op::OpTypeMatrix: AGX_CHECK(need(3)); m.types[w[0]] = {op, 0, w[2], w[1]}; break;
+      case spv::Op::OpTypeMatrix: AGX_CHECK(need(3)); m.types[w[0]] = type_of(op, 0, w[2], w[1]); break;
       case spv::Op::OpTypeArray: {
         AGX_CHECK(need(3));
         auto c = m.constants.find(w[2]);
         if (c == m.constants.end()) return Error::parse("SPIR-V: array length %{} is not a constant", w[2]);
-        m.types[w[0]] = {op, 0, c->second, w[1]};
+        m.types[w[0]] = type_of(op, 0, c->second, w[1]);
         break;
       }
       case spv::Op::OpTypeStruct: {
         AGX_CHECK(need(1));
-        Type t{op};
+        Type t = type_of(op, 0, 1, 0);
         t.members.assign(w.begin() + 1, w.end());
         m.types[w[0]] = t;
         break;
       }
       case spv::Op::OpTypePointer: {
         AGX_CHECK(need(3));
-        Type t{op, 0, 1, w[2]};
+        Type t = type_of(op, 0, 1, w[2]);
         t.storage = spv::StorageClass(w[1]);
         m.types[w[0]] = t;
         break;

@@ -81,7 +81,9 @@ void main() {
       }
       const auto& o = r.buffers[2];
       EXPECT_EQ(at(o, i * 5), bits(x[g + 7]));
-      if (sel[i ^ 1]) EXPECT_EQ(at(o, i * 5 + 1), bits(x[i ^ 1]));  // an inactive partner is undefined
+      if (sel[i ^ 1]) {  // an inactive partner is undefined
+        EXPECT_EQ(at(o, i * 5 + 1), bits(x[i ^ 1]));
+      }
       EXPECT_EQ(at(o, i * 5 + 2), bits(mn));
       EXPECT_EQ(at(o, i * 5 + 3), bits(mx));
       EXPECT_EQ(at(o, i * 5 + 4), bits(sum));

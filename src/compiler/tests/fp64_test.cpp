@@ -462,7 +462,9 @@ void main() {
     ASSERT_LT(at_w + lu.size_B / 4, push.size() + 1) << lu.name;
     const void* src = lu.name == "ud" ? static_cast<const void*>(&ud) : lu.name == "uv" ? static_cast<const void*>(uv)
                     : lu.name == "um" ? static_cast<const void*>(um) : static_cast<const void*>(&count);
-    if (lu.name != "count") EXPECT_EQ(lu.uniform % 2, 0u) << lu.name;
+    if (lu.name != "count") {
+      EXPECT_EQ(lu.uniform % 2, 0u) << lu.name;
+    }
     std::memcpy(push.data() + at_w, src, lu.name == "count" ? 4 : lu.size_B);
   }
   Job run;

@@ -283,7 +283,9 @@ void expect_double_struct(const std::vector<uint32_t>& out, uint32_t dst, const 
           << what << ": scalar " << k << " word " << w;
     }
   for (uint32_t w = 0; w < kDoubleStructB / 4; ++w)
-    if (!covered[w]) EXPECT_EQ(out[dst * kDoubleStructB / 4 + w], kSentinel) << what << ": padding word " << w;
+    if (!covered[w]) {
+      EXPECT_EQ(out[dst * kDoubleStructB / 4 + w], kSentinel) << what << ": padding word " << w;
+    }
 }
 
 TEST(StructCopy, DoubleMatrixMembersInStd140Std430AndRowMajor) {

@@ -101,7 +101,9 @@ void main() {
                 continue;
               }
               auto want = model(g, l, j);
-              if (want) EXPECT_EQ(got, *want) << "size " << size << " pattern " << int(pat) << " lane " << i << " output " << j;
+              if (want) {
+                EXPECT_EQ(got, *want) << "size " << size << " pattern " << int(pat) << " lane " << i << " output " << j;
+              }
             }
           }
         }
@@ -424,7 +426,9 @@ void main() {
     }
     EXPECT_EQ(o[0], ballot) << i;
     EXPECT_EQ(o[1], 0u);
-    if ((base + 3) % 3 != 1) EXPECT_EQ(o[2], (base + 3) * 5) << i;  // lane 3 active
+    if ((base + 3) % 3 != 1) {  // lane 3 active
+      EXPECT_EQ(o[2], (base + 3) * 5) << i;
+    }
     EXPECT_EQ(o[3], base + first + 7) << i;
     EXPECT_EQ(o[4], 32u);
     EXPECT_EQ(o[5], l);
@@ -552,7 +556,9 @@ void main() {
       continue;
     }
     prefix ^= x(l);
-    if ((l ^ 1) % 4 != 3) EXPECT_EQ(got(l, 0), x(l ^ 1)) << l;
+    if ((l ^ 1) % 4 != 3) {
+      EXPECT_EQ(got(l, 0), x(l ^ 1)) << l;
+    }
     EXPECT_EQ(got(l, 1), all_or) << l;
     EXPECT_EQ(got(l, 2), prefix) << l;
     EXPECT_EQ(got(l, 3), x(9)) << l;
