@@ -2,6 +2,8 @@
 // IR (or the allocation / waits) compared with what the pass must produce.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "compiler/builder.h"
 #include "compiler/passes.h"
 #include "compiler/regs.h"
@@ -102,6 +104,138 @@ TEST(Passes, CseReadsOfAVariableMatchOnlyTheSameVersion) {
   EXPECT_EQ(l[8], "  device_store %4, u2:64, %5");
   auto st = validate(f);
   ASSERT_TRUE(st.ok()) << st.error().message();
+}
+
+TEST(Passes, EmptyElseGoes) {
+  Function f;
+  Builder b(f);
+  ValueId x = b.def(Op::get_sr, {}, 32, 1, 80);
+  b.emit(Op::if_, {Src::val(x), Src::immediate(4)}, 0, Cond::ult);  // empty then part
+  b.emit(Op::else_);
+  b.emit(Op::device_store, {Src::val(x), Src::uniform(0, 64), Src::immediate(0)});
+  b.emit(Op::end_if);
+  b.emit(Op::if_, {Src::val(x), Src::immediate(9)}, 0, Cond::flt);  // empty else part
+  b.emit(Op::device_store, {Src::val(x), Src::uniform(0, 64), Src::immediate(1)});
+  b.emit(Op::else_);
+  b.emit(Op::end_if);
+  b.emit(Op::if_, {Src::val(x), Src::immediate(2)}, 0, Cond::ugt);  // empty once the inner one goes
+  b.emit(Op::if_, {Src::val(x), Src::immediate(3)}, 0, Cond::ugt);
+  b.emit(Op::else_);
+  b.emit(Op::end_if);
+  b.emit(Op::end_if);
+  b.emit(Op::stop);
+  EXPECT_TRUE(opt_empty_else(f));
+  EXPECT_EQ(lines(f), (std::vector<std::string>{"%0:32 = get_sr sr80", "if_.ugte %0, #0x4",
+                                                "  device_store %0, u0:64, #0x0", "end_if", "if_.lt %0, #0x9",
+                                                "  device_store %0, u0:64, #0x1", "end_if", "stop"}));
+  EXPECT_FALSE(opt_empty_else(f));
+  ASSERT_TRUE(validate(f).ok());
+}
+
+TEST(Passes, BreakIfFusesConditionalJumpsAndHoistsExitCopies) {
+  Function f;
+  Builder b(f);
+  ValueId i = f.new_value(32, 1, true), out = f.new_value(32, 1, true), inner = f.new_value(32, 1, true);
+  b.def_into(i, Op::mov, {Src::immediate(0)});
+  b.emit(Op::loop);
+  ValueId t = b.def(Op::iadd, {Src::val(i), Src::immediate(5)});
+  b.emit(Op::if_, {Src::val(i), Src::uniform(4)}, 0, Cond::ult, true);  // if (!(i < u4)) { out = t; break; }
+  b.def_into(out, Op::mov, {Src::val(t)});
+  b.emit(Op::break_);
+  b.emit(Op::end_if);
+  b.emit(Op::if_, {Src::val(t), Src::immediate(7)}, 0, Cond::ueq);     // if (t == 7) continue;
+  b.emit(Op::continue_);
+  b.emit(Op::end_if);
+  b.emit(Op::if_, {Src::val(t), Src::immediate(9)}, 0, Cond::ueq);     // inner is read in the loop: stays
+  b.def_into(inner, Op::mov, {Src::val(t)});
+  b.def_into(out, Op::mov, {Src::val(i)});
+  b.emit(Op::break_);
+  b.emit(Op::end_if);
+  b.emit(Op::device_store, {Src::val(inner), Src::uniform(0, 64), Src::val(i)});
+  b.emit(Op::if_, {Src::val(t), Src::immediate(11)}, 0, Cond::ueq);    // writes out at the second exit
+  b.def_into(out, Op::mov, {Src::val(i)});
+  b.emit(Op::break_);
+  b.emit(Op::end_if);
+  b.def_into(i, Op::mov, {Src::val(t)});
+  b.emit(Op::end_loop);
+  b.emit(Op::device_store, {Src::val(out), Src::uniform(0, 64), Src::val(inner)});
+  b.emit(Op::stop);
+  EXPECT_TRUE(opt_break_if(f));
+  EXPECT_EQ(lines(f), (std::vector<std::string>{
+                          "%0:32 = mov #0x0", "loop", "  %3:32 = iadd %0, #0x5", "  %1:32 = mov %3",
+                          "  break_if.ugte %0, u4", "  continue_if.ueq %3, #0x7", "  if_.ueq %3, #0x9",
+                          "    %2:32 = mov %3", "    %1:32 = mov %0", "    break_", "  end_if", "  device_store %2, u0:64, %0",
+                          "  %1:32 = mov %0", "  break_if.ueq %3, #0xb", "  %0:32 = mov %3", "end_loop",
+                          "device_store %1, u0:64, %2", "stop"}));
+  auto st = validate(f);
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  // lower_control_flow gives the fused jumps the nesting values of a
+  // break/continue with no if around them.
+  ASSERT_TRUE(lower_control_flow(f).ok());
+  EXPECT_EQ(f.instrs[4].imm, 2u);
+  EXPECT_EQ(f.instrs[5].imm, 1u);
+  EXPECT_EQ(f.instrs[9].imm, 3u);
+}
+
+TEST(Passes, BreakIfKeepsCopiesALaterExitDoesNotMake) {
+  // Two exits: only the first writes `out`, so a lane that stays in the
+  // loop and leaves by the second must keep out's old value.
+  Function f;
+  Builder b(f);
+  ValueId x = b.def(Op::get_sr, {}, 32, 1, 80);
+  ValueId out = f.new_value(32, 1, true);
+  b.def_into(out, Op::mov, {Src::immediate(1)});
+  b.emit(Op::loop);
+  b.emit(Op::if_, {Src::val(x), Src::immediate(3)}, 0, Cond::ueq);
+  b.def_into(out, Op::mov, {Src::val(x)});
+  b.emit(Op::break_);
+  b.emit(Op::end_if);
+  b.emit(Op::if_, {Src::val(x), Src::immediate(5)}, 0, Cond::ugt);
+  b.emit(Op::break_);
+  b.emit(Op::end_if);
+  b.emit(Op::end_loop);
+  b.emit(Op::device_store, {Src::val(out), Src::uniform(0, 64), Src::immediate(0)});
+  b.emit(Op::stop);
+  EXPECT_TRUE(opt_break_if(f));  // the second site only
+  auto l = lines(f);
+  EXPECT_EQ(l[3], "  if_.ueq %0, #0x3");
+  EXPECT_EQ(l[7], "  break_if.ugt %0, #0x5");
+  ASSERT_TRUE(validate(f).ok());
+}
+
+TEST(Passes, PackBreakIfBeyondTheCmpselImmediate) {
+  // 300 ifs open around a fused break: its nesting value (302) does not
+  // fit cmpsel's 8-bit immediate, so it is packed as the if/break it
+  // came from; with 2 ifs it is the cmpsel pair.
+  for (int depth : {2, 300}) {
+    Function f;
+    Builder b(f);
+    b.emit(Op::loop);
+    for (int d = 0; d < depth; ++d) b.emit(Op::if_, {Src::uniform(4), Src::immediate(d)}, 0, Cond::ugt);
+    b.emit(Op::break_if, {Src::uniform(5), Src::immediate(9)}, 0, Cond::ult, true);
+    for (int d = 0; d < depth; ++d) b.emit(Op::end_if);
+    b.emit(Op::end_loop);
+    b.emit(Op::stop);
+    ASSERT_TRUE(lower_control_flow(f).ok());
+    auto text = pack_text(f);
+    ASSERT_TRUE(text.ok()) << text.error().message();
+    // The jump's lines: from its comparison of u5 on.
+    const std::vector<std::string>& t = *text;
+    auto first = std::find_if(t.begin(), t.end(), [](const std::string& l) { return l.find("u5") != std::string::npos; });
+    ASSERT_NE(first, t.end());
+    const std::vector<std::string> jump(first, std::min(first + 4, t.end()));
+    if (depth == 2) {
+      ASSERT_GE(jump.size(), 2u);
+      EXPECT_EQ(jump[0], "icmpsel ult, r0l, u5, 9, r0l, 4");  // inverted: r0l kept where u5 < 9
+      EXPECT_EQ(jump[1], "pop_exec r0l, 0");
+    } else {
+      ASSERT_GE(jump.size(), 4u);
+      EXPECT_EQ(jump[0], "if_icmp r0l, ugte, u5, 9, 1");
+      EXPECT_EQ(jump[1], "mov_imm r0l, 303");
+      EXPECT_EQ(jump[2], "pop_exec r0l, 0");
+      EXPECT_EQ(jump[3], "pop_exec r0l, 1");
+    }
+  }
 }
 
 TEST(Passes, CoalescePhisWritesTheVariableDirectly) {
