@@ -33,8 +33,8 @@ TEST(Kernels, AllCompile) {
   }
 }
 
-// The instruction budget of each kernel: its count when this test was
-// written (docs/compiler.md, "Instruction counts"). A change to the
+// The instruction budget of each kernel: its count when the budget was
+// last lowered (docs/compiler.md, "Instruction counts"). A change to the
 // compiler that needs more instructions fails here and must either be
 // fixed or raise the budget on purpose.
 TEST(Kernels, StayWithinTheirInstructionBudget) {
