@@ -265,6 +265,9 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
         m.is_constant[w[1]] = 1;
         continue;
       }
+      case spv::Op::OpUndef:  // at module scope (merge-return's phis use one): any value, so zero
+        if (in_function) break;
+        [[fallthrough]];
       case spv::Op::OpConstantNull: {
         if (!need(2) || !id_ok(w[1]) || !type_ok(w[0])) return bad("bad constant");
         Constant& c = m.constants[w[1]]; c.type = w[0]; c.null = true;

@@ -76,7 +76,10 @@ struct Ctx {
   uint32_t header = 0, merge = 0, cont = 0;  // innermost loop (0: none)
   bool in_continue = false;     // walking the continue construct
   bool* saw_continue = nullptr;
-  uint32_t outer_merge = 0, outer_cont = 0;  // a loop around a switch: not reachable from inside it
+  // The construct around the innermost loop or switch (each one IR loop:
+  // a switch is a loop that runs once), for branches that leave several
+  // levels at once (`break` of a loop from inside a switch). Null: none.
+  const Ctx* outer = nullptr;
 };
 
 // A scalar of a composite in memory: byte offset from the composite's
@@ -109,6 +112,10 @@ class Translator {
   Status terminator(const spirv::Block& blk, const Ctx& ctx, int depth);
   Status if_cmp(const Cmp& c);
   Status switch_(const spirv::Block& blk, const Ctx& ctx, int depth);
+  // A branch to the merge or continue target of a construct around the
+  // innermost one: a break/continue that leaves `levels` more IR loops.
+  Result<bool> outer_exit(uint32_t target, const Ctx& ctx);
+  static bool leaves_outer(uint32_t target, const Ctx& ctx);
 
   // translate_alu.cpp
   Status instruction(const spirv::Inst& in);
