@@ -6,7 +6,11 @@
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <mutex>
+#include <unordered_map>
 #include <regex>
 
 #include "compiler/compiler.h"
@@ -49,6 +53,57 @@ std::string glslang_log(std::string_view log, const std::string& file) {
 
 spv_target_env spirv_env(const Options& o) {
   return o.env == TargetEnv::vulkan ? SPV_ENV_VULKAN_1_1 : SPV_ENV_OPENGL_4_5;
+}
+
+// A specialization value must read as its constant's type: `true` /
+// `false` for a bool, a whole decimal/0x/0 number for an integer, a
+// decimal number for a float (what SPIRV-Tools' set-default pass parses).
+bool spec_value_ok(std::string_view text, char kind) {
+  std::string t(text);
+  if (t.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  if (kind == 'b') return t == "true" || t == "false";
+  if (kind == 'f') {
+    (void)std::strtod(t.c_str(), &end);
+  } else {
+    if (t[0] == '-') (void)std::strtoll(t.c_str(), &end, 0);
+    else (void)std::strtoull(t.c_str(), &end, 0);
+  }
+  return errno == 0 && end && *end == 0;
+}
+
+// Every specialization given names a SpecId the module decorates, with a
+// value of its constant's type.
+Status check_spec_ids(std::span<const uint32_t> words, const Options& options) {
+  if (options.specializations.empty()) return {};
+  std::unordered_map<uint32_t, uint32_t> id_of_spec;   // SpecId -> result id
+  std::unordered_map<uint32_t, char> type_kind;        // type id -> b/i/f
+  std::unordered_map<uint32_t, uint32_t> type_of;      // spec constant -> type id
+  for (size_t i = 5; i < words.size();) {
+    uint32_t count = words[i] >> 16;
+    auto op = static_cast<spv::Op>(words[i] & 0xFFFF);
+    if (count == 0 || i + count > words.size()) break;  // the validator has said so already
+    if (op == spv::Op::OpDecorate && count >= 4 && words[i + 2] == static_cast<uint32_t>(spv::Decoration::SpecId))
+      id_of_spec[words[i + 3]] = words[i + 1];
+    else if (op == spv::Op::OpTypeBool && count >= 2) type_kind[words[i + 1]] = 'b';
+    else if (op == spv::Op::OpTypeInt && count >= 2) type_kind[words[i + 1]] = 'i';
+    else if (op == spv::Op::OpTypeFloat && count >= 2) type_kind[words[i + 1]] = 'f';
+    else if ((op == spv::Op::OpSpecConstant || op == spv::Op::OpSpecConstantTrue || op == spv::Op::OpSpecConstantFalse) &&
+             count >= 3)
+      type_of[words[i + 2]] = words[i + 1];
+    i += count;
+  }
+  for (const auto& [spec_id, value] : options.specializations) {
+    auto it = id_of_spec.find(spec_id);
+    if (it == id_of_spec.end())
+      return Error::not_found("{}: no specialization constant has SpecId {} (given the value '{}')", options.file_name, spec_id, value);
+    char kind = type_kind.count(type_of[it->second]) ? type_kind[type_of[it->second]] : 'i';
+    if (!spec_value_ok(value, kind))
+      return Error::invalid_argument("{}: specialization constant {}: '{}' is not {}", options.file_name, spec_id, value,
+                                     kind == 'b' ? "true or false" : kind == 'f' ? "a floating-point number" : "an integer");
+  }
+  return {};
 }
 
 }  // namespace
@@ -121,8 +176,18 @@ Result<std::vector<uint32_t>> optimize_spirv(std::span<const uint32_t> words, co
   tools.SetMessageConsumer(consumer);
   if (!tools.Validate(words.data(), words.size()))
     return Error::decode("invalid SPIR-V: {}", messages.empty() ? options.file_name : messages);
+  AGX_CHECK(check_spec_ids(words, options));
   spvtools::Optimizer opt(spirv_env(options));
   opt.SetMessageConsumer(consumer);
+  // Specialization: the given values become the spec constants' defaults,
+  // then every spec constant is frozen to a constant and the
+  // OpSpecConstantOp / OpSpecConstantComposite built on them folded.
+  if (!options.specializations.empty()) {
+    std::unordered_map<uint32_t, std::string> values(options.specializations.begin(), options.specializations.end());
+    opt.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(values));
+  }
+  opt.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass());
+  opt.RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
   // Legalization: exhaustive inlining, SSA rewrite, scalar replacement,
   // constant folding, DCE; it also makes loads/stores of whole structs into
   // per-member accesses.

@@ -275,7 +275,10 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
         continue;
       }
       case spv::Op::OpSpecConstantOp:
-        return Error::unsupported("SPIR-V: word {}: OpSpecConstantOp (specialization constant expressions) is not supported", inst.word_offset);
+        // What SPIRV-Tools' fold-spec-constant-op pass could not fold.
+        return Error::unsupported("SPIR-V: word {}: OpSpecConstantOp with opcode {} (a specialization constant expression "
+                                  "SPIRV-Tools does not fold) is not supported",
+                                  inst.word_offset, w.size() > 2 ? w[2] : 0);
       default: break;
     }
     switch (op) {
