@@ -33,6 +33,10 @@ struct Options {
   // SpecId -> value as text, read by the constant's type ("7", "-3",
   // "0x10", "1.5", "true"). Constants not listed take their defaults.
   std::map<uint32_t, std::string> specializations;
+  // The same as raw bits, as glSpecializeShader / VkSpecializationInfo give
+  // them (a bool: nonzero true; 64-bit types: all 64 bits). A SpecId in
+  // both maps takes this value.
+  std::map<uint32_t, uint64_t> specialization_bits;
 };
 
 // What the runtime must put where (docs/compiler.md, "Compute ABI"). Every

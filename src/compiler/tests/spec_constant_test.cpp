@@ -79,6 +79,15 @@ TEST(SpecConstant, GivenValues) {
   run_spec(o, Values{9, 10, false, 1.5f, 16});
 }
 
+// Raw bits as glSpecializeShader passes them: a bool is nonzero, a float
+// its IEEE bits; a text value for the same SpecId gives way to them.
+TEST(SpecConstant, GivenBits) {
+  Options o = spec_options();
+  o.specializations = {{1, "5"}};
+  o.specialization_bits = {{1, 0xFFFFFFFDu}, {3, 2}, {4, 0x3E800000u}, {7, 8}};
+  run_spec(o, Values{-3, 10, true, 0.25f, 8});
+}
+
 TEST(SpecConstant, UnknownIdAndBadValue) {
   Options o = spec_options();
   o.specializations = {{5, "1"}};
@@ -89,6 +98,14 @@ TEST(SpecConstant, UnknownIdAndBadValue) {
   s = compile_glsl(kSpecKernel, o);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().message().find("seven"), std::string::npos) << s.error().message();
+  o.specializations = {{2, "-1"}};  // an unsigned constant
+  EXPECT_FALSE(compile_glsl(kSpecKernel, o).ok());
+  o.specializations = {{1, "0x80000000"}};  // beyond int32
+  EXPECT_FALSE(compile_glsl(kSpecKernel, o).ok());
+  o.specializations = {{3, "maybe"}};
+  EXPECT_FALSE(compile_glsl(kSpecKernel, o).ok());
+  o.specializations = {{3, "1"}, {4, "2.5e1"}};
+  EXPECT_TRUE(compile_glsl(kSpecKernel, o).ok());
 }
 
 }  // namespace
