@@ -155,6 +155,10 @@ class Translator {
   std::optional<Src> subgroup_builtin(int32_t builtin, unsigned comp);
   Src read_lane(Src x, Src index);  // x of lane `index`, exact under divergence
   Result<Src> subgroup_scan(unsigned red, unsigned group_op, uint32_t cluster, Src x, Src mask, Src active, Src lane);
+  // translate_subgroup_imul64.cpp: the 64-bit product over the lanes of `mask`.
+  Src subgroup_imul64(Src lo, Src hi, Src mask);
+  // translate_vote.cpp: allEqual of a vector (every component).
+  Result<Src> vote_all_equal_vector(const spirv::Inst& in, uint32_t id, unsigned comps);
 
   // translate_derivatives.cpp
   Status derivative(const spirv::Inst& in);
