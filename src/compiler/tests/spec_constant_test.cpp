@@ -108,5 +108,25 @@ TEST(SpecConstant, UnknownIdAndBadValue) {
   EXPECT_TRUE(compile_glsl(kSpecKernel, o).ok());
 }
 
+// What SPIRV-Tools' fold pass leaves (here a 64-bit OpIMul, opcode 132)
+// is refused naming the opcode, with or without a specialization.
+TEST(SpecConstant, UnfoldedExpressionIsRefused) {
+  const char* src = R"(#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+layout(local_size_x = 32) in;
+layout(constant_id = 1) const int X = 3;
+const int64_t L = int64_t(X) * 5l;
+layout(set = 0, binding = 0) buffer O { int64_t v[]; };
+void main() { v[gl_GlobalInvocationID.x] = L; }
+)";
+  Options o = spec_options();
+  for (int given = 0; given < 2; ++given) {
+    if (given) o.specializations = {{1, "-7"}};
+    auto s = compile_glsl(src, o);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.error().message().find("OpSpecConstantOp with opcode 132"), std::string::npos) << s.error().message();
+  }
+}
+
 }  // namespace
 }  // namespace agx::compiler::test
