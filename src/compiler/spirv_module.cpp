@@ -275,6 +275,14 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
         continue;
       }
       case spv::Op::OpSpecConstantOp:
+        if (need(4) && id_ok(w[1]) && type_ok(w[0])) {
+          if (auto v = fold_spec_constant_op(m, w)) {
+            Constant& c = m.constants[w[1]]; c.type = w[0];
+            c.bits = *v;
+            m.is_constant[w[1]] = 1;
+            continue;
+          }
+        }
         // What SPIRV-Tools' fold-spec-constant-op pass could not fold.
         return Error::unsupported("SPIR-V: word {}: OpSpecConstantOp with opcode {} (a specialization constant expression "
                                   "SPIRV-Tools does not fold) is not supported",

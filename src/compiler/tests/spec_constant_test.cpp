@@ -108,24 +108,57 @@ TEST(SpecConstant, UnknownIdAndBadValue) {
   EXPECT_TRUE(compile_glsl(kSpecKernel, o).ok());
 }
 
-// What SPIRV-Tools' fold pass leaves (here a 64-bit OpIMul, opcode 132)
-// is refused naming the opcode, with or without a specialization.
-TEST(SpecConstant, UnfoldedExpressionIsRefused) {
+// What SPIRV-Tools' fold pass leaves (64-bit arithmetic, conversions,
+// comparisons) is folded by spirv_spec_fold.cpp.
+TEST(SpecConstant, Int64Expressions) {
   const char* src = R"(#version 450
 #extension GL_ARB_gpu_shader_int64 : require
 layout(local_size_x = 32) in;
 layout(constant_id = 1) const int X = 3;
-const int64_t L = int64_t(X) * 5l;
+const int64_t L = int64_t(X) * 5l - (int64_t(X) << 33);
+const uint64_t U = uint64_t(X) % 7ul;
+const bool B = L < 0l;
+const int64_t D = L / -3l + (L % 10l);
 layout(set = 0, binding = 0) buffer O { int64_t v[]; };
-void main() { v[gl_GlobalInvocationID.x] = L; }
+void main() { v[gl_GlobalInvocationID.x * 2u] = L + int64_t(U) + (B ? 100l : 0l); v[gl_GlobalInvocationID.x * 2u + 1u] = D; }
 )";
-  Options o = spec_options();
-  for (int given = 0; given < 2; ++given) {
-    if (given) o.specializations = {{1, "-7"}};
+  for (int32_t x : {3, -7, 1000000}) {
+    Options o = spec_options();
+    o.specializations = {{1, std::to_string(x)}};
     auto s = compile_glsl(src, o);
-    ASSERT_FALSE(s.ok());
-    EXPECT_NE(s.error().message().find("OpSpecConstantOp with opcode 132"), std::string::npos) << s.error().message();
+    ASSERT_TRUE(s.ok()) << s.error().message();
+    Job r;
+    r.buffers = {std::vector<uint32_t>(128)};
+    ASSERT_OK(execute(*s, r));
+    int64_t l = int64_t{x} * 5 - static_cast<int64_t>(static_cast<uint64_t>(int64_t{x}) << 33);
+    uint64_t u = static_cast<uint64_t>(int64_t{x}) % 7u;
+    int64_t want = l + static_cast<int64_t>(u) + (l < 0 ? 100 : 0);
+    int64_t m = l % 10;  // glslang's % is OpSMod: the divisor's sign
+    if (m < 0) m += 10;
+    int64_t d = l / -3 + m;  // OpSDiv: C's truncation
+    for (uint32_t i = 0; i < 32; ++i) {
+      int64_t got, got_d;
+      std::memcpy(&got, &r.buffers[0][i * 4], 8);
+      std::memcpy(&got_d, &r.buffers[0][i * 4 + 2], 8);
+      EXPECT_EQ(got, want) << x;
+      EXPECT_EQ(got_d, d) << x;
+    }
   }
+}
+
+// An expression whose value SPIR-V leaves undefined (a 64-bit division by
+// zero: OpSDiv, opcode 135) is refused naming the opcode.
+TEST(SpecConstant, UndefinedExpressionIsRefused) {
+  auto s = compile_glsl(R"(#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+layout(local_size_x = 32) in;
+layout(constant_id = 1) const int X = 3;
+const int64_t Q = int64_t(X) / int64_t(X - 3);
+layout(set = 0, binding = 0) buffer O { int64_t v[]; };
+void main() { v[gl_GlobalInvocationID.x] = Q; }
+)", spec_options());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message().find("OpSpecConstantOp with opcode 135"), std::string::npos) << s.error().message();
 }
 
 }  // namespace
