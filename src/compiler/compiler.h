@@ -8,6 +8,7 @@
 #include <array>
 #include <span>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,14 @@ struct Options {
   bool validate_ir = true;       // run the IR validator after every pass
   bool pressure_schedule = true; // reorder blocks for register pressure (pressure_schedule.cpp)
   bool preamble = true;          // move uniform work into a preamble (opt_preamble.cpp)
+  // Specialization constants (`layout(constant_id = N)`, local_size_x_id):
+  // SpecId -> value as text, read by the constant's type ("7", "-3",
+  // "0x10", "1.5", "true"). Constants not listed take their defaults.
+  std::map<uint32_t, std::string> specializations;
+  // The same as raw bits, as glSpecializeShader / VkSpecializationInfo give
+  // them (a bool: nonzero true; 64-bit types: all 64 bits). A SpecId in
+  // both maps takes this value.
+  std::map<uint32_t, uint64_t> specialization_bits;
 };
 
 // What the runtime must put where (docs/compiler.md, "Compute ABI"). Every

@@ -6,7 +6,13 @@
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
 
+#include <algorithm>
+#include <bit>
+#include <optional>
+#include <cerrno>
+#include <cstdlib>
 #include <mutex>
+#include <unordered_map>
 #include <regex>
 
 #include "compiler/compiler.h"
@@ -49,6 +55,110 @@ std::string glslang_log(std::string_view log, const std::string& file) {
 
 spv_target_env spirv_env(const Options& o) {
   return o.env == TargetEnv::vulkan ? SPV_ENV_VULKAN_1_1 : SPV_ENV_OPENGL_4_5;
+}
+
+// What a spec constant's type is, for reading a value given as text.
+struct SpecType {
+  char kind = 'i';  // b(ool), i(nt), f(loat)
+  uint32_t width = 32;
+  bool is_signed = false;
+};
+
+// A value given as text, read as its constant's type into the words
+// SPIRV-Tools' set-default pass takes (low word first): `true`/`false`
+// (or an integer, nonzero true) for a bool, a whole number (decimal, 0x,
+// 0 octal; `-` only for signed types) in range for an integer, a number
+// for a 32- or 64-bit float. Nothing when it does not read.
+std::optional<std::vector<uint32_t>> spec_text_words(const std::string& t, const SpecType& ty) {
+  if (t.empty()) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  auto split = [&](uint64_t v) {
+    std::vector<uint32_t> w{static_cast<uint32_t>(v)};
+    if (ty.width == 64) w.push_back(static_cast<uint32_t>(v >> 32));
+    return w;
+  };
+  if (ty.kind == 'b') {
+    if (t == "true" || t == "false") return std::vector<uint32_t>{t == "true" ? 1u : 0u};
+    uint64_t v = std::strtoull(t.c_str(), &end, 0);
+    if (errno || *end || t[0] == '-') return std::nullopt;
+    return std::vector<uint32_t>{v != 0 ? 1u : 0u};
+  }
+  if (ty.kind == 'f') {
+    if (ty.width == 32) {
+      float f = std::strtof(t.c_str(), &end);
+      if (errno || *end) return std::nullopt;
+      return std::vector<uint32_t>{std::bit_cast<uint32_t>(f)};
+    }
+    if (ty.width != 64) return std::nullopt;
+    double d = std::strtod(t.c_str(), &end);
+    if (errno || *end) return std::nullopt;
+    return split(std::bit_cast<uint64_t>(d));
+  }
+  if (ty.width != 32 && ty.width != 64) return std::nullopt;
+  if (t[0] == '-') {
+    if (!ty.is_signed) return std::nullopt;
+    int64_t v = std::strtoll(t.c_str(), &end, 0);
+    if (errno || *end || (ty.width == 32 && v < INT32_MIN)) return std::nullopt;
+    return split(static_cast<uint64_t>(v));
+  }
+  uint64_t v = std::strtoull(t.c_str(), &end, 0);
+  if (errno || *end) return std::nullopt;
+  if (ty.width == 32 && v > (ty.is_signed ? uint64_t{INT32_MAX} : uint64_t{UINT32_MAX})) return std::nullopt;
+  if (ty.width == 64 && ty.is_signed && v > uint64_t{INT64_MAX}) return std::nullopt;
+  return split(v);
+}
+
+// The specializations (text and raw bits) as SPIRV-Tools' SpecId -> words,
+// after checking that each SpecId is decorated in the module and each
+// value fits its constant's type.
+Result<std::unordered_map<uint32_t, std::vector<uint32_t>>> spec_words(std::span<const uint32_t> words,
+                                                                       const Options& options) {
+  std::unordered_map<uint32_t, std::vector<uint32_t>> out;
+  if (options.specializations.empty() && options.specialization_bits.empty()) return out;
+  std::unordered_map<uint32_t, uint32_t> id_of_spec;  // SpecId -> result id
+  std::unordered_map<uint32_t, SpecType> types;       // type id -> what it is
+  std::unordered_map<uint32_t, uint32_t> type_of;     // spec constant -> type id
+  for (size_t i = 5; i < words.size();) {
+    uint32_t count = words[i] >> 16;
+    auto op = static_cast<spv::Op>(words[i] & 0xFFFF);
+    if (count == 0 || i + count > words.size()) break;  // the validator has said so already
+    if (op == spv::Op::OpDecorate && count >= 4 && words[i + 2] == static_cast<uint32_t>(spv::Decoration::SpecId))
+      id_of_spec[words[i + 3]] = words[i + 1];
+    else if (op == spv::Op::OpTypeBool && count >= 2) types[words[i + 1]] = {'b', 1, false};
+    else if (op == spv::Op::OpTypeInt && count >= 4) types[words[i + 1]] = {'i', words[i + 2], words[i + 3] != 0};
+    else if (op == spv::Op::OpTypeFloat && count >= 3) types[words[i + 1]] = {'f', words[i + 2], true};
+    else if ((op == spv::Op::OpSpecConstant || op == spv::Op::OpSpecConstantTrue || op == spv::Op::OpSpecConstantFalse) &&
+             count >= 3)
+      type_of[words[i + 2]] = words[i + 1];
+    i += count;
+  }
+  auto lookup = [&](uint32_t spec_id, const std::string& shown) -> Result<SpecType> {
+    auto it = id_of_spec.find(spec_id);
+    auto ct = it == id_of_spec.end() ? type_of.end() : type_of.find(it->second);
+    if (ct == type_of.end())
+      return Error::not_found("{}: no specialization constant has SpecId {} (given the value {})", options.file_name, spec_id, shown);
+    auto ty = types.find(ct->second);
+    if (ty == types.end()) return Error::unsupported("{}: specialization constant {} of an unknown type", options.file_name, spec_id);
+    return ty->second;
+  };
+  auto type_name = [](const SpecType& t) {
+    return t.kind == 'b' ? std::string("bool") : fmt::format("{}{}", t.kind == 'f' ? "float" : t.is_signed ? "int" : "uint", t.width);
+  };
+  for (const auto& [spec_id, value] : options.specializations) {
+    AGX_TRY(SpecType ty, lookup(spec_id, "'" + value + "'"));
+    auto w = spec_text_words(value, ty);
+    if (!w) return Error::invalid_argument("{}: specialization constant {}: '{}' is not a {} value", options.file_name, spec_id, value, type_name(ty));
+    out[spec_id] = *w;
+  }
+  for (const auto& [spec_id, bits] : options.specialization_bits) {
+    AGX_TRY(SpecType ty, lookup(spec_id, fmt::format("0x{:x}", bits)));
+    if (ty.kind == 'b') out[spec_id] = {bits != 0 ? 1u : 0u};
+    else if (ty.width == 64) out[spec_id] = {static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32)};
+    else if (ty.width == 32) out[spec_id] = {static_cast<uint32_t>(bits)};
+    else return Error::unsupported("{}: specialization constant {}: {}-bit types are not supported", options.file_name, spec_id, ty.width);
+  }
+  return out;
 }
 
 }  // namespace
@@ -123,8 +233,15 @@ Result<std::vector<uint32_t>> optimize_spirv(std::span<const uint32_t> words, co
   tools.SetMessageConsumer(consumer);
   if (!tools.Validate(words.data(), words.size()))
     return Error::decode("invalid SPIR-V: {}", messages.empty() ? options.file_name : messages);
+  AGX_TRY(auto spec_values, spec_words(words, options));
   spvtools::Optimizer opt(spirv_env(options));
   opt.SetMessageConsumer(consumer);
+  // Specialization: the given values become the spec constants' defaults,
+  // then every spec constant is frozen to a constant and the
+  // OpSpecConstantOp / OpSpecConstantComposite built on them folded.
+  if (!spec_values.empty()) opt.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(spec_values));
+  opt.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass());
+  opt.RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
   // Legalization: exhaustive inlining, SSA rewrite, scalar replacement,
   // constant folding, DCE; it also makes loads/stores of whole structs into
   // per-member accesses.

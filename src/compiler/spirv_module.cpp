@@ -265,6 +265,9 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
         m.is_constant[w[1]] = 1;
         continue;
       }
+      case spv::Op::OpUndef:  // at module scope (merge-return's phis use one): any value, so zero
+        if (in_function) break;
+        [[fallthrough]];
       case spv::Op::OpConstantNull: {
         if (!need(2) || !id_ok(w[1]) || !type_ok(w[0])) return bad("bad constant");
         Constant& c = m.constants[w[1]]; c.type = w[0]; c.null = true;
@@ -272,7 +275,18 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
         continue;
       }
       case spv::Op::OpSpecConstantOp:
-        return Error::unsupported("SPIR-V: word {}: OpSpecConstantOp (specialization constant expressions) is not supported", inst.word_offset);
+        if (need(4) && id_ok(w[1]) && type_ok(w[0])) {
+          if (auto v = fold_spec_constant_op(m, w)) {
+            Constant& c = m.constants[w[1]]; c.type = w[0];
+            c.bits = *v;
+            m.is_constant[w[1]] = 1;
+            continue;
+          }
+        }
+        // What SPIRV-Tools' fold-spec-constant-op pass could not fold.
+        return Error::unsupported("SPIR-V: word {}: OpSpecConstantOp with opcode {} (a specialization constant expression "
+                                  "SPIRV-Tools does not fold) is not supported",
+                                  inst.word_offset, w.size() > 2 ? w[2] : 0);
       default: break;
     }
     switch (op) {

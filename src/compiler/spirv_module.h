@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -101,5 +102,10 @@ Result<std::vector<uint32_t>> widen_bool_uniforms(std::span<const uint32_t> word
 // Reads `words`; errors name the word offset and what is unsupported
 // (several functions left after inlining, non-compute entry points ...).
 Result<Module> parse(std::span<const uint32_t> words, const std::string& entry);
+
+// The value of a scalar integer/bool OpSpecConstantOp (words: result type,
+// result id, opcode, operands) whose operands are all constants by now;
+// nullopt for other ops, types, or an undefined result (spirv_spec_fold.cpp).
+std::optional<uint64_t> fold_spec_constant_op(const Module& m, std::span<const uint32_t> w);
 
 }  // namespace agx::compiler::spirv

@@ -80,8 +80,6 @@ Status Translator::walk(uint32_t pred, uint32_t start, const Ctx& ctx, int depth
   if (depth > kMaxDepth) return Error::unsupported("{}: control flow nested too deeply", o_.file_name);
   AGX_CHECK(phi_moves(pred, start));
   if (start == ctx.end) return {};
-  if (start && (start == ctx.outer_merge || start == ctx.outer_cont))
-    return Error::unsupported("{}: break or continue of a loop from inside a switch is not supported", o_.file_name);
   if (ctx.header) {
     if (start == ctx.merge) { b_.emit(Op::break_); return {}; }
     if (start == ctx.cont && !ctx.in_continue) {
@@ -90,8 +88,37 @@ Status Translator::walk(uint32_t pred, uint32_t start, const Ctx& ctx, int depth
       return {};
     }
     if (start == ctx.header) return {};  // back edge
+    AGX_TRY(bool left, outer_exit(start, ctx));
+    if (left) return {};
   }
   return block(start, ctx, depth + 1);
+}
+
+bool Translator::leaves_outer(uint32_t target, const Ctx& ctx) {
+  for (const Ctx* o = ctx.outer; o && o->header; o = o->outer)
+    if (target == o->merge || (target == o->cont && !o->in_continue)) return true;
+  return false;
+}
+
+// Walks out through the enclosing constructs; the exec-mask form of a
+// break that leaves n more loops is lower_control_flow's.
+Result<bool> Translator::outer_exit(uint32_t target, const Ctx& ctx) {
+  uint64_t levels = 0;
+  for (const Ctx* o = ctx.outer; o && o->header; o = o->outer) {
+    ++levels;
+    if (target == o->merge) {
+      b_.emit(Op::break_, {}, levels);
+      return true;
+    }
+    if (target == o->cont && !o->in_continue) {
+      b_.emit(Op::continue_, {}, levels);
+      if (o->saw_continue) *o->saw_continue = true;
+      return true;
+    }
+    if (target == o->header)
+      return Error::unsupported("{}: a loop's back edge from inside a switch or an inner loop is not supported", o_.file_name);
+  }
+  return false;
 }
 
 Status Translator::block(uint32_t id, const Ctx& ctx, int depth) {
@@ -103,7 +130,7 @@ Status Translator::block(uint32_t id, const Ctx& ctx, int depth) {
     // A loop: phis of the header got their entry values from the walk.
     uint32_t merge = blk.merge.w[0], cont = blk.merge.w[1];
     bool saw_continue = false;
-    Ctx body{cont, id, merge, cont, false, &saw_continue};
+    Ctx body{cont, id, merge, cont, false, &saw_continue, ctx.header ? &ctx : nullptr};
     if (cont == id) body.end = 0;  // the header is its own continue target
     b_.line = blk.merge.line;
     b_.emit(Op::loop);
@@ -111,7 +138,7 @@ Status Translator::block(uint32_t id, const Ctx& ctx, int depth) {
     AGX_CHECK(block(id, body, depth + 1));
     if (cont != id) {
       if (saw_continue) b_.emit(Op::continue_join);
-      Ctx cont_ctx{id, id, merge, cont, true, nullptr};
+      Ctx cont_ctx{id, id, merge, cont, true, nullptr, ctx.header ? &ctx : nullptr};
       AGX_CHECK(block(cont, cont_ctx, depth + 1));
     }
     --loop_depth_;
@@ -161,7 +188,8 @@ Status Translator::terminator(const spirv::Block& blk, const Ctx& ctx, int depth
       // No selection merge: one target leaves the construct (break,
       // continue, or the loop's back edge); the other goes on.
       auto leaves = [&](uint32_t target) {
-        return ctx.header && (target == ctx.merge || target == ctx.cont || target == ctx.header || target == ctx.end);
+        return ctx.header && (target == ctx.merge || target == ctx.cont || target == ctx.header || target == ctx.end ||
+                              leaves_outer(target, ctx));
       };
       if (!leaves(tt) && !leaves(ff))
         return unsupported(t, "conditional branch without OpSelectionMerge (unstructured control flow)");
@@ -216,8 +244,7 @@ Status Translator::switch_(const spirv::Block& blk, const Ctx& ctx, int depth) {
   inner.header = blk.id;
   inner.merge = merge;
   inner.cont = 0;
-  inner.outer_merge = ctx.header ? ctx.merge : ctx.outer_merge;
-  inner.outer_cont = ctx.header ? ctx.cont : ctx.outer_cont;
+  inner.outer = ctx.header ? &ctx : nullptr;
   b_.emit(Op::loop);
   size_t opened = 0;
   for (auto& [target, lits] : targets) {

@@ -89,7 +89,10 @@ struct Ctx {
   uint32_t header = 0, merge = 0, cont = 0;  // innermost loop (0: none)
   bool in_continue = false;     // walking the continue construct
   bool* saw_continue = nullptr;
-  uint32_t outer_merge = 0, outer_cont = 0;  // a loop around a switch: not reachable from inside it
+  // The construct around the innermost loop or switch (each one IR loop:
+  // a switch is a loop that runs once), for branches that leave several
+  // levels at once (`break` of a loop from inside a switch). Null: none.
+  const Ctx* outer = nullptr;
 };
 
 // A scalar of a composite in memory: byte offset from the composite's
@@ -122,6 +125,10 @@ class Translator {
   Status terminator(const spirv::Block& blk, const Ctx& ctx, int depth);
   Status if_cmp(const Cmp& c);
   Status switch_(const spirv::Block& blk, const Ctx& ctx, int depth);
+  // A branch to the merge or continue target of a construct around the
+  // innermost one: a break/continue that leaves `levels` more IR loops.
+  Result<bool> outer_exit(uint32_t target, const Ctx& ctx);
+  static bool leaves_outer(uint32_t target, const Ctx& ctx);
 
   // translate_alu.cpp
   Status instruction(const spirv::Inst& in);
@@ -163,6 +170,10 @@ class Translator {
   std::optional<Src> subgroup_builtin(int32_t builtin, unsigned comp);
   Src read_lane(Src x, Src index);  // x of lane `index`, exact under divergence
   Result<Src> subgroup_scan(unsigned red, unsigned group_op, uint32_t cluster, Src x, Src mask, Src active, Src lane);
+  // translate_subgroup_imul64.cpp: the 64-bit product over the lanes of `mask`.
+  Src subgroup_imul64(Src lo, Src hi, Src mask);
+  // translate_vote.cpp: allEqual of a vector (every component).
+  Result<Src> vote_all_equal_vector(const spirv::Inst& in, uint32_t id, unsigned comps);
 
   // translate_derivatives.cpp
   Status derivative(const spirv::Inst& in);

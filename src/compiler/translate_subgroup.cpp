@@ -286,7 +286,6 @@ Status Translator::subgroup(const spirv::Inst& in) {
     return unsupported(in, "group operation other than Reduce, InclusiveScan, ExclusiveScan, ClusteredReduce");
   }
   if (logical != bool_result) return unsupported(in, "logical subgroup operation on non-booleans");
-  if (wide && red == Red::imul) return unsupported(in, "64-bit subgroup multiply reductions");
   // The lanes whose values each lane combines.
   Src act = L.active();
   Src lane = L.lane();
@@ -351,9 +350,13 @@ Status Translator::subgroup(const spirv::Inst& in) {
   }
   if (wide && red != Red::and_ && red != Red::or_ && red != Red::xor_) {
     // 64-bit add/min/max: the lane-order fold on both halves (always exact,
-    // no log-step form).
+    // no log-step form); multiplies in translate_subgroup_imul64.cpp.
     for (unsigned c = 0; c < n; ++c) {
       AGX_TRY(auto x, scalar(id, in, c));
+      if (red == Red::imul) {
+        out.c.push_back(subgroup_imul64(lo32(x), hi32(x), mask));
+        continue;
+      }
       auto r = L.masked_lane_order64(red, {lo32(x), hi32(x)}, mask);
       out.c.push_back(pack64(r.first, r.second));
     }

@@ -33,8 +33,18 @@ Status Translator::vote(const spirv::Inst& in) {
   bool all_equal = in.op == Op::OpSubgroupAllEqualKHR || in.op == Op::OpGroupNonUniformAllEqual;
   bool any = in.op == Op::OpSubgroupAnyKHR || in.op == Op::OpGroupNonUniformAny;
   AGX_TRY(auto v, get(w[arg], in));
+  if (all_equal && !v->cmp && v->kind == TVal::Kind::data && v->c.size() > 1) {
+    AGX_TRY(Src diff_mask, vote_all_equal_vector(in, w[arg], static_cast<unsigned>(v->c.size())));
+    TVal out;
+    out.kind = TVal::Kind::data;
+    out.type = w[0];
+    out.cmp = Cmp{Cond::ueq, false, diff_mask, Src::immediate(0)};
+    vals_[w[1]] = std::move(out);
+    return {};
+  }
+  // (any / all take a bool scalar: SPIR-V has no vector form of them.)
   if (!v->cmp && (v->kind != TVal::Kind::data || v->c.size() != 1))
-    return unsupported(in, "a vote on a vector");
+    return unsupported(in, "a vote on a composite");
   const bool wide = !v->cmp && type(v->type).width == 64;  // int64 or double: both halves compared
   // 8/16-bit: the widened values, equal exactly when the narrow ones are.
   if (!v->cmp && !is_bool(v->type) && type(v->type).width != 32 && !wide && !(small_active_ && small_width(v->type)))
@@ -75,6 +85,30 @@ Status Translator::vote(const spirv::Inst& in) {
   out.cmp = Cmp{Cond::ueq, any, mask, zero};  // any: mask != 0; all / allEqual: mask == 0
   vals_[w[1]] = std::move(out);
   return {};
+}
+
+// allEqual(v) of a vector: the lanes where some component differs from
+// that component of the highest active lane (bools as 0/1, the rest bit
+// for bit, 64-bit components on both halves); the vote holds where none.
+Result<Src> Translator::vote_all_equal_vector(const spirv::Inst& in, uint32_t id, unsigned comps) {
+  AGX_TRY(auto v, get(id, in));
+  const unsigned width = type(scalar_type(v->type)).width;
+  if (!is_bool(scalar_type(v->type)) && width != 32 && width != 64)
+    return unsupported(in, "a vote on a vector of non-32/64-bit values");
+  Src zero = Src::immediate(0);
+  Src active = Src::val(b_.def(IrOp::ballot, {zero, zero}, 32, 1, 0, Cond::ueq));
+  Src last = Src::val(b_.def(IrOp::ffs, {active}));
+  Src diff = zero;
+  for (unsigned c = 0; c < comps; ++c) {
+    AGX_TRY(Src x, scalar(id, in, c));
+    if (x.is_imm()) continue;  // a constant component agrees in every lane
+    Src d = width == 64 ? b_.binary(IrOp::ior, b_.binary(IrOp::ixor, lo32(x), read_lane(lo32(x), last)),
+                                    b_.binary(IrOp::ixor, hi32(x), read_lane(hi32(x), last)))
+                        : b_.binary(IrOp::ixor, x, read_lane(x, last));
+    diff = diff.is_imm() ? d : b_.binary(IrOp::ior, diff, d);
+  }
+  if (diff.is_imm()) return zero;
+  return Src::val(b_.def(IrOp::ballot, {diff, zero}, 32, 1, 0, Cond::ueq, true));
 }
 
 }  // namespace agx::compiler::detail

@@ -32,6 +32,8 @@ class PipelineCache {
     std::vector<uint32_t> words;
     compiler::TargetEnv env;
     std::string entry;
+    std::map<uint32_t, std::string> specializations;
+    std::map<uint32_t, uint64_t> specialization_bits;
     std::shared_ptr<const compiler::Shader> shader;
   };
   mutable std::mutex mu_;

@@ -227,6 +227,9 @@ Verdict run_shader_test(std::string_view text) {
   compiler::Options options;
   options.env = compiler::TargetEnv::opengl;
   options.file_name = "shader";
+  // glSpecializeShader applies to SPIR-V shaders only.
+  if (want == ShaderKind::compute_spirv)
+    options.specialization_bits.insert(test.compute_specializations.begin(), test.compute_specializations.end());
   // One cache per process: files run in their own children, but a caller
   // that runs several files in one process compiles each program once.
   static PipelineCache cache;

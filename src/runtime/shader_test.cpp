@@ -1,7 +1,12 @@
 // The sections of a .shader_test file and its [require] lines.
 #include "runtime/shader_test.h"
 
+#include <bit>
+#include <cerrno>
 #include <charconv>
+#include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "runtime/limits.h"
 
@@ -17,6 +22,41 @@ std::string_view trim(std::string_view s) {
 }
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// `uint ID VALUE` or `float ID VALUE`: the value's 32 bits for SpecId ID
+// (piglit's shader_runner.c process_specialization: strtoul/strtof-style
+// numbers, a uint's bits go as they are, a float's IEEE bits).
+Status parse_specialization(std::string_view line, std::map<uint32_t, uint32_t>& out) {
+  std::vector<std::string> f;
+  for (size_t i = 0; i < line.size();) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
+    if (j > i) f.emplace_back(line.substr(i, j - i));
+    i = j;
+  }
+  if (f.size() != 3 || (f[0] != "uint" && f[0] != "float"))
+    return Error::parse("specialization '{}': expected 'uint ID VALUE' or 'float ID VALUE'", line);
+  char* end = nullptr;
+  errno = 0;
+  unsigned long id = std::strtoul(f[1].c_str(), &end, 0);
+  if (errno || *end || f[1][0] == '-' || id > UINT32_MAX) return Error::parse("specialization '{}': bad SpecId", line);
+  uint32_t bits = 0;
+  errno = 0;
+  if (f[0] == "uint") {
+    long long v = std::strtoll(f[2].c_str(), &end, 0);
+    if (errno || *end || v < INT32_MIN || v > static_cast<long long>(UINT32_MAX))
+      return Error::parse("specialization '{}': bad uint value", line);
+    bits = static_cast<uint32_t>(v);
+  } else {
+    float v = std::strtof(f[2].c_str(), &end);
+    if (errno || *end) return Error::parse("specialization '{}': bad float value", line);
+    bits = std::bit_cast<uint32_t>(v);
+  }
+  if (!out.emplace(static_cast<uint32_t>(id), bits).second)
+    return Error::parse("specialization '{}': SpecId {} given twice", line, id);
+  return {};
+}
 
 // "4.30" -> 430 for GLSL, "4.3" -> 43 for GL (piglit's numbering).
 Result<unsigned> parse_version_number(std::string_view text, Api api) {
@@ -153,7 +193,7 @@ bool ShaderTest::has_non_compute_stage() const {
 
 Result<ShaderTest> parse_shader_test(std::string_view text) {
   ShaderTest test;
-  enum class Section { none, require, shader, test, ignored } section = Section::none;
+  enum class Section { none, require, shader, specializations, test, ignored } section = Section::none;
   ShaderSection* shader = nullptr;
   bool saw_test = false;
   unsigned line_num = 0;
@@ -181,8 +221,7 @@ Result<ShaderTest> parse_shader_test(std::string_view text) {
                                 std::string(name), {}, line_num + 1});
         shader = &test.shaders.back();
       } else if (name == "compute shader specializations") {
-        return Error::unsupported("line {}: [compute shader specializations] is not supported",
-                                  line_num);
+        section = Section::specializations;
       } else if (name == "vertex shader" || name == "vertex shader passthrough" ||
                  name == "fragment shader" || name == "geometry shader" ||
                  name == "tessellation control shader" ||
@@ -216,6 +255,12 @@ Result<ShaderTest> parse_shader_test(std::string_view text) {
         break;
       case Section::ignored:
         break;
+      case Section::specializations: {
+        if (line.empty() || line.front() == '#') break;
+        auto st = parse_specialization(line, test.compute_specializations);
+        if (!st.ok()) return std::move(st).error().context(fmt::format("line {}", line_num));
+        break;
+      }
       case Section::test: {
         if (line.empty() || line.front() == '#') break;
         // A trailing "# comment" (piglit's sscanf forms ignore what follows).

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -181,6 +182,10 @@ struct Command {
 struct ShaderTest {
   Requirements require;
   std::vector<ShaderSection> shaders;
+  // [compute shader specializations]: `uint ID VALUE` / `float ID VALUE`
+  // lines (piglit's shader_runner.c process_specialization), as the 32
+  // bits glSpecializeShader gets, by SpecId. Applied to the SPIR-V section.
+  std::map<uint32_t, uint32_t> compute_specializations;
   std::vector<Command> commands;
   // Sections the runner does not understand are an error at parse time,
   // except these, kept for the reason of a SKIP: "vertex shader", ...

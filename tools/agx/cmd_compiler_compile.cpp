@@ -2,7 +2,8 @@
 // machine code (docs/compiler.md).
 //   agx compile SHADER [-o OUT.bin] [--disasm] [--stats] [--json] [--entry NAME]
 //                      [--target vulkan|opengl] [--ir] [--no-opt] [--no-preamble]
-//                      [--no-pressure-schedule]
+//                      [--no-pressure-schedule] [--spec ID=VALUE]...
+#include <charconv>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@ namespace {
 
 struct Options {
   std::string input, out, entry = "main", target = "vulkan";
+  std::vector<std::string> specs;  // ID=VALUE
   bool disasm = false, stats = false, json = false, ir = false, no_opt = false, no_schedule = false, no_preamble = false;
 };
 
@@ -89,6 +91,16 @@ void run(const Options& o) {
   co.optimize = !o.no_opt;
   co.pressure_schedule = !o.no_schedule;
   co.preamble = !o.no_preamble;
+  for (const std::string& spec : o.specs) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+      agx::cli::fail(fmt::format("--spec '{}': expected ID=VALUE", spec));
+    uint32_t id = 0;
+    auto [end, ec] = std::from_chars(spec.data(), spec.data() + eq, id);
+    if (ec != std::errc() || end != spec.data() + eq) agx::cli::fail(fmt::format("--spec '{}': the ID is not a number", spec));
+    if (co.specializations.count(id)) agx::cli::fail(fmt::format("--spec: SpecId {} given twice", id));
+    co.specializations[id] = spec.substr(eq + 1);
+  }
   if (o.target == "opengl") co.env = agx::compiler::TargetEnv::opengl;
   else if (o.target != "vulkan") agx::cli::fail(std::string("--target is vulkan or opengl"));
   bool spirv = o.input.size() > 4 && o.input.substr(o.input.size() - 4) == ".spv";
@@ -146,6 +158,7 @@ void setup(CLI::App& sub) {
   sub.add_flag("--no-preamble", o->no_preamble, "Compile everything into the main shader (no preamble)");
   sub.add_flag("--no-pressure-schedule", o->no_schedule, "Keep each block's instruction order (no scheduling for register pressure)");
   sub.add_option("--entry", o->entry, "Entry point name (default main)");
+  sub.add_option("--spec", o->specs, "Specialization constant: SpecId=value (repeatable; 7, -3, 0x10, 1.5, true)");
   sub.add_option("--target", o->target, "SPIR-V flavour: vulkan (glslang -V, default) or opengl (-G)");
   sub.callback([o] { run(*o); });
 }

@@ -571,8 +571,7 @@ layout(local_size_x = 32) in;
 layout(set = 0, binding = 0) buffer O { uint64_t o[]; };
 void main() { o[gl_LocalInvocationIndex] = subgroupMul(o[gl_LocalInvocationIndex]); }
 )");
-  ASSERT_FALSE(add.ok());
-  EXPECT_NE(add.error().message().find("64-bit subgroup multiply"), std::string::npos) << add.error().message();
+  ASSERT_TRUE(add.ok()) << add.error().message();  // run in subgroup_gaps_test.cpp
 }
 
 }  // namespace
