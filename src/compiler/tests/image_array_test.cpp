@@ -11,6 +11,7 @@
 #include "cmdstream/cmdstream.h"
 #include "gpu/texture.h"
 #include "layout/layout.h"
+#include "compiler/tests/texture_dispatch.h"
 #include "run_helpers.h"
 
 namespace agx::compiler::test {
@@ -105,19 +106,11 @@ Result2 run(const Shader& shader, uint32_t vec4s, const cs::Sampler& separate, s
   for (const ImageBinding& b : abi.images)
     if (b.sampler_state != UINT32_MAX) std::memcpy(samplers.data() + 8 * b.sampler_state, cs::pack(own)->data(), 8);
   for (const SamplerBinding& b : abi.samplers) std::memcpy(samplers.data() + 8 * b.sampler_state, cs::pack(separate)->data(), 8);
-  if (abi.txf_sampler_state != UINT32_MAX) {
-    cs::Sampler txf;
-    txf.wrap_s = txf.wrap_t = txf.wrap_r = cs::Wrap::kClampToBorder;
-    std::memcpy(samplers.data() + 8 * abi.txf_sampler_state, cs::pack(txf)->data(), 8);
-  }
+  put_txf_sampler(abi, samplers);
   EXPECT_TRUE(mem.map(kSamplers, samplers).ok());
   const uint64_t out = kBufferBase;
   EXPECT_TRUE(mem.map(out, std::vector<uint8_t>(vec4s * 16, 0)).ok());
-  usc::Dispatch d;
-  d.threads_per_threadgroup = abi.workgroup_size;
-  d.threadgroup_memory_B = 16;
-  d.uniforms[abi.resources[0].uniform] = uint32_t(out);
-  d.uniforms[abi.resources[0].uniform + 1] = uint32_t(out >> 32);
+  usc::Dispatch d = dispatch_to(abi, out);
   for (size_t i = 0; i < push.size(); ++i) d.uniforms[abi.push_constants_uniform + i] = push[i];
   // Size uniforms that tell the images apart (what a runtime writes is
   // up to it; only the selection is checked): image k says
@@ -128,19 +121,10 @@ Result2 run(const Shader& shader, uint32_t vec4s, const cs::Sampler& separate, s
       d.uniforms[abi.images[k].size_uniform + 1] = size_y(k);
       d.uniforms[abi.images[k].size_uniform + 3] = 1;
     }
-  gpu::TextureState ts;
-  EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::texture, 0, abi.texture_state_count, kStates}, ts).ok());
-  EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::sampler, 0, std::max(abi.sampler_state_count, 1u), kSamplers}, ts).ok());
-  gpu::TextureHook hook(mem, ts);
-  EXPECT_TRUE(run_preamble(shader, d.uniforms, mem).ok());
-  auto program = usc::compile(shader.code, 0);
-  EXPECT_TRUE(program.ok()) << program.error().message();
-  if (!program.ok()) return res;
-  auto st = usc::dispatch(*program, d, mem, usc::RunOptions{}, &hook);
-  EXPECT_TRUE(st.ok()) << st.error().message();
-  res.out.resize(size_t(vec4s) * 4);
+  res.out = run_with_textures(shader, d, mem, kStates, abi.texture_state_count, kSamplers,
+                              std::max(abi.sampler_state_count, 1u), out, vec4s);
+  if (res.out.empty()) return res;
   GpuFault fault;
-  EXPECT_TRUE(mem.read(out, res.out.data(), res.out.size() * 4, GpuUnit::usc, &fault));
   for (uint32_t k = 0; k < abi.images.size(); ++k) {
     std::vector<uint8_t> bytes(l->size_B);
     EXPECT_TRUE(mem.read(kImages + k * kImageStride, bytes.data(), bytes.size(), GpuUnit::usc, &fault));

@@ -10,6 +10,7 @@
 #include "cmdstream/cmdstream.h"
 #include "gpu/texture.h"
 #include "layout/layout.h"
+#include "compiler/tests/texture_dispatch.h"
 #include "run_helpers.h"
 
 namespace agx::compiler::test {
@@ -81,33 +82,14 @@ std::vector<float> run(const Shader& shader, uint32_t w, uint32_t h, uint32_t de
   std::memcpy(states.data() + 24 * abi.images[0].texture_state, tex.data(), 24);
   std::memcpy(states.data() + 24 * abi.images[0].pbe_state, pbe.data(), 24);
   EXPECT_TRUE(mem.map(kStates, states).ok());
-  cs::Sampler txf;
-  txf.wrap_s = txf.wrap_t = txf.wrap_r = cs::Wrap::kClampToBorder;
   std::vector<uint8_t> samplers(8 * abi.sampler_state_count, 0);
-  auto sw = *cs::pack(txf);
-  std::memcpy(samplers.data() + 8 * abi.txf_sampler_state, sw.data(), 8);
+  put_txf_sampler(abi, samplers);
   EXPECT_TRUE(mem.map(kSamplers, samplers).ok());
   const uint64_t out = kBufferBase;
   EXPECT_TRUE(mem.map(out, std::vector<uint8_t>(texels * 16, 0)).ok());
-  usc::Dispatch d;
-  d.threads_per_threadgroup = abi.workgroup_size;
-  d.threadgroup_memory_B = 16;
-  d.uniforms[abi.resources[0].uniform] = uint32_t(out);
-  d.uniforms[abi.resources[0].uniform + 1] = uint32_t(out >> 32);
-  gpu::TextureState ts;
-  EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::texture, 0, abi.texture_state_count, kStates}, ts).ok());
-  EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::sampler, 0, abi.sampler_state_count, kSamplers}, ts).ok());
-  gpu::TextureHook hook(mem, ts);
-  EXPECT_TRUE(run_preamble(shader, d.uniforms, mem).ok());
-  auto program = usc::compile(shader.code, 0);
-  EXPECT_TRUE(program.ok()) << program.error().message();
-  if (!program.ok()) return {};
-  auto st = usc::dispatch(*program, d, mem, usc::RunOptions{}, &hook);
-  EXPECT_TRUE(st.ok()) << st.error().message();
-  std::vector<float> v(size_t(texels) * 4);
-  GpuFault fault;
-  EXPECT_TRUE(mem.read(out, v.data(), v.size() * 4, GpuUnit::usc, &fault));
-  return v;
+  usc::Dispatch d = dispatch_to(abi, out);
+  return run_with_textures(shader, d, mem, kStates, abi.texture_state_count, kSamplers, abi.sampler_state_count, out,
+                           texels);
 }
 
 // Every invocation of an 8x4 grid stores (x, y, x * y, -1) to its texel

@@ -15,6 +15,7 @@
 #include "cmdstream/cmdstream.h"
 #include "gpu/texture.h"
 #include "layout/layout.h"
+#include "compiler/tests/texture_dispatch.h"
 #include "run_helpers.h"
 
 namespace agx::compiler::test {
@@ -108,20 +109,11 @@ std::vector<float> run(const std::string& glsl, const Tex& t, uint32_t lanes, Ta
   std::vector<uint8_t> samplers(8 * abi.sampler_state_count, 0);
   auto sw = *cs::pack(t.sampler);
   std::memcpy(samplers.data() + 8 * abi.images[0].sampler_state, sw.data(), 8);
-  if (abi.txf_sampler_state != UINT32_MAX) {
-    cs::Sampler txf;
-    txf.wrap_s = txf.wrap_t = txf.wrap_r = cs::Wrap::kClampToBorder;
-    auto tw = *cs::pack(txf);
-    std::memcpy(samplers.data() + 8 * abi.txf_sampler_state, tw.data(), 8);
-  }
+  put_txf_sampler(abi, samplers);
   EXPECT_TRUE(mem.map(kSamplers, samplers).ok());
   const uint64_t out = kBufferBase;
   EXPECT_TRUE(mem.map(out, std::vector<uint8_t>(lanes * 16, 0)).ok());
-  usc::Dispatch disp;
-  disp.threads_per_threadgroup = abi.workgroup_size;
-  disp.threadgroup_memory_B = 16;
-  disp.uniforms[abi.resources[0].uniform] = uint32_t(out);
-  disp.uniforms[abi.resources[0].uniform + 1] = uint32_t(out >> 32);
+  usc::Dispatch disp = dispatch_to(abi, out);
   const ImageBinding& b = abi.images[0];
   if (b.size_uniform != UINT32_MAX) {
     // What the runtime's size query gives: extents, then layers (cubes).
@@ -137,21 +129,9 @@ std::vector<float> run(const std::string& glsl, const Tex& t, uint32_t lanes, Ta
     for (int i = 0; i < 4; ++i) disp.uniforms[b.size_uniform + i] = size[i];
   }
   if (b.levels_uniform != UINT32_MAX) disp.uniforms[b.levels_uniform] = l->levels;
-  gpu::TextureState ts;
-  EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::texture, 0, abi.texture_state_count, kStates}, ts).ok());
-  EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::sampler, 0, abi.sampler_state_count, kSamplers}, ts).ok());
-  gpu::TextureHook hook(mem, ts);
-  EXPECT_TRUE(run_preamble(*shader, disp.uniforms, mem).ok());
-  auto program = usc::compile(shader->code, 0);
-  EXPECT_TRUE(program.ok()) << program.error().message();
-  if (!program.ok()) return {};
-  auto st = usc::dispatch(*program, disp, mem, usc::RunOptions{}, &hook);
-  EXPECT_TRUE(st.ok()) << st.error().message();
   if (getenv("AGX_COMPILER_DUMP")) fprintf(stderr, "%s\n%s", shader->ir_text.c_str(), disassemble(shader->code).c_str());
-  std::vector<float> v(size_t(lanes) * 4);
-  GpuFault fault;
-  EXPECT_TRUE(mem.read(out, v.data(), v.size() * 4, GpuUnit::usc, &fault));
-  return v;
+  return run_with_textures(*shader, disp, mem, kStates, abi.texture_state_count, kSamplers, abi.sampler_state_count, out,
+                           lanes);
 }
 
 // A kernel of `lanes` invocations: `decls` after the texture, `body`

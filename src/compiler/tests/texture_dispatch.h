@@ -1,0 +1,61 @@
+// Running a compiled kernel with the texture unit attached (the image
+// tests): the texel-fetch sampler, a one-threadgroup dispatch writing to
+// resource 0, and the run through gpu::TextureHook with the states the
+// test mapped.
+#pragma once
+
+#include <cstring>
+#include <vector>
+
+#include "cmdstream/cmdstream.h"
+#include "compiler/tests/run_helpers.h"
+#include "gpu/texture.h"
+
+namespace agx::compiler::test {
+
+// Writes the nearest, clamp-to-border sampler texel fetches use
+// (Abi::txf_sampler_state) into a sampler-state array, when the shader
+// has one.
+inline void put_txf_sampler(const Abi& abi, std::vector<uint8_t>& samplers) {
+  if (abi.txf_sampler_state == UINT32_MAX) return;
+  cmdstream::Sampler txf;
+  txf.wrap_s = txf.wrap_t = txf.wrap_r = cmdstream::Wrap::kClampToBorder;
+  auto words = *cmdstream::pack(txf);
+  std::memcpy(samplers.data() + 8 * abi.txf_sampler_state, words.data(), 8);
+}
+
+// One threadgroup of the shader's size whose resource 0 is `out`.
+inline usc::Dispatch dispatch_to(const Abi& abi, GpuVa out) {
+  usc::Dispatch d;
+  d.threads_per_threadgroup = abi.workgroup_size;
+  d.threadgroup_memory_B = 16;
+  d.uniforms[abi.resources[0].uniform] = uint32_t(out);
+  d.uniforms[abi.resources[0].uniform + 1] = uint32_t(out >> 32);
+  return d;
+}
+
+// Runs the preamble and the shader with the texture and sampler states
+// at `states` / `samplers` (`state_count` / `sampler_count` of them), then
+// reads `vec4s` vec4s back from `out`; empty when something failed (the
+// failure is reported).
+inline std::vector<float> run_with_textures(const Shader& shader, usc::Dispatch& d, usc::RegionMemory& mem, GpuVa states,
+                                            uint32_t state_count, GpuVa samplers, uint32_t sampler_count, GpuVa out,
+                                            size_t vec4s) {
+  gpu::TextureState ts;
+  EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::texture, 0, state_count, states}, ts).ok());
+  EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::sampler, 0, sampler_count, samplers}, ts).ok());
+  gpu::TextureHook hook(mem, ts);
+  EXPECT_TRUE(run_preamble(shader, d.uniforms, mem).ok());
+  auto program = usc::compile(shader.code, 0);
+  EXPECT_TRUE(program.ok()) << program.error().message();
+  if (!program.ok()) return {};
+  auto st = usc::dispatch(*program, d, mem, usc::RunOptions{}, &hook);
+  EXPECT_TRUE(st.ok()) << st.error().message();
+  if (!st.ok()) return {};
+  std::vector<float> v(vec4s * 4);
+  GpuFault fault;
+  EXPECT_TRUE(mem.read(out, v.data(), v.size() * 4, GpuUnit::usc, &fault));
+  return v;
+}
+
+}  // namespace agx::compiler::test
