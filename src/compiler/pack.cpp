@@ -464,17 +464,22 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
     }
     case Op::else_: add("else_icmp r0l, ueq, 0, 0, 1"); return {};
     case Op::end_if: add("pop_exec r0l, 1"); return {};
+    // Loops push one or two levels (lower_control_flow.cpp); a two-level
+    // loop's whiles turn continued lanes (r0l 1) back on.
     case Op::loop:
-      add("push_exec r0l, 2");
+      if (in.imm != 1 && in.imm != 2) return Error::invalid_argument("loop of {} levels (lower_control_flow did not run)", in.imm);
+      add(fmt::format("push_exec r0l, {}", in.imm));
       loop_starts.push_back(out.size());
       return {};
-    case Op::continue_join: add("while_icmp r0l, ueq, 0, 0, 2"); return {};
+    case Op::continue_join:
+      if (in.imm == 2) add("while_icmp r0l, ueq, 0, 0, 2");
+      return {};
     case Op::end_loop: {
       if (loop_starts.empty()) return Error::invalid_argument("end_loop without loop");
-      add("while_icmp r0l, ueq, 0, 0, 2");
+      if (in.imm == 2) add("while_icmp r0l, ueq, 0, 0, 2");
       add("jmp_exec_any {}", static_cast<int>(loop_starts.back()));
       loop_starts.pop_back();
-      add("pop_exec r0l, 2");
+      add(fmt::format("pop_exec r0l, {}", in.imm));
       return {};
     }
     case Op::break_: case Op::continue_:
@@ -485,6 +490,12 @@ Status lines_for(const Function& f, const Printer& p, const Instr& in, std::vect
       bool f_cmp = cond_is_float(in.cond);
       AGX_TRY(auto a, S(0, f_cmp));
       AGX_TRY(auto b, S(1, f_cmp));
+      if (in.imm == 1) {
+        // One level: `while` turns off the lanes where the condition
+        // holds by itself (it keeps the ones where it fails).
+        add(fmt::format("{} r0l, {}, {}, {}, 1", f_cmp ? "while_fcmp" : "while_icmp", cond_name(in.cond, !in.invert), a, b));
+        return {};
+      }
       if (in.imm > kMaxCmpselImmediate) {
         // The nesting value does not fit cmpsel's 8-bit immediate: the
         // if/break/end_if it came from (one more level inside the if).

@@ -204,14 +204,15 @@ TEST(Passes, BreakIfKeepsCopiesALaterExitDoesNotMake) {
 }
 
 TEST(Passes, PackBreakIfBeyondTheCmpselImmediate) {
-  // 300 ifs open around a fused break: its nesting value (302) does not
-  // fit cmpsel's 8-bit immediate, so it is packed as the if/break it
-  // came from; with 2 ifs it is the cmpsel pair.
-  for (int depth : {2, 300}) {
+  // 300 ifs open around a fused break: its nesting value (301 in a loop
+  // of one level) does not fit cmpsel's 8-bit immediate, so it is packed
+  // as the if/break it came from; with 2 ifs it is the cmpsel pair, with
+  // none the loop's one-level while.
+  for (int depth : {0, 2, 300}) {
     Function f;
     Builder b(f);
     b.emit(Op::loop);
-    for (int d = 0; d < depth; ++d) b.emit(Op::if_, {Src::uniform(4), Src::immediate(d)}, 0, Cond::ugt);
+    for (int d = 0; d < depth; ++d) b.emit(Op::if_, {Src::uniform(4), Src::immediate(d % 200)}, 0, Cond::ugt);
     b.emit(Op::break_if, {Src::uniform(5), Src::immediate(9)}, 0, Cond::ult, true);
     for (int d = 0; d < depth; ++d) b.emit(Op::end_if);
     b.emit(Op::end_loop);
@@ -224,14 +225,18 @@ TEST(Passes, PackBreakIfBeyondTheCmpselImmediate) {
     auto first = std::find_if(t.begin(), t.end(), [](const std::string& l) { return l.find("u5") != std::string::npos; });
     ASSERT_NE(first, t.end());
     const std::vector<std::string> jump(first, std::min(first + 4, t.end()));
-    if (depth == 2) {
+    if (depth == 0) {
       ASSERT_GE(jump.size(), 2u);
-      EXPECT_EQ(jump[0], "icmpsel ult, r0l, u5, 9, r0l, 4");  // inverted: r0l kept where u5 < 9
+      EXPECT_EQ(jump[0], "while_icmp r0l, ult, u5, 9, 1");  // lanes where u5 < 9 stay
+      EXPECT_EQ(jump[1], "jmp_exec_any pc+0");
+    } else if (depth == 2) {
+      ASSERT_GE(jump.size(), 2u);
+      EXPECT_EQ(jump[0], "icmpsel ult, r0l, u5, 9, r0l, 3");  // inverted: r0l kept where u5 < 9
       EXPECT_EQ(jump[1], "pop_exec r0l, 0");
     } else {
       ASSERT_GE(jump.size(), 4u);
       EXPECT_EQ(jump[0], "if_icmp r0l, ugte, u5, 9, 1");
-      EXPECT_EQ(jump[1], "mov_imm r0l, 303");
+      EXPECT_EQ(jump[1], "mov_imm r0l, 302");
       EXPECT_EQ(jump[2], "pop_exec r0l, 0");
       EXPECT_EQ(jump[3], "pop_exec r0l, 1");
     }
