@@ -315,7 +315,7 @@ void main() {
     hmin = std::min(hmin, ref_double(h[l]));
     ssum += int16_t(sv[l]);
     smin = std::min<int32_t>(smin, int16_t(sv[l]));
-    umul = static_cast<uint16_t>(umul * sv[l]);
+    umul = static_cast<uint16_t>(uint32_t{umul} * sv[l]);  // in 32 bits: uint16 * uint16 promotes to int
   }
   for (uint32_t l = 0; l < 32; ++l) {
     const int32_t* o = reinterpret_cast<const int32_t*>(&r.buffers[3][l * 19]);
