@@ -1,6 +1,6 @@
 // Random ioctl sequences through the shim's entry points (agx::shim: what
 // the preloaded open/ioctl/mmap/munmap/close/dup2 forward to) with random,
-// mostly invalid, pointers: unmapped, inaccessible, read-only, null, wild,
+// mostly invalid, pointers: inaccessible, read-only, null, wild,
 // running past the end of a mapping, or a valid buffer of random bytes; and
 // random sizes, counts and handles, in the argument and inside it. Every
 // call must fail cleanly or succeed (the device copies caller memory with
@@ -27,18 +27,23 @@ namespace {
 
 namespace shim = agx::shim;
 
-// Pages the pointers point into: [rw][none][ro], set up once.
+// Pages the pointers point into: [rw][none][ro], set up once, and a
+// reserved range nothing can be mapped into. Bad pointers must never land
+// on memory the process owns: the device writes through any pointer the
+// caller may write (as copy_to_user does), and libFuzzer learns addresses
+// from comparisons, so a "wild" value could otherwise be a live address
+// (a thread's TLS was overwritten that way) or a freed page mapped again.
 struct Pages {
+  static constexpr size_t kReserved_B = size_t{64} << 20;
   size_t page_B = size_t(sysconf(_SC_PAGESIZE));
   uint8_t* base = nullptr;
-  uint64_t unmapped = 0;
+  uint64_t reserved = 0;  // kReserved_B of PROT_NONE, never unmapped
   Pages() {
     base = static_cast<uint8_t*>(::mmap(nullptr, 3 * page_B, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
     ::mprotect(base + page_B, page_B, PROT_NONE);
     ::mprotect(base + 2 * page_B, page_B, PROT_READ);
-    void* gone = ::mmap(nullptr, page_B, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    ::munmap(gone, page_B);
-    unmapped = reinterpret_cast<uintptr_t>(gone);
+    void* r = ::mmap(nullptr, kReserved_B, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    reserved = reinterpret_cast<uintptr_t>(r);
   }
 };
 Pages& pages() {
@@ -66,7 +71,7 @@ class Run {
     Pages& pg = pages();
     switch (p_.ConsumeIntegralInRange<int>(0, 9)) {
       case 0: return 0;
-      case 1: return pg.unmapped + p_.ConsumeIntegralInRange<uint64_t>(0, 64);
+      case 1: return pg.reserved + p_.ConsumeIntegralInRange<uint64_t>(0, Pages::kReserved_B - 64);
       case 2: return reinterpret_cast<uintptr_t>(pg.base + pg.page_B);  // PROT_NONE
       case 3: return reinterpret_cast<uintptr_t>(pg.base + 2 * pg.page_B);  // read-only
       case 4: {  // valid bytes that run into the PROT_NONE page
@@ -76,7 +81,10 @@ class Run {
         fill(at, n);
         return reinterpret_cast<uintptr_t>(at);
       }
-      case 5: return p_.ConsumeIntegral<uint64_t>();  // wild
+      case 5:  // wild: non-canonical (bit 56 set, 57-63 clear: no user
+               // address under 4- or 5-level paging) or inside the reservation
+        if (p_.ConsumeBool()) return uint64_t{1} << 56 | (p_.ConsumeIntegral<uint64_t>() & ((uint64_t{1} << 56) - 1));
+        return pg.reserved + p_.ConsumeIntegralInRange<uint64_t>(0, Pages::kReserved_B - 1);
       case 6: return uint64_t{0xffff'8000'0000'0000} + p_.ConsumeIntegral<uint32_t>();  // kernel half
       default: {  // a valid buffer of random bytes; a huge size (a wild
                   // count times a stride) gets a short buffer, so the
