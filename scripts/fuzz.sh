@@ -22,6 +22,13 @@ run_one() {
     if ! ASAN_OPTIONS=detect_leaks=1 "$f" -max_total_time="$secs" -rss_limit_mb=4096 \
         -artifact_prefix="$work/" "$work" "${seeds[@]}" >"$work/log" 2>&1; then
       echo "FUZZER FAILED: $name"; tail -40 "$work/log"
+      # The input that failed, so the run can be repeated from this log:
+      # base64 -d > input; TARGET input.
+      for input in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
+        [ -f "$input" ] || continue
+        echo "failing input $(basename "$input") ($(stat -c %s "$input") bytes, base64):"
+        { base64 -w 0 "$input" | head -c 65536 || true; }; echo
+      done
     else
       grep -E '^(#[0-9]+\s+DONE|Done)' "$work/log" | tail -1 || true
     fi
