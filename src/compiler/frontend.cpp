@@ -8,16 +8,17 @@
 
 #include <algorithm>
 #include <bit>
-#include <optional>
 #include <cerrno>
 #include <cstdlib>
 #include <mutex>
-#include <unordered_map>
+#include <optional>
 #include <regex>
+#include <unordered_map>
 
 #include "compiler/compiler.h"
 #include "compiler/passes.h"
 #include "compiler/spirv_module.h"
+#include "compiler/spirv_walk.h"
 
 namespace agx::compiler {
 
@@ -119,20 +120,20 @@ Result<std::unordered_map<uint32_t, std::vector<uint32_t>>> spec_words(std::span
   std::unordered_map<uint32_t, uint32_t> id_of_spec;  // SpecId -> result id
   std::unordered_map<uint32_t, SpecType> types;       // type id -> what it is
   std::unordered_map<uint32_t, uint32_t> type_of;     // spec constant -> type id
-  for (size_t i = 5; i < words.size();) {
-    uint32_t count = words[i] >> 16;
-    auto op = static_cast<spv::Op>(words[i] & 0xFFFF);
-    if (count == 0 || i + count > words.size()) break;  // the validator has said so already
-    if (op == spv::Op::OpDecorate && count >= 4 && words[i + 2] == static_cast<uint32_t>(spv::Decoration::SpecId))
-      id_of_spec[words[i + 3]] = words[i + 1];
-    else if (op == spv::Op::OpTypeBool && count >= 2) types[words[i + 1]] = {'b', 1, false};
-    else if (op == spv::Op::OpTypeInt && count >= 4) types[words[i + 1]] = {'i', words[i + 2], words[i + 3] != 0};
-    else if (op == spv::Op::OpTypeFloat && count >= 3) types[words[i + 1]] = {'f', words[i + 2], true};
-    else if ((op == spv::Op::OpSpecConstant || op == spv::Op::OpSpecConstantTrue || op == spv::Op::OpSpecConstantFalse) &&
-             count >= 3)
-      type_of[words[i + 2]] = words[i + 1];
-    i += count;
-  }
+  // The module passed validation: the walk cannot fail.
+  (void)spirv::for_each_instruction(words, [&](const spirv::SpirvInstruction& in) -> Status {
+    const auto& w = in.w;
+    using spv::Op;
+    if (in.op == Op::OpDecorate && w.size() >= 3 && w[1] == static_cast<uint32_t>(spv::Decoration::SpecId))
+      id_of_spec[w[2]] = w[0];
+    else if (in.op == Op::OpTypeBool && w.size() >= 1) types[w[0]] = {'b', 1, false};
+    else if (in.op == Op::OpTypeInt && w.size() >= 3) types[w[0]] = {'i', w[1], w[2] != 0};
+    else if (in.op == Op::OpTypeFloat && w.size() >= 2) types[w[0]] = {'f', w[1], true};
+    else if ((in.op == Op::OpSpecConstant || in.op == Op::OpSpecConstantTrue || in.op == Op::OpSpecConstantFalse) &&
+             w.size() >= 2)
+      type_of[w[1]] = w[0];
+    return {};
+  });
   auto lookup = [&](uint32_t spec_id, const std::string& shown) -> Result<SpecType> {
     auto it = id_of_spec.find(spec_id);
     auto ct = it == id_of_spec.end() ? type_of.end() : type_of.find(it->second);

@@ -145,6 +145,10 @@ struct Function {
   }
 };
 
+// Loop jumps, plain or conditional (opt_break_if.cpp).
+inline bool is_break(Op op) { return op == Op::break_ || op == Op::break_if; }
+inline bool is_continue(Op op) { return op == Op::continue_ || op == Op::continue_if; }
+
 // Removes the instructions whose `drop` flag is set, keeping the order.
 void remove_instrs(Function& f, const std::vector<bool>& drop);
 

@@ -22,8 +22,7 @@ namespace agx::compiler {
 
 namespace {
 
-bool is_continue(Op op) { return op == Op::continue_ || op == Op::continue_if; }
-bool is_jump(Op op) { return op == Op::break_ || op == Op::break_if || is_continue(op); }
+bool is_jump(Op op) { return is_break(op) || is_continue(op); }
 
 // Which loops (by the index of their `loop` instruction) some continue
 // targets.

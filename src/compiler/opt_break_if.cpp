@@ -1,13 +1,14 @@
-// Conditional breaks and continues become one instruction pair: 
+// Conditional breaks and continues become one jump:
 //   if_ a, b, cond; [%x = mov %y ...]; break_ (or continue_); end_if
 // becomes
 //   [%x = mov %y ...]; break_if a, b, cond (or continue_if)
 // which pack.cpp emits as `icmpsel`/`fcmpsel r0l, a, b, k, r0l` (r0l
 // becomes the break's nesting value in the lanes where the condition
-// holds) and `pop_exec r0l, 0` (exec follows r0l): two instructions for
-// the four of if_icmp, mov_imm, pop_exec 0, pop_exec 1. Mesa's AGX
-// compiler fuses the same pattern (bminor/mesa-mesa
-// src/asahi/compiler/agx_lower_pseudo.c: break_if as cmpsel + push_exec 0).
+// holds) and `pop_exec r0l, 0` (exec follows r0l), or with nesting value
+// 1 as one `while_icmp`/`while_fcmp`: one or two instructions for the four
+// of if_icmp, mov_imm, pop_exec 0, pop_exec 1. Mesa's AGX compiler fuses
+// the same pattern (bminor/mesa-mesa src/asahi/compiler/agx_lower_pseudo.c:
+// break_if as while at nest 1, else cmpsel + push_exec 0).
 //
 // The copies before a break write the loop's exit values (phi variables).
 // Moved before the test they also run in the lanes that stay in the loop,
@@ -52,9 +53,7 @@ bool exit_only_variable(const Function& f, const std::vector<bool>& gone, ValueI
     if (reads(in, v)) return false;
     if (in.op == Op::loop) ++depth;
     if (in.op == Op::end_loop) --depth;
-    const bool is_break = in.op == Op::break_ || in.op == Op::break_if;
-    const bool is_continue = in.op == Op::continue_ || in.op == Op::continue_if;
-    const bool leaves = (is_break && in.imm >= depth) || (is_continue && in.imm > depth);
+    const bool leaves = (is_break(in.op) && in.imm >= depth) || (is_continue(in.op) && in.imm > depth);
     if (!leaves) continue;
     bool written = false;
     for (size_t j = i; j-- > begin + 1 && f.instrs[j].op == Op::mov;)

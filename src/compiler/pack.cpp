@@ -3,9 +3,11 @@
 // project; no encoding is written here. Control markers become the
 // exec-mask instructions (bminor/mesa-mesa src/asahi/compiler/agx_compile.c
 // uses the same sequences): if -> if_icmp/if_fcmp n=1, else -> else_icmp
-// (always true) n=1, end_if -> pop_exec 1, loop -> push_exec 2, end_loop ->
-// while_icmp (always true) n=2 + jmp_exec_any to the loop start +
-// pop_exec 2, break/continue -> mov_imm r0l, k + pop_exec 0.
+// (always true) n=1, end_if -> pop_exec 1, loop -> push_exec L (L = 1 or
+// 2 levels, lower_control_flow.cpp), end_loop -> [while_icmp (always true)
+// n=2 when L = 2] + jmp_exec_any to the loop start + pop_exec L,
+// break/continue -> mov_imm r0l, k + pop_exec 0, break_if/continue_if ->
+// while n=1 (k = 1) or cmpsel r0l + pop_exec 0.
 #include <algorithm>
 #include <cmath>
 #include <cstring>

@@ -6,12 +6,12 @@
 // so the lookup is the same with `Grad` and zero gradients (LOD -inf:
 // level 0, magnification), which SPIR-V allows for Rect; the rewrite
 // replaces the Lod operand by two zero vec2s before validation.
-#include <map>
 #include <set>
 
 #include <spirv/unified1/spirv.hpp11>
 
 #include "compiler/passes.h"
+#include "compiler/spirv_walk.h"
 
 namespace agx::compiler {
 
@@ -25,18 +25,19 @@ constexpr uint32_t kLod = 0x2, kGrad = 0x4;
 
 std::vector<uint32_t> rect_lod_to_grad(std::span<const uint32_t> words) {
   std::vector<uint32_t> in(words.begin(), words.end());
-  if (in.size() < 5) return in;
-  uint32_t bound = in[3];
   std::set<uint32_t> rect_images, rect_sampled, rect_values;
   uint32_t float32 = 0, vec2 = 0, zero2 = 0;
   size_t first_function = 0;
   bool any = false;
-  for (size_t i = 5; i < in.size();) {
-    uint32_t n = in[i] >> 16;
-    auto op = static_cast<spv::Op>(in[i] & 0xFFFF);
-    if (n == 0 || i + n > in.size()) return in;  // malformed: left to the validator's verdict
-    std::span<const uint32_t> w(in.data() + i + 1, n - 1);
-    switch (op) {
+  // An image sample of a Rect image with Lod and without Grad.
+  auto lod_of_rect = [&](const spirv::SpirvInstruction& i) {
+    if (i.op != spv::Op::OpImageSampleExplicitLod && i.op != spv::Op::OpImageSampleDrefExplicitLod) return false;
+    const size_t mask_at = i.op == spv::Op::OpImageSampleExplicitLod ? 4 : 5;
+    return i.w.size() > mask_at + 1 && rect_values.count(i.w[2]) && (i.w[mask_at] & kLod) && !(i.w[mask_at] & kGrad);
+  };
+  Status walked = spirv::for_each_instruction(in, [&](const spirv::SpirvInstruction& i) -> Status {
+    const auto& w = i.w;
+    switch (i.op) {
       case spv::Op::OpTypeImage:
         if (w.size() >= 3 && spv::Dim(w[2]) == spv::Dim::Rect) rect_images.insert(w[0]);
         break;
@@ -53,21 +54,18 @@ std::vector<uint32_t> rect_lod_to_grad(std::span<const uint32_t> words) {
         if (w.size() >= 2 && vec2 && w[0] == vec2 && !zero2) zero2 = w[1];
         break;
       case spv::Op::OpFunction:
-        if (!first_function) first_function = i;
+        if (!first_function) first_function = i.at;
         break;
       case spv::Op::OpLoad: case spv::Op::OpSampledImage: case spv::Op::OpCopyObject: case spv::Op::OpFunctionParameter:
         if (w.size() >= 2 && rect_sampled.count(w[0])) rect_values.insert(w[1]);
         break;
-      case spv::Op::OpImageSampleExplicitLod: case spv::Op::OpImageSampleDrefExplicitLod: {
-        size_t mask_at = op == spv::Op::OpImageSampleExplicitLod ? 4 : 5;
-        if (w.size() > mask_at && rect_values.count(w[2]) && (w[mask_at] & kLod) && !(w[mask_at] & kGrad)) any = true;
-        break;
-      }
-      default: break;
+      default: any |= lod_of_rect(i); break;
     }
-    i += n;
-  }
-  if (!any || !first_function || !float32) return in;
+    return {};
+  });
+  // Malformed input is left to the validator's verdict.
+  if (!walked || !any || !first_function || !float32) return in;
+  uint32_t bound = in[3];
   std::vector<uint32_t> decls, body;
   if (!vec2) {
     vec2 = bound++;
@@ -77,27 +75,24 @@ std::vector<uint32_t> rect_lod_to_grad(std::span<const uint32_t> words) {
     zero2 = bound++;
     decls.insert(decls.end(), {word(spv::Op::OpConstantNull, 3), vec2, zero2});
   }
-  for (size_t i = first_function; i < in.size();) {
-    uint32_t n = in[i] >> 16;
-    auto op = static_cast<spv::Op>(in[i] & 0xFFFF);
-    std::span<const uint32_t> w(in.data() + i + 1, n - 1);
-    size_t mask_at = op == spv::Op::OpImageSampleExplicitLod ? 4 : 5;
-    bool sample = op == spv::Op::OpImageSampleExplicitLod || op == spv::Op::OpImageSampleDrefExplicitLod;
-    if (!sample || w.size() <= mask_at + 1 || !rect_values.count(w[2]) || !(w[mask_at] & kLod) || (w[mask_at] & kGrad)) {
-      body.insert(body.end(), in.begin() + i, in.begin() + i + n);
-      i += n;
-      continue;
+  (void)spirv::for_each_instruction(in, [&](const spirv::SpirvInstruction& i) -> Status {
+    if (i.at < first_function) return {};
+    if (!lod_of_rect(i)) {
+      body.insert(body.end(), in.begin() + static_cast<std::ptrdiff_t>(i.at),
+                  in.begin() + static_cast<std::ptrdiff_t>(i.at + 1 + i.w.size()));
+      return {};
     }
     // Image operands follow in mask-bit order; Bias (0x1) cannot come with
     // Lod, so the Lod id is the first one and Grad's pair takes its place.
-    std::vector<uint32_t> ops(w.begin(), w.end());
+    const size_t mask_at = i.op == spv::Op::OpImageSampleExplicitLod ? 4 : 5;
+    std::vector<uint32_t> ops(i.w.begin(), i.w.end());
     ops[mask_at] = (ops[mask_at] & ~kLod) | kGrad;
     ops[mask_at + 1] = zero2;
     ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(mask_at + 2), zero2);
-    body.push_back(word(op, ops.size() + 1));
+    body.push_back(word(i.op, ops.size() + 1));
     body.insert(body.end(), ops.begin(), ops.end());
-    i += n;
-  }
+    return {};
+  });
   std::vector<uint32_t> out(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(first_function));
   out[3] = bound;
   out.insert(out.end(), decls.begin(), decls.end());

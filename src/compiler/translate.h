@@ -186,6 +186,8 @@ class Translator {
   // A buffer pointer's 64-bit base: its uniform pair, or for a descriptor
   // array indexed at run time the pair a select chain picks.
   Src buffer_base(const Ptr& p);
+  // choices[index] by a select chain (the last choice when out of range).
+  Src select_by_index(const Src& index, const std::vector<Src>& choices);
   Src select_uniform(const Src& index, const std::vector<uint32_t>& uniforms, uint32_t plus);
   Status load(const spirv::Inst& in);
   Status store(const spirv::Inst& in);
@@ -250,6 +252,9 @@ class Translator {
   Status size_at_level(const spirv::Inst& in, ImageBinding& img, Src lod, TVal& out);
   Result<TexOperands> texture_operands(const spirv::Inst& in, size_t at);
   Result<uint32_t> image_size_uniform(ImageBinding& img, const spirv::Inst& in);
+  // The same without the refusal for an element picked at run time (image
+  // queries select among every element's uniforms).
+  Result<uint32_t> size_uniform_of(ImageBinding& img, const spirv::Inst& in);
   Result<Src> texture_layer(Src layer, ImageBinding& img, const spirv::Inst& in);
   Src packed_offset(const std::vector<Src>& offset, unsigned count);
   Src fp16_word(Src x);

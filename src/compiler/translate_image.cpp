@@ -199,9 +199,9 @@ Status Translator::dynamic_state_srcs(const TVal& v, bool sampler, bool pbe, std
     if (fixed != UINT32_MAX) r = Src::immediate(fixed);
     else if (consecutive) r = b_.binary(IrOp::iadd, v.image_index, Src::immediate(states[0]));
     else {
-      r = Src::immediate(states.back());
-      for (size_t i = states.size() - 1; i-- > 0;)
-        r = b_.select(Cond::ueq, false, v.image_index, Src::immediate(i), Src::immediate(states[i]), r);
+      std::vector<Src> choices;
+      for (uint32_t s : states) choices.push_back(Src::immediate(s));
+      r = select_by_index(v.image_index, choices);
     }
     // A register operand, whatever the folding left.
     return r.is_value() ? r : Src::val(b_.def(IrOp::mov, {r}));
@@ -385,15 +385,12 @@ Status Translator::image_query(const spirv::Inst& in) {
   // the word selected by the index (select chains, as for buffers).
   std::vector<uint32_t> sizes;
   if (v->image_index.kind != Src::Kind::none) {
-    const TVal dyn = *v;
-    dynamic_image_ = false;
-    for (uint32_t e : dyn.image_elems) {
-      AGX_TRY(uint32_t u, image_size_uniform(abi_.images[e], in));
+    for (uint32_t e : v->image_elems) {
+      AGX_TRY(uint32_t u, size_uniform_of(abi_.images[e], in));
       sizes.push_back(u);
     }
-    dynamic_image_ = true;
   } else {
-    AGX_TRY(uint32_t u, image_size_uniform(img, in));
+    AGX_TRY(uint32_t u, size_uniform_of(img, in));
     sizes.push_back(u);
   }
   const Src index = v->image_index;

@@ -244,14 +244,19 @@ Result<Ptr> Translator::variable_pointer(uint32_t base, const spirv::Inst& in) {
   return p;
 }
 
-// The value of uniform `plus` words into the element `index` picks:
-// compare-and-select from the last element down, so an index out of range
-// reads the last element (GLSL leaves it undefined).
-Src Translator::select_uniform(const Src& index, const std::vector<uint32_t>& uniforms, uint32_t plus) {
-  Src r = Src::uniform(uniforms.back() + plus);
-  for (size_t i = uniforms.size() - 1; i-- > 0;)
-    r = b_.select(Cond::ueq, false, index, Src::immediate(i), Src::uniform(uniforms[i] + plus), r);
+// choices[index]: compare-and-select from the last choice down, so an
+// index out of range reads the last one (GLSL leaves it undefined).
+Src Translator::select_by_index(const Src& index, const std::vector<Src>& choices) {
+  Src r = choices.back();
+  for (size_t i = choices.size() - 1; i-- > 0;) r = b_.select(Cond::ueq, false, index, Src::immediate(i), choices[i], r);
   return r;
+}
+
+// The value of uniform `plus` words into the element `index` picks.
+Src Translator::select_uniform(const Src& index, const std::vector<uint32_t>& uniforms, uint32_t plus) {
+  std::vector<Src> choices;
+  for (uint32_t u : uniforms) choices.push_back(Src::uniform(u + plus));
+  return select_by_index(index, choices);
 }
 
 Src Translator::buffer_base(const Ptr& p) {

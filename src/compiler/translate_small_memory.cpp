@@ -15,6 +15,20 @@ namespace agx::compiler::detail {
 
 using IrOp = agx::compiler::Op;
 
+namespace {
+
+// Component i of a strided vector (a row-major f16mat column), as a
+// pointer to that one scalar of type `scalar`.
+Ptr strided_component(const Ptr& p, unsigned i, uint32_t scalar) {
+  Ptr q = p;
+  q.const_B += i * p.comp_stride_B;
+  q.type = scalar;
+  q.comp_stride_B = 0;
+  return q;
+}
+
+}  // namespace
+
 Status Translator::load_small(const spirv::Inst& in, const Ptr& p) {
   AGX_TRY(auto c, load_small_values(in, p, in.w[0]));
   TVal out;
@@ -35,29 +49,26 @@ Result<std::vector<Src>> Translator::load_small_values(const spirv::Inst& in, co
     // A column of a row-major f16mat (or of a local one): scalar by scalar.
     std::vector<Src> c;
     for (unsigned i = 0; i < n; ++i) {
-      Ptr q = p;
-      q.const_B += i * p.comp_stride_B;
-      q.type = scalar_type(rtype);
-      q.comp_stride_B = 0;
+      const Ptr q = strided_component(p, i, scalar_type(rtype));
       AGX_TRY(auto v, load_small_values(in, q, q.type));
       c.push_back(v[0]);
     }
     return c;
   }
-  struct { std::vector<Src> c; } out;
+  std::vector<Src> out;
   switch (p.space) {
     case Ptr::Space::push: {
       for (unsigned i = 0; i < n && !p.terms.empty(); ++i) {  // run-time indices: translate_push_dynamic.cpp
         AGX_TRY(auto v, push_small(p, i * elem_B, bits, in));
-        out.c.push_back(half ? from_half_bits(v, true) : v);
+        out.push_back(half ? from_half_bits(v, true) : v);
       }
       for (unsigned i = 0; i < n && p.terms.empty(); ++i) {
         uint32_t off_B = p.const_B + i * elem_B;
         Src word = Src::uniform(p.uniform + off_B / 4);
         uint32_t sh = off_B % 4 * 8;
         Src v = sh ? b_.binary(IrOp::ushr, word, Src::immediate(sh)) : word;
-        if (half) out.c.push_back(from_half_bits(v, sh == 16));
-        else out.c.push_back(sh + bits == 32 ? v : truncate(v, bits));
+        if (half) out.push_back(from_half_bits(v, sh == 16));
+        else out.push_back(sh + bits == 32 ? v : truncate(v, bits));
       }
       break;
     }
@@ -73,13 +84,13 @@ Result<std::vector<Src>> Translator::load_small_values(const spirv::Inst& in, co
       }
       for (unsigned i = 0; i < n; ++i) {
         Src c = Src::val(d, 32, static_cast<uint8_t>(i));
-        out.c.push_back(half ? from_half_bits(c, true) : c);
+        out.push_back(half ? from_half_bits(c, true) : c);
       }
       break;
     }
     default: return unsupported(in, "an 8/16-bit load from this storage class");
   }
-  return std::move(out.c);
+  return out;
 }
 
 Status Translator::store_small(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data, unsigned count) {
@@ -87,13 +98,7 @@ Status Translator::store_small(const spirv::Inst& in, const Ptr& p, const std::v
   if (!n) return unsupported(in, "an 8/16-bit scalar store of a composite (composites go through translate_struct_copy.cpp)");
   if (data.size() != n) return unsupported(in, "store of a value of another shape");
   if (p.comp_stride_B && p.comp_stride_B != elem_B) {
-    for (unsigned i = 0; i < n; ++i) {
-      Ptr q = p;
-      q.const_B += i * p.comp_stride_B;
-      q.type = scalar_type(p.type);
-      q.comp_stride_B = 0;
-      AGX_CHECK(store_small(in, q, {data[i]}));
-    }
+    for (unsigned i = 0; i < n; ++i) AGX_CHECK(store_small(in, strided_component(p, i, scalar_type(p.type)), {data[i]}));
     return {};
   }
   // The store takes each 32-bit register's low 8/16 bits; halves go from

@@ -60,6 +60,10 @@ Result<uint32_t> Translator::image_size_uniform(ImageBinding& img, const spirv::
   if (dynamic_image_)
     return unsupported(in, "the size of an image array element picked at run time (size queries, array layers, "
                            "rectangle coordinates need each element's own uniforms; index with a constant)");
+  return size_uniform_of(img, in);
+}
+
+Result<uint32_t> Translator::size_uniform_of(ImageBinding& img, const spirv::Inst& in) {
   if (img.size_uniform == UINT32_MAX) {
     if (abi_.uniform_count + 4 > 256)
       return unsupported(in, fmt::format("no uniform registers left for the size of image '{}'", img.name));

@@ -62,14 +62,13 @@ Status Translator::vote(const spirv::Inst& in) {
       vals_[w[1]] = std::move(out);
       return {};
     }
-    Src active = Src::val(b_.def(IrOp::ballot, {zero, zero}, 32, 1, 0, Cond::ueq));
-    Src last = Src::val(b_.def(IrOp::ffs, {active}));
     if (wide) {
-      // Lanes whose halves are not both equal to the lane's.
-      Src lo = lo32(x), hi = hi32(x);
-      Src diff = b_.binary(IrOp::ior, b_.binary(IrOp::ixor, lo, read_lane(lo, last)), b_.binary(IrOp::ixor, hi, read_lane(hi, last)));
-      mask = Src::val(b_.def(IrOp::ballot, {diff, zero}, 32, 1, 0, Cond::ueq, true));
+      // Lanes whose halves are not both equal to the lane's: the vector
+      // form's comparison of one component.
+      AGX_TRY(mask, vote_all_equal_vector(in, w[arg], 1));
     } else {
+      Src active = Src::val(b_.def(IrOp::ballot, {zero, zero}, 32, 1, 0, Cond::ueq));
+      Src last = Src::val(b_.def(IrOp::ffs, {active}));
       Src other = read_lane(x, last);  // translate_subgroup.cpp: a computed index is not a trusted B
       mask = Src::val(b_.def(IrOp::ballot, {x, other}, 32, 1, 0, Cond::ueq, true));
     }
@@ -87,9 +86,10 @@ Status Translator::vote(const spirv::Inst& in) {
   return {};
 }
 
-// allEqual(v) of a vector: the lanes where some component differs from
-// that component of the highest active lane (bools as 0/1, the rest bit
-// for bit, 64-bit components on both halves); the vote holds where none.
+// allEqual(v) of a vector (or of one 64-bit value): the lanes where some
+// component differs from that component of the highest active lane
+// (bools as 0/1, the rest bit for bit, 64-bit components on both
+// halves); the vote holds where none.
 Result<Src> Translator::vote_all_equal_vector(const spirv::Inst& in, uint32_t id, unsigned comps) {
   AGX_TRY(auto v, get(id, in));
   const unsigned width = type(scalar_type(v->type)).width;

@@ -4,7 +4,7 @@
 #include <set>
 #include <vector>
 
-#include "runtime/spirv_walk.h"
+#include "compiler/spirv_walk.h"
 
 namespace agx::runtime {
 namespace {
@@ -68,7 +68,7 @@ void note_uses(spv::Op op, std::span<const uint32_t> w, std::set<uint32_t>& used
 Result<Scan> scan(std::span<const uint32_t> words) {
   Scan s;
   bool in_function = false;
-  AGX_CHECK(for_each_instruction(words, [&](const SpirvInstruction& in) -> Status {
+  AGX_CHECK(compiler::spirv::for_each_instruction(words, [&](const compiler::spirv::SpirvInstruction& in) -> Status {
     const spv::Op op = in.op;
     std::span<const uint32_t> w = in.w;
     auto need = [&](size_t n) { return in.need(n); };

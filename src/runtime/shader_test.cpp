@@ -28,13 +28,7 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 // numbers, a uint's bits go as they are, a float's IEEE bits).
 Status parse_specialization(std::string_view line, std::map<uint32_t, uint32_t>& out) {
   std::vector<std::string> f;
-  for (size_t i = 0; i < line.size();) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-    if (j > i) f.emplace_back(line.substr(i, j - i));
-    i = j;
-  }
+  for (std::string_view word : split_words(line)) f.emplace_back(word);  // strtoul/strtof need NUL ends
   if (f.size() != 3 || (f[0] != "uint" && f[0] != "float"))
     return Error::parse("specialization '{}': expected 'uint ID VALUE' or 'float ID VALUE'", line);
   char* end = nullptr;

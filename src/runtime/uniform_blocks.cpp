@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "runtime/spirv_walk.h"
+#include "compiler/spirv_walk.h"
 
 namespace agx::runtime {
 namespace {
@@ -61,7 +61,7 @@ std::string literal_string(std::span<const uint32_t> w) {
 
 Result<Module> scan(std::span<const uint32_t> words) {
   Module m;
-  AGX_CHECK(for_each_instruction(words, [&](const SpirvInstruction& in) -> Status {
+  AGX_CHECK(compiler::spirv::for_each_instruction(words, [&](const compiler::spirv::SpirvInstruction& in) -> Status {
     const spv::Op op = in.op;
     std::span<const uint32_t> w = in.w;
     auto need = [&](size_t n) { return in.need(n); };
@@ -235,7 +235,7 @@ Result<std::vector<uint32_t>> bind_uniform_blocks_by_index(std::span<const uint3
   std::vector<uint32_t> out(spirv.begin(), spirv.begin() + 5);
   std::set<uint32_t> bound;
   size_t last_annotation = 0;  // where new decorations go: after the module's last OpDecorate
-  AGX_CHECK(for_each_instruction(spirv, [&](const SpirvInstruction& in) -> Status {
+  AGX_CHECK(compiler::spirv::for_each_instruction(spirv, [&](const compiler::spirv::SpirvInstruction& in) -> Status {
     const size_t from = out.size();
     out.insert(out.end(), spirv.begin() + ptrdiff_t(in.at), spirv.begin() + ptrdiff_t(in.at + 1 + in.w.size()));
     const spv::Op op = in.op;

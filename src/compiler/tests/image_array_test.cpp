@@ -31,23 +31,6 @@ std::array<float, 4> texel(uint32_t k, uint32_t x, uint32_t y) {
 uint32_t size_x(uint32_t k) { return kSide + 10 * k; }
 uint32_t size_y(uint32_t k) { return kSide + 100 * k; }
 
-template <class D>
-D fields(const layout::Layout& l) {
-  D d;
-  d.dimension = cs::TextureDimension::k2D;
-  d.layout = cs::Layout::kGpu;
-  d.channels = l.format().channels;
-  d.type = l.format().type;
-  d.swizzle_r = cs::Channel::kR;
-  d.swizzle_g = cs::Channel::kG;
-  d.swizzle_b = cs::Channel::kB;
-  d.swizzle_a = cs::Channel::kA;
-  d.width = kSide;
-  d.height = kSide;
-  d.mode = cs::ImageMode::kNormal;
-  d.page_aligned_layers = l.page_aligned_layers;
-  return d;
-}
 
 struct Result2 {
   std::vector<float> out;                        // the vec4 buffer
@@ -83,13 +66,13 @@ Result2 run(const Shader& shader, uint32_t vec4s, const cs::Sampler& separate, s
                     .ok());
     const GpuVa va = kImages + k * kImageStride;
     EXPECT_TRUE(mem.map(va, bytes).ok());
-    auto t = fields<cs::Texture>(*l);
+    auto t = image_fields<cs::Texture>(*l, cs::TextureDimension::k2D);
     t.address = va;
     t.depth = 1;
     auto tw = *cs::pack(t);
     std::memcpy(states.data() + 24 * abi.images[k].texture_state, tw.data(), 24);
     if (abi.images[k].pbe_state != UINT32_MAX) {
-      auto p = fields<cs::Pbe>(*l);
+      auto p = image_fields<cs::Pbe>(*l, cs::TextureDimension::k2D);
       p.buffer = va;
       p.levels = 1;
       p.layers = 1;

@@ -20,25 +20,6 @@ namespace cs = agx::cmdstream;
 
 constexpr GpuVa kImage = 0x20'0000'0000ull, kStates = 0x30'0000'0000ull, kSamplers = 0x31'0000'0000ull;
 
-// The fields the Texture and PBE descriptors share, filled alike (the
-// cmdstream tables name them the same).
-template <class D>
-D image_fields(const layout::Layout& l, cs::TextureDimension dim) {
-  D d;
-  d.dimension = dim;
-  d.layout = cs::Layout::kGpu;
-  d.channels = l.format().channels;
-  d.type = l.format().type;
-  d.swizzle_r = cs::Channel::kR;
-  d.swizzle_g = cs::Channel::kG;
-  d.swizzle_b = cs::Channel::kB;
-  d.swizzle_a = cs::Channel::kA;
-  d.width = l.request.width_px;
-  d.height = l.request.height_px;
-  d.mode = cs::ImageMode::kNormal;
-  d.page_aligned_layers = l.page_aligned_layers;
-  return d;
-}
 
 std::vector<uint8_t> texture_words(const layout::Layout& l, GpuVa va, cs::TextureDimension dim) {
   auto t = image_fields<cs::Texture>(l, dim);

@@ -10,8 +10,29 @@
 #include "cmdstream/cmdstream.h"
 #include "compiler/tests/run_helpers.h"
 #include "gpu/texture.h"
+#include "layout/layout.h"
 
 namespace agx::compiler::test {
+
+// The fields the Texture and PBE descriptors share, filled alike for a
+// GPU-tiled layout (the cmdstream tables name them the same).
+template <class D>
+D image_fields(const layout::Layout& l, cmdstream::TextureDimension dim) {
+  D d;
+  d.dimension = dim;
+  d.layout = cmdstream::Layout::kGpu;
+  d.channels = l.format().channels;
+  d.type = l.format().type;
+  d.swizzle_r = cmdstream::Channel::kR;
+  d.swizzle_g = cmdstream::Channel::kG;
+  d.swizzle_b = cmdstream::Channel::kB;
+  d.swizzle_a = cmdstream::Channel::kA;
+  d.width = l.request.width_px;
+  d.height = l.request.height_px;
+  d.mode = cmdstream::ImageMode::kNormal;
+  d.page_aligned_layers = l.page_aligned_layers;
+  return d;
+}
 
 // Writes the nearest, clamp-to-border sampler texel fetches use
 // (Abi::txf_sampler_state) into a sampler-state array, when the shader

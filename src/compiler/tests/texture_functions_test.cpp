@@ -84,23 +84,11 @@ std::vector<float> run(const std::string& glsl, const Tex& t, uint32_t lanes, Ta
   }
   usc::RegionMemory mem;
   EXPECT_TRUE(mem.map(kImage, bytes).ok());
-  cs::Texture d;
-  d.dimension = t.dim;
-  d.layout = cs::Layout::kGpu;
-  d.channels = format::info(t.format).channels;
-  d.type = format::info(t.format).type;
-  d.swizzle_r = cs::Channel::kR;
-  d.swizzle_g = cs::Channel::kG;
-  d.swizzle_b = cs::Channel::kB;
-  d.swizzle_a = cs::Channel::kA;
-  d.width = t.w;
-  d.height = t.h;
+  auto d = image_fields<cs::Texture>(*l, t.dim);
   d.depth = t.layers;
   d.first_level = 0;
   d.last_level = l->levels - 1;
   d.unk_mipmapped = l->levels > 1;
-  d.mode = cs::ImageMode::kNormal;
-  d.page_aligned_layers = l->page_aligned_layers;
   d.address = kImage;
   std::vector<uint8_t> states(24 * abi.texture_state_count, 0);
   auto words = *cs::pack(d);

@@ -32,6 +32,14 @@ const char* kShader =
     "  o[10] = float(p.u.y); o[11] = float(k.w);\n"
     "}\n";
 
+// The uniform blocks of GLSL sources compiled for OpenGL, block i bound
+// at binding i.
+Result<std::vector<UniformBlock>> blocks_of(std::span<const std::string> sources) {
+  AGX_TRY(auto spirv, glsl_to_opengl_spirv(sources, "s"));
+  AGX_TRY(auto bound, bind_uniform_blocks_by_index(spirv));
+  return uniform_blocks(bound);
+}
+
 // An array of blocks is one block per element ("A[0]", "A[1]", GL's
 // names), at consecutive binding points, each element its own block index.
 TEST(UniformBlocks, ArraysOfBlocksAreOneBlockPerElement) {
@@ -41,11 +49,7 @@ TEST(UniformBlocks, ArraysOfBlocksAreOneBlockPerElement) {
       "layout(std140) uniform B { ivec4 k; };\n"
       "layout(std430, binding = 0) buffer Out { float o[]; };\n"
       "void main() { o[0] = a[0].x.x + a[1].x.y + float(k.x); }\n"};
-  auto spirv = glsl_to_opengl_spirv(sources, "s");
-  ASSERT_TRUE(spirv.ok()) << spirv.error().message();
-  auto bound = bind_uniform_blocks_by_index(*spirv);
-  ASSERT_TRUE(bound.ok()) << bound.error().message();
-  auto blocks = uniform_blocks(*bound);
+  auto blocks = blocks_of(sources);
   ASSERT_TRUE(blocks.ok()) << blocks.error().message();
   ASSERT_EQ(blocks->size(), 3u);
   EXPECT_EQ((*blocks)[0].name, "A[0]");
@@ -59,11 +63,7 @@ TEST(UniformBlocks, ArraysOfBlocksAreOneBlockPerElement) {
 
 TEST(UniformBlocks, Std140OffsetsFromTheModule) {
   const std::string sources[] = {kShader};
-  auto spirv = glsl_to_opengl_spirv(sources, "s");
-  ASSERT_TRUE(spirv.ok()) << spirv.error().message();
-  auto bound = bind_uniform_blocks_by_index(*spirv);
-  ASSERT_TRUE(bound.ok()) << bound.error().message();
-  auto blocks = uniform_blocks(*bound);
+  auto blocks = blocks_of(sources);
   ASSERT_TRUE(blocks.ok()) << blocks.error().message();
   ASSERT_EQ(blocks->size(), 2u);
   EXPECT_EQ((*blocks)[0].binding, 0u);  // block i at binding i (shader_runner's setup_ubos)

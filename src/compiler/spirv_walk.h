@@ -1,6 +1,7 @@
-// The instruction walk the runtime's SPIR-V readers share (program queries,
-// uniform blocks): the header check, each instruction's word count, and
-// operand counts named by word offset.
+// The instruction walk the SPIR-V readers share (the compiler's
+// specialization reader and Rect rewrite, the runtime's program queries
+// and uniform blocks): the header check, each instruction's word count,
+// and operand counts named by word offset.
 #pragma once
 
 #include <cstddef>
@@ -12,7 +13,7 @@
 
 #include "util/result.h"
 
-namespace agx::runtime {
+namespace agx::compiler::spirv {
 
 struct SpirvInstruction {
   spv::Op op = spv::Op::OpNop;
@@ -42,4 +43,4 @@ inline Status for_each_instruction(std::span<const uint32_t> words,
   return {};
 }
 
-}  // namespace agx::runtime
+}  // namespace agx::compiler::spirv
