@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# fuzz.sh BUILD_DIR SECONDS [JOBS]: runs every fuzz target for SECONDS each,
-# from its seed corpus in fuzz/corpus/<target>/ if there is one, JOBS targets
-# at a time (default: the number of cores; each libFuzzer run is one thread).
-# Prints one "-- target" block per target, in name order. Fails on any finding.
+# fuzz.sh BUILD_DIR BUDGET [JOBS]: runs every fuzz target from its seed corpus
+# in fuzz/corpus/<target>/ if there is one, JOBS targets at a time (default:
+# the number of cores; each libFuzzer run is one thread). BUDGET is the wall
+# time in seconds for the whole run, shared evenly: each target gets
+# BUDGET * JOBS / TARGETS seconds, at least 5. Prints one "-- target" block
+# per target, in name order. Fails on any finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$1
-secs=$2
+budget=$2
 jobs=${3:-$(nproc)}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -43,6 +45,9 @@ done
 if [ "${#targets[@]}" -eq 0 ]; then
   echo "FUZZER FAILED: no fuzz targets in $dir/fuzz (build with -DAGX_FUZZ=ON)"; exit 1
 fi
+secs=$((budget * jobs / ${#targets[@]}))
+[ "$secs" -lt 5 ] && secs=5
+echo "fuzz: ${#targets[@]} targets, ${secs}s each, $jobs at a time (budget ${budget}s)"
 running=0
 for f in "${targets[@]}"; do
   if [ "$running" -ge "$jobs" ]; then

@@ -6,13 +6,22 @@
 # Ends with one line "tests: N passed, M failed" over all of it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
 jobs=$(nproc)
 # step NAME: a section header with the minutes:seconds since the start, so a
-# CI log shows where the time goes.
-step() { printf '== %s [%d:%02d]\n' "$1" $((SECONDS / 60)) $((SECONDS % 60)); }
+# CI log shows where the time goes; the sections and their durations are
+# listed again at the end.
+sections=()
+section_start=$SECONDS
+section_name="setup (apt-get)"
+step() {
+  sections+=("$(printf '%3d:%02d  %s' $(((SECONDS - section_start) / 60)) $(((SECONDS - section_start) % 60)) "$section_name")")
+  section_name=$1
+  section_start=$SECONDS
+  printf '== %s [%d:%02d]\n' "$1" $((SECONDS / 60)) $((SECONDS % 60))
+}
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
+scripts/setup.sh
 
 # ctest_counts LOG: "passed failed" from ctest's summary line.
 # A run with no summary line counts as one failure.
@@ -25,7 +34,7 @@ ctest_counts() {
 }
 
 step "build (g++, RelWithDebInfo)"
-scripts/build.sh build
+scripts/build.sh build -DAGX_WERROR=ON
 step "tests"
 status=0
 ctest --test-dir build --output-on-failure -j"$jobs" | tee "$log/gcc" || status=1
@@ -36,13 +45,13 @@ build/agx shader-test --root /usr/lib/x86_64-linux-gnu/piglit \
 
 step "build (clang-14, ASan + UBSan, fuzzers)"
 CC=clang-14 CXX=clang++-14 scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug \
-  -DAGX_SANITIZE=ON -DAGX_FUZZ=ON -DAGX_BENCH=OFF
+  -DAGX_SANITIZE=ON -DAGX_FUZZ=ON -DAGX_BENCH=OFF -DAGX_WERROR=ON
 step "tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" | tee "$log/asan" || status=1
 
 step "fuzzers"
-scripts/fuzz.sh build-asan "${AGX_FUZZ_SECONDS:-20}" | tee "$log/fuzz" || status=1
+scripts/fuzz.sh build-asan "${AGX_FUZZ_BUDGET:-120}" | tee "$log/fuzz" || status=1
 fuzz_total=$(grep -c '^-- ' "$log/fuzz" || true)
 fuzz_failed=$(grep -c '^FUZZER FAILED' "$log/fuzz" || true)
 
@@ -62,6 +71,10 @@ read -r ap af < <(ctest_counts "$log/asan")
 passed=$((gp + pp + ap + fuzz_total - fuzz_failed))
 failed=$((gf + pf + af + fuzz_failed))
 step "done"
+echo
+echo "section times (minutes:seconds):"
+printf '  %s\n' "${sections[@]}"
+printf '  %3d:%02d  total\n' $((SECONDS / 60)) $((SECONDS % 60))
 echo
 echo "g++: $gp passed, $gf failed; piglit: $pp passed, $pf failed; ASan+UBSan: $ap passed, $af failed; fuzzers: $fuzz_total run"
 echo "tests: $passed passed, $failed failed"
