@@ -36,7 +36,7 @@ size_t Walker::read_upto(GpuVa va, std::span<uint8_t> out, GpuUnit unit) {
 }
 
 bool Walker::read_struct(const StructDesc& desc, GpuVa va, GpuUnit unit, DecodeNode& node) {
-  DecodedStruct s{&desc, va, std::vector<uint8_t>(desc.size_B)};
+  DecodedStruct s{&desc, va, std::vector<uint8_t>(desc.size_B), {}};
   const std::string what = fmt::format("{}", desc.name);
   if (!read(va, s.bytes, unit, what.c_str(), node)) return false;
   node.structs.push_back(std::move(s));

@@ -161,6 +161,16 @@ Result<ChannelsInfo> channels_info(Channels c) {
   return channels_from_code(static_cast<uint32_t>(c));
 }
 
+uint8_t component_count(const ChannelsInfo& c) {
+  if (c.block_compressed) return 0;
+  uint8_t n = 0;
+  for (const char* p = c.name; p[0] != '\0' && p[1] != '\0'; ++p) {
+    const bool channel = p[0] == 'R' || p[0] == 'G' || p[0] == 'B' || p[0] == 'A';
+    if (channel && p[1] >= '0' && p[1] <= '9') ++n;
+  }
+  return n;
+}
+
 const char* to_string(TextureType t) {
   switch (t) {
     case TextureType::Unorm:

@@ -106,4 +106,11 @@ Result<Format> find_format(std::string_view name);
 // Up to `max` known names closest to `name` (edit distance, then prefix).
 std::vector<std::string> near_matches(std::string_view name, size_t max = 5);
 
+// The number of components a texel of storage class `c` has, as Gallium's
+// util_format_get_nr_components counts them for the formats stored in it
+// (R5G6B5: 3, R8G8B8A8: 4, an X channel counts): read from the class's name
+// in channels.inc, one component per channel letter (R, G, B, A) followed
+// by its bit count. 0 for the YUV and block-compressed classes.
+uint8_t component_count(const ChannelsInfo& c);
+
 }  // namespace agx::format

@@ -143,5 +143,25 @@ TEST(Format, NamesAreUniqueAndRoundTrip) {
   EXPECT_GT(seen.size(), 200u);
 }
 
+TEST(Format, ComponentCountsOfEveryStorageClass) {
+  // Gallium's component counts of the formats stored in each class.
+  const std::pair<const char*, int> expected[] = {
+      {"R8", 1},       {"R16", 1},          {"R32", 1},           {"R8G8", 2},
+      {"R16G16", 2},   {"R32G32", 2},       {"R5G6B5", 3},        {"R11G11B10", 3},
+      {"R9G9B9E5", 3}, {"R32G32B32_EMULATED", 3}, {"R4G4B4A4", 4}, {"A1R5G5B5", 4},
+      {"R5G5B5A1", 4}, {"R10G10B10A2", 4},  {"R8G8B8A8", 4},      {"R16G16B16A16", 4},
+      {"R32G32B32A32", 4}, {"GBGR_422", 0}, {"BGRG_422", 0},      {"ETC2_RGBA8", 0},
+      {"BC7", 0},      {"ASTC_4X4", 0},     {"EAC_RG11", 0},      {"PVRTC_4BPP", 0}};
+  for (const auto& [name, count] : expected) {
+    bool found = false;
+    for (const ChannelsInfo& c : all_channels())
+      if (std::string(c.name) == name) {
+        found = true;
+        EXPECT_EQ(component_count(c), count) << name;
+      }
+    EXPECT_TRUE(found) << name;
+  }
+}
+
 }  // namespace
 }  // namespace agx::format
