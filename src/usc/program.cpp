@@ -54,8 +54,8 @@ bool is_fixed_function(isa::Opcode op) {
   switch (op) {
     case Opcode::texture_sample: case Opcode::texture_load: case Opcode::image_write:
     case Opcode::image_write_block: case Opcode::iter: case Opcode::iterproj:
-    case Opcode::todo_ldcf: case Opcode::st_var: case Opcode::st_var_final:
-    case Opcode::no_var: case Opcode::todo_ld_st_tile: case Opcode::sample_mask:
+    case Opcode::ldcf: case Opcode::st_var: case Opcode::st_var_final:
+    case Opcode::no_var: case Opcode::ld_tile: case Opcode::st_tile: case Opcode::sample_mask:
     case Opcode::zs_emit: case Opcode::wait_pix: case Opcode::signal_pix:
       return true;
     default:
