@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "usc/graphics.h"
 #include "usc/internal.h"
 #include "util/hex.h"
 
@@ -64,9 +65,11 @@ bool is_fixed_function(isa::Opcode op) {
 }
 
 Status exec_fixed_function(const Step& s, Core& c, Ctx& ctx) {
+  bool graphics = is_graphics(s.op);
+  if (graphics && ctx.mem->graphics) return detail::exec_graphics(s, c, ctx);
   if (!ctx.mem->fixed_function)
-    return Error::unsupported("pc 0x{:x}: not supported by the emulator: {} (no fixed-function unit attached)",
-                              s.pc, isa::op_info(s.op).mnemonic);
+    return Error::unsupported("pc 0x{:x}: not supported by the emulator: {} (no fixed-function unit attached{})",
+                              s.pc, isa::op_info(s.op).mnemonic, graphics ? ", no graphics hook" : "");
   Status st = ctx.mem->fixed_function->execute_in(*ctx.fixed_function_instr(s), c, *ctx.mem);
   if (!st) return Error(st.error().kind(), fmt::format("pc 0x{:x}: {}", s.pc, st.error().message()));
   return {};
@@ -156,6 +159,7 @@ Result<Program> compile(std::span<const uint8_t> code, uint64_t base_pc) {
     p.steps_.push_back(s);
   }
   p.end_pc_ = base_pc + at;
+  p.fixed_function_.shrink_to_fit();  // grown by doubling: keep what is used
   return p;
 }
 
