@@ -3,10 +3,6 @@
 // request per SIMD group, results written back to the active lanes.
 #include "usc/graphics.h"
 
-#include <fmt/format.h>
-
-#include <bit>
-
 #include "usc/internal.h"
 
 namespace agx::usc {
@@ -206,9 +202,7 @@ Status run_hook(const isa::Instr& in, Core& c, GraphicsHook& hook) {
 }  // namespace
 
 Status exec_graphics(const Step& s, Core& c, Ctx& ctx) {
-  Status st = run_hook(*ctx.fixed_function_instr(s), c, *ctx.mem->graphics);
-  if (!st) return Error(st.error().kind(), fmt::format("pc 0x{:x}: {}", s.pc, st.error().message()));
-  return {};
+  return run_hook(*ctx.fixed_function_instr(s), c, *ctx.mem->graphics);
 }
 
 }  // namespace detail

@@ -65,12 +65,12 @@ bool is_fixed_function(isa::Opcode op) {
 }
 
 Status exec_fixed_function(const Step& s, Core& c, Ctx& ctx) {
-  bool graphics = is_graphics(s.op);
-  if (graphics && ctx.mem->graphics) return detail::exec_graphics(s, c, ctx);
-  if (!ctx.mem->fixed_function)
+  bool graphics = is_graphics(s.op) && ctx.mem->graphics;
+  if (!graphics && !ctx.mem->fixed_function)
     return Error::unsupported("pc 0x{:x}: not supported by the emulator: {} (no fixed-function unit attached{})",
-                              s.pc, isa::op_info(s.op).mnemonic, graphics ? ", no graphics hook" : "");
-  Status st = ctx.mem->fixed_function->execute_in(*ctx.fixed_function_instr(s), c, *ctx.mem);
+                              s.pc, isa::op_info(s.op).mnemonic, is_graphics(s.op) ? ", no graphics hook" : "");
+  Status st = graphics ? detail::exec_graphics(s, c, ctx)
+                       : ctx.mem->fixed_function->execute_in(*ctx.fixed_function_instr(s), c, *ctx.mem);
   if (!st) return Error(st.error().kind(), fmt::format("pc 0x{:x}: {}", s.pc, st.error().message()));
   return {};
 }
