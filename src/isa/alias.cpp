@@ -1,5 +1,6 @@
-// applegpu's map_to_alias rules (bitop, if_fcmp/else_icmp, ld/st_tile, map),
+// applegpu's map_to_alias rules (bitop, if_fcmp/else_icmp, map),
 // restated: they rewrite the mnemonic and drop operands after decoding.
+// (applegpu's ld/st_tile alias of its TODO row is two table rows here.)
 #include <array>
 #include <utility>
 
@@ -64,10 +65,6 @@ void apply_alias(const Instr& in, Listing& l) {
         l.mnemonic = "else_exec";
         o = {o[0], o[4]};
       }
-      break;
-    case Opcode::todo_ld_st_tile:
-      l.mnemonic = o[0] != "0" ? "ld_tile" : "st_tile";
-      o.erase(o.begin());
       break;
     case Opcode::map:
       if (o[0] == "unmap" || o[0] == "map") {

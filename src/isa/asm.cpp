@@ -108,8 +108,6 @@ std::vector<Candidate> candidates(const Line& l) {
       std::vector<Token> v{ops[0], {"eq", at.column}, {"0.0", at.column}, {"0.0", at.column}};
       v.push_back(base == "push_exec" && ops.size() > 1 ? ops[1] : Token{"0", at.column});
       if (ops.size() == (base == "push_exec" ? 2u : 1u)) out.push_back({op, pre, v});
-    } else if (op == Opcode::todo_ld_st_tile && (base == "ld_tile" || base == "st_tile")) {
-      out.push_back({op, pre, with({{base == "ld_tile" ? "1" : "0", at.column}}, {})});
     }
   }
   return out;

@@ -123,6 +123,13 @@ Err parse_kind(const P& p) {
       return p.fail("a coefficient register cfN or an r16 register");
     }
     case OperandDesc::kCfPerspective: return one_reg(p, K::kCoefficient, "a coefficient register cfN");
+    case OperandDesc::kTileCoord: {
+      if (auto v = parse_int(s)) return p.set2(*v, 0);
+      auto r = consecutive(s);
+      if (!r || r->regs.size() != 2 || r->regs[0].kind != K::kReg16 || r->flags)
+        return p.fail("an 8-bit immediate or an r16 pair (x, y)");
+      return p.set2(r->regs[0].index, 1);
+    }
     case OperandDesc::kIterSampleId: {
       if (auto v = parse_int(s)) return p.set(p.f.main, *v);
       return one_reg(p, K::kReg16, "a sample index (r16 or immediate)");

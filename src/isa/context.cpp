@@ -43,7 +43,7 @@ std::vector<RowContext> make_contexts() {
     c.Dt = f("Dt"), c.mask = f("mask"), c.count = f("count"), c.n = f("n");
     c.lod = f("lod"), c.compare = f("compare"), c.interpolation = f("interpolation");
     c.op = f("op"), c.F = f("F"), c.Tt = f("Tt"), c.z = f("z"), c.s = f("s");
-    c.cc = f("cc"), c.ccn = f("ccn"), c.S = f("S"), c.N = f("N"), c.load = f("load");
+    c.cc = f("cc"), c.ccn = f("ccn"), c.S = f("S"), c.N = f("N");
     for (int k = 0; k < 4; ++k) c.tt[k] = f(std::string("tt") + char('0' + k));
     // applegpu's Saturatable descriptors: integer add/multiply-add and
     // every instruction with a float destination.

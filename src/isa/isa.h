@@ -23,7 +23,8 @@ namespace agx::isa {
 
 // ---------------------------------------------------------------------------
 // The table. One row per applegpu instruction descriptor, in applegpu's
-// registration (= first-match) order.
+// registration (= first-match) order; applegpu's TODO.ld/st_tile is two
+// rows, ld_tile and st_tile, from Mesa (see table.inc).
 enum class Opcode : uint16_t {
 #define AGX_ISA_OP(id, ...) id,
 #include "isa/table.inc"
@@ -52,6 +53,9 @@ enum class OperandDesc : uint8_t {
   kThreadgroupIndex, kThreadgroupMemoryBase, kThreadgroupMemoryReg,
   kTileToMemoryReg, kTruthTable, kUReg64, kUvsIndex, kVarRegister,
   kVarTripleRegister, kZs, kReg32Split,
+  // Mesa-sourced (not an applegpu kind): ld_tile/st_tile coordinates, an
+  // 8-bit immediate (Ct = 0) or an r16 pair x, y (Ct = 1).
+  kTileCoord,
 };
 
 inline constexpr size_t kMaxOperands = 16;   // most operands of one row
@@ -117,6 +121,7 @@ enum class OperandKind : uint8_t {
 //    kNone when the old value is not returned.
 //  kVarRegister/kVarTripleRegister: iter/ldcf results, count from field
 //    count (0 = 4), times 3 for ldcf.
+//  kTileCoord: ld_tile/st_tile coordinates, kImm or an r16 pair (count 2).
 
 // Operand flags, in applegpu's print order (.cache/.discard, .abs, .neg, .sx).
 enum OperandFlag : uint8_t {
@@ -212,7 +217,7 @@ Result<Encoded> encode_fields(Opcode op, std::span<const std::pair<std::string_v
 // "pc+N"/"pc-N".
 std::string disassemble(const Instr& instr, std::optional<uint64_t> pc);
 // The row's mnemonic with its field suffixes (.sat, isub, imsub), before the
-// operand-based aliases (and, not, push_exec, ld_tile ...) that disassemble()
+// operand-based aliases (and, not, push_exec, map ...) that disassemble()
 // applies.
 std::string mnemonic(const Instr& instr);
 // One operand's text ("" when dropped).

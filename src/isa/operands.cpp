@@ -310,6 +310,7 @@ Result<Operand> decode_one(const Ctx& c) {
     }
     case OperandDesc::kCf: return t == 0 ? special(c, K::kCoefficient, v) : reg(K::kReg16, v);
     case OperandDesc::kCfPerspective: return special(c, K::kCoefficient, v);
+    case OperandDesc::kTileCoord: return t == 0 ? imm(v, c.width()) : reg(K::kReg16, v, 2);
     case OperandDesc::kIterSampleId: {
       uint32_t mode = c.get(c.row.interpolation);
       if (mode & 1) return (mode & 2) ? reg(K::kReg16, v) : imm(v);

@@ -17,7 +17,7 @@ const OperandFields& operand_fields(size_t operand_row);
 struct RowContext {
   int8_t Dt = -1, mask = -1, count = -1, n = -1, lod = -1, compare = -1,
          interpolation = -1, op = -1, F = -1, Tt = -1, z = -1, s = -1, cc = -1,
-         ccn = -1, S = -1, N = -1, load = -1;
+         ccn = -1, S = -1, N = -1;
   int8_t tt[4] = {-1, -1, -1, -1};
   bool saturatable = false;
 };

@@ -277,6 +277,10 @@ Result<bool> compile_matrix(const isa::Instr& in, Step& s);
 // A raw field by applegpu name; a row without it is an error naming both.
 Result<uint32_t> field(const isa::Instr& in, Name name);
 
+// A graphics instruction through Memories::graphics (graphics.cpp); the
+// caller prefixes the pc to its errors.
+Status exec_graphics(const Step& s, Core& c, Ctx& ctx);
+
 // The error of a step that cannot run (kept by the program, not the step).
 Status unsupported(const Step& s, const Ctx& ctx);
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "usc/graphics.h"
 #include "usc/internal.h"
 #include "util/hex.h"
 
@@ -54,8 +55,8 @@ bool is_fixed_function(isa::Opcode op) {
   switch (op) {
     case Opcode::texture_sample: case Opcode::texture_load: case Opcode::image_write:
     case Opcode::image_write_block: case Opcode::iter: case Opcode::iterproj:
-    case Opcode::todo_ldcf: case Opcode::st_var: case Opcode::st_var_final:
-    case Opcode::no_var: case Opcode::todo_ld_st_tile: case Opcode::sample_mask:
+    case Opcode::ldcf: case Opcode::st_var: case Opcode::st_var_final:
+    case Opcode::no_var: case Opcode::ld_tile: case Opcode::st_tile: case Opcode::sample_mask:
     case Opcode::zs_emit: case Opcode::wait_pix: case Opcode::signal_pix:
       return true;
     default:
@@ -64,10 +65,12 @@ bool is_fixed_function(isa::Opcode op) {
 }
 
 Status exec_fixed_function(const Step& s, Core& c, Ctx& ctx) {
-  if (!ctx.mem->fixed_function)
-    return Error::unsupported("pc 0x{:x}: not supported by the emulator: {} (no fixed-function unit attached)",
-                              s.pc, isa::op_info(s.op).mnemonic);
-  Status st = ctx.mem->fixed_function->execute_in(*ctx.fixed_function_instr(s), c, *ctx.mem);
+  bool graphics = is_graphics(s.op) && ctx.mem->graphics;
+  if (!graphics && !ctx.mem->fixed_function)
+    return Error::unsupported("pc 0x{:x}: not supported by the emulator: {} (no fixed-function unit attached{})",
+                              s.pc, isa::op_info(s.op).mnemonic, is_graphics(s.op) ? ", no graphics hook" : "");
+  Status st = graphics ? detail::exec_graphics(s, c, ctx)
+                       : ctx.mem->fixed_function->execute_in(*ctx.fixed_function_instr(s), c, *ctx.mem);
   if (!st) return Error(st.error().kind(), fmt::format("pc 0x{:x}: {}", s.pc, st.error().message()));
   return {};
 }
@@ -156,6 +159,7 @@ Result<Program> compile(std::span<const uint8_t> code, uint64_t base_pc) {
     p.steps_.push_back(s);
   }
   p.end_pc_ = base_pc + at;
+  p.fixed_function_.shrink_to_fit();  // grown by doubling: keep what is used
   return p;
 }
 

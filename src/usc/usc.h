@@ -101,12 +101,16 @@ class FixedFunction {
     return execute(instr, core);
   }
   // Executes a texture_sample, texture_load, image_write, image_write_block,
-  // iter, iterproj, ldcf, st_var, st_var_final, no_var, ld/st_tile,
-  // sample_mask, zs_emit, or the pixel-ordering wait_pix / signal_pix
-  // (the tilebuffer's owner keeps the order of overlapping fragments).
+  // no_var, and, when Memories::graphics is not set, iter, iterproj, ldcf,
+  // st_var, st_var_final, ld_tile, st_tile, sample_mask, zs_emit, or the
+  // pixel-ordering wait_pix / signal_pix (the tilebuffer's owner keeps the
+  // order of overlapping fragments); with it set those go to the
+  // GraphicsHook (usc/graphics.h) instead.
   // An error it returns stops the group; the emulator prefixes the pc.
   virtual Status execute(const isa::Instr& instr, Core& core) = 0;
 };
+
+class GraphicsHook;  // usc/graphics.h
 
 // The memory a SIMD group sees.
 struct Memories {
@@ -114,6 +118,10 @@ struct Memories {
   std::vector<uint8_t>* threadgroup = nullptr;  // threadgroup (local) memory
   FixedFunction* fixed_function = nullptr;
   uint32_t stack_size_B = 1024;            // scratch bytes per thread
+  // The fragment/vertex fixed-function side (usc/graphics.h): when set, it
+  // executes the graphics instructions instead of fixed_function. Last, so
+  // positional initializers of the fields above keep their meaning.
+  GraphicsHook* graphics = nullptr;
 };
 
 // A program decoded once. Steps are in address order.

@@ -2,7 +2,9 @@
 // (tests/data/applegpu_oracle.tsv; its header says how they were made).
 #include <gtest/gtest.h>
 
+#include <string>
 #include <string_view>
+#include <utility>
 
 #include "isa/isa.h"
 #include "isa/tests/data_file.h"
@@ -12,6 +14,20 @@ namespace agx::isa {
 namespace {
 
 constexpr std::string_view kRaises = "!raises ";
+
+// Rows whose encoding the project takes from Mesa (docs/isa.md): applegpu's
+// mnemonic -> ours; the operands print as applegpu prints them. (applegpu's
+// TODO.ld/st_tile row already printed ld_tile/st_tile.)
+std::string with_our_mnemonic(std::string text) {
+  constexpr std::pair<std::string_view, std::string_view> kRenamed[] = {{"TODO.ldcf", "ldcf"}};
+  for (auto [applegpu, ours] : kRenamed)
+    if (text.starts_with(applegpu) && text.size() > 16 && text[applegpu.size()] == ' ') {
+      std::string m(ours);
+      m.resize(16, ' ');
+      return m + text.substr(16);
+    }
+  return text;
+}
 
 // applegpu.disassemble_bytes looks at up to 12 bytes, zero beyond the input.
 std::vector<uint8_t> padded(std::vector<uint8_t> bytes) {
@@ -36,7 +52,7 @@ TEST(Oracle, ApplegpuTextsForEveryReachableInstruction) {
       continue;
     }
     ASSERT_TRUE(in.ok()) << r[0] << ": " << in.error().message();
-    EXPECT_EQ(disassemble(*in, std::nullopt), r[1]) << r[0];
+    EXPECT_EQ(disassemble(*in, std::nullopt), with_our_mnemonic(r[1])) << r[0];
     seen[static_cast<size_t>(in->op)] = true;
     ++texts;
   }
@@ -45,8 +61,10 @@ TEST(Oracle, ApplegpuTextsForEveryReachableInstruction) {
   std::string missing;
   for (size_t i = 0; i < kOpcodeCount; ++i)
     if (!seen[i]) missing += std::string(op_info(static_cast<Opcode>(i)).id) + " ";
-  // Rows that an earlier row always shadows never match first, in applegpu too.
-  EXPECT_EQ(missing, "stack_get_ptr todo_stack_adjust todo_unk51 todo_stack_adjust2 ");
+  // Rows that an earlier row always shadows never match first, in applegpu too;
+  // applegpu printed no ld_tile (its TODO.ld/st_tile samples all had load 0):
+  // tests/mesa_test.cpp checks ld_tile against Mesa's encodings.
+  EXPECT_EQ(missing, "ld_tile stack_get_ptr todo_stack_adjust todo_unk51 todo_stack_adjust2 ");
 }
 
 }  // namespace

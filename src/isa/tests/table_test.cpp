@@ -11,8 +11,9 @@ namespace agx::isa {
 namespace {
 
 TEST(Table, HasEveryApplegpuDescriptor) {
-  // applegpu-descriptors.json: "descriptors": 161.
-  EXPECT_EQ(kOpcodeCount, 161u);
+  // applegpu-descriptors.json: "descriptors": 161, and TODO.ld/st_tile is
+  // two rows (ld_tile, st_tile from Mesa's AGX2.xml).
+  EXPECT_EQ(kOpcodeCount, 162u);
   EXPECT_EQ(op_info(Opcode::mov_imm16).mnemonic, "mov_imm");
   EXPECT_EQ(op_info(Opcode::mov_imm32).long_B, 8);
   EXPECT_EQ(op_info(Opcode::device_load).length_bit, 47);

@@ -24,7 +24,7 @@ constexpr Case kFixed[] = {
     {"7100024460c00880", "texture_load"},
     {"21402010", "iter"},
     {"11a4a3f4", "st_var"},
-    {"0940208190000041", "TODO.ld/st_tile"},
+    {"0940208190000041", "st_tile"},
     {"c1000088", "sample_mask"},
     {"411042c0", "zs_emit"},
     {"f110a6340000", "image_write"},
