@@ -31,6 +31,7 @@ Status write_all(int fd, const void* data, size_t size) {
   return {};
 }
 
+// One chunk as given: its header, the payload pieces, zero padding to 8.
 Status write_raw_chunk(int fd, uint32_t tag, uint32_t flags, std::initializer_list<std::span<const uint8_t>> pieces) {
   trace::ChunkHeader h{tag, flags, 0};
   for (auto piece : pieces) h.size_B += piece.size();
