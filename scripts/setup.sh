@@ -7,7 +7,7 @@ packages=(
   clang-14 libclang-rt-14-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libfmt-dev libcli11-dev nlohmann-json3-dev
-  libdrm-dev libpng-dev
+  libdrm-dev libpng-dev zlib1g-dev
   glslang-dev spirv-tools spirv-headers
   piglit
   libastcenc-dev libsquish-dev

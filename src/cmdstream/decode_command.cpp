@@ -124,10 +124,11 @@ DecodeNode decode_submit(const TraceSubmit& s, const drm_asahi_params_global& pa
                            s.info.seqno, s.info.queue_id, s.info.vm_id, s.info.pid, s.info.usc_exec_base,
                            s.info.in_sync_count, s.info.out_sync_count, s.mappings.size());
   for (const TraceMapping& m : s.mappings)
-    root.lines.push_back(fmt::format("mapping 0x{:x}..0x{:x} {}{}{}", m.va, m.va + m.size_B,
+    root.lines.push_back(fmt::format("mapping 0x{:x}..0x{:x} {}{}{}{}", m.va, m.va + m.size_B,
                                      (m.flags & kmd::trace::kMapRead) ? "r" : "-",
                                      (m.flags & kmd::trace::kMapWrite) ? "w" : "-",
-                                     (m.flags & kmd::trace::kMapSinglePage) ? " single-page" : ""));
+                                     (m.flags & kmd::trace::kMapSinglePage) ? " single-page" : "",
+                                     (m.flags & kmd::trace::kMapWritten) ? " written" : ""));
   auto commands = parse_cmdbuf(s.cmdbuf);
   if (!commands) {
     root.children.push_back(error_node(0, commands.error().message()));

@@ -2,6 +2,8 @@
 // the file is trusted: every size is checked against what is left.
 #include "cmdstream/trace_file.h"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -49,11 +51,32 @@ Status at_least(const Chunk& c, size_t size_B) {
   return {};
 }
 
-Result<TraceMapping> read_mapping(const Chunk& c) {
+// The payload of a kChunkZlib chunk: the raw size, then a zlib stream that
+// must inflate to exactly that many bytes. The size is bounded by zlib's
+// best ratio (about 1032:1), so a small file never asks for a huge buffer.
+Result<std::vector<uint8_t>> inflate_payload(size_t offset, uint32_t tag, std::span<const uint8_t> payload) {
+  const auto where = [&] { return fmt::format("chunk {} at offset {}", tag_name(tag), offset); };
+  if (payload.size() < sizeof(uint64_t)) return Error::decode("{}: compressed payload without its size", where());
+  const auto raw_B = load<uint64_t>(payload.data());
+  const size_t packed_B = payload.size() - sizeof raw_B;
+  if (raw_B > uint64_t(packed_B) * 1032 + 64)
+    return Error::decode("{}: {} compressed bytes cannot hold {} bytes", where(), packed_B, raw_B);
+  std::vector<uint8_t> raw(static_cast<size_t>(raw_B));
+  uLongf out_B = uLongf(raw_B);
+  const int rc = uncompress(raw.data(), &out_B, payload.data() + sizeof raw_B, uLong(packed_B));
+  if (rc != Z_OK || out_B != raw_B)
+    return Error::decode("{}: bad zlib data ({}, {} of {} bytes)", where(), rc == Z_OK ? "short" : zError(rc),
+                         uint64_t(out_B), raw_B);
+  return raw;
+}
+
+Result<TraceMapping> read_mapping(const Chunk& c, uint32_t version) {
   AGX_CHECK(at_least(c, sizeof(trace::MappingInfo)));
   const auto m = load<trace::MappingInfo>(c.payload.data());
   const auto where = [&] { return fmt::format("MAP at offset {} (va 0x{:x})", c.offset, m.va); };
-  if (m.flags & ~(trace::kMapRead | trace::kMapWrite | trace::kMapSinglePage) || m.reserved)
+  const uint32_t known =
+      trace::kMapRead | trace::kMapWrite | trace::kMapSinglePage | (version >= 2 ? trace::kMapWritten : 0);
+  if (m.flags & ~known || m.reserved)
     return Error::decode("{}: unknown flags 0x{:x}", where(), m.flags);
   if (m.size_B == 0 || m.va + m.size_B < m.va) return Error::decode("{}: bad size 0x{:x}", where(), m.size_B);
   const uint64_t want = (m.flags & trace::kMapSinglePage) ? trace::kPageSize_B : m.size_B;
@@ -108,8 +131,9 @@ Result<Trace> read_trace(std::span<const uint8_t> bytes) {
   if (bytes.size() < sizeof(trace::FileHeader)) return Error::decode("not an agx trace: {} bytes", bytes.size());
   const auto h = load<trace::FileHeader>(bytes.data());
   if (std::memcmp(h.magic, trace::kMagic, sizeof h.magic) != 0) return Error::decode("not an agx trace: bad magic");
-  if (h.version != trace::kVersion)
-    return Error::unsupported("agx trace version {} (this reader knows version {})", h.version, trace::kVersion);
+  if (h.version < trace::kOldestVersion || h.version > trace::kVersion)
+    return Error::unsupported("agx trace version {} (this reader knows versions {} to {})", h.version,
+                              trace::kOldestVersion, trace::kVersion);
   if (h.kind != uint32_t(trace::FileKind::trace) && h.kind != uint32_t(trace::FileKind::crash_dump))
     return Error::decode("agx trace: unknown file kind {}", h.kind);
   t.kind = trace::FileKind(h.kind);
@@ -125,8 +149,15 @@ Result<Trace> read_trace(std::span<const uint8_t> bytes) {
     if (ch.size_B > left)
       return Error::decode("chunk {} at offset {}: {} bytes, only {} in the file", tag_name(ch.tag), off, ch.size_B,
                            left);
-    if (ch.flags) return Error::decode("chunk {} at offset {}: flags 0x{:x}", tag_name(ch.tag), off, ch.flags);
+    const uint32_t known_flags = h.version >= 2 ? trace::kChunkZlib : 0;
+    if (ch.flags & ~known_flags)
+      return Error::decode("chunk {} at offset {}: flags 0x{:x}", tag_name(ch.tag), off, ch.flags);
     Chunk c{off, ch.tag, bytes.subspan(off + sizeof ch, size_t(ch.size_B))};
+    std::vector<uint8_t> inflated;  // holds c.payload of a compressed chunk
+    if (ch.flags & trace::kChunkZlib) {
+      AGX_TRY(inflated, inflate_payload(off, ch.tag, c.payload));
+      c.payload = inflated;
+    }
     const size_t padded = size_t((ch.size_B + 7) / 8 * 8);
     off += sizeof ch + std::min(padded, left);
     const bool in_submit = cur != nullptr;
@@ -164,7 +195,7 @@ Result<Trace> read_trace(std::span<const uint8_t> bytes) {
         break;
       case trace::kTagMapping: {
         AGX_CHECK(need_submit());
-        AGX_TRY(TraceMapping m, read_mapping(c));
+        AGX_TRY(TraceMapping m, read_mapping(c, h.version));
         cur->mappings.push_back(std::move(m));
         break;
       }

@@ -23,11 +23,13 @@ class TraceWriter {
   TraceWriter& operator=(const TraceWriter&) = delete;
 
   // Appends one submit: SUBM, CMDB, SYNC, the FALT chunk when `fault` is
-  // given, and one MAP chunk per bound range of `vm` with its bytes now.
-  // The record is written under an exclusive flock, so processes sharing a
-  // file never interleave records.
+  // given, and one MAP chunk per piece of `pages` that a mapping of `vm`
+  // holds, with its bytes now (chunks compressed with zlib where that is
+  // smaller). The record is written under an exclusive flock, so processes
+  // sharing a file never interleave records.
   Status write_submit(const trace::SubmitInfo& info, std::span<const uint8_t> cmdbuf,
-                      std::span<const drm_asahi_sync> syncs, Vm& vm, const trace::FaultInfo* fault = nullptr,
+                      std::span<const drm_asahi_sync> syncs, Vm& vm,
+                      std::span<const mem::AddressSpace::TouchedRange> pages, const trace::FaultInfo* fault = nullptr,
                       std::string_view reason = {});
   const std::string& path() const { return path_; }
 
@@ -37,5 +39,20 @@ class TraceWriter {
   std::string path_;
   std::mutex mu_;
 };
+
+// The trace record of a job, written when it completes.
+struct PendingCapture {
+  std::shared_ptr<TraceWriter> writer;
+  trace::SubmitInfo info{};
+  std::vector<drm_asahi_sync> syncs;
+};
+
+// The pages a job's record holds: those of its VM touched since the job's
+// mark (what its commands read or wrote, and anything else that ran on the
+// VM meanwhile), and the pages of each command's control stream (compute:
+// cdm_ctrl_stream_base up to cdm_ctrl_stream_end, at most 1 MiB; render:
+// the page at vdm_ctrl_stream_base), so a stream the executor never read is
+// still there to decode.
+std::vector<mem::AddressSpace::TouchedRange> capture_pages(Vm& vm, const Job& job);
 
 }  // namespace agx::kmd

@@ -1,7 +1,8 @@
 // AGX_CRASH_DIR: each faulting command writes a crash dump, as Linux's
 // devcoredump does for a GPU hang: the fault (address, unit, read/write),
-// the queue, the submit's command buffer and the VM's memory at the time of
-// the fault, in the trace format (kmd/trace_format.h, kind crash_dump).
+// the queue, the submit's command buffer and, as they are when the faulting
+// command returns, the pages the job touched so far and its control stream
+// pages, in the trace format (kmd/trace_format.h, kind crash_dump).
 // `agx crashdec DUMP` decodes it with the cmdstream walker.
 #include <unistd.h>
 
@@ -38,7 +39,8 @@ void Device::Impl::write_crash_dump(const Job& job, const JobCommand& command, F
   f.firmware_queue = uint8_t(queue);
   f.access = uint8_t(fault.access);
   f.unit = uint8_t(fault.unit);
-  Status st = (*writer)->write_submit(info, job.cmdbuf, {}, *q.vm(), &f, fault.reason);
+  const auto pages = capture_pages(*q.vm(), job);
+  Status st = (*writer)->write_submit(info, job.cmdbuf, {}, *q.vm(), pages, &f, fault.reason);
   if (!st) {
     std::fprintf(stderr, "agx kmd: crash dump %s: %s\n", path.c_str(), st.error().message().c_str());
     return;

@@ -77,19 +77,22 @@ FileImpl::~FileImpl() {
   queues.clear();
 }
 
-// Like drm_ioctl() (torvalds/linux drivers/gpu/drm/drm_ioctl.c): -ENOTTY
-// for another ioctl type, -EINVAL for a number with no entry, then the
-// argument is copied in (the caller's size if both directions say IN,
-// zero-extended to the larger of the two sizes; -EFAULT if unreadable),
-// -EACCES for a core ioctl a render node may not call, the handler runs on
-// the copy, and the copy goes back (the caller's size if both say OUT) only
-// on success here (-EFAULT if unwritable).
+// Like drm_ioctl() (torvalds/linux drivers/gpu/drm/drm_ioctl.c), in its
+// order: -ENOTTY for another ioctl type; -EINVAL for a number with no
+// function (a driver number past the driver's table, a core number past the
+// core table or in one of its holes), before anything else is looked at;
+// then the argument is copied in (the caller's size if both directions say
+// IN, zero-extended to the larger of the two sizes; -EFAULT if unreadable);
+// drm_ioctl_kernel() checks the permission (-EACCES for a core ioctl
+// without DRM_RENDER_ALLOW) and runs the handler on the copy; and the copy
+// goes back (the caller's size if both say OUT) whatever the result, an
+// unwritable argument turning any result into -EFAULT.
 int FileImpl::ioctl(unsigned long request, void* arg) {
   const auto cmd = static_cast<unsigned>(request);  // the syscall's number is 32 bits
   if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE) return -ENOTTY;
   const IoctlDef* def = find_ioctl(_IOC_NR(cmd));
   const unsigned def_cmd = def ? unsigned(def->cmd) : render_refused_core_ioctl(_IOC_NR(cmd));
-  if (!def_cmd) return -EINVAL;
+  if (!def_cmd) return -EINVAL;  // drm_ioctl(): "no function"
   const size_t in_size = (cmd & def_cmd & IOC_IN) ? _IOC_SIZE(cmd) : 0;
   const size_t out_size = (cmd & def_cmd & IOC_OUT) ? _IOC_SIZE(cmd) : 0;
   const size_t ksize = std::max({in_size, out_size, size_t(_IOC_SIZE(def_cmd))});
@@ -101,14 +104,15 @@ int FileImpl::ioctl(unsigned long request, void* arg) {
     copy = reinterpret_cast<uint8_t*>(large.data());
   }
   if (int err = copy_from_user(copy, user_ptr(arg), in_size)) return err;
-  if (!def) return -EACCES;  // drm_ioctl_permit(): no DRM_RENDER_ALLOW
-  int ret;
-  try {
-    ret = (this->*def->handler)(copy);
-  } catch (const std::bad_alloc&) {
-    ret = -ENOMEM;
+  int ret = -EACCES;  // drm_ioctl_permit(): no DRM_RENDER_ALLOW on a render node
+  if (def) {
+    try {
+      ret = (this->*def->handler)(copy);
+    } catch (const std::bad_alloc&) {
+      ret = -ENOMEM;
+    }
   }
-  if (ret == 0 && out_size && copy_to_user(user_ptr(arg), copy, out_size)) return -EFAULT;
+  if (out_size && copy_to_user(user_ptr(arg), copy, out_size)) return -EFAULT;
   return ret;
 }
 

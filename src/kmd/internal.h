@@ -55,6 +55,7 @@ class Queue;
 struct Job;
 struct JobCommand;
 class TraceWriter;
+struct PendingCapture;
 
 // A GEM object: memfd-backed host memory, mapped once for the GPU side.
 struct GemObject {
@@ -109,7 +110,13 @@ struct JobCommand {
 struct Job {
   uint64_t seqno = 0;
   uint32_t vm_id = 0;
-  std::vector<uint8_t> cmdbuf;  // kept for crash dumps (only when AGX_CRASH_DIR is set)
+  // Capture state (capture.cpp), set only when AGX_TRACE or AGX_CRASH_DIR
+  // was set at SUBMIT: the command buffer, the VM's touch mark taken then
+  // (the pages touched since are the job's), and the trace record that is
+  // written when the job completes.
+  std::vector<uint8_t> cmdbuf;
+  uint64_t touch_mark = 0;
+  std::shared_ptr<PendingCapture> capture;
   std::vector<JobCommand> commands;
   std::vector<FencePtr> waits;
   FencePtr done;
@@ -187,6 +194,8 @@ struct Device::Impl {
   std::string crash_directory();
   void write_crash_dump(const Job& job, const JobCommand& command, FirmwareQueue queue, const Queue& q,
                         const GpuFault& fault, uint64_t time_ns);
+  // Writes a completed (or cancelled) job's trace record, if it has one.
+  void finish_capture(Job& job, const Queue& q);
 
   // Fence signalling: every signal or syncobj change wakes waiters.
   std::mutex sync_mu;

@@ -6,8 +6,10 @@
 // render node (a DRM file): it owns GEM handles, VMs, queues and syncobjs,
 // and executes every ioctl of include/agx/asahi_drm.h plus the generic DRM
 // ioctls a client needs (VERSION, GET_CAP, GEM_CLOSE, SYNCOBJ_*, PRIME_*),
-// with the kernel's checks: it returns 0 or -errno, writes results into *arg
-// only on success, and leaves all state unchanged after a failed call.
+// with the kernel's checks in the kernel's order: it returns 0 or -errno,
+// copies *arg back as drm_ioctl() does (after a failed call too: what the
+// caller gave, with whatever the handler wrote), and leaves all device state
+// unchanged after a failed call.
 //
 // GEM objects are memfd-backed host memory: mmap() hands out a MAP_SHARED
 // mapping of the same pages the GPU VM (agx::mem) translates to.

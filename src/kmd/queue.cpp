@@ -81,7 +81,10 @@ void Queue::dispatch_loop() {
         std::lock_guard g(mu_);
         cancelled.swap(jobs_);
       }
-      for (auto& j : cancelled) dev_.signal(*j->done, -ECANCELED);
+      for (auto& j : cancelled) {
+        dev_.finish_capture(*j, *this);
+        dev_.signal(*j->done, -ECANCELED);
+      }
       return;
     }
     std::unique_ptr<Job> next;
@@ -161,7 +164,12 @@ void Queue::firmware_loop(FirmwareQueue queue) {
     // every command has run, as the Asahi kernel reports a GPU fault.
     if (!run_command(item)) item.job->error.store(-EIO);
     const bool last = item.job->remaining.fetch_sub(1) == 1;
-    if (last) dev_.signal(*item.job->job->done, item.job->error.load());
+    if (last) {
+      // The trace record goes out before the fence signals, so a client
+      // that waited for the job finds it in the file.
+      dev_.finish_capture(*item.job->job, *this);
+      dev_.signal(*item.job->job->done, item.job->error.load());
+    }
     lock.lock();
     done_[int(queue)]++;
     fw_cv_.notify_all();

@@ -8,8 +8,14 @@
 //
 // A trace is a PARM chunk (the device's drm_asahi_params_global) and then,
 // per accepted SUBMIT, a SUBM chunk followed by the chunks of that submit
-// (CMDB, SYNC, MAP*). A crash dump has the same shape with one submit and a
-// FALT chunk; its MAP chunks hold the memory at the time of the fault.
+// (CMDB, SYNC, MAP*), written when the submit's job has completed. A crash
+// dump has the same shape with one submit and a FALT chunk; its MAP chunks
+// hold the memory at the time of the fault.
+//
+// Version 2 (this writer): MAP chunks hold only the pages the job touched
+// and its control stream pages (kMapWritten marks pages it wrote), and a
+// chunk whose flags say kChunkZlib is compressed. Version 1 (still read):
+// MAP chunks are every bound range of the VM at SUBMIT, chunk flags 0.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +23,8 @@
 namespace agx::kmd::trace {
 
 inline constexpr char kMagic[8] = {'A', 'G', 'X', 'T', 'R', 'A', 'C', 'E'};
-inline constexpr uint32_t kVersion = 1;
+inline constexpr uint32_t kVersion = 2;
+inline constexpr uint32_t kOldestVersion = 1;  // the oldest a reader accepts
 
 enum class FileKind : uint32_t { trace = 1, crash_dump = 2 };
 
@@ -40,10 +47,16 @@ inline constexpr uint32_t kTagFault = tag('F', 'A', 'L', 'T');    // FaultInfo +
 
 struct ChunkHeader {
   uint32_t tag;
-  uint32_t flags;    // 0
+  uint32_t flags;    // kChunk* (version 1: 0)
   uint64_t size_B;   // payload bytes (padding excluded)
 };
 static_assert(sizeof(ChunkHeader) == 16);
+
+// Chunk flags (version 2). kChunkZlib: the payload is the size of the raw
+// payload (u64) and then a zlib stream (RFC 1950) of it. The writer
+// compresses chunks of at least kCompressMin_B bytes when that is smaller.
+inline constexpr uint32_t kChunkZlib = 1;
+inline constexpr uint64_t kCompressMin_B = 256;
 
 struct SubmitInfo {
   uint64_t seqno;          // 1-based count of submits on the device
@@ -60,12 +73,15 @@ struct SubmitInfo {
 };
 static_assert(sizeof(SubmitInfo) == 56);
 
-// MAP flags.
-inline constexpr uint32_t kMapRead = 1, kMapWrite = 2, kMapSinglePage = 4;
+// MAP flags: page permissions, a range repeating one page (SINGLE_PAGE
+// binds), and (version 2) pages the job wrote: their bytes are the ones
+// after the job.
+inline constexpr uint32_t kMapRead = 1, kMapWrite = 2, kMapSinglePage = 4, kMapWritten = 8;
 
-// One bound range of the queue's VM. The payload continues with the bytes:
-// size_B of them, or one page (kPageSize_B) repeated over the range when
-// kMapSinglePage is set.
+// One range of the queue's VM (version 2: page-aligned pieces of bound
+// ranges; version 1: a whole bound range). The payload continues with the
+// bytes: size_B of them, or one page (kPageSize_B) repeated over the range
+// when kMapSinglePage is set.
 struct MappingInfo {
   uint64_t va;
   uint64_t size_B;

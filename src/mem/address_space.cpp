@@ -30,6 +30,7 @@ void AddressSpace::set(uint64_t page, Pte pte) {
   if (!slot) {
     if (!pte) return;
     slot = std::make_unique<Leaf>();
+    if (tracking_.load(std::memory_order_relaxed)) add_stamps(*slot);
   }
   Pte& entry = slot->pte[page & (kLeafPages - 1)];
   if (!entry && pte) {
@@ -112,6 +113,7 @@ bool AddressSpace::access(GpuVa va, size_t size, Access access, GpuUnit unit, Gp
       guard.unlock();
       return record(va, access, unit, pte ? (need == kRead ? "not readable" : "not writable") : "unmapped", fault);
     }
+    touch(first, first, access);
     copy(reinterpret_cast<uint8_t*>(pte & ~Pte{3}) + (va & kPageMask), 0, size);
     return true;
   }
@@ -123,6 +125,7 @@ bool AddressSpace::access(GpuVa va, size_t size, Access access, GpuUnit unit, Gp
       return record(at, access, unit, pte ? (need == kRead ? "not readable" : "not writable") : "unmapped", fault);
     }
   }
+  touch(first, last, access);
   size_t done = 0;
   while (done < size) {
     GpuVa at = va + done;
@@ -160,7 +163,70 @@ uint8_t* AddressSpace::host_pointer(GpuVa va, size_t size, Access access) {
     uint8_t* expect = base + ((page << kPageShift) - va);
     if (!(next & need) || reinterpret_cast<uint8_t*>(next & ~Pte{3}) != expect) return nullptr;
   }
+  touch(first, last, access);
   return base;
+}
+
+namespace {
+
+// Raises a stamp to `now` (never lowers it: a thread holding an older
+// epoch must not hide a newer user's touch).
+void raise(std::atomic<uint64_t>& stamp, uint64_t now) {
+  uint64_t old = stamp.load(std::memory_order_relaxed);
+  while (old < now && !stamp.compare_exchange_weak(old, now, std::memory_order_relaxed)) {
+  }
+}
+
+}  // namespace
+
+void AddressSpace::add_stamps(Leaf& leaf) const {
+  if (leaf.touched) return;
+  leaf.touched = std::make_unique<std::atomic<uint64_t>[]>(kLeafPages);
+  leaf.written = std::make_unique<std::atomic<uint64_t>[]>(kLeafPages);
+}
+
+// Stamps pages first..last (all inside the VA space) with the current
+// epoch. The first check keeps the untracked path to one relaxed load.
+void AddressSpace::touch(uint64_t first_page, uint64_t last_page, Access access) const {
+  if (!tracking_.load(std::memory_order_relaxed)) return;
+  const uint64_t now = epoch_.load(std::memory_order_relaxed);
+  for (uint64_t page = first_page; page <= last_page; ++page) {
+    const Leaf* leaf = root_[page >> kLeafBits].get();
+    if (!leaf || !leaf->touched) continue;
+    const uint64_t i = page & (kLeafPages - 1);
+    raise(leaf->touched[i], now);
+    if (access == Access::write) raise(leaf->written[i], now);
+  }
+}
+
+void AddressSpace::track_touches() {
+  if (tracking_.load(std::memory_order_relaxed)) return;
+  std::unique_lock guard(lock_);
+  if (tracking_.load(std::memory_order_relaxed)) return;
+  for (auto& leaf : root_)
+    if (leaf) add_stamps(*leaf);
+  tracking_.store(true, std::memory_order_relaxed);
+}
+
+uint64_t AddressSpace::touch_mark() { return epoch_.fetch_add(1, std::memory_order_relaxed) + 1; }
+
+std::vector<AddressSpace::TouchedRange> AddressSpace::touched_since(uint64_t mark) const {
+  std::vector<TouchedRange> out;
+  std::shared_lock guard(lock_);
+  for (uint64_t r = 0; r < kRootEntries; ++r) {
+    const Leaf* leaf = root_[r].get();
+    if (!leaf || !leaf->touched) continue;
+    for (uint64_t i = 0; i < kLeafPages; ++i) {
+      if (!leaf->pte[i] || leaf->touched[i].load(std::memory_order_relaxed) < mark) continue;
+      const GpuVa va = ((r << kLeafBits) | i) << kPageShift;
+      const bool written = leaf->written[i].load(std::memory_order_relaxed) >= mark;
+      if (!out.empty() && out.back().va + out.back().size_B == va && out.back().written == written)
+        out.back().size_B += kPageSize_B;
+      else
+        out.push_back({va, kPageSize_B, written});
+    }
+  }
+  return out;
 }
 
 std::vector<GpuFault> AddressSpace::faults() const {

@@ -10,6 +10,11 @@
 //
 // Thread-safe: reads and writes take a shared lock, map/unmap an exclusive
 // one; host_pointer() results are valid until the mapping changes.
+//
+// Page touch tracking (for captures, off until track_touches()): every
+// page an access or host_pointer() reaches gets the current touch epoch as
+// its stamp (and its write stamp for writes), so touched_since(mark) lists
+// the pages used since touch_mark() returned mark.
 #pragma once
 
 #include <array>
@@ -60,6 +65,23 @@ class AddressSpace final : public GpuMemory {
   bool write(GpuVa va, const void* src, size_t size, GpuUnit unit, GpuFault* fault) override;
   uint8_t* host_pointer(GpuVa va, size_t size, Access access) override;
 
+  // Touch tracking. track_touches(true) starts stamping pages (idempotent);
+  // touch_mark() opens a new epoch and returns it: every page accessed from
+  // then on has a stamp >= the mark. touched_since(mark) gives the mapped
+  // pages with such a stamp as page-aligned ranges, in VA order, each page
+  // of a range written (`written`) or each only read. Concurrent users of
+  // one address space see each other's pages too (a superset, never less).
+  struct TouchedRange {
+    GpuVa va;
+    uint64_t size_B;
+    bool written;
+    bool operator==(const TouchedRange&) const = default;
+  };
+  void track_touches();
+  bool tracking_touches() const { return tracking_.load(std::memory_order_relaxed); }
+  uint64_t touch_mark();
+  std::vector<TouchedRange> touched_since(uint64_t mark) const;
+
   // Faults recorded so far (the most recent kMaxRecordedFaults) and count.
   static constexpr size_t kMaxRecordedFaults = 64;
   std::vector<GpuFault> faults() const;
@@ -75,18 +97,24 @@ class AddressSpace final : public GpuMemory {
   struct Leaf {
     std::array<Pte, kLeafPages> pte{};
     uint32_t used = 0;
+    // Touch stamps per page (epochs), present while tracking.
+    std::unique_ptr<std::atomic<uint64_t>[]> touched, written;
   };
 
   Status check_range(GpuVa va, uint64_t size_B) const;
   Pte lookup(GpuVa va) const;
   void set(uint64_t page, Pte pte);
   bool record(GpuVa va, Access access, GpuUnit unit, const char* reason, GpuFault* fault);
+  void add_stamps(Leaf& leaf) const;
+  void touch(uint64_t first_page, uint64_t last_page, Access access) const;
   template <typename Copy>
   bool access(GpuVa va, size_t size, Access access, GpuUnit unit, GpuFault* fault, Copy copy);
 
   mutable std::shared_mutex lock_;
   std::vector<std::unique_ptr<Leaf>> root_;
   std::atomic<uint64_t> mapped_pages_{0};
+  std::atomic<bool> tracking_{false};
+  std::atomic<uint64_t> epoch_{0};
 
   mutable std::mutex fault_lock_;
   std::vector<GpuFault> faults_;

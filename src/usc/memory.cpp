@@ -512,6 +512,27 @@ Status data_operands(const isa::Instr& in, Step& s) {
   return {};
 }
 
+// applegpu's exec runs device_load per active lane (MaskedInstructionDesc),
+// so an instruction it cannot run (undefined format with a non-empty mask,
+// data registers past r127, i32 data in 16-bit registers) fails only when a
+// lane is active; with none it does nothing. The reason is worked out again
+// from the instruction.
+Status exec_device_load_refused(const Step& s, Core& c, Ctx& ctx) {
+  if (c.exec == 0) return {};
+  const isa::Instr& in = ctx.program->instr(static_cast<size_t>(ctx.program->index_of(s.pc)));
+  Step scratch;
+  Status why = data_operands(in, scratch);
+  if (why) why = Error::decode("i32 data in 16-bit registers is an illegal instruction");  // the empty mask
+  return Error::unsupported("pc 0x{:x}: device_load: {}", s.pc, why.error().message());
+}
+
+// applegpu's bit_packed set (F in 8, 12, 13): they load their word whatever
+// the mask. The .rtz forms (14, 15) are per-element formats there, so an
+// empty mask loads nothing for them.
+bool applegpu_bit_packed(int64_t f) {
+  return f == int64_t(MemFormat::rgb10a2) || f == int64_t(MemFormat::rg11b10f) || f == int64_t(MemFormat::rgb9e5);
+}
+
 }  // namespace
 
 Result<bool> compile_memory(const isa::Instr& in, Step& s) {
@@ -525,15 +546,21 @@ Result<bool> compile_memory(const isa::Instr& in, Step& s) {
       bool load = in.op == Opcode::device_load || in.op == Opcode::device_load_todo;
       AGX_TRY(int64_t mask, operand_value(in, "mask"));
       AGX_TRY(int64_t format, operand_value(in, "F"));
-      if (load && mask == 0 && !bit_packed(static_cast<uint32_t>(format))) {
+      if (load && mask == 0 && !applegpu_bit_packed(format)) {
         // applegpu's exec: an empty component mask loads nothing (only the
         // bit-packed formats, which ignore the mask, still load their
         // word), so an undefined format, the registers and the addresses
-        // are never looked at.
-        s.run = exec_memory_nop;
+        // are never looked at; only i32 into 16-bit registers is checked
+        // first (illegal whenever a lane runs it).
+        AGX_TRY(uint32_t rt, field(in, "Rt"));
+        s.run = format == int64_t(MemFormat::i32) && rt == 0 ? exec_device_load_refused : exec_memory_nop;
         return true;
       }
-      AGX_CHECK(data_operands(in, s));
+      if (Status st = data_operands(in, s); !st) {
+        if (!load) return std::move(st).error();
+        s.run = exec_device_load_refused;
+        return true;
+      }
       AGX_TRY(int64_t shift, operand_value(in, "s"));
       AGX_TRY(int64_t ou, operand_value(in, "Ou"));
       s.k[4] = static_cast<uint32_t>(shift);

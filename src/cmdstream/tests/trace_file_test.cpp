@@ -1,7 +1,8 @@
 // The trace reader against files the kmd writes (AGX_TRACE and crash
-// dumps), and every kind of broken file.
+// dumps), version 1 files of an earlier kmd, and every kind of broken file.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cstring>
 #include <filesystem>
@@ -21,6 +22,18 @@ std::vector<uint8_t> slurp(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
 }
+
+// Reads 8 bytes at kVa + kPage + 3 (the second page) and writes `value` at
+// stream + 16, so a record holds the stream page (written) and the second
+// page (read).
+struct Toucher : kmd::Executor {
+  uint32_t value = 0;
+  bool execute(const kmd::FirmwareCommand& c, GpuFault* f) override {
+    uint8_t buf[8];
+    if (!c.memory->read(kVa + kPage + 3, buf, 8, GpuUnit::usc, f)) return false;
+    return c.memory->write(c.compute->cdm_ctrl_stream_base + 16, &value, 4, GpuUnit::usc, f);
+  }
+};
 
 // A device with one VM, one queue and one 2-page object bound at kVa.
 struct Rig {
@@ -72,22 +85,31 @@ TEST(TraceFile, ReadsWhatTheKmdCaptures) {
   {
     Rig rig;
     for (uint64_t i = 0; i < 2 * kPage; i++) rig.host[i] = uint8_t(i ^ (i >> 8));
+    auto toucher = std::make_shared<Toucher>();
+    toucher->value = 0xabcd1234;
+    rig.device.set_executor(toucher);
     ASSERT_TRUE(rig.device.set_trace_file(path.string()).ok());
     rig.submit(kVa);
     rig.submit(kVa + 64);
     ASSERT_TRUE(rig.device.set_trace_file("").ok());
   }
+  const auto bytes = slurp(path);
+  EXPECT_LT(bytes.size(), 2 * kPage);  // two records of two pages each, compressed
   auto t = read_trace_file(path.string());
   ASSERT_TRUE(t.ok()) << t.error().message();
   EXPECT_EQ(t->kind, tr::FileKind::trace);
+  EXPECT_EQ(t->version, 2u);
   EXPECT_EQ(t->params.chip_id, 0x8103u);
   ASSERT_EQ(t->submits.size(), 2u);
   const TraceSubmit& s = t->submits[1];
   EXPECT_EQ(s.info.seqno, 2u);
   EXPECT_EQ(s.info.usc_exec_base, 0x1234'0000u);
-  ASSERT_EQ(s.mappings.size(), 1u);
-  EXPECT_EQ(s.mappings[0].va, kVa);
-  EXPECT_EQ(s.mappings[0].size_B, 2 * kPage);
+  ASSERT_EQ(s.mappings.size(), 2u);
+  EXPECT_EQ(s.mappings[0].va, kVa);  // the stream page, written
+  EXPECT_EQ(s.mappings[0].size_B, kPage);
+  EXPECT_EQ(s.mappings[0].flags, tr::kMapRead | tr::kMapWrite | tr::kMapWritten);
+  EXPECT_EQ(s.mappings[1].va, kVa + kPage);  // read
+  EXPECT_EQ(s.mappings[1].flags, tr::kMapRead | tr::kMapWrite);
   auto cmds = parse_cmdbuf(s.cmdbuf);
   ASSERT_TRUE(cmds.ok());
   ASSERT_EQ(cmds->size(), 1u);
@@ -102,6 +124,9 @@ TEST(TraceFile, ReadsWhatTheKmdCaptures) {
   EXPECT_EQ(f.va, kVa + 2 * kPage);
   EXPECT_EQ(f.reason, "unmapped");
   EXPECT_FALSE(mem.write(kVa, buf, 1, GpuUnit::cdm, &f));
+  uint32_t after = 0;
+  ASSERT_TRUE(mem.read(kVa + 64 + 16, &after, 4, GpuUnit::cdm, &f));
+  EXPECT_EQ(after, 0xabcd1234u);  // a written page holds the bytes after the job
   std::filesystem::remove(path);
 }
 
@@ -151,8 +176,8 @@ struct Builder {
     auto* b = static_cast<const uint8_t*>(p);
     out.insert(out.end(), b, b + n);
   }
-  void chunk(uint32_t tag, const std::vector<uint8_t>& payload) {
-    tr::ChunkHeader c{tag, 0, payload.size()};
+  void chunk(uint32_t tag, const std::vector<uint8_t>& payload, uint32_t flags = 0) {
+    tr::ChunkHeader c{tag, flags, payload.size()};
     put(&c, sizeof c);
     out.insert(out.end(), payload.begin(), payload.end());
     out.resize((out.size() + 7) / 8 * 8, 0);
@@ -293,6 +318,84 @@ TEST(TraceFile, BrokenFilesNameWhatAndWhere) {
     EXPECT_NE(error_of(b.out).find("whole number of syncs"), std::string::npos);
   }
   EXPECT_FALSE(read_trace_file("/nonexistent/agx.trace").ok());
+}
+
+// A trace and a crash dump written by the version 1 kmd (whole bound
+// ranges at SUBMIT, no compression) still read and decode.
+TEST(TraceFile, ReadsVersion1Files) {
+  auto t = read_trace_file(AGX_UNIT_SOURCE_DIR "/tests/data/v1_trace.agxtrace");
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  EXPECT_EQ(t->version, 1u);
+  EXPECT_EQ(t->kind, tr::FileKind::trace);
+  ASSERT_EQ(t->submits.size(), 1u);
+  ASSERT_EQ(t->submits[0].mappings.size(), 1u);
+  EXPECT_EQ(t->submits[0].mappings[0].va, 0x10000u);
+  EXPECT_EQ(t->submits[0].mappings[0].size_B, kPage);
+  EXPECT_EQ(t->submits[0].mappings[0].flags, tr::kMapRead | tr::kMapWrite);
+  auto cmds = parse_cmdbuf(t->submits[0].cmdbuf);
+  ASSERT_TRUE(cmds.ok());
+  EXPECT_EQ(cmds->size(), 1u);
+  auto d = read_trace_file(AGX_UNIT_SOURCE_DIR "/tests/data/v1_fault.dump");
+  ASSERT_TRUE(d.ok()) << d.error().message();
+  EXPECT_EQ(d->version, 1u);
+  EXPECT_EQ(d->kind, tr::FileKind::crash_dump);
+  EXPECT_TRUE(d->submits[0].fault.has_value());
+  // Version 1 knows neither compressed chunks nor the written flag.
+  Builder b(1, 1);
+  b.params();
+  b.submit();
+  b.chunk(tr::kTagCmdbuf, {0, 0, 0, 0, 0, 0, 0, 0}, tr::kChunkZlib);
+  EXPECT_NE(error_of(b.out).find("flags 0x1"), std::string::npos) << error_of(b.out);
+  Builder w(1, 1);
+  w.params();
+  w.submit();
+  w.map(0x4000, kPage, tr::kMapRead | tr::kMapWritten, kPage);
+  EXPECT_NE(error_of(w.out).find("unknown flags"), std::string::npos);
+}
+
+// Compressed chunks: the raw size, then zlib; each error names the chunk.
+TEST(TraceFile, CompressedChunks) {
+  std::vector<uint8_t> raw(sizeof(tr::MappingInfo) + kPage, 0x11);
+  const tr::MappingInfo m{0x8000, kPage, tr::kMapRead | tr::kMapWritten, 0};
+  std::memcpy(raw.data(), &m, sizeof m);
+  uLongf packed_B = compressBound(uLong(raw.size()));
+  std::vector<uint8_t> packed(8 + packed_B);
+  const uint64_t raw_B = raw.size();
+  std::memcpy(packed.data(), &raw_B, 8);
+  ASSERT_EQ(compress2(packed.data() + 8, &packed_B, raw.data(), uLong(raw.size()), 6), Z_OK);
+  packed.resize(8 + packed_B);
+  {
+    Builder b;
+    b.params();
+    b.submit();
+    b.chunk(tr::kTagMapping, packed, tr::kChunkZlib);
+    auto t = read_trace(b.out);
+    ASSERT_TRUE(t.ok()) << t.error().message();
+    ASSERT_EQ(t->submits[0].mappings.size(), 1u);
+    EXPECT_EQ(t->submits[0].mappings[0].flags, tr::kMapRead | tr::kMapWritten);
+    EXPECT_EQ(t->submits[0].mappings[0].data, std::vector<uint8_t>(kPage, 0x11));
+  }
+  auto broken = [&](std::vector<uint8_t> payload, uint32_t flags = tr::kChunkZlib) {
+    Builder b;
+    b.params();
+    b.submit();
+    b.chunk(tr::kTagMapping, payload, flags);
+    return error_of(b.out);
+  };
+  EXPECT_NE(broken({1, 2, 3}).find("chunk MAP  at offset"), std::string::npos) << broken({1, 2, 3});
+  EXPECT_NE(broken({1, 2, 3}).find("without its size"), std::string::npos);
+  auto corrupt = packed;
+  corrupt[12] ^= 0xff;
+  EXPECT_NE(broken(corrupt).find("bad zlib data"), std::string::npos) << broken(corrupt);
+  auto longer = packed;
+  const uint64_t more = raw_B + 1;
+  std::memcpy(longer.data(), &more, 8);
+  EXPECT_NE(broken(longer).find("bad zlib data"), std::string::npos) << broken(longer);
+  auto huge = packed;
+  const uint64_t too_much = uint64_t{1} << 40;
+  std::memcpy(huge.data(), &too_much, 8);
+  EXPECT_NE(broken(huge).find("cannot hold"), std::string::npos) << broken(huge);
+  EXPECT_NE(broken(packed, 2).find("flags 0x2"), std::string::npos);
 }
 
 TEST(TraceFile, CommandBufferErrorsNameTheOffset) {

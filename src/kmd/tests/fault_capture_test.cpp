@@ -1,8 +1,9 @@
 // A faulted command fails its job's fence with -EIO (seen through
 // SYNC_IOC_FILE_INFO of an exported sync file), writes a crash dump, and
-// AGX_TRACE captures every accepted submit with the VM's bytes.
+// AGX_TRACE captures every accepted submit with the pages its job touched.
 #include <linux/sync_file.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -26,12 +27,26 @@ std::vector<uint8_t> one_compute(uint64_t stream = 0) {
   return b;
 }
 
-// Faults on the first compute command whose stream base is 0xdead0000.
+// Faults on the first compute command whose stream base is 0xdead0000,
+// after reading 4 bytes at kUserVa + 16 when `touch` is set.
 struct FaultOnDead : Executor {
+  bool touch = false;
   bool execute(const FirmwareCommand& c, GpuFault* f) override {
     if (!c.compute || c.compute->cdm_ctrl_stream_base != 0xdead0000) return true;
     uint32_t x;
+    if (touch && !c.memory->read(kUserVa + 16, &x, 4, GpuUnit::usc, f)) return false;
     return c.memory->read(0xdead0000, &x, 4, GpuUnit::cdm, f);
+  }
+};
+
+// Reads the stream's first word and writes `value` at `write_va`.
+struct ReadStreamWrite : Executor {
+  uint64_t write_va = 0;
+  uint32_t value = 0;
+  bool execute(const FirmwareCommand& c, GpuFault* f) override {
+    uint32_t x;
+    if (!c.memory->read(c.compute->cdm_ctrl_stream_base, &x, 4, GpuUnit::cdm, f)) return false;
+    return c.memory->write(write_va, &value, 4, GpuUnit::usc, f);
   }
 };
 
@@ -62,7 +77,20 @@ std::vector<std::pair<uint32_t, std::vector<uint8_t>>> chunks(const std::vector<
     std::memcpy(&c, f.data() + off, sizeof c);
     off += sizeof c;
     EXPECT_LE(c.size_B, f.size() - off);
-    out.emplace_back(c.tag, std::vector<uint8_t>(f.begin() + off, f.begin() + off + c.size_B));
+    std::vector<uint8_t> payload(f.begin() + off, f.begin() + off + c.size_B);
+    if (c.flags == trace::kChunkZlib) {  // u64 raw size, then the zlib stream
+      uint64_t raw_B = 0;
+      std::memcpy(&raw_B, payload.data(), sizeof raw_B);
+      std::vector<uint8_t> raw(raw_B);
+      uLongf n = uLongf(raw_B);
+      EXPECT_EQ(uncompress(raw.data(), &n, payload.data() + 8, uLong(payload.size() - 8)), Z_OK);
+      EXPECT_EQ(n, raw_B);
+      EXPECT_LT(payload.size(), raw_B);  // compressed only when smaller
+      payload = std::move(raw);
+    } else {
+      EXPECT_EQ(c.flags, 0u);
+    }
+    out.emplace_back(c.tag, std::move(payload));
     off += (c.size_B + 7) / 8 * 8;
   }
   EXPECT_EQ(off, f.size());
@@ -138,14 +166,19 @@ TEST_F(FaultCapture, ActiveFenceReportsZero) {
   ::close(h.fd);
 }
 
+// The dump holds the pages the job touched before the fault (kUserVa), not
+// the other bound ones.
 TEST_F(FaultCapture, FaultWritesACrashDumpWithFaultAndMemory) {
   auto dir = temp_dir("crash");
   device.set_crash_dir(dir.string());
-  device.set_executor(std::make_shared<FaultOnDead>());
+  auto exec = std::make_shared<FaultOnDead>();
+  exec->touch = true;
+  device.set_executor(exec);
   uint32_t v = vm(), q = queue(v), bo = gem(kPage), done = syncobj();
   uint8_t* p = map(bo, kPage);
   std::memset(p, 0x5a, kPage);
   ASSERT_EQ(bind(v, bo, 0, kPage, kUserVa), 0);
+  ASSERT_EQ(bind(v, gem(kPage), 0, kPage, kUserVa + 8 * kPage), 0);  // never touched
   auto cmdbuf = one_compute(0xdead0000);
   ASSERT_EQ(submit(q, cmdbuf, {}, {binary(done)}), 0);
   ASSERT_EQ(wait(done), 0);
@@ -213,21 +246,33 @@ TEST_F(FaultCapture, FragmentFaultNamesItsHalfAndFailsTheRenderJob) {
   std::filesystem::remove_all(dir);
 }
 
-TEST_F(FaultCapture, TraceAppendsEverySubmitWithMappingsAndSyncs) {
+// Each record is written when its job has completed and holds the pages
+// the job touched and its stream pages: read, written (with the bytes after
+// the job), and one page of a SINGLE_PAGE bind; untouched bound pages are
+// left out.
+TEST_F(FaultCapture, TraceAppendsEverySubmitWithTouchedPagesAndSyncs) {
   auto dir = temp_dir("trace");
   const auto path = dir / "t.agxtrace";
   ASSERT_TRUE(device.set_trace_file(path.string()).ok());
+  auto exec = std::make_shared<ReadStreamWrite>();
+  exec->write_va = kUserVa + 16 * kPage + 2 * kPage + 12;  // the third page of the SINGLE_PAGE range
+  exec->value = 0xfeedf00d;
+  device.set_executor(exec);
   uint32_t v = vm(), q = queue(v), bo = gem(2 * kPage), done = syncobj();
   uint8_t* p = map(bo, 2 * kPage);
   for (uint64_t i = 0; i < 2 * kPage; i++) p[i] = uint8_t(i * 7);
   ASSERT_EQ(bind(v, bo, kPage, kPage, kUserVa, DRM_ASAHI_BIND_READ), 0);  // the second page, read-only
-  ASSERT_EQ(bind(v, bo, 0, 4 * kPage, kUserVa + 16 * kPage, DRM_ASAHI_BIND_READ | DRM_ASAHI_BIND_SINGLE_PAGE), 0);
+  ASSERT_EQ(bind(v, bo, 0, kPage, kUserVa + kPage, DRM_ASAHI_BIND_READ), 0);  // never touched
+  ASSERT_EQ(bind(v, bo, 0, 4 * kPage, kUserVa + 16 * kPage,
+                 DRM_ASAHI_BIND_READ | DRM_ASAHI_BIND_WRITE | DRM_ASAHI_BIND_SINGLE_PAGE), 0);
   ASSERT_EQ(submit(q, one_compute(kUserVa), {}, {binary(done)}), 0);
   ASSERT_EQ(wait(done), 0);
   ASSERT_EQ(submit(q, one_compute(kUserVa + 8), {binary(done)}, {}), 0);
   // A rejected submit is not captured.
   EXPECT_EQ(submit(q, {}, {}, {}), -EINVAL);
   ASSERT_TRUE(device.set_trace_file("").ok());
+  drm_asahi_queue_destroy qd{q, 0};  // runs the second job to its end
+  ASSERT_EQ(io(DRM_IOCTL_ASAHI_QUEUE_DESTROY, qd), 0);
   uint32_t kind = 0;
   auto cs = chunks(read_file(path), &kind);
   EXPECT_EQ(kind, uint32_t(trace::FileKind::trace));
@@ -248,20 +293,27 @@ TEST_F(FaultCapture, TraceAppendsEverySubmitWithMappingsAndSyncs) {
   ASSERT_EQ(cs[3].second.size(), sizeof(drm_asahi_sync));
   trace::MappingInfo m;
   std::memcpy(&m, cs[4].second.data(), sizeof m);
-  EXPECT_EQ(m.va, kUserVa);
+  EXPECT_EQ(m.va, kUserVa);  // the stream page, read
+  EXPECT_EQ(m.size_B, kPage);
   EXPECT_EQ(m.flags, trace::kMapRead);
   ASSERT_EQ(cs[4].second.size(), sizeof m + kPage);
   for (uint64_t i = 0; i < kPage; i += 997) EXPECT_EQ(cs[4].second[sizeof m + i], uint8_t((kPage + i) * 7));
   std::memcpy(&m, cs[5].second.data(), sizeof m);
-  EXPECT_EQ(m.size_B, 4 * kPage);
-  EXPECT_EQ(m.flags, trace::kMapRead | trace::kMapSinglePage);
-  EXPECT_EQ(cs[5].second.size(), sizeof m + kPage);  // one page stored
+  EXPECT_EQ(m.va, kUserVa + 18 * kPage);  // the written page of the SINGLE_PAGE range only
+  EXPECT_EQ(m.size_B, kPage);
+  EXPECT_EQ(m.flags, trace::kMapRead | trace::kMapWrite | trace::kMapSinglePage | trace::kMapWritten);
+  ASSERT_EQ(cs[5].second.size(), sizeof m + kPage);  // one page stored
+  uint32_t after = 0;
+  std::memcpy(&after, cs[5].second.data() + sizeof m + 12, 4);
+  EXPECT_EQ(after, 0xfeedf00du);  // the bytes after the job
   // Reopening appends after the existing records; another file is refused.
   ASSERT_TRUE(device.set_trace_file(path.string()).ok());
-  ASSERT_EQ(submit(q, one_compute(), {}, {}), 0);
+  uint32_t q2 = queue(v);
+  ASSERT_EQ(submit(q2, one_compute(), {}, {binary(done)}), 0);
+  ASSERT_EQ(wait(done), 0);
   ASSERT_TRUE(device.set_trace_file("").ok());
   auto again = chunks(read_file(path), &kind);
-  EXPECT_EQ(again.size(), cs.size() + 5);
+  EXPECT_EQ(again.size(), cs.size() + 3);  // SUBM, CMDB, SYNC: stream 0 is not mapped
   {
     std::ofstream junk(dir / "junk");
     junk << "not a trace";

@@ -205,6 +205,20 @@ void check_errors_and_teardown(struct ctx* c) {
      SET_MASTER (drm_auth.c) are not for render nodes, EACCES. */
   check(xioctl(c->fd, DRM_IOWR(DRM_COMMAND_BASE + 0x3f, struct drm_asahi_get_time), &gc) == -EINVAL,
         "unknown driver ioctl -> EINVAL");
+  /* The holes of the core table (slots of removed legacy ioctls, numbers
+     never assigned, past SET_CLIENT_NAME): EINVAL before the argument is
+     read, so even a bad pointer is EINVAL. 0x3f (UPDATE_DRAW) is an entry
+     (drm_noop without DRM_RENDER_ALLOW): EACCES. */
+  static const unsigned char holes[][2] = {{0x03, 0x04}, {0x0e, 0x0f}, {0x14, 0x1d}, {0x20, 0x26},
+                                           {0x29, 0x2b}, {0x2f, 0x39}, {0x3d, 0x3e}, {0xd2, 0xff}};
+  int hole_errors = 0;
+  for (size_t i = 0; i < sizeof holes / sizeof holes[0]; ++i)
+    for (unsigned nr = holes[i][0]; nr <= holes[i][1]; ++nr)
+      hole_errors += xioctl(c->fd, _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE, nr, 16), (void*)16) != -EINVAL;
+  check(hole_errors == 0, "every hole of the core table -> EINVAL (%d did not)", hole_errors);
+  check(xioctl(c->fd, DRM_IOCTL_UPDATE_DRAW, (void*)16) == -EFAULT, "UPDATE_DRAW reads its argument first");
+  struct drm_update_draw ud = {0};
+  check(xioctl(c->fd, DRM_IOCTL_UPDATE_DRAW, &ud) == -EACCES, "UPDATE_DRAW on a render node -> EACCES");
   check(xioctl(c->fd, _IOWR('x', 1, int), &gc) == -ENOTTY, "another ioctl type -> ENOTTY");
   struct drm_gem_flink fl = {.handle = 1};
   check(xioctl(c->fd, DRM_IOCTL_GEM_FLINK, &fl) == -EACCES, "GEM_FLINK on a render node -> EACCES");

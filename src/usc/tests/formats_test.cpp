@@ -456,6 +456,9 @@ TEST(Formats, DeviceLoadEveryFormatMaskAndSize) {
         Core want = t.c;
         for (unsigned l = 0; l < kLanes; ++l) {
           if (!on(want, l)) continue;
+          // The .rtz forms are per-element formats in applegpu's exec: an
+          // empty mask reads nothing (applegpu_packed_test.cpp).
+          if (mask == 0 && (f == 14 || f == 15)) continue;
           auto get = [&](uint64_t a, unsigned size) {
             uint32_t v = 0;
             for (unsigned b = 0; b < size; ++b) v |= uint32_t(t.bytes.at(a - kBase + b)) << (8 * b);
