@@ -173,8 +173,9 @@ struct Builder {
     put(&h, sizeof h);
   }
   void put(const void* p, size_t n) {
-    auto* b = static_cast<const uint8_t*>(p);
-    out.insert(out.end(), b, b + n);
+    const size_t at = out.size();
+    out.resize(at + n);
+    std::memcpy(out.data() + at, p, n);
   }
   void chunk(uint32_t tag, const std::vector<uint8_t>& payload, uint32_t flags = 0) {
     tr::ChunkHeader c{tag, flags, payload.size()};
