@@ -258,8 +258,9 @@ TEST(TextureBlock, Ycbcr422PairsShareRedAndBlue) {
       EXPECT_FALSE(unit.load(snorm, SamplerView{}, FetchCoord{}).ok());
       TextureView mips = img.tex;
       mips.mipmapped = true;
-      if (tiling != layout::Tiling::linear)
+      if (tiling != layout::Tiling::linear) {
         EXPECT_FALSE(unit.load(mips, SamplerView{}, FetchCoord{}).ok());
+      }
     }
 }
 
