@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "gpu/texture_internal.h"
+#include "gpu/texture/texture_internal.h"
 
 namespace agx::gpu {
 
@@ -106,10 +106,10 @@ Result<SamplerView> TextureUnit::sampler_at_register(uint32_t ss) {
 }
 
 Result<const TextureUnit::Image*> TextureUnit::image(const TextureView& tex) {
-  return internal_image(internal::image_desc(tex));
+  return internal_image(image_desc(tex));
 }
 
-Result<const TextureUnit::Image*> TextureUnit::internal_image(const internal::ImageDesc& desc) {
+Result<const TextureUnit::Image*> TextureUnit::internal_image(const ImageDesc& desc) {
   for (size_t i = images_.size(); i-- > 0;)
     if (images_[i]->desc == desc) return images_[i].get();
   AGX_TRY(auto img, internal::make_image(memory_, desc));

@@ -1,7 +1,8 @@
 // The texture unit of the software GPU: texel fetch (texture_load) and
 // filtered sampling (texture_sample) of images described by Texture
 // descriptors and Sampler states, reading the image through the `layout`
-// unit's addressing. The image-write path (PBE) is in pbe.h.
+// unit's addressing. The image-write path (PBE) is in gpu/pbe/pbe.h; the
+// image memory both share is in image.h.
 //
 // Descriptors reach the unit as plain structs (TextureView, SamplerView):
 // descriptor.cpp fills them from the Texture / Sampler / Border words with
@@ -24,9 +25,7 @@
 
 namespace agx::gpu {
 
-namespace internal {
-struct ImageDesc;
-}
+struct ImageDesc;  // image.h
 
 // Image dimensionality, in the order of cmdbuf.xml "Texture dimension" and
 // of the ISA's texture dimension field (applegpu TEX_SIZES).
@@ -224,7 +223,7 @@ class TextureUnit {
 
   struct Image;  // an image's geometry and address tables (texture_image.cpp)
   Result<const Image*> image(const TextureView& tex);
-  Result<const Image*> internal_image(const internal::ImageDesc& desc);
+  Result<const Image*> internal_image(const ImageDesc& desc);
 
  private:
   GpuMemory& memory_;

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "gpu/texture_internal.h"
+#include "gpu/texture/texture_internal.h"
 
 namespace agx::gpu::internal {
 namespace {

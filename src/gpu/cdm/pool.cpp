@@ -1,7 +1,7 @@
 // The worker threads that run a launch's threadgroups. The caller of run()
 // is worker 0; the others sleep between launches. Items are claimed from
 // one counter in increasing order.
-#include "gpu/cdm_internal.h"
+#include "gpu/cdm/cdm_internal.h"
 
 namespace agx::gpu::detail {
 

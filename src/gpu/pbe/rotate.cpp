@@ -5,7 +5,7 @@
 // degrees clockwise. The descriptor's Width and Height stay those of the
 // image in memory (they also give its layout: level sizes, tiling), so the
 // source is height wide and width high.
-#include "gpu/pbe.h"
+#include "gpu/pbe/pbe.h"
 
 namespace agx::gpu {
 

@@ -10,15 +10,12 @@
 #include <cmath>
 #include <memory>
 
-#include "gpu/texture_internal.h"
+#include "gpu/texture/texture_internal.h"
 
 namespace agx::gpu {
 namespace {
 
-using internal::TexelFormat;
 
-using internal::f2u;
-using internal::u2f;
 
 Texel swizzle(const Texel& mem, const std::array<Swizzle, 4>& sw, bool integer) {
   Texel out;
@@ -38,7 +35,7 @@ Texel border_texel(const SamplerView& s, const TexelFormat& fmt) {
     case BorderColour::transparent_black: return Texel{{0, 0, 0, 0}};
     case BorderColour::opaque_black: return Texel{{0, 0, 0, one}};
     case BorderColour::opaque_white: return Texel{{one, one, one, one}};
-    case BorderColour::custom: return internal::decode_border(fmt, s.border_words);
+    case BorderColour::custom: return decode_border(fmt, s.border_words);
   }
   return Texel{};
 }
@@ -233,7 +230,7 @@ Result<Texel> fetch(Ctx& c, uint32_t level, int i, int j, int k, uint32_t layer,
         AGX_CHECK(internal::fetch_texel(c.unit.memory(), c.img, uint32_t(i), uint32_t(j),
                                         storage_layer, level, sample, bytes));
       }
-      t = internal::decode_texel(c.fmt, bytes);
+      t = decode_texel(c.fmt, bytes);
     }
   }
   if (c.compare) {
@@ -332,7 +329,7 @@ Result<Texel> TextureUnit::load(const TextureView& tex, const SamplerView& sampl
                                 const FetchCoord& at) {
   if (tex.null) return Texel{};
   AGX_TRY(TexelFormat fmt,
-          internal::texel_format(tex.channels, tex.type, tex.srgb, tex.srgb_2_channel));
+          texel_format(tex.channels, tex.type, tex.srgb, tex.srgb_2_channel));
   AGX_TRY(const Image* img, image(tex));
   AGX_CHECK(check_view(tex, *img));
   Ctx c(*this, tex, sampler, fmt, *img);
@@ -361,7 +358,7 @@ Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sam
                                   const SampleRequest& rq) {
   if (tex.null) return Texel{};
   AGX_TRY(TexelFormat fmt,
-          internal::texel_format(tex.channels, tex.type, tex.srgb, tex.srgb_2_channel));
+          texel_format(tex.channels, tex.type, tex.srgb, tex.srgb_2_channel));
   AGX_TRY(const Image* img, image(tex));
   AGX_CHECK(check_view(tex, *img));
   if ((sampler.magnify == Filter::bicubic || sampler.minify == Filter::bicubic) &&

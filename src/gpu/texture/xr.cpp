@@ -17,7 +17,7 @@
 #include <array>
 #include <cmath>
 
-#include "gpu/texture_internal.h"
+#include "gpu/texture/texture_internal.h"
 
 namespace agx::gpu::internal {
 namespace {

@@ -27,7 +27,8 @@
 #include <map>
 #include <utility>
 
-#include "gpu/texture_internal.h"
+#include "gpu/pbe/pbe.h"
+#include "gpu/texture/texture_internal.h"
 #include "isa/isa.h"
 
 namespace agx::gpu {
@@ -92,7 +93,6 @@ void write_dest(Core& c, const Operand& o, unsigned i, unsigned lane, uint32_t v
 }
 
 float h2f(uint16_t h) { return half_to_float(h); }
-using internal::u2f;
 
 // Malformed encodings can name tuples past r127h (or u255h): refuse them
 // before any lane reads or writes a register.

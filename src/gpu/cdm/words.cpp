@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "cmdstream/typed.h"
-#include "gpu/cdm_internal.h"
+#include "gpu/cdm/cdm_internal.h"
 
 namespace agx::gpu::detail {
 

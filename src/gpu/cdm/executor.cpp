@@ -1,7 +1,7 @@
 // The firmware's compute executor: kmd::Executor for the software GPU.
 #include <fmt/format.h>
 
-#include "gpu/cdm_internal.h"
+#include "gpu/cdm/cdm_internal.h"
 
 namespace agx::gpu {
 
@@ -47,17 +47,5 @@ CdmStats CdmExecutor::stats() const {
 unsigned CdmExecutor::threads() const { return impl_->engine.pool->threads(); }
 
 unsigned default_threads() { return detail::default_threads_from_env(); }
-
-FixedFunctionFactory texture_unit_factory() {
-  return [](const Bindings& b) -> std::unique_ptr<usc::FixedFunction> {
-    return std::make_unique<TextureHook>(*b.memory, b.state);
-  };
-}
-
-std::shared_ptr<kmd::Executor> make_default_executor() {
-  CdmOptions options;
-  options.fixed_function = texture_unit_factory();
-  return std::make_shared<CdmExecutor>(std::move(options));
-}
 
 }  // namespace agx::gpu

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "gpu/cdm_internal.h"
+#include "gpu/cdm/cdm_internal.h"
 
 namespace agx::gpu::detail {
 

@@ -14,7 +14,7 @@
 #include <bit>
 #include <cstring>
 
-#include "gpu/texture_internal.h"
+#include "gpu/texture/texture_internal.h"
 
 namespace agx::gpu::internal {
 namespace {

@@ -28,7 +28,7 @@
 #include <bit>
 #include <cstring>
 
-#include "gpu/texture_internal.h"
+#include "gpu/texture/texture_internal.h"
 #include "util/bits.h"
 
 namespace agx::gpu::internal {

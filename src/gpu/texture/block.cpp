@@ -13,7 +13,7 @@
 #include <map>
 #include <memory>
 
-#include "gpu/texture_internal.h"
+#include "gpu/texture/texture_internal.h"
 
 namespace agx::gpu::internal {
 namespace {

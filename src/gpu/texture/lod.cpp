@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpu/texture_internal.h"
+#include "gpu/texture/texture_internal.h"
 
 namespace agx::gpu::internal {
 

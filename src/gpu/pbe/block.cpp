@@ -15,12 +15,12 @@
 #include <cmath>
 #include <cstring>
 
-#include "gpu/texture_internal.h"
+#include "gpu/pbe/pbe.h"
+#include "gpu/texture/image.h"
 
 namespace agx::gpu {
 namespace {
 
-using internal::TexelFormat;
 
 bool packed_word(TileFormat f) {
   return f == TileFormat::rgb10a2 || f == TileFormat::rg11b10f || f == TileFormat::rgb9e5 ||
@@ -43,7 +43,6 @@ bool renderable(format::Channels c, format::TextureType t) {
   return false;
 }
 
-using internal::f2u;
 
 // The pixel's components (source order, as image_write's registers hold
 // them): float bits for unorm/snorm/float images, integers for uint/sint.
@@ -58,11 +57,11 @@ std::array<uint32_t, 4> read_pixel(TileFormat f, const uint8_t* p, unsigned coun
       for (unsigned k = 0; k < 3; ++k) v[k] = f2u(float((w >> (10 * k)) & 0x3FF) / 1023.0f);
       v[3] = f2u(float(w >> 30) / 3.0f);
     } else if (f == TileFormat::rg11b10f || f == TileFormat::rg11b10f_rtz) {
-      v[0] = f2u(internal::ufloat_to_float(w & 0x7FF, 6));
-      v[1] = f2u(internal::ufloat_to_float((w >> 11) & 0x7FF, 6));
-      v[2] = f2u(internal::ufloat_to_float(w >> 22, 5));
+      v[0] = f2u(ufloat_to_float(w & 0x7FF, 6));
+      v[1] = f2u(ufloat_to_float((w >> 11) & 0x7FF, 6));
+      v[2] = f2u(ufloat_to_float(w >> 22, 5));
     } else {
-      const std::array<float, 3> rgb = internal::rgb9e5_to_float(w);
+      const std::array<float, 3> rgb = rgb9e5_to_float(w);
       for (unsigned k = 0; k < 3; ++k) v[k] = f2u(rgb[k]);
     }
     return v;
@@ -89,7 +88,7 @@ std::array<uint32_t, 4> read_pixel(TileFormat f, const uint8_t* p, unsigned coun
         break;
       case TileFormat::srgba8: {
         const float c = float(e) / 255.0f;
-        v[k] = f2u(k < 3 ? internal::srgb_to_linear(c) : c);
+        v[k] = f2u(k < 3 ? srgb_to_linear(c) : c);
         break;
       }
       default: break;
@@ -122,7 +121,7 @@ Result<uint32_t> tile_pixel_B(uint32_t code, const PbeView& pbe) {
   if (!renderable(pbe.channels, pbe.type))
     return Error::invalid_argument("image_write_block: the PBE format {} {} is not renderable", ci.name,
                                    format::to_string(pbe.type));
-  AGX_TRY(TexelFormat fmt, internal::texel_format(pbe.channels, pbe.type, pbe.srgb, true));
+  AGX_TRY(TexelFormat fmt, texel_format(pbe.channels, pbe.type, pbe.srgb, true));
   const auto f = static_cast<TileFormat>(code);
   const bool raw = f == TileFormat::i8 || f == TileFormat::i16 || f == TileFormat::i32;
   if (fmt.integer() && !raw)
@@ -138,7 +137,7 @@ Result<uint32_t> tile_pixel_B(uint32_t code, const PbeView& pbe) {
 Status pbe_write_block(TextureUnit& unit, const PbeView& pbe, const TileMemory& tile,
                        const BlockWrite& bw, Rounding rounding) {
   AGX_TRY(uint32_t pixel_B, tile_pixel_B(bw.format, pbe));
-  AGX_TRY(TexelFormat fmt, internal::texel_format(pbe.channels, pbe.type, pbe.srgb, true));
+  AGX_TRY(TexelFormat fmt, texel_format(pbe.channels, pbe.type, pbe.srgb, true));
   if (tile.width_px == 0 || tile.height_px == 0 || tile.samples == 0)
     return Error::invalid_argument("image_write_block: empty tile ({}x{} pixels, {} samples)", tile.width_px,
                                    tile.height_px, tile.samples);

@@ -13,7 +13,7 @@
 // hold is not public). See docs/gpu.md.
 #include <fmt/format.h>
 
-#include "gpu/cdm_internal.h"
+#include "gpu/cdm/cdm_internal.h"
 
 namespace agx::gpu::detail {
 

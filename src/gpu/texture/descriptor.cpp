@@ -8,16 +8,11 @@
 #include <cstring>
 
 #include "cmdstream/cmdstream.h"
-#include "gpu/pbe.h"
+#include "gpu/texture/image.h"
 
 namespace agx::gpu {
-namespace {
 
 namespace cs = agx::cmdstream;
-
-std::span<const uint8_t> bytes_of(std::span<const uint32_t> words) {
-  return {reinterpret_cast<const uint8_t*>(words.data()), words.size_bytes()};
-}
 
 Result<Dim> dim_of(cs::TextureDimension d) {
   switch (d) {
@@ -73,24 +68,13 @@ Status check_format(format::Channels c, format::TextureType t) {
   return {};
 }
 
-// A linear stride field overlaps flag bits ("Page-aligned layers",
-// "Extended", "sRGB") that Mesa sets beside it (linear arrays are
-// Extended): the stride is the field without those bits. Positions come
-// from the table.
-uint64_t linear_stride(std::span<const uint32_t> words, const cs::StructDesc& d,
-                       std::initializer_list<const char*> flags) {
-  const cs::FieldDesc& f = d.fields[cs::field_index(d, "Stride")];
+uint64_t linear_stride(std::span<const uint32_t> words, const cs::FieldDesc& f,
+                       std::initializer_list<const cs::FieldDesc*> flags) {
   uint64_t raw = cs::get_raw(words.data(), f.start, f.size);
-  for (const char* name : flags) {
-    const int i = cs::field_index(d, name);
-    if (i < 0) continue;
-    const cs::FieldDesc& g = d.fields[i];
-    if (g.start >= f.start && g.start < f.start + f.size) raw &= ~(uint64_t{1} << (g.start - f.start));
-  }
+  for (const cs::FieldDesc* g : flags)
+    if (g->start >= f.start && g->start < f.start + f.size) raw &= ~(uint64_t{1} << (g->start - f.start));
   return cs::decode_field(f, raw);
 }
-
-}  // namespace
 
 Result<StateBinding> parse_state_word(std::span<const uint8_t> word) {
   if (word.empty()) return Error::decode("empty USC word");
@@ -138,7 +122,9 @@ Result<TextureView> decode_texture(std::span<const uint32_t> words) {
   v.srgb_2_channel = t.srgb_2_channel;
   if (v.layout == ImageLayout::linear) {
     v.linear_stride_B =
-        uint32_t(linear_stride(words, cs::kTexture, {"Page-aligned layers", "Extended"})) + 16;
+        uint32_t(linear_stride(words, field_row<cs::Texture>(cs::TextureField::stride),
+                                    {&field_row<cs::Texture>(cs::TextureField::page_aligned_layers),
+                                     &field_row<cs::Texture>(cs::TextureField::extended)})) + 16;
     if (t.extended && is_array(v.dim)) {
       v.depth = uint32_t(t.depth_linear);
       v.linear_layer_stride_B = t.layer_stride_linear + 0x80;
@@ -213,51 +199,6 @@ Result<SamplerView> decode_sampler(std::span<const uint32_t> words, bool with_bo
     v.border_words = {uint32_t(b.channel_0), uint32_t(b.channel_1), uint32_t(b.channel_2),
                       uint32_t(b.channel_3)};
   }
-  return v;
-}
-
-Result<PbeView> decode_pbe(std::span<const uint32_t> words) {
-  if (words.size() * 4 < kTextureDescriptor_B)
-    return Error::decode("PBE descriptor of {} bytes (24 needed)", words.size() * 4);
-  AGX_TRY(cs::Pbe p, cs::unpack<cs::Pbe>(bytes_of(words)));
-  PbeView v;
-  AGX_TRY(v.dim, dim_of(p.dimension));
-  AGX_TRY(v.layout, layout_of(p.layout));
-  AGX_CHECK(check_format(p.channels, p.type));
-  v.channels = p.channels;
-  v.type = p.type;
-  const cs::Channel sw[4] = {p.swizzle_r, p.swizzle_g, p.swizzle_b, p.swizzle_a};
-  for (int k = 0; k < 4; ++k) {
-    AGX_TRY(Swizzle s, swizzle_of(sw[k]));
-    if (s == Swizzle::one || s == Swizzle::zero)
-      return Error::decode("PBE swizzle {} names a constant", k);
-    v.swizzle[k] = uint8_t(s);
-  }
-  v.width_px = uint32_t(p.width);
-  v.height_px = uint32_t(p.height);
-  v.samples = samples_of(v.dim, p.samples);
-  v.buffer = p.buffer;
-  v.level = uint32_t(p.level);
-  v.mipmapped = p.unk_mipmapped;
-  v.compressed = p.compressed_1;
-  v.sparse = sparse_mode(p.mode);
-  v.srgb = p.srgb;
-  v.flip_vertical = p.flip_vertical;
-  v.rotate_90 = p.rotate_90;  // its direction is our choice: pbe_destination (pbe_rotate.cpp)
-  if (v.layout == ImageLayout::linear) {
-    v.linear_stride_B =
-        uint32_t(linear_stride(words, cs::kPbe, {"Page-aligned layers", "sRGB", "Extended"})) + 4;
-    v.levels = 1;
-    if (p.extended && is_array(v.dim)) {
-      v.layers = uint32_t(p.depth_linear);
-      v.linear_layer_stride_B = p.layer_stride_linear + 0x80;
-    }
-  } else {
-    v.levels = uint32_t(p.levels);
-    v.layers = uint32_t(p.layers);
-    v.page_aligned_layers = p.page_aligned_layers;
-  }
-  if (v.compressed) v.acceleration_buffer = p.acceleration_buffer;
   return v;
 }
 

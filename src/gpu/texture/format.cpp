@@ -15,9 +15,12 @@
 #include <cstring>
 #include <string_view>
 
-#include "gpu/texture_internal.h"
+#include "gpu/texture/texture_internal.h"
 
-namespace agx::gpu::internal {
+namespace agx::gpu {
+
+using namespace internal;
+
 namespace {
 
 using format::Channels;
@@ -453,4 +456,4 @@ Texel decode_border(const TexelFormat& f, const std::array<uint32_t, 4>& words) 
   return t;
 }
 
-}  // namespace agx::gpu::internal
+}  // namespace agx::gpu

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "gpu/texture_internal.h"
+#include "gpu/texture/texture_internal.h"
 
 namespace agx::gpu::internal {
 namespace {
@@ -22,44 +22,7 @@ Result<format::Format> representative(format::Channels c) {
   return Error::unsupported("no format of class {} to lay out", ci.name);
 }
 
-// The fields a texture view and a PBE view name alike.
-template <class View>
-ImageDesc common_desc(const View& v) {
-  ImageDesc d;
-  d.dim = v.dim;
-  d.layout = v.layout;
-  d.channels = v.channels;
-  d.width_px = v.width_px;
-  d.height_px = (v.dim == Dim::d1 || v.dim == Dim::d1_array) ? 1 : v.height_px;
-  d.samples = v.samples;
-  d.page_aligned_layers = v.page_aligned_layers;
-  d.compressed = v.compressed;
-  d.sparse = v.sparse;
-  d.linear_stride_B = v.linear_stride_B;
-  d.linear_layer_stride_B = v.linear_layer_stride_B;
-  d.acceleration_buffer = v.compressed ? v.acceleration_buffer : 0;
-  return d;
-}
-
 }  // namespace
-
-ImageDesc image_desc(const TextureView& t) {
-  ImageDesc d = common_desc(t);
-  d.layers = t.dim == Dim::d3 ? t.depth : storage_layers(t.dim, t.depth);
-  d.depth_px = t.dim == Dim::d3 ? t.depth : 1;
-  d.mipmapped = t.mipmapped || t.last_level > 0;
-  d.base = t.address;
-  return d;
-}
-
-ImageDesc image_desc(const PbeView& p) {
-  ImageDesc d = common_desc(p);
-  d.layers = p.layers;
-  d.depth_px = p.dim == Dim::d3 ? p.layers : 1;
-  d.mipmapped = p.mipmapped || p.levels > 1;
-  d.base = p.buffer;
-  return d;
-}
 
 Result<std::unique_ptr<TextureUnit::Image>> make_image(GpuMemory& memory, const ImageDesc& d) {
   auto img = std::make_unique<TextureUnit::Image>();
@@ -186,3 +149,30 @@ Status write_texel(GpuMemory& memory, const TextureUnit::Image& image, uint64_t 
 }
 
 }  // namespace agx::gpu::internal
+
+namespace agx::gpu {
+
+ImageDesc image_desc(const TextureView& t) {
+  ImageDesc d = common_image_desc(t);
+  d.layers = t.dim == Dim::d3 ? t.depth : internal::storage_layers(t.dim, t.depth);
+  d.depth_px = t.dim == Dim::d3 ? t.depth : 1;
+  d.mipmapped = t.mipmapped || t.last_level > 0;
+  d.base = t.address;
+  return d;
+}
+
+Result<std::optional<LevelExtent>> image_level(TextureUnit& unit, const ImageDesc& desc, uint32_t level) {
+  AGX_TRY(const TextureUnit::Image* img, unit.internal_image(desc));
+  if (level >= img->levels) return std::optional<LevelExtent>();
+  return std::optional<LevelExtent>(LevelExtent{img->width(level), img->height(level), img->depth(level)});
+}
+
+Status store_image_texel(TextureUnit& unit, const ImageDesc& desc, const TexelFormat& fmt, uint32_t x,
+                         uint32_t y, uint32_t layer, uint32_t level, uint32_t sample, const uint8_t* bytes) {
+  AGX_TRY(const TextureUnit::Image* img, unit.internal_image(desc));
+  if (img->metadata_levels != 0)
+    return internal::store_texel(unit.memory(), *img, x, y, layer, level, sample, bytes);
+  return internal::write_texel(unit.memory(), *img, img->offset_B(x, y, layer, level, sample), bytes, fmt.bytes);
+}
+
+}  // namespace agx::gpu

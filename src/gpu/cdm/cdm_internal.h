@@ -1,5 +1,5 @@
-// Shared by the CDM executor's files (src/gpu/cdm_*.cpp); never included
-// outside src/gpu.
+// Private to src/gpu/cdm/ (shared by its files); never included
+// outside that folder.
 #pragma once
 
 #include <atomic>
@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "gpu/gpu.h"
+#include "gpu/cdm/cdm.h"
 
 namespace agx::gpu::detail {
 

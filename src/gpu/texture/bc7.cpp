@@ -8,7 +8,7 @@
 #include <array>
 #include <cstdint>
 
-#include "gpu/texture_internal.h"
+#include "gpu/texture/texture_internal.h"
 
 namespace agx::gpu::internal {
 namespace {

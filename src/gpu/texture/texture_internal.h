@@ -1,6 +1,6 @@
-// Internals shared by the texture unit and the PBE: texel formats (decode
-// and encode per cmdbuf.xml Channels class and Texture Type) and image
-// geometry (where each texel lives).
+// Private to src/gpu/texture/ (never included outside that folder): block
+// decoders, image geometry (where each texel lives) and the LOD. What the
+// PBE shares with the unit is in image.h.
 #pragma once
 
 #include <array>
@@ -8,54 +8,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpu/pbe.h"
-#include "gpu/texture.h"
+#include "gpu/texture/image.h"
+#include "gpu/texture/texture.h"
 #include "util/half.h"
 
 namespace agx::gpu::internal {
 
-// Texel channels travel as the bits of 32-bit floats.
-inline uint32_t f2u(float f) { return std::bit_cast<uint32_t>(f); }
-inline float u2f(uint32_t u) { return std::bit_cast<float>(u); }
 
-// How a Channels class stores its channels: up to four fields, least
-// significant bit first, in a little-endian element.
-struct TexelFormat {
-  format::Channels channels{};
-  format::TextureType type{};
-  enum class Kind : uint8_t {
-    plain, r11g11b10, r9g9b9e5,
-    xr10  // Texture Type XR: 10-bit extended-range codes (texture_xr.cpp)
-  } kind = Kind::plain;
-  uint8_t count = 0;                // channels stored
-  std::array<uint8_t, 4> bits{};    // width of each channel
-  std::array<uint8_t, 4> shift{};   // bit offset of each channel
-  uint8_t bytes = 0;                // bytes per texel (per block)
-  std::array<bool, 4> srgb{};       // channels stored in sRGB encoding
-  // Block-compressed classes: the decoder and the block size in texels.
-  enum class Block : uint8_t {
-    none, bc1, bc2, bc3, bc4, bc5, bc6h, bc7, etc2_rgb8, etc2_rgb8a1, etc2_rgba8, eac_r11, eac_rg11, astc,
-    gbgr422, bgrg422,  // 2x1 "blocks" of two pixels sharing R and B
-    pvrtc2, pvrtc4     // PVRTC1 words, decoded with their neighbours (texture_pvrtc.cpp)
-  } block = Block::none;
-  uint8_t block_w = 1, block_h = 1;
-  bool integer() const {
-    return type == format::TextureType::Uint || type == format::TextureType::Sint;
-  }
-};
-
-// The format of a texture or PBE descriptor; unsupported combinations (a
-// block-compressed class, a type the class cannot hold) are an Error naming
-// them.
-Result<TexelFormat> texel_format(format::Channels channels, format::TextureType type, bool srgb,
-                                 bool srgb_2_channel);
-
-// Decodes `bytes` (fmt.bytes of them) into memory-channel order; channels
-// the class lacks read 0, except the fourth which reads 1. sRGB channels are
-// decoded to linear.
-Texel decode_texel(const TexelFormat& fmt, const uint8_t* bytes);
-// Encodes memory-channel-order values into fmt.bytes bytes.
-void encode_texel(const TexelFormat& fmt, const Texel& value, uint8_t* bytes, Rounding rounding);
 // Decodes a whole block into block_w x block_h texels (row-major), in
 // memory-channel order (sRGB decoded).
 Status decode_block(const TexelFormat& fmt, const uint8_t* block, Texel* out);
@@ -88,7 +47,6 @@ void decode_pvrtc(const std::array<uint64_t, 9>& words, bool two_bpp,
 uint64_t pvrtc_word_index(uint32_t bx, uint32_t by, uint32_t words_w, uint32_t words_h);
 // Word x (or y) of a level n words across, for any neighbour index b.
 uint32_t pvrtc_wrap(int64_t b, uint32_t n);
-struct ImageDesc;
 Status pvrtc_check_image(const ImageDesc& d);
 
 // Texture Type XR (texture_xr.cpp): the format of an XR descriptor, and one
@@ -98,42 +56,8 @@ Result<TexelFormat> xr_texel_format(format::Channels channels, bool srgb);
 float xr10_to_float(uint32_t code, bool srgb, bool alpha);
 uint32_t float_to_xr10(float value, bool srgb, bool alpha, Rounding rounding);
 
-// A custom border (one 32-bit word per memory channel) as a texel.
-Texel decode_border(const TexelFormat& fmt, const std::array<uint32_t, 4>& words);
 
-// The sRGB transfer curves of IEC 61966-2-1 on [0, 1], in double and
-// unclamped (the XR formats mirror them for negative values).
-double srgb_eotf(double v);
-double srgb_oetf(double l);
-float srgb_to_linear(float c);  // the sRGB EOTF
-float linear_to_srgb(float l);  // its inverse
-float ufloat_to_float(uint32_t bits, unsigned mantissa_bits);  // 11/10-bit floats
-uint32_t float_to_ufloat(float f, unsigned mantissa_bits);
-std::array<float, 3> rgb9e5_to_float(uint32_t word);
-uint32_t float_to_rgb9e5(const std::array<float, 3>& rgb);
 
-// What both descriptors say about an image in memory.
-struct ImageDesc {
-  Dim dim = Dim::d2;
-  ImageLayout layout = ImageLayout::twiddled;
-  format::Channels channels{};
-  uint32_t width_px = 1, height_px = 1;
-  uint32_t layers = 1;  // storage layers: array layers, 6 per cube, 3D slices
-  uint32_t depth_px = 1;  // 3D: slices at level 0 (minified per level)
-  uint32_t samples = 1;
-  bool mipmapped = false;
-  bool page_aligned_layers = false;
-  bool compressed = false;
-  bool sparse = false;
-  GpuVa base = 0;
-  uint32_t linear_stride_B = 0;
-  uint64_t linear_layer_stride_B = 0;
-  GpuVa acceleration_buffer = 0;  // compressed: the first layer's metadata
-  bool operator==(const ImageDesc&) const = default;
-};
-
-ImageDesc image_desc(const TextureView& t);
-ImageDesc image_desc(const PbeView& p);
 
 // A compressed block's fields, least significant bit first (BC6H and BC7
 // number a block's 128 bits from bit 0 of byte 0).
@@ -159,7 +83,7 @@ namespace agx::gpu {
 // per row (a texel's offset is xoff[x] + yoff[y]: the tile column and Morton
 // x bits depend only on x, the rest only on y).
 struct TextureUnit::Image {
-  internal::ImageDesc desc;
+  ImageDesc desc;
   uint32_t bytes_per_element_B = 0;  // texel bytes x samples
   uint32_t bytes_per_sample_B = 0;
   uint32_t levels = 1;

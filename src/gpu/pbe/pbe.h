@@ -1,7 +1,9 @@
 // The PBE (pixel back end) image-write path of the software GPU:
 // image_write stores one texel per lane through a PBE descriptor, with
 // format conversion (normalized rounding, sRGB encode, small floats) into
-// any layout the `layout` unit describes.
+// any layout the `layout` unit describes. The public header of src/gpu/pbe/;
+// the PBE reads and writes images through the texture unit's image memory
+// (gpu/texture/image.h).
 #pragma once
 
 #include <array>
@@ -9,7 +11,7 @@
 #include <optional>
 #include <span>
 
-#include "gpu/texture.h"
+#include "gpu/texture/texture.h"
 #include "util/half.h"
 
 namespace agx::gpu {
@@ -40,7 +42,9 @@ struct PbeView {
   GpuVa acceleration_buffer = 0;
 };
 
-Result<PbeView> decode_pbe(std::span<const uint32_t> words);
+Result<PbeView> decode_pbe(std::span<const uint32_t> words);  // descriptor.cpp
+// What the descriptor says about the image in memory (texture/image.h).
+ImageDesc image_desc(const PbeView& p);
 
 // One texel to write: four source components as the registers hold them
 // (float bits for unorm/snorm/float formats, integers for uint/sint).

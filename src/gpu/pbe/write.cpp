@@ -8,31 +8,29 @@
 #include <algorithm>
 #include <bit>
 
-#include "gpu/texture_internal.h"
+#include "gpu/pbe/pbe.h"
+#include "gpu/texture/image.h"
 
 namespace agx::gpu {
 
 Status pbe_write(TextureUnit& unit, const PbeView& pbe, const PbeWrite& wr, Rounding rounding) {
-  AGX_TRY(internal::TexelFormat fmt, internal::texel_format(pbe.channels, pbe.type, pbe.srgb, true));
+  AGX_TRY(TexelFormat fmt, texel_format(pbe.channels, pbe.type, pbe.srgb, true));
   AGX_TRY(format::ChannelsInfo ci, format::channels_info(pbe.channels));
-  if (ci.block_compressed || fmt.block != internal::TexelFormat::Block::none)
+  if (ci.block_compressed || fmt.block != TexelFormat::Block::none)
     return Error::decode("PBE descriptor with block-compressed format {}", ci.name);
-  AGX_TRY(const TextureUnit::Image* img, unit.internal_image(internal::image_desc(pbe)));
+  const ImageDesc desc = image_desc(pbe);
   const uint32_t level = pbe.level + wr.lod;
-  if (level >= img->levels) return {};  // a level the image does not have: dropped
-  const uint32_t layers = pbe.dim == Dim::d3 ? img->depth(level) : pbe.layers;
+  AGX_TRY(std::optional<LevelExtent> extent, image_level(unit, desc, level));
+  if (!extent) return {};  // a level the image does not have: dropped
+  const uint32_t layers = pbe.dim == Dim::d3 ? extent->depth_px : pbe.layers;
   if (wr.layer >= layers || wr.sample >= pbe.samples) return {};
-  const auto at = pbe_destination(pbe, img->width(level), img->height(level), wr.x, wr.y);
+  const auto at = pbe_destination(pbe, extent->width_px, extent->height_px, wr.x, wr.y);
   if (!at) return {};
-  const uint32_t x = (*at)[0], y = (*at)[1];
   Texel mem;
   for (unsigned k = 0; k < 4; ++k) mem.c[k] = wr.value[pbe.swizzle[k] & 3];
   uint8_t bytes[16];
-  internal::encode_texel(fmt, mem, bytes, rounding);
-  if (img->metadata_levels != 0)
-    return internal::store_texel(unit.memory(), *img, x, y, wr.layer, level, wr.sample, bytes);
-  const uint64_t off = img->offset_B(x, y, wr.layer, level, wr.sample);
-  return internal::write_texel(unit.memory(), *img, off, bytes, fmt.bytes);
+  encode_texel(fmt, mem, bytes, rounding);
+  return store_image_texel(unit, desc, fmt, (*at)[0], (*at)[1], wr.layer, level, wr.sample, bytes);
 }
 
 }  // namespace agx::gpu
