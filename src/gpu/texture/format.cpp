@@ -15,6 +15,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "format/compression.h"
 #include "gpu/texture/texture_internal.h"
 
 namespace agx::gpu {
@@ -243,7 +244,7 @@ static Result<TexelFormat> make_texel_format(Channels channels, TextureType type
       case Channels::PVRTC_2BPP: f.block = B::pvrtc2; break;
       case Channels::PVRTC_4BPP: f.block = B::pvrtc4; break;
       default:
-        if (std::string_view(ci.name).starts_with("ASTC")) {
+        if (format::compression(channels) == format::Compression::astc) {
           f.block = B::astc;
           break;
         }

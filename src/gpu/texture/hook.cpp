@@ -29,6 +29,7 @@
 
 #include "gpu/pbe/pbe.h"
 #include "gpu/texture/texture_internal.h"
+#include "isa/fields.h"
 #include "isa/isa.h"
 
 namespace agx::gpu {
@@ -39,16 +40,46 @@ using isa::OperandKind;
 using usc::Core;
 using usc::kLanes;
 
-struct TexSize {
-  unsigned count, extra;
-};
-// applegpu TEX_SIZES, in Dim order.
-constexpr TexSize kTexSizes[kDimCount] = {{1, 0}, {1, 1}, {2, 0}, {2, 1}, {2, 1},
-                                          {3, 0}, {3, 0}, {3, 1}, {2, 2}};
+using isa::Opcode;
 
-uint32_t field(const isa::Instr& in, std::string_view name) {
-  auto v = in.field(name);
-  return v ? *v : 0;
+// The fields of a texture instruction, read once per instruction from the
+// isa table's compile-time field indices (a misspelt field name does not
+// compile). texture_sample and texture_load share their fields' order.
+consteval size_t sample_field_id(std::string_view name) {
+  const size_t i = isa::field_id(Opcode::texture_sample, name);
+  if (i != isa::field_id(Opcode::texture_load, name))
+    throw "texture_sample and texture_load order the field differently";
+  return i;
+}
+static_assert(kDimCount == isa::kTexDimCount, "Dim follows the n field's values");
+struct TextureFields {
+  uint32_t n = 0, mode = 0, q6 = 0, mask = 0, lod = 0;
+  bool compare = false, offset = false, c16 = false;
+};
+TextureFields texture_fields(const isa::Instr& in) {
+  const auto& f = in.fields;
+  TextureFields t;
+  t.n = f[sample_field_id("n")];
+  t.mode = f[sample_field_id("mode")];
+  t.q6 = f[sample_field_id("q6")];
+  t.mask = f[sample_field_id("mask")];
+  t.lod = f[sample_field_id("lod")];
+  t.compare = f[sample_field_id("compare")] != 0;
+  t.offset = f[sample_field_id("Ot")] != 0;
+  t.c16 = f[sample_field_id("Cs")] != 0;
+  return t;
+}
+// image_write and image_write_block (F: the tile format, block only).
+struct ImageFields {
+  uint32_t n, format;
+  bool c16, round;
+};
+template <Opcode Op>
+ImageFields image_fields(const isa::Instr& in) {
+  const auto& f = in.fields;
+  uint32_t format = 0;
+  if constexpr (Op == Opcode::image_write_block) format = f[isa::field_id(Op, "F")];
+  return {f[isa::field_id(Op, "n")], format, f[isa::field_id(Op, "Cs")] != 0, f[isa::field_id(Op, "round")] != 0};
 }
 
 const Operand* operand(const isa::Instr& in, isa::OperandDesc desc) {
@@ -198,12 +229,12 @@ struct LaneCoords {
 };
 
 // Reads coordinates; `as_float` converts 16-bit coordinates from fp16.
-Result<LaneCoords> read_coords(const isa::Instr& in, const Core& c, const Operand& C, Dim dim,
-                               bool as_float, unsigned lane) {
-  const TexSize sz = kTexSizes[static_cast<unsigned>(dim)];
+Result<LaneCoords> read_coords(bool c16, const Core& c, const Operand& C, Dim dim, bool as_float,
+                               unsigned lane) {
+  const isa::TexSize sz = isa::kTexSizes[static_cast<unsigned>(dim)];
   LaneCoords out;
   unsigned extra_half;
-  if (field(in, "Cs")) {
+  if (c16) {
     for (unsigned i = 0; i < sz.count; ++i) {
       const uint16_t h = read16(c, C, i, lane);
       out.raw[i] = as_float ? std::bit_cast<uint32_t>(h2f(h)) : uint32_t(int32_t(int16_t(h)));
@@ -232,15 +263,16 @@ std::array<int32_t, 3> unpack_offset(uint16_t packed) {
 
 Status texture_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
   const bool load = in.op == isa::Opcode::texture_load;
-  const uint32_t n = field(in, "n");
-  if (n >= kDimCount) return Error::decode("texture dimension {}", n);
+  const TextureFields f = texture_fields(in);
+  const uint32_t n = f.n;
+  if (n >= isa::kTexDimCount) return Error::decode("texture dimension {}", n);
   const Dim dim = static_cast<Dim>(n);
-  const uint32_t mode = field(in, "mode");
+  const uint32_t mode = f.mode;
   const bool query_lod = mode == 2;
   if (mode != 0 && !(query_lod && !load))
     return Error::unsupported("{} mode {}: only sampling and texture_sample's query_lod (2) are known",
                               load ? "texture_load" : "texture_sample", mode);
-  const uint32_t q6 = field(in, "q6");
+  const uint32_t q6 = f.q6;
   int gather = -1;
   bool gather_depth = false;
   if (q6 == 2 || q6 == 6 || q6 == 10 || q6 == 14) gather = int(q6 >> 2);
@@ -248,8 +280,8 @@ Status texture_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
   else if (q6 != 0) return Error::unsupported("texture q6 value {} is not a known gather", q6);
   if (gather >= 0 && (load || query_lod))
     return Error::unsupported("gather (q6 {}) with {}", q6, load ? "texture_load" : "query_lod");
-  const uint32_t mask = field(in, "mask");
-  const uint32_t lod_mode = field(in, "lod");
+  const uint32_t mask = f.mask;
+  const uint32_t lod_mode = f.lod;
   const Operand* R = operand(in, isa::OperandDesc::kSampleReg);
   const Operand* C = operand(in, isa::OperandDesc::kCoords);
   const Operand* D = operand(in, isa::OperandDesc::kLod);
@@ -257,11 +289,11 @@ Status texture_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
   if (R == nullptr || C == nullptr || D == nullptr || O == nullptr)
     return Error::decode("texture instruction without its operands");
   const bool r32 = R->kind == OperandKind::kReg32;
-  const bool has_compare = field(in, "compare") != 0;
-  const bool has_offset = field(in, "Ot") != 0;
+  const bool has_compare = f.compare;
+  const bool has_offset = f.offset;
+  const isa::TexSize sz = isa::kTexSizes[n];
   {
-    const TexSize sz = kTexSizes[n];
-    const bool c16 = field(in, "Cs") != 0;
+    const bool c16 = f.c16;
     AGX_CHECK(fits(*R, R->count * (r32 ? 2 : 1), "destination"));
     AGX_CHECK(fits(*C, c16 ? sz.count + sz.extra : 2 * sz.count + sz.extra, "coordinate"));
     const unsigned d_halves = lod_mode == 4 ? 4 * sz.count : lod_mode == 12 ? 4 * sz.count + 2 : 1;
@@ -276,9 +308,8 @@ Status texture_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
   std::array<LaneCoords, kLanes> coords{};
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!(core.exec >> l & 1) && lod_mode != 0 && lod_mode != 1 && lod_mode != 5) continue;
-    AGX_TRY(coords[l], read_coords(in, core, *C, dim, !load, l));
+    AGX_TRY(coords[l], read_coords(f.c16, core, *C, dim, !load, l));
   }
-  const TexSize sz = kTexSizes[n];
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!(core.exec >> l & 1)) continue;
     AGX_TRY(TextureView tex, desc.texture(in, core, l));
@@ -376,8 +407,9 @@ Status texture_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
 }
 
 Status image_write_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
-  const uint32_t n = field(in, "n");
-  if (n >= kDimCount) return Error::decode("image dimension {}", n);
+  const ImageFields f = image_fields<Opcode::image_write>(in);
+  const uint32_t n = f.n;
+  if (n >= isa::kTexDimCount) return Error::decode("image dimension {}", n);
   const Dim dim = static_cast<Dim>(n);
   const Operand* R = operand(in, isa::OperandDesc::kPbeSourceReg);
   const Operand* C = operand(in, isa::OperandDesc::kCoords);
@@ -385,22 +417,20 @@ Status image_write_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
   if (R == nullptr || C == nullptr || D == nullptr)
     return Error::decode("image_write without its operands");
   const bool r32 = R->kind == OperandKind::kReg32;
+  const isa::TexSize sz = isa::kTexSizes[n];
   {
-    const TexSize sz = kTexSizes[n];
     AGX_CHECK(fits(*R, r32 ? 8 : 4, "source"));
-    AGX_CHECK(fits(*C, field(in, "Cs") ? sz.count + sz.extra : 2 * sz.count + sz.extra,
-                   "coordinate"));
+    AGX_CHECK(fits(*C, f.c16 ? sz.count + sz.extra : 2 * sz.count + sz.extra, "coordinate"));
     AGX_CHECK(fits(*D, 1, "LOD"));
     if (const Operand* t = operand(in, isa::OperandDesc::kTexture))
       AGX_CHECK(fits(*t, t->kind == OperandKind::kReg32 ? 2 : 1, "texture"));
   }
-  const Rounding rounding = field(in, "round") ? Rounding::toward_zero : Rounding::nearest_even;
+  const Rounding rounding = f.round ? Rounding::toward_zero : Rounding::nearest_even;
   Descriptors desc(unit);
-  const TexSize sz = kTexSizes[n];
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!(core.exec >> l & 1)) continue;
     AGX_TRY(PbeView pbe, desc.pbe(in, core, l));
-    AGX_TRY(LaneCoords lc, read_coords(in, core, *C, dim, false, l));
+    AGX_TRY(LaneCoords lc, read_coords(f.c16, core, *C, dim, false, l));
     PbeWrite w;
     const bool integer =
         pbe.type == format::TextureType::Uint || pbe.type == format::TextureType::Sint;
@@ -436,8 +466,9 @@ Status image_write_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
 // operands of the lowest active lane.
 Status image_write_block_op(TextureUnit& unit, const isa::Instr& in, Core& core,
                             const usc::Memories& mem) {
-  const uint32_t n = field(in, "n");
-  if (n >= kDimCount) return Error::decode("image_write_block dimension {}", n);
+  const ImageFields f = image_fields<Opcode::image_write_block>(in);
+  const uint32_t n = f.n;
+  if (n >= isa::kTexDimCount) return Error::decode("image_write_block dimension {}", n);
   const Dim dim = static_cast<Dim>(n);
   if (dim != Dim::d2 && dim != Dim::d2_array && dim != Dim::d2_ms && dim != Dim::d2_ms_array)
     return Error::unsupported("image_write_block with dimension {}: tiles are 2D or 2D multisampled (arrays)",
@@ -464,7 +495,7 @@ Status image_write_block_op(TextureUnit& unit, const isa::Instr& in, Core& core,
     return Error::decode("image_write_block: instruction dimension {} but the PBE descriptor is {}",
                          to_string(dim), to_string(pbe.dim));
   BlockWrite bw;
-  bw.format = field(in, "F");
+  bw.format = f.format;
   bw.offset_B = read16(core, *R, 0, l);
   bw.lod = read16(core, *D, 0, l);
   if (dim == Dim::d2_array) bw.layer = read16(core, *C, 0, l);
@@ -481,7 +512,7 @@ Status image_write_block_op(TextureUnit& unit, const isa::Instr& in, Core& core,
   tile.sample_stride_B = pixel_B;
   bw.origin_x = int32_t(uint64_t(core.sr[0][l]) * tile.width_px);
   bw.origin_y = int32_t(uint64_t(core.sr[1][l]) * tile.height_px);
-  const Rounding rounding = field(in, "round") ? Rounding::toward_zero : Rounding::nearest_even;
+  const Rounding rounding = f.round ? Rounding::toward_zero : Rounding::nearest_even;
   return pbe_write_block(unit, pbe, tile, bw, rounding);
 }
 
