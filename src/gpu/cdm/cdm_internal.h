@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "cmdstream/stream_walk.h"
+#include "cmdstream/typed.h"
 #include "gpu/cdm/cdm.h"
 
 namespace agx::gpu::detail {
@@ -75,13 +77,11 @@ struct LaunchCounts {
   uint32_t preshader_halves = 0;
 };
 
-enum class GridMode : uint8_t { direct, indirect_global, indirect_local };
-
 // One Launch block of the stream, as read.
 struct LaunchBlock {
   GpuVa at = 0;                   // address of Launch Word 0
   LaunchCounts counts;
-  GridMode mode = GridMode::direct;
+  cmdstream::CdmMode mode = cmdstream::CdmMode::kDirect;
   GpuVa usc_words = 0;            // absolute
   std::array<uint32_t, 3> global{};  // direct: threads
   std::array<uint32_t, 3> local{};
@@ -89,51 +89,39 @@ struct LaunchBlock {
 };
 
 // ---------------------------------------------------------------------------
-// The words, unpacked through the cmdstream tables (cdm_words.cpp is the
-// only file that names a table). Each takes the word's bytes (at least its
-// length) and fails with a decode error naming the struct and the field.
+// The words, unpacked through the cmdstream tables into their typed structs
+// (cmdstream/typed.h; words.cpp). A word with bits no field covers, or an
+// exact field (Block Type, Tag) holding anything else, is a bad word: the
+// hardware would not know it. Errors name the struct and the field.
 
-enum class CdmBlock : uint8_t { launch, stream_link, stream_terminate, barrier, stream_return };
-struct Lengths {
-  size_t launch_word0, launch_word1, indirect, global_size, local_size, barrier, stream_link, terminate,
-      stream_return;
-  size_t uniform, uniform_high, texture, sampler, shared, shader, registers, preshader, no_preshader;
-};
-const Lengths& lengths();
-inline constexpr size_t kMaxWord_B = 16;
+// The two checks of read_word (words.cpp): no bit outside every field set,
+// every exact field at its value.
+Status check_covered(const cmdstream::StructDesc& d, std::span<const uint8_t> covered,
+                     std::span<const uint8_t> bytes);
+Status check_exact(const cmdstream::StructDesc& d, std::span<const uint8_t> bytes);
+template <class T>
+Result<T> read_word(std::span<const uint8_t> bytes) {
+  if (bytes.size() < T::kSize_B)
+    return Error::decode("{}: {} bytes, {} needed", T::kName, bytes.size(), T::kSize_B);
+  bytes = bytes.first(T::kSize_B);
+  static const std::vector<uint8_t> covered = cmdstream::covered_bits(cmdstream::desc_of<T>());
+  AGX_CHECK(check_covered(cmdstream::desc_of<T>(), covered, bytes));
+  AGX_CHECK(check_exact(cmdstream::desc_of<T>(), bytes));
+  return cmdstream::unpack<T>(bytes);
+}
 
-Result<CdmBlock> block_type(const uint8_t* word);
-Status unpack_launch_word0(const uint8_t* b, LaunchCounts& counts, GridMode& mode);
-Result<uint32_t> unpack_launch_word1(const uint8_t* b);  // pipeline (USC offset)
-Result<GpuVa> unpack_indirect(const uint8_t* b);
-Result<std::array<uint32_t, 3>> unpack_global_size(const uint8_t* b);
-Result<std::array<uint32_t, 3>> unpack_local_size(const uint8_t* b);
-Result<bool> unpack_barrier(const uint8_t* b);  // the Returns bit
-struct StreamLink {
-  GpuVa target = 0;
-  bool with_return = false;
-};
-Result<StreamLink> unpack_stream_link(const uint8_t* b);
-Status unpack_stream_terminate(const uint8_t* b);
-Status unpack_stream_return(const uint8_t* b);
+// The CDM block a stream word starts (every CDM struct has the Block Type
+// at the same bits); a type that names no block is a decode error.
+Result<cmdstream::CdmBlockType> block_type(std::span<const uint8_t> word);
+// What Launch Word 0 declares (a Sampler state register count or a Mode
+// that names none is a decode error).
+Result<LaunchCounts> launch_counts(const cmdstream::CdmLaunchWord0& w);
+inline GpuVa address(uint64_t hi, uint64_t lo) { return hi << 32 | lo; }
 
-enum class UscWordKind : uint8_t {
-  uniform, uniform_high, texture, sampler, shared, shader, registers, preshader, no_preshader,
-  fragment_properties
-};
-// The kind of the USC word whose first byte (the Tag) is `tag`.
-Result<UscWordKind> usc_word_kind(uint8_t tag);
-struct UscWord {
-  UscWordKind kind{};
-  uint32_t start = 0, count = 0;  // uniform: halves; texture/sampler: registers
-  GpuVa buffer = 0;
-  bool uses_shared = false;
-  uint32_t shared_B = 0;
-  uint32_t code = 0;              // shader/preshader: USC offset
-  uint32_t register_halves = 0;
-  uint32_t spill_size = 0;        // the Registers word's scratch bucket
-};
-Result<UscWord> unpack_usc_word(UscWordKind kind, const uint8_t* b);
+// The length of the USC word with control tag `tag` (its typed struct's
+// size), or an error naming the tag; Fragment Properties is refused (it
+// belongs to fragment shaders).
+Result<size_t> usc_word_length(uint8_t tag);
 
 // Reads the USC word list at block.usc_words.
 Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, const LaunchBlock& block,

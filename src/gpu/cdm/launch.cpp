@@ -229,11 +229,11 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
 
   // The grid.
   std::array<uint32_t, 3> global = block.global, local = block.local;
-  if (block.mode != GridMode::direct) {
+  if (block.mode != cmdstream::CdmMode::kDirect) {
     uint32_t words[6] = {};
-    size_t n = block.mode == GridMode::indirect_local ? 6 : 3;
+    size_t n = block.mode == cmdstream::CdmMode::kIndirectLocal ? 6 : 3;
     AGX_CHECK(read_gpu(m, block.indirect, words, n * 4, GpuUnit::cdm, where));
-    if (block.mode == GridMode::indirect_local) {
+    if (block.mode == cmdstream::CdmMode::kIndirectLocal) {
       global = {words[0], words[1], words[2]};
       local = {words[3], words[4], words[5]};
     } else {  // threadgroup counts, as Metal's indirect dispatch

@@ -1,10 +1,11 @@
 // The CDM control stream: blocks from cdm_ctrl_stream_base, each starting
 // with a word whose Block Type says what it is (cmdbuf.xml "CDM Block
-// Type"). Launches run in stream order, each to completion before the next
-// block is read, so a Barrier orders nothing further here; links may call
-// (with return) up to kMaxStreamCallDepth deep.
-#include <vector>
-
+// Type"). The cmdstream unit's walker (cmdstream/stream_walk.h, the walk
+// `agx decode` makes too) reads each block's first word, follows Stream
+// Links, calls and returns and stops runaway, looping and unmapped streams;
+// the executor's visitor reads the rest of each block and runs each Launch
+// to completion before the next block is read, so a Barrier orders nothing
+// further here.
 #include <fmt/format.h>
 
 #include "gpu/cdm/cdm_internal.h"
@@ -13,128 +14,136 @@ namespace agx::gpu::detail {
 
 namespace {
 
-const char* name(CdmBlock b) {
-  switch (b) {
-    case CdmBlock::launch: return "Launch";
-    case CdmBlock::stream_link: return "Stream Link";
-    case CdmBlock::stream_terminate: return "Stream Terminate";
-    case CdmBlock::barrier: return "Barrier";
-    case CdmBlock::stream_return: return "Stream Return";
+namespace cs = cmdstream;
+
+class CdmRun final : public cs::StreamVisitor {
+ public:
+  CdmRun(Engine& engine, const kmd::FirmwareCommand& cmd, GpuFault* where)
+      : engine_(engine), cmd_(cmd), where_(where) {}
+
+  Status status;  // the first fault (the walk stops there)
+
+  // A block read at or beyond cdm_ctrl_stream_end before any link faults.
+  bool enter(GpuVa va) override {
+    const GpuVa end = cmd_.compute->cdm_ctrl_stream_end;
+    if (!first_segment_ || end == 0 || va < end) return true;
+    status = fail(where_, va, GpuUnit::cdm,
+                  Error::decode("the stream reached cdm_ctrl_stream_end 0x{:x} without a Stream Terminate", end));
+    return false;
   }
-  return "?";
-}
+
+  cs::Step block(GpuVa va, std::span<const uint8_t> head) override {
+    auto step = visit(va, head);
+    if (!step) {
+      status = std::move(step).error();
+      return {cs::Flow::stop};
+    }
+    if (step->flow == cs::Flow::link || step->flow == cs::Flow::call) first_segment_ = false;
+    return *step;
+  }
+
+ private:
+  // Reads the T at va (a fault fills *where_) and checks it.
+  template <class T>
+  Result<T> word(GpuVa va) {
+    uint8_t b[T::kSize_B];
+    AGX_CHECK(read_gpu(*cmd_.memory, va, b, sizeof b, GpuUnit::cdm, where_));
+    auto w = read_word<T>(b);
+    if (!w) return bad(va, T::kName, std::move(w).error());
+    return *w;
+  }
+  Error bad(GpuVa va, std::string_view what, Error e) {
+    return fail(where_, va, GpuUnit::cdm, Error::decode("stream {} at 0x{:x}: {}", what, va, e.message()));
+  }
+
+  Result<cs::Step> visit(GpuVa va, std::span<const uint8_t> head) {
+    auto type = block_type(head);
+    if (!type) return bad(va, "word", std::move(type).error());
+    switch (*type) {
+      case cs::CdmBlockType::kLaunch: return launch(va);
+      case cs::CdmBlockType::kBarrier: {
+        AGX_TRY(cs::CdmBarrier b, word<cs::CdmBarrier>(va));
+        engine_.counters.barriers++;
+        return cs::Step{b.returns ? cs::Flow::ret : cs::Flow::next, cs::CdmBarrier::kSize_B, 0,
+                        "Barrier with Returns"};
+      }
+      case cs::CdmBlockType::kStreamLink: {
+        AGX_TRY(cs::CdmStreamLink l, word<cs::CdmStreamLink>(va));
+        return cs::Step{l.with_return ? cs::Flow::call : cs::Flow::link, cs::CdmStreamLink::kSize_B,
+                        address(l.target_hi, l.target_lo)};
+      }
+      case cs::CdmBlockType::kStreamReturn:
+        AGX_CHECK(word<cs::CdmStreamReturn>(va));
+        return cs::Step{cs::Flow::ret, cs::CdmStreamReturn::kSize_B};
+      case cs::CdmBlockType::kStreamTerminate:
+        AGX_CHECK(word<cs::CdmStreamTerminate>(va));
+        return cs::Step{cs::Flow::terminate};
+    }
+    return bad(va, "word", Error::decode("CDM Block Type {} names no block", uint32_t(*type)));
+  }
+
+  // Launch Word 0 and 1, then Global size (direct) or Indirect, then Local
+  // size (unless indirect local).
+  Result<cs::Step> launch(GpuVa va) {
+    LaunchBlock block;
+    block.at = va;
+    AGX_TRY(cs::CdmLaunchWord0 w0, word<cs::CdmLaunchWord0>(va));
+    auto counts = launch_counts(w0);
+    if (!counts) return bad(va, cs::CdmLaunchWord0::kName, std::move(counts).error());
+    block.counts = *counts;
+    block.mode = w0.mode;
+    GpuVa p = va + cs::CdmLaunchWord0::kSize_B;
+    AGX_TRY(cs::CdmLaunchWord1 w1, word<cs::CdmLaunchWord1>(p));
+    block.usc_words = cmd_.usc_exec_base + w1.pipeline;
+    p += cs::CdmLaunchWord1::kSize_B;
+    if (block.mode == cs::CdmMode::kDirect) {
+      AGX_TRY(cs::CdmGlobalSize g, word<cs::CdmGlobalSize>(p));
+      block.global = {uint32_t(g.x), uint32_t(g.y), uint32_t(g.z)};
+      p += cs::CdmGlobalSize::kSize_B;
+    } else {
+      AGX_TRY(cs::CdmIndirect ind, word<cs::CdmIndirect>(p));
+      block.indirect = address(ind.address_hi, ind.address_lo);
+      p += cs::CdmIndirect::kSize_B;
+    }
+    if (block.mode != cs::CdmMode::kIndirectLocal) {
+      AGX_TRY(cs::CdmLocalSize l, word<cs::CdmLocalSize>(p));
+      block.local = {uint32_t(l.x), uint32_t(l.y), uint32_t(l.z)};
+      p += cs::CdmLocalSize::kSize_B;
+    }
+    AGX_CHECK(run_launch(engine_, cmd_, block, where_));
+    return cs::Step{cs::Flow::next, p - va};
+  }
+
+  Engine& engine_;
+  const kmd::FirmwareCommand& cmd_;
+  GpuFault* where_;
+  bool first_segment_ = true;
+};
 
 }  // namespace
 
 Status run_stream(Engine& engine, const kmd::FirmwareCommand& cmd, GpuFault* where) {
-  const drm_asahi_cmd_compute& cc = *cmd.compute;
-  GpuMemory& m = *cmd.memory;
-  const Lengths& len = lengths();
-  GpuVa at = cc.cdm_ctrl_stream_base;
-  bool first_segment = true;
-  std::vector<GpuVa> returns;
-  uint8_t b[kMaxWord_B];
-  // Reads `n` bytes of the block at `va` into b.
-  auto read = [&](GpuVa va, size_t n) { return read_gpu(m, va, b, n, GpuUnit::cdm, where); };
-  auto bad = [&](GpuVa va, const char* what, Error e) {
-    return fail(where, va, GpuUnit::cdm, Error::decode("stream {} at 0x{:x}: {}", what, va, e.message()));
-  };
-  for (uint32_t blocks = 0;; ++blocks) {
-    if (blocks >= engine.options.stream_block_limit)
-      return fail(where, at, GpuUnit::cdm,
-                  Error::limit("the stream has more than {} blocks (a Stream Link loop?)", blocks));
-    if (first_segment && cc.cdm_ctrl_stream_end && at >= cc.cdm_ctrl_stream_end)
-      return fail(where, at, GpuUnit::cdm,
-                  Error::decode("the stream reached cdm_ctrl_stream_end 0x{:x} without a Stream Terminate",
-                                cc.cdm_ctrl_stream_end));
-    AGX_CHECK(read(at, 4));
-    auto type = block_type(b);
-    if (!type) return bad(at, "word", std::move(type).error());
-    switch (*type) {
-      case CdmBlock::launch: {
-        LaunchBlock block;
-        block.at = at;
-        auto st = unpack_launch_word0(b, block.counts, block.mode);
-        if (!st) return bad(at, name(*type), std::move(st).error());
-        GpuVa p = at + len.launch_word0;
-        AGX_CHECK(read(p, len.launch_word1));
-        auto pipeline = unpack_launch_word1(b);
-        if (!pipeline) return bad(p, "Launch Word 1", std::move(pipeline).error());
-        block.usc_words = cmd.usc_exec_base + *pipeline;
-        p += len.launch_word1;
-        if (block.mode == GridMode::direct) {
-          AGX_CHECK(read(p, len.global_size));
-          auto g = unpack_global_size(b);
-          if (!g) return bad(p, "Global size", std::move(g).error());
-          block.global = *g;
-          p += len.global_size;
-        } else {
-          AGX_CHECK(read(p, len.indirect));
-          auto ind = unpack_indirect(b);
-          if (!ind) return bad(p, "Indirect", std::move(ind).error());
-          block.indirect = *ind;
-          p += len.indirect;
-        }
-        if (block.mode != GridMode::indirect_local) {
-          AGX_CHECK(read(p, len.local_size));
-          auto l = unpack_local_size(b);
-          if (!l) return bad(p, "Local size", std::move(l).error());
-          block.local = *l;
-          p += len.local_size;
-        }
-        AGX_CHECK(run_launch(engine, cmd, block, where));
-        at = p;
-        break;
-      }
-      case CdmBlock::barrier: {
-        auto returns_bit = unpack_barrier(b);
-        if (!returns_bit) return bad(at, name(*type), std::move(returns_bit).error());
-        engine.counters.barriers++;
-        at += len.barrier;
-        if (*returns_bit) {
-          if (returns.empty())
-            return fail(where, at - len.barrier, GpuUnit::cdm,
-                        Error::decode("Barrier with Returns at 0x{:x} but no Stream Link with return to go back to",
-                                      at - len.barrier));
-          at = returns.back();
-          returns.pop_back();
-        }
-        break;
-      }
-      case CdmBlock::stream_link: {
-        AGX_CHECK(read(at, len.stream_link));
-        auto link = unpack_stream_link(b);
-        if (!link) return bad(at, name(*type), std::move(link).error());
-        if (link->with_return) {
-          if (returns.size() >= kMaxStreamCallDepth)
-            return fail(where, at, GpuUnit::cdm,
-                        Error::limit("Stream Link with return at 0x{:x} nests deeper than {}", at,
-                                     kMaxStreamCallDepth));
-          returns.push_back(at + len.stream_link);
-        }
-        at = link->target;
-        first_segment = false;
-        break;
-      }
-      case CdmBlock::stream_return: {
-        AGX_CHECK(read(at, len.stream_return));
-        auto st = unpack_stream_return(b);
-        if (!st) return bad(at, name(*type), std::move(st).error());
-        if (returns.empty())
-          return fail(where, at, GpuUnit::cdm,
-                      Error::decode("Stream Return at 0x{:x} with no Stream Link with return to go back to", at));
-        at = returns.back();
-        returns.pop_back();
-        break;
-      }
-      case CdmBlock::stream_terminate: {
-        AGX_CHECK(read(at, len.terminate));
-        auto st = unpack_stream_terminate(b);
-        if (!st) return bad(at, name(*type), std::move(st).error());
-        return {};
-      }
-    }
+  CdmRun run(engine, cmd, where);
+  cs::StreamFormat format;
+  format.unit = GpuUnit::cdm;
+  format.head_B = cs::CdmBarrier::kSize_B;  // the word every block starts with
+  format.head_name = "CDM block word";
+  format.max_blocks = engine.options.stream_block_limit;
+  format.max_call_depth = kMaxStreamCallDepth;
+  const cs::WalkEnd end = cs::walk_stream(*cmd.memory, cmd.compute->cdm_ctrl_stream_base, format, run);
+  using Kind = cs::WalkEnd::Kind;
+  switch (end.kind) {
+    case Kind::terminate: return {};
+    case Kind::stop: return std::move(run.status);
+    case Kind::unreadable:
+      if (where) *where = end.fault;
+      return fail(where, end.fault.va, end.fault.unit, Error::fault("{}", end.message));
+    case Kind::runaway:
+    case Kind::call_depth: return fail(where, end.at, GpuUnit::cdm, Error::limit("{}", end.message));
+    case Kind::no_call:
+    case Kind::cycle: return fail(where, end.at, GpuUnit::cdm, Error::decode("{}", end.message));
   }
+  return fail(where, end.at, GpuUnit::cdm, Error::decode("{}", end.message));
 }
 
 }  // namespace agx::gpu::detail

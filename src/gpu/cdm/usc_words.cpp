@@ -11,27 +11,12 @@
 
 namespace agx::gpu::detail {
 
+namespace cs = cmdstream;
+
 namespace {
 
 constexpr size_t kMaxWordList_B = 4096;
 constexpr uint32_t kUniformHalves = 2 * usc::kUniforms;
-
-size_t word_length(UscWordKind k) {
-  const Lengths& l = lengths();
-  switch (k) {
-    case UscWordKind::uniform: return l.uniform;
-    case UscWordKind::uniform_high: return l.uniform_high;
-    case UscWordKind::texture: return l.texture;
-    case UscWordKind::sampler: return l.sampler;
-    case UscWordKind::shared: return l.shared;
-    case UscWordKind::shader: return l.shader;
-    case UscWordKind::registers: return l.registers;
-    case UscWordKind::preshader: return l.preshader;
-    case UscWordKind::no_preshader: return l.no_preshader;
-    case UscWordKind::fragment_properties: return 0;
-  }
-  return 0;
-}
 
 }  // namespace
 
@@ -45,74 +30,91 @@ Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, c
   s.bindings.state.texture_registers = block.counts.texture_states;
   s.bindings.state.sampler_registers = block.counts.sampler_states;
   GpuVa at = block.usc_words;
-  uint8_t b[kMaxWord_B];
+  uint8_t b[16];
   auto bad = [&](Error e) {
     return fail(where, at, GpuUnit::cdm, Error(e.kind(), fmt::format("USC word at 0x{:x}: {}", at, e.message())));
   };
+  const std::span<const uint8_t> word(b, sizeof b);
   while (true) {
     if (at - block.usc_words >= kMaxWordList_B)
       return fail(where, block.usc_words, GpuUnit::cdm,
                   Error::decode("the USC word list at 0x{:x} has no Preshader or No Preshader word in {} bytes",
                                 block.usc_words, kMaxWordList_B));
     AGX_CHECK(read_gpu(m, at, b, 1, GpuUnit::cdm, where));
-    auto kind = usc_word_kind(b[0]);
-    if (!kind) return bad(std::move(kind).error());
-    if (*kind == UscWordKind::fragment_properties)
-      return bad(Error::unsupported("Fragment Properties belongs to fragment shaders, not a compute launch"));
-    size_t n = word_length(*kind);
+    auto length = usc_word_length(b[0]);
+    if (!length) return bad(std::move(length).error());
+    const size_t n = *length;
     AGX_CHECK(read_gpu(m, at, b, n, GpuUnit::cdm, where));
-    if (*kind == UscWordKind::texture || *kind == UscWordKind::sampler) {
-      // The texture unit's one parse of the word; descriptors are read now.
-      GpuFault f;
-      Status st = load_state_word(m, std::span<const uint8_t>(b, n), s.bindings.state, &f);
-      if (!st) {
-        if (st.error().kind() != ErrorKind::fault) return bad(std::move(st).error());
-        return fail(where, f.va, GpuUnit::cdm,
-                    Error::fault("USC word at 0x{:x}: {}", at, st.error().message()));
+    switch (static_cast<cs::UscControl>(b[0])) {
+      case cs::UscControl::kTexture:
+      case cs::UscControl::kSampler: {
+        // The texture unit's one parse of the word; descriptors are read now.
+        GpuFault f;
+        Status st = load_state_word(m, word.first(n), s.bindings.state, &f);
+        if (!st) {
+          if (st.error().kind() != ErrorKind::fault) return bad(std::move(st).error());
+          return fail(where, f.va, GpuUnit::cdm, Error::fault("USC word at 0x{:x}: {}", at, st.error().message()));
+        }
+        break;
       }
-      at += n;
-      continue;
-    }
-    auto word = unpack_usc_word(*kind, b);
-    if (!word) return bad(std::move(word).error());
-    const UscWord& w = *word;
-    switch (w.kind) {
-      case UscWordKind::uniform:
-      case UscWordKind::uniform_high: {
-        uint32_t first = w.start + (w.kind == UscWordKind::uniform_high ? 256 : 0);
-        if (first + w.count > kUniformHalves)
+      case cs::UscControl::kUniform:
+      case cs::UscControl::kUniformHigh: {
+        uint32_t first = 0, count = 0;
+        GpuVa buffer = 0;
+        if (b[0] == uint8_t(cs::UscControl::kUniform)) {
+          auto w = read_word<cs::UscUniform>(word);
+          if (!w) return bad(std::move(w).error());
+          first = uint32_t(w->start_halfs), count = uint32_t(w->size_halfs), buffer = w->buffer;
+        } else {
+          auto w = read_word<cs::UscUniformHigh>(word);
+          if (!w) return bad(std::move(w).error());
+          first = 256 + uint32_t(w->start_halfs), count = uint32_t(w->size_halfs), buffer = w->buffer;
+        }
+        if (first + count > kUniformHalves)
           return bad(Error::decode("uniform halves {}..{} are outside the {} of the uniform file", first,
-                                   first + w.count - 1, kUniformHalves));
+                                   first + count - 1, kUniformHalves));
         uint8_t* file = reinterpret_cast<uint8_t*>(s.uniforms.data());  // little-endian halves
-        AGX_CHECK(read_gpu(m, w.buffer, file + 2 * first, 2 * size_t{w.count}, GpuUnit::cdm, where));
+        AGX_CHECK(read_gpu(m, buffer, file + 2 * first, 2 * size_t{count}, GpuUnit::cdm, where));
         break;
       }
-      case UscWordKind::texture:
-      case UscWordKind::sampler:
-        break;  // loaded above
-      case UscWordKind::shared:
-        s.uses_shared = w.uses_shared;
-        s.shared_B = w.shared_B;
+      case cs::UscControl::kShared: {
+        auto w = read_word<cs::UscShared>(word);
+        if (!w) return bad(std::move(w).error());
+        s.uses_shared = w->uses_shared_memory;
+        s.shared_B = uint32_t(w->bytes_per_threadgroup);
         break;
-      case UscWordKind::shader:
+      }
+      case cs::UscControl::kShader: {
+        auto w = read_word<cs::UscShader>(word);
+        if (!w) return bad(std::move(w).error());
         s.has_shader = true;
-        s.code = cmd.usc_exec_base + w.code;
+        s.code = cmd.usc_exec_base + w->code;
         break;
-      case UscWordKind::registers:
+      }
+      case cs::UscControl::kRegisters: {
+        auto w = read_word<cs::UscRegisters>(word);
+        if (!w) return bad(std::move(w).error());
         s.has_registers = true;
-        s.register_halves = w.register_halves;
+        s.register_halves = uint32_t(w->register_count);
         // Mesa's scratch bucket: up to 8 << (b - 1) 32-bit words per thread.
-        s.stack_per_thread_B = w.spill_size ? 32u << (w.spill_size - 1) : 0;
-        s.spill_bucket = w.spill_size;
+        s.spill_bucket = uint32_t(w->spill_size);
+        s.stack_per_thread_B = s.spill_bucket ? 32u << (s.spill_bucket - 1) : 0;
         break;
-      case UscWordKind::preshader:
+      }
+      case cs::UscControl::kPreshader: {
+        auto w = read_word<cs::UscPreshader>(word);
+        if (!w) return bad(std::move(w).error());
         s.has_preshader = true;
-        s.preshader = cmd.usc_exec_base + w.code;
+        s.preshader = cmd.usc_exec_base + w->code;
         return s;
-      case UscWordKind::no_preshader:
+      }
+      case cs::UscControl::kNoPreshader: {
+        auto w = read_word<cs::UscNoPreshader>(word);
+        if (!w) return bad(std::move(w).error());
         return s;
-      case UscWordKind::fragment_properties:
-        break;
+      }
+      case cs::UscControl::kFragmentProperties:
+        break;  // refused by usc_word_length
     }
     at += n;
   }
