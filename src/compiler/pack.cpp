@@ -50,7 +50,7 @@ static_assert(std::size(kDims) == isa::kTexDimCount);
 // The coordinate operand: whole 32-bit registers, or with 16-bit extras
 // every half named (r4l_r4h_r5l_r5h_r6l), as applegpu writes it.
 std::string coord_tuple(unsigned half, uint32_t dim) {
-  const auto [count, extra] = isa::kTexSizes[dim];
+  const unsigned count = isa::kTexSizes[dim].count, extra = isa::kTexSizes[dim].extra;
   std::string t;
   if (extra == 0) {
     for (unsigned i = 0; i < count; ++i) t += fmt::format("{}r{}", i ? "_" : "", half / 2 + i);
