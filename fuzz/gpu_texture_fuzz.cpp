@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "gpu/pbe.h"
-#include "gpu/texture.h"
+#include "gpu/pbe/pbe.h"
+#include "gpu/texture/texture.h"
 #include "usc/usc.h"
 
 namespace {

@@ -72,16 +72,17 @@ void launch(Walker& w, GpuVa va, Block& b) {
 
 }  // namespace
 
-Block cdm_block(Walker& w, GpuVa va) {
+// Every CDM block's first word carries its Block Type: read through the
+// Launch word's table.
+const StreamHead kCdmHead{kCdmLaunchWord0, GpuUnit::cdm, "CDM block (unreadable: the stream runs off mapped memory)"};
+
+Block cdm_block(Walker& w, GpuVa va, std::span<const uint8_t> head_bytes) {
   Block b;
-  // Every CDM block's first word carries its Block Type: read it through
-  // the Launch word's table.
-  auto head = read_block_head<CdmLaunchWord0>(w, va, GpuUnit::cdm, "CDM", b);
-  if (!head) return b;
+  const auto head = block_head<CdmLaunchWord0>(head_bytes, va, "CDM", b);
   auto simple = [&]<class T>(T*, const char* title, Flow flow) {
     return read_whole_block<T>(w, va, GpuUnit::cdm, b, title, flow);
   };
-  switch (head->block_type) {
+  switch (head.block_type) {
     case CdmBlockType::kLaunch:
       launch(w, va, b);
       break;
@@ -105,7 +106,7 @@ Block cdm_block(Walker& w, GpuVa va) {
       (void)simple((CdmStreamReturn*)nullptr, "CDM Stream Return", Flow::ret);
       break;
     default:
-      stop_at_unknown_block(b, va, "CDM", uint32_t(head->block_type));
+      stop_at_unknown_block(b, va, "CDM", uint32_t(head.block_type));
   }
   return b;
 }
@@ -116,7 +117,7 @@ namespace agx::cmdstream {
 
 DecodeNode decode_cdm_stream(GpuMemory& memory, GpuVa va, const DecodeConfig& config) {
   detail::Walker w(memory, config);
-  return w.walk(va, "CDM stream", detail::cdm_block);
+  return w.walk(va, "CDM stream", detail::kCdmHead, detail::cdm_block);
 }
 
 }  // namespace agx::cmdstream

@@ -74,7 +74,7 @@ DecodeNode decode_compute_command(GpuMemory& memory, const drm_asahi_cmd_compute
   n.lines.push_back(fmt::format("cdm_ctrl_stream_end: 0x{:x}", c.cdm_ctrl_stream_end));
   n.lines.push_back(fmt::format("sampler_heap: 0x{:x} ({} samplers)", c.sampler_heap, c.sampler_count));
   helper(w, n, "compute", c.helper);
-  n.children.push_back(w.walk(c.cdm_ctrl_stream_base, "CDM stream", cdm_block));
+  n.children.push_back(w.walk(c.cdm_ctrl_stream_base, "CDM stream", kCdmHead, cdm_block));
   sampler_heap(w, n, c.sampler_heap, c.sampler_count);
   return n;
 }
@@ -102,7 +102,7 @@ DecodeNode decode_render_command(GpuMemory& memory, const drm_asahi_cmd_render& 
   n.structs.push_back(uapi_struct<CrIspZlsPixels>(r.isp_zls_pixels));
   helper(w, n, "vertex", r.vertex_helper);
   helper(w, n, "fragment", r.fragment_helper);
-  n.children.push_back(w.walk(r.vdm_ctrl_stream_base, "VDM stream", vdm_block));
+  n.children.push_back(w.walk(r.vdm_ctrl_stream_base, "VDM stream", kVdmHead, vdm_block));
   program(w, n, "bg", r.bg, ImageKind::texture);
   program(w, n, "eot", r.eot, ImageKind::pbe);
   program(w, n, "partial_bg", r.partial_bg, ImageKind::texture);

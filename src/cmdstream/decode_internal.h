@@ -10,12 +10,19 @@
 #include <vector>
 
 #include "cmdstream/decode.h"
+#include "cmdstream/stream_walk.h"
 #include "cmdstream/typed.h"
 
 namespace agx::cmdstream::detail {
 
-// How a packet hands control on.
-enum class Flow : uint8_t { next, link, call, ret, terminate, stop };
+// What a stream's blocks start with: the struct whose table reads the
+// first word (the walker reads its size first), the reader, and the title
+// of a block that cannot be read.
+struct StreamHead {
+  const StructDesc& head;
+  GpuUnit unit;
+  const char* unreadable;  // "CDM block (unreadable: the stream runs off mapped memory)"
+};
 
 struct Block {
   Flow flow = Flow::next;
@@ -40,11 +47,13 @@ class Walker {
   // error child, when unreadable).
   bool read_struct(const StructDesc& desc, GpuVa va, GpuUnit unit, DecodeNode& node);
 
-  // Walks a stream from va: `block` decodes the packet at an address.
-  // Handles links, calls (bounded depth), returns, link cycles and the
-  // length bound; the packets become the children of the returned node.
-  using BlockFn = std::function<Block(Walker&, GpuVa)>;
-  DecodeNode walk(GpuVa va, std::string title, const BlockFn& block);
+  // Walks a stream from va with the cmdstream walker (stream_walk.h):
+  // `block` decodes the packet at an address, whose head the walker has
+  // read. The walker handles links, calls (bounded depth), returns, link
+  // cycles, the length bound and unreadable heads; the packets, then any
+  // error that ended the walk, become the children of the returned node.
+  using BlockFn = std::function<Block(Walker&, GpuVa, std::span<const uint8_t> head)>;
+  DecodeNode walk(GpuVa va, std::string title, const StreamHead& head, const BlockFn& block);
 
   // Hexdump lines of bytes read at va ("0x...: 00 11 ...  |..|").
   static std::vector<std::string> hexdump(GpuVa va, std::span<const uint8_t> bytes);
@@ -81,20 +90,14 @@ inline DecodeNode packet_node(GpuVa va, std::string title) {
   return n;
 }
 
-// The block at va read as `Head` (a struct whose first word carries the
-// stream's Block Type), for dispatching on it. On failure b is a stopped,
-// unreadable block named `stream` and nullopt is returned.
+// The head of the block at va (the walker read it: it unpacks) as `Head`, a
+// struct whose first word carries the stream's Block Type, for dispatching
+// on it; b becomes the block's packet node named `stream`.
 template <class Head>
-std::optional<Head> read_block_head(Walker& w, GpuVa va, GpuUnit unit, const char* stream, Block& b) {
+Head block_head(std::span<const uint8_t> head, GpuVa va, const char* stream, Block& b) {
   b.node = packet_node(va, fmt::format("{} block", stream));
-  DecodeNode probe;
-  auto head = read_typed<Head>(w, va, unit, probe);
-  if (!head) {
-    b.node.children = std::move(probe.children);
-    b.node.title = fmt::format("{} block (unreadable: the stream runs off mapped memory)", stream);
-    b.flow = Flow::stop;
-  }
-  return head;
+  auto v = unpack<Head>(head);
+  return v ? *v : Head{};
 }
 
 // A block that is exactly one struct T: titles b, sets its size and flow,
@@ -128,8 +131,9 @@ DecodeNode usc_words(Walker& w, GpuVa va, std::string title, SamplerStates sampl
                      ImageKind images = ImageKind::texture);
 // A PPP state record of size_B bytes.
 DecodeNode ppp_record(Walker& w, GpuVa va, uint64_t size_B);
-// Block of a CDM / VDM stream at va.
-Block cdm_block(Walker& w, GpuVa va);
-Block vdm_block(Walker& w, GpuVa va);
+// Block of a CDM / VDM stream at va, and how their blocks start.
+Block cdm_block(Walker& w, GpuVa va, std::span<const uint8_t> head);
+Block vdm_block(Walker& w, GpuVa va, std::span<const uint8_t> head);
+extern const StreamHead kCdmHead, kVdmHead;
 
 }  // namespace agx::cmdstream::detail

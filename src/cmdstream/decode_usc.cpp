@@ -41,19 +41,14 @@ void descriptors(Walker& w, Block& b, const char* what, uint64_t buffer, uint64_
   }
 }
 
-Block usc_word(Walker& w, GpuVa va, SamplerStates samplers, ImageKind images) {
+// Every USC word starts with its control tag: read through the smallest
+// word's table.
+const StreamHead kUscHead{kUscNoPreshader, GpuUnit::usc, "USC word (unreadable: the list runs off mapped memory)"};
+
+Block usc_word(Walker& w, GpuVa va, std::span<const uint8_t> head_bytes, SamplerStates samplers, ImageKind images) {
   Block b;
   b.node = packet_node(va, "USC word");
-  // Every USC word starts with its control tag: read it through the
-  // smallest word's table.
-  DecodeNode probe;
-  auto head = read_typed<UscNoPreshader>(w, va, GpuUnit::usc, probe);
-  if (!head) {
-    b.node.children = std::move(probe.children);
-    b.node.title = "USC word (unreadable: the list runs off mapped memory)";
-    b.flow = Flow::stop;
-    return b;
-  }
+  const UscNoPreshader head = *unpack<UscNoPreshader>(head_bytes);
   auto word = [&]<class T>(T*) -> std::optional<T> {
     b.node.title = std::string(desc_of<T>().name);
     b.node.size_B = T::kSize_B;
@@ -62,7 +57,7 @@ Block usc_word(Walker& w, GpuVa va, SamplerStates samplers, ImageKind images) {
     if (!v) b.flow = Flow::stop;
     return v;
   };
-  switch (head->tag) {
+  switch (head.tag) {
     case UscControl::kUniform:
       if (auto u = word((UscUniform*)nullptr)) uniform(w, b, *u);
       break;
@@ -114,7 +109,7 @@ Block usc_word(Walker& w, GpuVa va, SamplerStates samplers, ImageKind images) {
     default:
       b.node.children.push_back(error_node(
           va, fmt::format("unknown USC control word 0x{:02x} at 0x{:x}: its length is unknown, the list stops",
-                          uint32_t(head->tag), va)));
+                          uint32_t(head.tag), va)));
       b.node.size_B = 1;
       b.flow = Flow::stop;
   }
@@ -124,8 +119,9 @@ Block usc_word(Walker& w, GpuVa va, SamplerStates samplers, ImageKind images) {
 }  // namespace
 
 DecodeNode usc_words(Walker& w, GpuVa va, std::string title, SamplerStates samplers, ImageKind images) {
-  return w.walk(va, std::move(title),
-                [&](Walker& walker, GpuVa at) { return usc_word(walker, at, samplers, images); });
+  return w.walk(va, std::move(title), kUscHead, [&](Walker& walker, GpuVa at, std::span<const uint8_t> head) {
+    return usc_word(walker, at, head, samplers, images);
+  });
 }
 
 }  // namespace agx::cmdstream::detail

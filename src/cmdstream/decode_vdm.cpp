@@ -75,16 +75,17 @@ void tessellate(Walker& w, GpuVa va, const VdmTessellate& h, Block& b) {
 
 }  // namespace
 
-Block vdm_block(Walker& w, GpuVa va) {
+const StreamHead kVdmHead{kVdmBarrier, GpuUnit::vdm, "VDM block (unreadable: the stream runs off mapped memory)"};
+
+Block vdm_block(Walker& w, GpuVa va, std::span<const uint8_t> head_bytes) {
   Block b;
   // Every VDM block's first word carries its Block Type: read it through
   // the Barrier word's table.
-  auto head = read_block_head<VdmBarrier>(w, va, GpuUnit::vdm, "VDM", b);
-  if (!head) return b;
+  const auto head = block_head<VdmBarrier>(head_bytes, va, "VDM", b);
   auto header = [&]<class T>(T*, const char* title, Flow flow) {
     return read_whole_block<T>(w, va, GpuUnit::vdm, b, title, flow);
   };
-  switch (head->block_type) {
+  switch (head.block_type) {
     case VdmBlockType::kPppStateUpdate:
       if (auto p = header((PppState*)nullptr, "PPP State Update", Flow::next)) {
         const GpuVa record = p->pointer_hi << 32 | p->pointer_lo;
@@ -120,7 +121,7 @@ Block vdm_block(Walker& w, GpuVa va) {
       (void)header((VdmStreamTerminate*)nullptr, "VDM Stream Terminate", Flow::terminate);
       break;
     default:
-      stop_at_unknown_block(b, va, "VDM", uint32_t(head->block_type));
+      stop_at_unknown_block(b, va, "VDM", uint32_t(head.block_type));
   }
   return b;
 }
@@ -131,7 +132,7 @@ namespace agx::cmdstream {
 
 DecodeNode decode_vdm_stream(GpuMemory& memory, GpuVa va, const DecodeConfig& config) {
   detail::Walker w(memory, config);
-  return w.walk(va, "VDM stream", detail::vdm_block);
+  return w.walk(va, "VDM stream", detail::kVdmHead, detail::vdm_block);
 }
 
 }  // namespace agx::cmdstream

@@ -43,72 +43,49 @@ bool Walker::read_struct(const StructDesc& desc, GpuVa va, GpuUnit unit, DecodeN
   return true;
 }
 
-DecodeNode Walker::walk(GpuVa start, std::string title, const BlockFn& block) {
+DecodeNode Walker::walk(GpuVa start, std::string title, const StreamHead& head, const BlockFn& block) {
   DecodeNode stream;
   stream.kind = DecodeNode::Kind::stream;
   stream.title = std::move(title);
   stream.va = start;
-  std::vector<GpuVa> stack;  // return addresses of Stream Link calls
-  // A control transfer to the same address with the same return stack as
-  // before would repeat forever: the hardware loops there.
-  std::set<std::pair<GpuVa, std::vector<GpuVa>>> transfers;
-  transfers.insert({start, stack});
-  GpuVa va = start;
-  uint64_t packets = 0;
-  auto transfer = [&](GpuVa from, GpuVa to, const char* how) {
-    if (!transfers.insert({to, stack}).second) {
-      stream.children.push_back(error_node(
-          from, fmt::format("link cycle: {} at 0x{:x} to 0x{:x} repeats an earlier path (the hardware would loop)",
-                            how, from, to)));
-      return false;
+  class Visitor final : public StreamVisitor {
+   public:
+    Visitor(Walker& w, DecodeNode& stream, const BlockFn& block) : w_(w), stream_(stream), block_(block) {}
+    Step block(GpuVa va, std::span<const uint8_t> head) override {
+      Block b = block_(w_, va, head);
+      stream_.children.push_back(std::move(b.node));
+      return {b.flow, b.size_B, b.target};
     }
-    return true;
-  };
-  for (;;) {
-    if (packets++ == config_.limits.max_packets) {
-      stream.children.push_back(error_node(
-          va, fmt::format("stream longer than {} packets at 0x{:x}; decoding stops", config_.limits.max_packets, va)));
-      return stream;
+
+   private:
+    Walker& w_;
+    DecodeNode& stream_;
+    const BlockFn& block_;
+  } visitor(*this, stream, block);
+  StreamFormat format;
+  format.unit = head.unit;
+  format.head_B = head.head.size_B;
+  format.head_name = head.head.name;
+  format.max_blocks = config_.limits.max_packets;
+  format.max_call_depth = config_.limits.max_call_depth;
+  WalkEnd end = walk_stream(mem_, start, format, visitor);
+  switch (end.kind) {
+    case WalkEnd::Kind::terminate:
+    case WalkEnd::Kind::stop:
+      break;
+    case WalkEnd::Kind::unreadable: {
+      DecodeNode n = packet_node(end.at, head.unreadable);
+      n.children.push_back(error_node(end.fault.va, std::move(end.message)));
+      stream.children.push_back(std::move(n));
+      break;
     }
-    Block b = block(*this, va);
-    const GpuVa at = va;
-    const bool unreadable = b.flow == Flow::stop;
-    stream.children.push_back(std::move(b.node));
-    switch (b.flow) {
-      case Flow::next:
-        va += b.size_B;
-        break;
-      case Flow::link:
-        if (!transfer(at, b.target, "Stream Link")) return stream;
-        va = b.target;
-        break;
-      case Flow::call:
-        if (stack.size() == config_.limits.max_call_depth) {
-          stream.children.push_back(error_node(
-              at, fmt::format("Stream Link call at 0x{:x}: call depth {} exceeds the limit", at, stack.size() + 1)));
-          return stream;
-        }
-        stack.push_back(at + b.size_B);
-        if (!transfer(at, b.target, "Stream Link call")) return stream;
-        va = b.target;
-        break;
-      case Flow::ret:
-        if (stack.empty()) {
-          stream.children.push_back(
-              error_node(at, fmt::format("Stream Return at 0x{:x} with no call to return to", at)));
-          return stream;
-        }
-        va = stack.back();
-        stack.pop_back();
-        if (!transfer(at, va, "Stream Return")) return stream;
-        break;
-      case Flow::terminate:
-        return stream;
-      case Flow::stop:
-        (void)unreadable;
-        return stream;
-    }
+    case WalkEnd::Kind::runaway:
+      stream.children.push_back(error_node(end.at, end.message + "; decoding stops"));
+      break;
+    default:
+      stream.children.push_back(error_node(end.at, std::move(end.message)));
   }
+  return stream;
 }
 
 std::vector<std::string> Walker::hexdump(GpuVa va, std::span<const uint8_t> bytes) {

@@ -19,6 +19,7 @@
 
 #include "compiler/lower_immediates.h"
 #include "compiler/passes.h"
+#include "isa/fields.h"
 #include "isa/isa.h"
 
 namespace agx::compiler {
@@ -39,18 +40,17 @@ constexpr size_t kSkipRegionInstrs = 6;
 // cmpsel's X/Y immediates are 8-bit (applegpu CmpselSrcDesc).
 constexpr uint64_t kMaxCmpselImmediate = 255;
 
-// The texture instructions' `n` values (applegpu's enum) and how many
-// 32-bit coordinates and 16-bit extras (layer, sample) each reads
-// (applegpu TEX_SIZES).
+// The texture instructions' `n` values (applegpu's enum); how many 32-bit
+// coordinates and 16-bit extras (layer, sample) each reads is the isa
+// unit's isa::kTexSizes (applegpu TEX_SIZES).
 constexpr const char* kDims[] = {"tex_1d", "tex_1d_array", "tex_2d", "tex_2d_array", "tex_2d_ms",
                                  "tex_3d", "tex_cube", "tex_cube_array", "tex_2d_ms_array"};
-constexpr std::pair<unsigned, unsigned> kCoordSizes[] = {{1, 0}, {1, 1}, {2, 0}, {2, 1}, {2, 1},
-                                                         {3, 0}, {3, 0}, {3, 1}, {2, 2}};
+static_assert(std::size(kDims) == isa::kTexDimCount);
 
 // The coordinate operand: whole 32-bit registers, or with 16-bit extras
 // every half named (r4l_r4h_r5l_r5h_r6l), as applegpu writes it.
 std::string coord_tuple(unsigned half, uint32_t dim) {
-  auto [count, extra] = kCoordSizes[dim];
+  const unsigned count = isa::kTexSizes[dim].count, extra = isa::kTexSizes[dim].extra;
   std::string t;
   if (extra == 0) {
     for (unsigned i = 0; i < count; ++i) t += fmt::format("{}r{}", i ? "_" : "", half / 2 + i);

@@ -5,11 +5,14 @@
 #include <cctype>
 #include <string_view>
 
+#include "format/compression.h"
+
 namespace agx::format {
 namespace {
 
 constexpr ChannelsInfo kChannels[] = {
-#define AGX_CHANNELS(name, bytes, bw, bh, bc) {#name, Channels::name, bytes, bw, bh, bc},
+#define AGX_CHANNELS(name, bytes, bw, bh, family) \
+  {#name, Channels::name, bytes, bw, bh, Compression::family != Compression::none},
 #include "format/channels.inc"
 #undef AGX_CHANNELS
 };
@@ -234,6 +237,21 @@ Result<Format> find_format(std::string_view name) {
   for (const auto& n : near) list += (list.empty() ? "" : ", ") + n;
   if (list.empty()) return Error::not_found("unknown format '{}'", name);
   return Error::not_found("unknown format '{}'; did you mean: {}", name, list);
+}
+
+Compression compression(Channels c) {
+  struct Row {
+    Channels code;
+    Compression family;
+  };
+  static constexpr Row kRows[] = {
+#define AGX_CHANNELS(name, bytes, bw, bh, family) {Channels::name, Compression::family},
+#include "format/channels.inc"
+#undef AGX_CHANNELS
+  };
+  for (const Row& r : kRows)
+    if (r.code == c) return r.family;
+  return Compression::none;
 }
 
 }  // namespace agx::format

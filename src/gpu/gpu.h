@@ -1,91 +1,26 @@
 // agx::gpu: the software AGX GPU behind the kmd's firmware interface.
 //
-// The CDM (Compute Data Master) executor runs the compute commands a driver
-// submits: it walks the CDM control stream of drm_asahi_cmd_compute in the
-// queue's VM, reads each Launch's USC word list (uniforms, texture and
-// sampler state, threadgroup memory, shader, registers, preshader) and runs
-// the kernel's threadgroups on the USC emulator, spread over worker threads.
-// docs/gpu.md describes every word and the choices made where the hardware
-// is not publicly known (preshader frequency, scratch, limits).
+// One folder per fixed-function unit, each with a public header:
+// - gpu/cdm/cdm.h: the CDM (Compute Data Master), the executor of the
+//   firmware's compute queue;
+// - gpu/texture/texture.h: the texture unit (texture_sample, texture_load)
+//   and its USC hook;
+// - gpu/pbe/pbe.h: the PBE (pixel back end: image_write, image_write_block).
+// This header ties them to the kmd's firmware queues: the executor kmd
+// Devices get by default (agx_gpu_default) is the CDM with the texture unit
+// attached; the vertex and fragment queues are not executed yet. The
+// planned render units (vdm/, ppp/, isp/, pdm/, zls/, tilebuffer/) are in
+// docs/gpu.md.
 #pragma once
 
-#include <array>
-#include <cstdint>
-#include <functional>
 #include <memory>
-#include <vector>
 
-#include "gpu/pbe.h"
-#include "gpu/texture.h"
+#include "gpu/cdm/cdm.h"
+#include "gpu/pbe/pbe.h"
+#include "gpu/texture/texture.h"
 #include "kmd/kmd.h"
-#include "usc/usc.h"
-#include "util/gpu_memory.h"
 
 namespace agx::gpu {
-
-// What a Launch bound for the texture unit: the texture and sampler state
-// registers as the USC Texture / Sampler words loaded them (load_state_word,
-// texture.h), and the command's sampler heap. The texture unit (a
-// usc::FixedFunction) reads them.
-struct Bindings {
-  GpuMemory* memory = nullptr;
-  TextureState state;
-  GpuVa sampler_heap = 0;
-  uint32_t sampler_count = 0;
-};
-
-// Makes the fixed-function unit one worker uses for one launch.
-using FixedFunctionFactory = std::function<std::unique_ptr<usc::FixedFunction>(const Bindings&)>;
-
-inline constexpr uint64_t kDefaultStepLimit = 50'000'000;       // per SIMD group
-inline constexpr uint64_t kDefaultThreadgroupLimit = 1ull << 26;  // per launch
-inline constexpr uint32_t kDefaultStreamBlockLimit = 1u << 20;    // per command
-inline constexpr unsigned kMaxStreamCallDepth = 8;                // Stream Link with return
-
-struct CdmOptions {
-  unsigned threads = 0;          // worker threads; 0: AGX_GPU_THREADS, else the host's cores
-  uint64_t step_limit = 0;       // instructions per SIMD group; 0: AGX_GPU_STEP_LIMIT or the default
-  uint64_t threadgroup_limit = kDefaultThreadgroupLimit;
-  uint32_t stream_block_limit = kDefaultStreamBlockLimit;
-  FixedFunctionFactory fixed_function;  // null: texture/image instructions fault
-};
-
-// Counters since the executor was made (observable choices: one preshader
-// run per Launch that has one).
-struct CdmStats {
-  uint64_t commands = 0;
-  uint64_t launches = 0;
-  uint64_t threadgroups = 0;
-  uint64_t simdgroups = 0;
-  uint64_t preshader_runs = 0;
-  uint64_t barriers = 0;
-  uint64_t faults = 0;
-};
-
-class CdmExecutor final : public kmd::Executor {
- public:
-  explicit CdmExecutor(CdmOptions options = {});
-  ~CdmExecutor() override;
-  CdmExecutor(const CdmExecutor&) = delete;
-  CdmExecutor& operator=(const CdmExecutor&) = delete;
-
-  // Compute commands run; render halves fault as not supported. On a fault
-  // *fault names the address, the unit and (in reason) the pc and where in
-  // the stream; the rest of the command is skipped.
-  bool execute(const kmd::FirmwareCommand& command, GpuFault* fault) override;
-
-  CdmStats stats() const;
-  unsigned threads() const;
-
-  struct Impl;
-
- private:
-  std::unique_ptr<Impl> impl_;
-};
-
-// The worker count a default executor uses: AGX_GPU_THREADS if set (1..256),
-// else the host's cores.
-unsigned default_threads();
 
 // The texture unit (TextureHook) for one worker of one launch.
 FixedFunctionFactory texture_unit_factory();

@@ -67,13 +67,4 @@ const RowContext& row_context(Opcode op) {
   return table[static_cast<size_t>(op)];
 }
 
-std::optional<TexSize> tex_size(uint32_t n) {
-  // applegpu TEX_SIZES: 1d, 1d_array, 2d, 2d_array, 2d_ms, 3d, cube,
-  // cube_array, 2d_ms_array.
-  static constexpr TexSize kSizes[] = {{1, 0}, {1, 1}, {2, 0}, {2, 1}, {2, 1},
-                                       {3, 0}, {3, 0}, {3, 1}, {2, 2}};
-  if (n >= std::size(kSizes)) return std::nullopt;
-  return kSizes[n];
-}
-
 }  // namespace agx::isa::detail

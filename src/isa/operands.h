@@ -2,6 +2,7 @@
 // field indices each operand row uses. Private to the isa unit.
 #pragma once
 
+#include "isa/fields.h"
 #include "isa/internal.h"
 
 namespace agx::isa::detail {
@@ -28,11 +29,5 @@ const RowContext& row_context(Opcode op);
 // dimension, ...), naming the operand.
 Status decode_operands(Instr& instr);
 
-// Register counts for texture dimensions (applegpu TEX_SIZES): coordinate
-// count and array/sample extra; nullopt for unknown dimension codes.
-struct TexSize {
-  uint8_t count, extra;
-};
-std::optional<TexSize> tex_size(uint32_t n);
 
 }  // namespace agx::isa::detail

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "command.h"
-#include "gpu/pbe.h"
-#include "gpu/texture.h"
+#include "gpu/pbe/pbe.h"
+#include "gpu/texture/texture.h"
 #include "layout/layout.h"
 #include "usc/usc.h"
 

@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "cmdstream/cmdstream.h"
-#include "gpu/texture.h"
+#include "gpu/texture/texture.h"
 #include "layout/layout.h"
 #include "compiler/tests/texture_dispatch.h"
 #include "run_helpers.h"

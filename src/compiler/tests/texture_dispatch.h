@@ -9,7 +9,7 @@
 
 #include "cmdstream/cmdstream.h"
 #include "compiler/tests/run_helpers.h"
-#include "gpu/texture.h"
+#include "gpu/texture/texture.h"
 #include "layout/layout.h"
 
 namespace agx::compiler::test {

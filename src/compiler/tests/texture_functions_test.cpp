@@ -13,7 +13,7 @@
 #include <functional>
 
 #include "cmdstream/cmdstream.h"
-#include "gpu/texture.h"
+#include "gpu/texture/texture.h"
 #include "layout/layout.h"
 #include "compiler/tests/texture_dispatch.h"
 #include "run_helpers.h"

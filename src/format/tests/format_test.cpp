@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "format/compression.h"
 #include "format/format.h"
 
 namespace agx::format {
@@ -46,6 +47,26 @@ TEST(Format, BlockCompressedFamilies) {
   EXPECT_EQ(by_name("ASTC_5x4_SRGB").block_width_px, 5);
   for (const auto& f : all_formats())
     EXPECT_EQ(f.block_compressed, f.block_width_px > 1 || f.block_height_px > 1) << f.name;
+}
+
+// The decoder family is a typed column of the Channels table: callers pick
+// a decoder by it, never by the class name.
+TEST(Format, CompressionFamilyOfEveryChannelsClass) {
+  const std::pair<const char*, Compression> prefixes[] = {{"PVRTC", Compression::pvrtc}, {"ETC2", Compression::etc2},
+                                                          {"EAC", Compression::eac},     {"ASTC", Compression::astc},
+                                                          {"BC", Compression::bc}};
+  unsigned astc = 0;
+  for (const ChannelsInfo& c : all_channels()) {
+    Compression expected = Compression::none;
+    for (const auto& [prefix, family] : prefixes)
+      if (std::string(c.name).rfind(prefix, 0) == 0) expected = family;
+    EXPECT_EQ(compression(c.code), expected) << c.name;
+    EXPECT_EQ(c.block_compressed, compression(c.code) != Compression::none) << c.name;
+    astc += compression(c.code) == Compression::astc;
+  }
+  EXPECT_EQ(astc, 14u);  // 4x4 .. 12x12
+  EXPECT_EQ(compression(Channels::ASTC_10X8), Compression::astc);
+  EXPECT_EQ(compression(Channels::GBGR_422), Compression::none);
 }
 
 TEST(Format, HardwareCodesFromCmdbufXml) {

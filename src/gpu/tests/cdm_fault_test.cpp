@@ -55,13 +55,17 @@ TEST_F(CdmFault, BadStreamWords) {
   std::vector<uint8_t> r;
   ASSERT_TRUE(push(r, cmdstream::CdmStreamReturn{}));
   ASSERT_EQ(run_stream(r), 1u);
-  expect_reason(fault(), "no Stream Link with return");
+  expect_reason(fault(), "Stream Return at 0x");
+  expect_reason(fault(), "with no call to return to");
   std::vector<uint8_t> b;
   ASSERT_TRUE(push_barrier(b));
   ASSERT_EQ(run_stream(b), 1u);
   expect_reason(fault(), "without a Stream Terminate");
 }
 
+// The stream walker (cmdstream/stream_walk.h) bounds the walk: a link loop
+// is a cycle at once, a long stream stops at the block limit, calls nest 8
+// deep, and a Barrier with Returns needs a call.
 TEST_F(CdmFault, LinkLoopsAndDeepCalls) {
   make(options([](CdmOptions& o) { o.stream_block_limit = 100; }));
   uint64_t va = alloc(8);
@@ -71,13 +75,29 @@ TEST_F(CdmFault, LinkLoopsAndDeepCalls) {
   ASSERT_TRUE(push(s, self));
   std::memcpy(session->host(va), s.data(), 8);
   ASSERT_EQ(session->run(va, va + 8).value(), 1u);
-  expect_reason(fault(), "more than 100 blocks");
+  EXPECT_EQ(fault().va, va);
+  expect_reason(fault(), "link cycle: Stream Link at 0x");
+  // 101 barriers before the terminate: longer than 100 blocks.
+  std::vector<uint8_t> many;
+  for (int i = 0; i < 101; ++i) ASSERT_TRUE(push_barrier(many));
+  ASSERT_TRUE(push(many, cmdstream::CdmStreamTerminate{}));
+  ASSERT_EQ(run_stream(many), 1u);
+  expect_reason(fault(), "stream longer than 100 packets");
+  EXPECT_EQ(executor->stats().barriers, 100u);
+  // A Barrier with Returns and no call.
+  cmdstream::CdmBarrier back;
+  back.returns = true;
+  std::vector<uint8_t> r;
+  ASSERT_TRUE(push(r, back));
+  ASSERT_EQ(run_stream(r), 1u);
+  expect_reason(fault(), "Barrier with Returns at 0x");
+  expect_reason(fault(), "with no call to return to");
   self.with_return = true;  // calls itself: deeper than 8
   s.clear();
   ASSERT_TRUE(push(s, self));
   std::memcpy(session->host(va), s.data(), 8);
   ASSERT_EQ(session->run(va, va + 8).value(), 1u);
-  expect_reason(fault(), "nests deeper than 8");
+  expect_reason(fault(), "call depth 9 exceeds the limit");
 }
 
 TEST_F(CdmFault, BadUscWords) {

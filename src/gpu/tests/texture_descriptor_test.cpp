@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "cmdstream/cmdstream.h"
-#include "gpu/pbe.h"
-#include "gpu/texture.h"
+#include "gpu/pbe/pbe.h"
+#include "gpu/texture/texture.h"
 
 namespace agx::gpu {
 namespace {

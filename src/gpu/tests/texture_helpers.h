@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "format/format.h"
-#include "gpu/pbe.h"
-#include "gpu/texture.h"
+#include "gpu/pbe/pbe.h"
+#include "gpu/texture/texture.h"
 #include "layout/layout.h"
 #include "usc/usc.h"
 

@@ -11,7 +11,7 @@
 
 #include <cstring>
 
-#include "gpu/texture_internal.h"
+#include "gpu/texture/texture_internal.h"
 #include "texture_helpers.h"
 
 namespace agx::gpu::test {

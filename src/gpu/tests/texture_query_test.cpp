@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "gpu/texture.h"
+#include "gpu/texture/texture.h"
 #include "texture_helpers.h"
 
 namespace agx::gpu::test {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "isa/disasm.h"
+#include "isa/fields.h"
 #include "isa/isa.h"
 #include "isa/tests/data_file.h"
 
@@ -26,6 +27,37 @@ TEST(Table, FieldLookupByName) {
   EXPECT_EQ(field_index(Opcode::iadd, "nope"), -1);
   EXPECT_EQ(field_width(Opcode::iadd, static_cast<size_t>(field_index(Opcode::iadd, "s"))), 3u);
   EXPECT_EQ(field_width(Opcode::iadd, 99), 0u);
+}
+
+// field_id is the same index as field_index, computed at compile time (a
+// name the row lacks does not compile); every row's every field agrees.
+TEST(Table, CompileTimeFieldIdsMatchTheLookup) {
+  static_assert(field_id(Opcode::texture_sample, "compare") == 0);
+  static_assert(field_id(Opcode::texture_sample, "n") != field_id(Opcode::texture_sample, "Cs"));
+  constexpr size_t kLod = field_id(Opcode::texture_load, "lod");
+  EXPECT_EQ(static_cast<int>(kLod), field_index(Opcode::texture_load, "lod"));
+  EXPECT_EQ(static_cast<int>(field_id(Opcode::image_write_block, "F")), field_index(Opcode::image_write_block, "F"));
+  EXPECT_EQ(static_cast<int>(field_id(Opcode::iadd, "s")), field_index(Opcode::iadd, "s"));
+  // field_id counts a row's fields in kFieldNames order: that position is
+  // the field's index for every field of the table.
+  std::vector<int> position(kOpcodeCount, 0);
+  size_t rows = 0;
+  for (const detail::FieldName& f : detail::kFieldNames) {
+    EXPECT_EQ(field_index(f.op, f.name), position[static_cast<size_t>(f.op)]++) << op_info(f.op).id << " " << f.name;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 981u);  // the AGX_ISA_FIELD rows of table.inc
+}
+
+// applegpu TEX_SIZES, once: coordinates and extra halves per dimension.
+TEST(Table, TexSizes) {
+  EXPECT_EQ(kTexSizes.size(), kTexDimCount);
+  EXPECT_EQ(tex_size(0)->count, 1);
+  EXPECT_EQ(tex_size(1)->extra, 1);
+  EXPECT_EQ(tex_size(5)->count, 3);  // 3d
+  EXPECT_EQ(tex_size(8)->count, 2);  // 2d_ms_array: sample and layer
+  EXPECT_EQ(tex_size(8)->extra, 2);
+  EXPECT_FALSE(tex_size(9).has_value());
 }
 
 TEST(Table, ConstantBitsDecodeAsTheRowOrAnEarlierOne) {

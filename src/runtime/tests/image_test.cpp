@@ -4,8 +4,8 @@
 
 #include <cstring>
 
-#include "gpu/pbe.h"
-#include "gpu/texture.h"
+#include "gpu/pbe/pbe.h"
+#include "gpu/texture/texture.h"
 #include "runtime/image.h"
 #include "runtime/session.h"
 
