@@ -86,6 +86,19 @@ Status push_states(std::vector<uint8_t>& out, uint32_t n, uint64_t va, uint32_t 
 
 }  // namespace
 
+LaunchDesc shader_launch(const compiler::Shader& shader, std::array<uint32_t, 3> groups) {
+  LaunchDesc l;
+  l.code = shader.code;
+  l.register_halves = shader.stats.gprs;
+  l.preamble = shader.preamble;
+  l.preamble_register_halves = shader.stats.preamble_gprs;
+  l.scratch_B = shader.stats.scratch_B;
+  l.threadgroup_memory_B = shader.abi.threadgroup_memory_B;
+  l.groups = groups;
+  l.local = shader.abi.workgroup_size;
+  return l;
+}
+
 uint32_t spill_size_bucket(uint32_t scratch_B) {
   if (scratch_B == 0) return 0;
   const uint32_t units = ((scratch_B + 3) / 4 + 7) / 8;  // 8-word units

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cmdstream/typed.h"
+#include "compiler/compiler.h"
 #include "runtime/runtime.h"
 #include "util/result.h"
 
@@ -92,6 +93,11 @@ struct LaunchDesc {
   // size bucket and a helper program with its header (docs/runtime.md).
   uint32_t scratch_B = 0;
 };
+
+// The launch of a compiled shader (its code, registers, preamble, scratch,
+// threadgroup memory and workgroup size) of `groups` threadgroups; the
+// caller gives the uniform file and any texture and sampler states.
+LaunchDesc shader_launch(const compiler::Shader& shader, std::array<uint32_t, 3> groups);
 
 // A launch ready to submit; keeps its buffers alive until destroyed.
 struct EncodedLaunch {

@@ -248,15 +248,7 @@ Status Session::launch(const compiler::Shader& shader, std::array<uint32_t, 3> g
   for (int i = 0; i < 3; ++i) u[abi.workgroup_count_uniform + i] = groups[i];
   for (size_t i = 0; i < uniform_words_.size(); ++i) u[abi.push_constants_uniform + i] = uniform_words_[i];
 
-  runtime::LaunchDesc launch;
-  launch.code = shader.code;
-  launch.register_halves = shader.stats.gprs;
-  launch.preamble = shader.preamble;
-  launch.preamble_register_halves = shader.stats.preamble_gprs;
-  launch.scratch_B = shader.stats.scratch_B;
-  launch.threadgroup_memory_B = abi.threadgroup_memory_B;
-  launch.groups = groups;
-  launch.local = abi.workgroup_size;
+  runtime::LaunchDesc launch = runtime::shader_launch(shader, groups);
   AGX_TRY(runtime::StateDescriptors states, runtime::bind_images(abi, [&](const compiler::ImageBinding& b) { return bound_image(b); }));
   launch.texture_states = states.textures;
   launch.sampler_states = states.samplers;

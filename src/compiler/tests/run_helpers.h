@@ -121,16 +121,8 @@ inline Status execute(const Shader& shader, Job& run) {
   for (int i = 0; i < 3; ++i) u[shader.abi.workgroup_count_uniform + i] = run.groups[i];
   for (size_t i = 0; i < run.push.size(); ++i) u[shader.abi.push_constants_uniform + i] = run.push[i];
   u.resize(std::max<uint32_t>(shader.abi.uniform_count, 1));
-  runtime::LaunchDesc l;
-  l.code = shader.code;
-  l.register_halves = shader.stats.gprs;
-  l.preamble = shader.preamble;
-  l.preamble_register_halves = shader.stats.preamble_gprs;
-  l.scratch_B = shader.stats.scratch_B;
+  runtime::LaunchDesc l = runtime::shader_launch(shader, run.groups);
   l.uniforms = u;
-  l.threadgroup_memory_B = shader.abi.threadgroup_memory_B;
-  l.groups = run.groups;
-  l.local = shader.abi.workgroup_size;
   if (run.groups[0] && run.groups[1] && run.groups[2]) {
     AGX_TRY(runtime::EncodedLaunch e, runtime::encode_launch(*device, l));
     AGX_CHECK(device->submit_compute(e.command, "the test kernel"));

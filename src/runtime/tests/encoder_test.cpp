@@ -193,6 +193,28 @@ TEST(Encoder, IndirectLaunchesBarrierAndTerminate) {
   EXPECT_EQ(pre->code, 0x200u);
 }
 
+TEST(Encoder, ShaderLaunchTakesWhatTheCompilerReports) {
+  compiler::Shader sh;
+  sh.code = {1, 2, 3, 4};
+  sh.preamble = {5, 6};
+  sh.stats.gprs = 24;
+  sh.stats.preamble_gprs = 8;
+  sh.stats.scratch_B = 64;
+  sh.abi.threadgroup_memory_B = 512;
+  sh.abi.workgroup_size = {8, 4, 2};
+  LaunchDesc l = shader_launch(sh, {3, 2, 1});
+  EXPECT_EQ(l.code.data(), sh.code.data());
+  EXPECT_EQ(l.code.size(), 4u);
+  EXPECT_EQ(l.preamble.size(), 2u);
+  EXPECT_EQ(l.register_halves, 24u);
+  EXPECT_EQ(l.preamble_register_halves, 8u);
+  EXPECT_EQ(l.scratch_B, 64u);
+  EXPECT_EQ(l.threadgroup_memory_B, 512u);
+  EXPECT_EQ(l.groups, (std::array<uint32_t, 3>{3, 2, 1}));
+  EXPECT_EQ(l.local, (std::array<uint32_t, 3>{8, 4, 2}));
+  EXPECT_TRUE(l.uniforms.empty());
+}
+
 TEST(Encoder, EncodesIntoDeviceBuffers) {
   // The code is not a kernel: the firmware only completes the command.
   kmd::Device kdev;
