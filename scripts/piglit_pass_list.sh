@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # piglit_pass_list.sh [BUILD]: runs every compute .shader_test of Debian's
 # piglit package on the software AGX and rewrites
-# src/runtime/tests/data/piglit_compute_pass.list with the files that pass
+# src/shadertest/tests/data/piglit_compute_pass.list with the files that pass
 # (the list scripts/test.sh requires to keep passing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +10,7 @@ root=/usr/lib/x86_64-linux-gnu/piglit
 all=$(mktemp)
 trap 'rm -f "$all"' EXIT
 (cd "$root" && grep -rl '^\[compute shader' tests generated_tests | sort) >"$all"
-out=src/runtime/tests/data/piglit_compute_pass.list
+out=src/shadertest/tests/data/piglit_compute_pass.list
 {
   echo "# piglit compute tests that the software AGX passes today (of the"
   echo "# $(wc -l <"$all") compute files of Debian 12's package piglit, paths under"

@@ -39,9 +39,9 @@ step "tests"
 status=0
 ctest --test-dir build --output-on-failure -j"$jobs" | tee "$log/gcc" || status=1
 
-step "piglit compute tests that must pass (src/runtime/tests/data/piglit_compute_pass.list)"
+step "piglit compute tests that must pass (src/shadertest/tests/data/piglit_compute_pass.list)"
 build/agx shader-test --root /usr/lib/x86_64-linux-gnu/piglit \
-  --list src/runtime/tests/data/piglit_compute_pass.list -j"$jobs" | tee "$log/piglit" || status=1
+  --list src/shadertest/tests/data/piglit_compute_pass.list -j"$jobs" | tee "$log/piglit" || status=1
 
 step "build (clang-14, ASan + UBSan, fuzzers)"
 # -O1 with line tables only, the sanitizers' usual build: tests run faster

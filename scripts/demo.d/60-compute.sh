@@ -19,7 +19,7 @@ if [ -d "$piglit" ]; then
   echo "\$ agx shader-test --root $piglit --list piglit_compute.list -j 2"
   # A report: the verdicts of a fixed sample, passes and failures alike
   # (the test command gates on the files that must pass).
-  "$AGX" shader-test --root "$piglit" --list "$here/../../src/runtime/tests/data/piglit_compute.list" -j 2 \
+  "$AGX" shader-test --root "$piglit" --list "$here/../../src/shadertest/tests/data/piglit_compute.list" -j 2 \
     | sed "s|$piglit/||" || true
 fi
 echo

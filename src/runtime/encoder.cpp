@@ -23,13 +23,6 @@ constexpr uint32_t kMaxTextureStates = 256;       // Launch Word 0: 5 bits in gr
 constexpr uint32_t kMaxSamplerStates = 16;        // Launch Word 0: "16 compact"
 constexpr uint32_t kStatesPerWord = 127;          // USC Texture / Sampler Count: 7 bits
 
-template <class T>
-Status push(std::vector<uint8_t>& out, const T& value) {
-  size_t at = out.size();
-  out.resize(at + T::kSize_B);
-  return cs::pack_into(value, std::span<uint8_t>(out).subspan(at, T::kSize_B));
-}
-
 Status check(const LaunchDesc& l) {
   if (l.code.empty()) return Error::invalid_argument("launch: no code");
   if (l.uniforms.size() > kMaxUniforms)
@@ -63,7 +56,6 @@ Status check(const LaunchDesc& l) {
   return {};
 }
 
-uint32_t uniform_halves(const LaunchDesc& l) { return uint32_t(l.uniforms.size()) * 2; }
 uint32_t texture_states(const LaunchDesc& l) { return uint32_t(l.texture_states.size() / kTextureState_B); }
 uint32_t sampler_state_B(const LaunchDesc& l) { return l.extended_samplers ? kExtendedSamplerState_B : kSamplerState_B; }
 uint32_t sampler_states(const LaunchDesc& l) { return uint32_t(l.sampler_states.size() / sampler_state_B(l)); }
@@ -94,6 +86,19 @@ Status push_states(std::vector<uint8_t>& out, uint32_t n, uint64_t va, uint32_t 
 
 }  // namespace
 
+LaunchDesc shader_launch(const compiler::Shader& shader, std::array<uint32_t, 3> groups) {
+  LaunchDesc l;
+  l.code = shader.code;
+  l.register_halves = shader.stats.gprs;
+  l.preamble = shader.preamble;
+  l.preamble_register_halves = shader.stats.preamble_gprs;
+  l.scratch_B = shader.stats.scratch_B;
+  l.threadgroup_memory_B = shader.abi.threadgroup_memory_B;
+  l.groups = groups;
+  l.local = shader.abi.workgroup_size;
+  return l;
+}
+
 uint32_t spill_size_bucket(uint32_t scratch_B) {
   if (scratch_B == 0) return 0;
   const uint32_t units = ((scratch_B + 3) / 4 + 7) / 8;  // 8-word units
@@ -102,15 +107,13 @@ uint32_t spill_size_bucket(uint32_t scratch_B) {
   return std::min<uint32_t>(15, 1 + log2_ceil);
 }
 
-Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& l, uint64_t code_usc, uint64_t uniforms_va,
-                                            uint64_t textures_va, uint64_t samplers_va, uint64_t preamble_usc) {
-  AGX_CHECK(check(l));
+Result<std::vector<uint8_t>> pack_usc_words(const UscWordList& w) {
   std::vector<uint8_t> out;
   // Uniform words of at most 32 registers each, u0..u127 then u128..u255.
-  for (uint32_t first = 0, count = 0; first < l.uniforms.size(); first += count) {
-    count = std::min<uint32_t>(kUniformsPerWord, uint32_t(l.uniforms.size()) - first);
+  for (uint32_t first = 0, count = 0; first < w.uniform_count; first += count) {
+    count = std::min<uint32_t>(kUniformsPerWord, w.uniform_count - first);
     if (first < kLowUniforms && first + count > kLowUniforms) count = kLowUniforms - first;
-    uint64_t buffer = uniforms_va + uint64_t(first) * 4;
+    uint64_t buffer = w.uniforms_va + uint64_t(first) * 4;
     if (first < kLowUniforms) {
       cs::UscUniform u;
       u.start_halfs = first * 2;
@@ -125,25 +128,36 @@ Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& l, uint64_t code_u
       AGX_CHECK(push(out, u));
     }
   }
-  AGX_CHECK(push_states<cs::UscTexture>(out, texture_states(l), textures_va, kTextureState_B));
-  AGX_CHECK(push_states<cs::UscSampler>(out, sampler_states(l), samplers_va, sampler_state_B(l)));
+  AGX_CHECK(push_states<cs::UscTexture>(out, w.texture_count, w.textures_va, kTextureState_B));
+  AGX_CHECK(push_states<cs::UscSampler>(out, w.sampler_count, w.samplers_va,
+                                        w.extended_samplers ? kExtendedSamplerState_B : kSamplerState_B));
+  // Without threadgroup memory Mesa still sizes the word at 65536 bytes
+  // (bminor/mesa-mesa src/asahi/lib/agx_usc.h agx_usc_shared_none, and
+  // agx_usc_shared's "size > 0 ? size : 65536").
   cs::UscShared shared;
-  shared.uses_shared_memory = l.threadgroup_memory_B > 0;
+  shared.uses_shared_memory = w.threadgroup_memory_B > 0;
   shared.layout = cs::SharedLayout::kVertexCompute;
-  shared.bytes_per_threadgroup = l.threadgroup_memory_B;
+  shared.bytes_per_threadgroup = w.threadgroup_memory_B > 0 ? w.threadgroup_memory_B : kMaxThreadgroupMemory_B;
   AGX_CHECK(push(out, shared));
+  // Shader and Registers as Mesa's linker packs a linked shader's words
+  // (bminor/mesa-mesa src/asahi/lib/agx_linker.c): Unk 2 = 3 for a
+  // non-fragment shader ("fragment ? 2 : 3", also in
+  // src/gallium/drivers/asahi/agx_state.c agx_build_pipeline), Registers
+  // with Unk 1 = fragment (false), the scratch bucket and Unk 4 = 1.
   cs::UscShader shader;
-  shader.code = code_usc;
+  shader.code = w.code_usc;
+  shader.unk_2 = 3;
   AGX_CHECK(push(out, shader));
   cs::UscRegisters regs;
-  regs.register_count = l.register_halves;
-  regs.spill_size = spill_size_bucket(l.scratch_B);
+  regs.register_count = w.register_halves;
+  regs.spill_size = w.spill_bucket;
+  regs.unk_4 = 1;
   AGX_CHECK(push(out, regs));
   // The list ends with the preamble's code (bminor/mesa-mesa
   // src/asahi/lib/agx_usc.h: agx_usc_pack Preshader) or No Preshader.
-  if (!l.preamble.empty()) {
+  if (w.preshader_usc) {
     cs::UscPreshader pre;
-    pre.code = preamble_usc;
+    pre.code = *w.preshader_usc;
     AGX_CHECK(push(out, pre));
   } else {
     AGX_CHECK(push(out, cs::UscNoPreshader{}));
@@ -151,31 +165,89 @@ Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& l, uint64_t code_u
   return out;
 }
 
-Result<std::vector<uint8_t>> pack_cdm_launch(const LaunchDesc& l, uint64_t pipeline_usc) {
+Result<std::vector<uint8_t>> pack_usc_words(const LaunchDesc& l, uint64_t code_usc, uint64_t uniforms_va,
+                                            uint64_t textures_va, uint64_t samplers_va, uint64_t preamble_usc) {
   AGX_CHECK(check(l));
-  std::vector<uint8_t> out;
+  UscWordList w;
+  w.code_usc = uint32_t(code_usc);
+  w.register_halves = l.register_halves;
+  w.spill_bucket = spill_size_bucket(l.scratch_B);
+  w.uniform_count = uint32_t(l.uniforms.size());
+  w.uniforms_va = uniforms_va;
+  w.texture_count = texture_states(l);
+  w.textures_va = textures_va;
+  w.sampler_count = sampler_states(l);
+  w.samplers_va = samplers_va;
+  w.extended_samplers = l.extended_samplers;
+  w.threadgroup_memory_B = l.threadgroup_memory_B;
+  if (!l.preamble.empty()) w.preshader_usc = uint32_t(preamble_usc);
+  return pack_usc_words(w);
+}
+
+// The CDM launch Mesa emits (bminor/mesa-mesa src/asahi/libagx/libagx_dgc.h
+// agx_cdm_launch): Word 0 with the mode, Word 1, Indirect or Global size,
+// and Local size unless the mode is Indirect local.
+Status push_cdm_launch(std::vector<uint8_t>& out, const CdmLaunch& l) {
   cs::CdmLaunchWord0 w0;
-  w0.uniform_register_count = uniform_halves(l);
-  w0.texture_state_register_count = texture_states(l);
-  w0.sampler_state_register_count = sampler_state_count(sampler_states(l), l.extended_samplers);
-  w0.preshader_register_count = l.preamble.empty() ? 0 : l.preamble_register_halves;
-  w0.mode = cs::CdmMode::kDirect;
+  w0.uniform_register_count = l.uniform_count * 2;  // in 16-bit halves
+  w0.texture_state_register_count = l.texture_count;
+  w0.sampler_state_register_count = sampler_state_count(l.sampler_count, l.extended_samplers);
+  w0.preshader_register_count = l.preshader_register_halves;
+  w0.mode = l.mode;
   AGX_CHECK(push(out, w0));
   cs::CdmLaunchWord1 w1;
-  w1.pipeline = pipeline_usc;
+  w1.pipeline = l.pipeline_usc;
   AGX_CHECK(push(out, w1));
+  if (l.mode == cs::CdmMode::kDirect) {
+    cs::CdmGlobalSize global;
+    global.x = l.global_threads[0];
+    global.y = l.global_threads[1];
+    global.z = l.global_threads[2];
+    AGX_CHECK(push(out, global));
+  } else {
+    cs::CdmIndirect ind;
+    ind.address_hi = l.indirect >> 32;
+    ind.address_lo = l.indirect & 0xFFFF'FFFFu;
+    AGX_CHECK(push(out, ind));
+  }
+  if (l.mode != cs::CdmMode::kIndirectLocal) {
+    cs::CdmLocalSize local;
+    local.x = l.local[0];
+    local.y = l.local[1];
+    local.z = l.local[2];
+    AGX_CHECK(push(out, local));
+  }
+  return {};
+}
+
+// Every cache bit Mesa sets after each launch of a G13G stream
+// (bminor/mesa-mesa src/asahi/libagx/libagx_dgc.h agx_cdm_barrier: Unk 0..19
+// with USC cache inval, "after every launch to be safe").
+Status push_cdm_barrier(std::vector<uint8_t>& out) {
+  cs::CdmBarrier b;
+  b.unk_0 = b.unk_1 = b.unk_2 = b.usc_cache_inval = b.unk_4 = b.unk_5 = b.unk_6 = b.unk_7 = true;
+  b.unk_8 = b.unk_9 = b.unk_10 = b.unk_11 = b.unk_12 = b.unk_13 = b.unk_14 = b.unk_15 = true;
+  b.unk_16 = b.unk_17 = b.unk_18 = b.unk_19 = true;
+  return push(out, b);
+}
+
+Status push_cdm_terminate(std::vector<uint8_t>& out) { return push(out, cs::CdmStreamTerminate{}); }
+
+Result<std::vector<uint8_t>> pack_cdm_launch(const LaunchDesc& l, uint64_t pipeline_usc) {
+  AGX_CHECK(check(l));
+  CdmLaunch c;
+  c.pipeline_usc = uint32_t(pipeline_usc);
+  c.uniform_count = uint32_t(l.uniforms.size());
+  c.texture_count = texture_states(l);
+  c.sampler_count = sampler_states(l);
+  c.extended_samplers = l.extended_samplers;
+  c.preshader_register_halves = l.preamble.empty() ? 0 : l.preamble_register_halves;
   // Direct mode: the global size counts threads.
-  cs::CdmGlobalSize global;
-  global.x = uint64_t(l.groups[0]) * l.local[0];
-  global.y = uint64_t(l.groups[1]) * l.local[1];
-  global.z = uint64_t(l.groups[2]) * l.local[2];
-  AGX_CHECK(push(out, global));
-  cs::CdmLocalSize local;
-  local.x = l.local[0];
-  local.y = l.local[1];
-  local.z = l.local[2];
-  AGX_CHECK(push(out, local));
-  AGX_CHECK(push(out, cs::CdmStreamTerminate{}));
+  for (int i = 0; i < 3; ++i) c.global_threads[i] = uint32_t(uint64_t(l.groups[i]) * l.local[i]);
+  c.local = l.local;
+  std::vector<uint8_t> out;
+  AGX_CHECK(push_cdm_launch(out, c));
+  AGX_CHECK(push_cdm_terminate(out));
   return out;
 }
 

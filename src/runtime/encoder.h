@@ -1,24 +1,75 @@
-// The command encoder: one compute launch as the hardware takes it, packed
-// with the cmdstream unit's typed tables (bminor/mesa-mesa
-// src/asahi/genxml/cmdbuf.xml): the kernel's code in the USC window, a
-// uniform buffer, the texture and sampler state descriptors, a USC word
-// list (Uniform / Uniform High, Texture, Sampler, Shared, Shader,
-// Registers, then Preshader with the preamble's code or No Preshader) and a
-// CDM control stream (Launch words 0-1,
-// Global size in threads, Local size, Stream Terminate), then the
-// drm_asahi_cmd_compute that points at the stream.
+// The command encoder: the one place that packs compute launches as the
+// hardware takes them, with the cmdstream unit's typed tables
+// (bminor/mesa-mesa src/asahi/genxml/cmdbuf.xml): a USC word list
+// (Uniform / Uniform High, Texture, Sampler, Shared, Shader, Registers,
+// then Preshader with the preamble's code or No Preshader) and CDM control
+// stream blocks (Launch words 0-1, Global size in threads or Indirect,
+// Local size; Barrier; Stream Terminate). encode_launch puts one launch
+// with its code, uniforms and state descriptors in a Device's buffers and
+// makes the drm_asahi_cmd_compute that points at the stream.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
+#include "cmdstream/typed.h"
+#include "compiler/compiler.h"
 #include "runtime/runtime.h"
 #include "util/result.h"
 
 namespace agx::runtime {
+
+// Appends the packed bytes of a typed cmdstream struct.
+template <class T>
+Status push(std::vector<uint8_t>& out, const T& value) {
+  size_t at = out.size();
+  out.resize(at + T::kSize_B);
+  return cmdstream::pack_into(value, std::span<uint8_t>(out).subspan(at, T::kSize_B));
+}
+
+// A USC word list with every address resolved (`*_usc`: offsets from the
+// queue's usc_exec_base; `*_va`: GPU addresses). Packed as given: the
+// limits are encode_launch's to check (the gpu unit's tests pack malformed
+// launches on purpose).
+struct UscWordList {
+  uint32_t code_usc = 0;
+  uint32_t register_halves = 0;   // Registers: 16-bit halves (groups of 8)
+  uint32_t spill_bucket = 0;      // Registers: spill_size_bucket(scratch bytes)
+  uint32_t uniform_count = 0;     // u0..: 32-bit uniforms loaded from uniforms_va
+  uint64_t uniforms_va = 0;
+  uint32_t texture_count = 0;     // ts0..: 24-byte descriptors at textures_va
+  uint64_t textures_va = 0;
+  uint32_t sampler_count = 0;     // ss0..: at samplers_va, 8 bytes each or 24 when extended
+  uint64_t samplers_va = 0;
+  bool extended_samplers = false;
+  uint32_t threadgroup_memory_B = 0;  // 0: no threadgroup memory
+  std::optional<uint32_t> preshader_usc;  // none: No Preshader
+};
+Result<std::vector<uint8_t>> pack_usc_words(const UscWordList& words);
+
+// One CDM launch: Launch Word 0 (register counts, mode), Word 1 (the word
+// list), Global size (Direct: threads per axis) or Indirect (the address
+// of the sizes), and Local size (not in Indirect local mode).
+struct CdmLaunch {
+  uint32_t pipeline_usc = 0;      // the USC word list (64-byte aligned)
+  uint32_t uniform_count = 0;
+  uint32_t texture_count = 0;
+  uint32_t sampler_count = 0;
+  bool extended_samplers = false;
+  uint32_t preshader_register_halves = 0;  // 0 without a preshader
+  cmdstream::CdmMode mode = cmdstream::CdmMode::kDirect;
+  std::array<uint32_t, 3> global_threads{1, 1, 1};  // Direct
+  uint64_t indirect = 0;                            // Indirect global / local
+  std::array<uint32_t, 3> local{1, 1, 1};
+};
+Status push_cdm_launch(std::vector<uint8_t>& stream, const CdmLaunch& launch);
+// The Barrier Mesa puts after each launch on G13 (libagx_dgc.h agx_cdm_barrier).
+Status push_cdm_barrier(std::vector<uint8_t>& stream);
+Status push_cdm_terminate(std::vector<uint8_t>& stream);
 
 struct LaunchDesc {
   std::span<const uint8_t> code;        // AGX machine code ending in stop
@@ -42,6 +93,11 @@ struct LaunchDesc {
   // size bucket and a helper program with its header (docs/runtime.md).
   uint32_t scratch_B = 0;
 };
+
+// The launch of a compiled shader (its code, registers, preamble, scratch,
+// threadgroup memory and workgroup size) of `groups` threadgroups; the
+// caller gives the uniform file and any texture and sampler states.
+LaunchDesc shader_launch(const compiler::Shader& shader, std::array<uint32_t, 3> groups);
 
 // A launch ready to submit; keeps its buffers alive until destroyed.
 struct EncodedLaunch {
@@ -72,8 +128,9 @@ constexpr uint32_t kMaxThreadsPerThreadgroup = 1024;
 constexpr uint32_t kMaxThreadgroupMemory_B = 65536;
 Result<EncodedLaunch> encode_launch(Device& device, const LaunchDesc& launch);
 
-// The USC word list and CDM stream bytes alone (what encode_launch writes),
-// for given addresses: `code_usc`, `pipeline_usc` are USC offsets
+// The USC word list and CDM stream bytes of a checked LaunchDesc alone
+// (what encode_launch writes: the launch, then Stream Terminate), for given
+// addresses: `code_usc`, `pipeline_usc` are USC offsets
 // (from usc_exec_base), `uniforms_va`, `textures_va` and `samplers_va` GPU
 // VAs (8-byte aligned); `preamble_usc` the preamble's USC offset (used when
 // the launch has a preamble).

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "command.h"
-#include "gpu/compute_session.h"
 #include "gpu/gpu.h"
+#include "runtime/compute_session.h"
 
 namespace {
 
@@ -57,9 +57,9 @@ double emulated_GBps(unsigned threads, double* checksum) {
   agx::gpu::CdmOptions options;
   options.threads = threads;
   device.set_executor(std::make_shared<agx::gpu::CdmExecutor>(options));
-  auto session = must(agx::gpu::ComputeSession::open(device, 2ull * 4 * kN + (1 << 20)), "open");
+  auto session = must(agx::runtime::ComputeSession::open(device, 2ull * 4 * kN + (1 << 20)), "open");
   uint64_t x = must(session->alloc(4ull * kN, 4096), "alloc"), y = must(session->alloc(4ull * kN, 4096), "alloc");
-  agx::gpu::KernelLaunch k;
+  agx::runtime::KernelLaunch k;
   k.code = must(session->assemble(kSaxpy), "assemble");
   k.register_halves = 8;
   const float a = 1.25f;
@@ -69,9 +69,9 @@ double emulated_GBps(unsigned threads, double* checksum) {
   k.grid = {kN, 1, 1};
   k.local = {256, 1, 1};
   std::vector<uint8_t> stream;
-  must(agx::gpu::push_launch(stream, *session, k, must(agx::gpu::upload_usc_words(*session, k), "words")), "launch");
-  must(agx::gpu::push_barrier(stream), "barrier");
-  must(agx::gpu::push_terminate(stream), "terminate");
+  must(agx::runtime::push_launch(stream, *session, k, must(agx::runtime::upload_usc_words(*session, k), "words")), "launch");
+  must(agx::runtime::push_cdm_barrier(stream), "barrier");
+  must(agx::runtime::push_cdm_terminate(stream), "terminate");
   uint64_t sva = must(session->upload(stream), "upload");
   float* hx = session->host_as<float>(x);
   float* hy = session->host_as<float>(y);
@@ -116,19 +116,19 @@ double native_GBps(unsigned threads, double* checksum) {
 double empty_dispatches_per_s() {
   agx::kmd::Device device;
   device.set_executor(std::make_shared<agx::gpu::CdmExecutor>());
-  auto session = must(agx::gpu::ComputeSession::open(device, 4 << 20), "open");
-  agx::gpu::KernelLaunch k;
+  auto session = must(agx::runtime::ComputeSession::open(device, 4 << 20), "open");
+  agx::runtime::KernelLaunch k;
   k.code = must(session->assemble("stop"), "assemble");
   k.register_halves = 8;
   k.grid = {1, 1, 1};
-  uint64_t words = must(agx::gpu::upload_usc_words(*session, k), "words");
+  uint64_t words = must(agx::runtime::upload_usc_words(*session, k), "words");
   const int launches = 2000;
   std::vector<uint8_t> stream;
   for (int i = 0; i < launches; ++i) {
-    must(agx::gpu::push_launch(stream, *session, k, words), "launch");
-    must(agx::gpu::push_barrier(stream), "barrier");
+    must(agx::runtime::push_launch(stream, *session, k, words), "launch");
+    must(agx::runtime::push_cdm_barrier(stream), "barrier");
   }
-  must(agx::gpu::push_terminate(stream), "terminate");
+  must(agx::runtime::push_cdm_terminate(stream), "terminate");
   uint64_t sva = must(session->upload(stream), "upload");
   double best = 1e30;
   for (int r = 0; r < kRuns; ++r) {

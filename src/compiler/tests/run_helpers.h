@@ -1,8 +1,12 @@
-// Compiles GLSL compute kernels and runs them on the usc emulator's
-// dispatch with buffers at fixed addresses (docs/compiler.md's ABI).
+// Compiles GLSL compute kernels and runs them as a driver would: launched
+// by the runtime's encoder through the Asahi UAPI on the software GPU's CDM
+// executor (which runs the preamble as the USC Preshader), one buffer per
+// resource bound where docs/compiler.md's ABI says.
 #pragma once
 
 #include <gtest/gtest.h>
+
+#include <fmt/format.h>
 
 #include <array>
 #include <cstdio>
@@ -13,6 +17,10 @@
 #include <vector>
 
 #include "compiler/compiler.h"
+#include "gpu/gpu.h"
+#include "kmd/kmd.h"
+#include "runtime/encoder.h"
+#include "runtime/runtime.h"
 #include "usc/usc.h"
 
 namespace agx::compiler::test {
@@ -63,63 +71,64 @@ inline Shader must_compile(const std::string& src, TargetEnv env = TargetEnv::vu
   return std::move(*s);
 }
 
-// The preamble as the CDM runs the USC Preshader (docs/gpu.md): once, as
-// one SIMD group with only lane 0 active, on the dispatch's uniform file;
-// the uniform file it leaves at `stop` is what the dispatch starts with.
-inline Status run_preamble(const Shader& shader, std::array<uint32_t, usc::kUniforms>& uniforms, GpuMemory& mem) {
-  if (shader.preamble.empty()) return {};
-  AGX_TRY(auto program, usc::compile(shader.preamble, 0));
-  auto core = std::make_unique<usc::Core>();
-  usc::place(*core, usc::Placement{});
-  core->exec = core->present = 1;
-  core->u = uniforms;
-  std::vector<uint8_t> shared(16);
-  usc::Memories m{&mem, &shared, nullptr, 0};
-  AGX_TRY(auto stop, usc::run(program, *core, m, usc::RunOptions{}));
-  if (stop != usc::StopReason::finished) return Error::invalid_argument("the preamble stopped at a barrier");
-  uniforms = core->u;
-  return {};
+// The device every kernel of a test binary runs on: an in-process kmd
+// Device whose executor is the CDM (a step limit that ends runaway loops),
+// opened by the runtime. Made once and kept until the process exits.
+inline Result<runtime::Device*> gpu_device() {
+  struct Gpu {
+    kmd::Device kmd;
+    std::unique_ptr<runtime::Device> device;
+    std::string error;
+  };
+  static Gpu* gpu = [] {
+    auto* g = new Gpu;
+    gpu::CdmOptions o;
+    o.step_limit = 50'000'000;
+    g->kmd.set_executor(std::make_shared<gpu::CdmExecutor>(o));
+    auto d = runtime::Device::open(runtime::in_process_transport(g->kmd));
+    if (d.ok()) g->device = std::move(*d);
+    else g->error = d.error().message();
+    return g;
+  }();
+  if (!gpu->device) return Error::io("the in-process device did not open: {}", gpu->error);
+  return gpu->device.get();
 }
 
 inline Status execute(const Shader& shader, Job& run) {
-  usc::RegionMemory mem;
-  usc::Dispatch d;
-  d.threadgroups = run.groups;
-  d.threads_per_threadgroup = shader.abi.workgroup_size;
-  d.threadgroup_memory_B = std::max<uint32_t>(shader.abi.threadgroup_memory_B, 16);
+  AGX_TRY(runtime::Device * device, gpu_device());
   if (run.buffers.size() < shader.abi.resources.size())
     return Error::invalid_argument("the shader has {} resources, the test gives {}", shader.abi.resources.size(), run.buffers.size());
+  std::vector<uint32_t> u(std::max<uint32_t>(shader.abi.uniform_count, usc::kUniforms), 0);
+  auto set64 = [&](uint32_t at, uint64_t va) {
+    u[at] = static_cast<uint32_t>(va);
+    u[at + 1] = static_cast<uint32_t>(va >> 32);
+  };
+  std::vector<std::unique_ptr<runtime::Buffer>> buffers;
   for (size_t i = 0; i < shader.abi.resources.size(); ++i) {
-    uint64_t va = kBufferBase + i * kBufferStride;
-    std::vector<uint8_t> bytes(std::max<size_t>(run.buffers[i].size() * 4, 4));
-    std::memcpy(bytes.data(), run.buffers[i].data(), run.buffers[i].size() * 4);
-    AGX_CHECK(mem.map(va, std::move(bytes)));
-    uint32_t u = shader.abi.resources[i].uniform;
-    d.uniforms[u] = static_cast<uint32_t>(va);
-    d.uniforms[u + 1] = static_cast<uint32_t>(va >> 32);
+    AGX_TRY(auto b, device->create_buffer(std::max<size_t>(run.buffers[i].size() * 4, 4), fmt::format("buffer {}", i)));
+    std::memcpy(b->host().data(), run.buffers[i].data(), run.buffers[i].size() * 4);
+    set64(shader.abi.resources[i].uniform, b->gpu_va());
     if (shader.abi.resources[i].size_uniform != Resource::kNoUniform)
-      d.uniforms[shader.abi.resources[i].size_uniform] = static_cast<uint32_t>(run.buffers[i].size() * 4);
+      u[shader.abi.resources[i].size_uniform] = static_cast<uint32_t>(run.buffers[i].size() * 4);
+    buffers.push_back(std::move(b));
   }
+  std::unique_ptr<runtime::Buffer> lock;
   if (shader.abi.atomic_lock_uniform != UINT32_MAX) {
-    // The 64-bit buffer atomics' lock word, after the buffers.
-    uint64_t va = kBufferBase + shader.abi.resources.size() * kBufferStride;
-    AGX_CHECK(mem.map(va, std::vector<uint8_t>(4)));
-    d.uniforms[shader.abi.atomic_lock_uniform] = static_cast<uint32_t>(va);
-    d.uniforms[shader.abi.atomic_lock_uniform + 1] = static_cast<uint32_t>(va >> 32);
+    // The 64-bit buffer atomics' lock word.
+    AGX_TRY(lock, device->create_buffer(4, "atomic lock"));
+    set64(shader.abi.atomic_lock_uniform, lock->gpu_va());
   }
-  for (int i = 0; i < 3; ++i) d.uniforms[shader.abi.workgroup_count_uniform + i] = run.groups[i];
-  for (size_t i = 0; i < run.push.size(); ++i) d.uniforms[shader.abi.push_constants_uniform + i] = run.push[i];
-  AGX_CHECK(run_preamble(shader, d.uniforms, mem));
-  AGX_TRY(auto program, usc::compile(shader.code, 0));
-  usc::RunOptions opt;
-  opt.step_limit = 50'000'000;
-  AGX_CHECK(usc::dispatch(program, d, mem, opt));
-  for (size_t i = 0; i < shader.abi.resources.size(); ++i) {
-    uint64_t va = kBufferBase + i * kBufferStride;
-    GpuFault fault;
-    if (!run.buffers[i].empty() && !mem.read(va, run.buffers[i].data(), run.buffers[i].size() * 4, GpuUnit::usc, &fault))
-      return Error::fault("reading back buffer {}", i);
+  for (int i = 0; i < 3; ++i) u[shader.abi.workgroup_count_uniform + i] = run.groups[i];
+  for (size_t i = 0; i < run.push.size(); ++i) u[shader.abi.push_constants_uniform + i] = run.push[i];
+  u.resize(std::max<uint32_t>(shader.abi.uniform_count, 1));
+  runtime::LaunchDesc l = runtime::shader_launch(shader, run.groups);
+  l.uniforms = u;
+  if (run.groups[0] && run.groups[1] && run.groups[2]) {
+    AGX_TRY(runtime::EncodedLaunch e, runtime::encode_launch(*device, l));
+    AGX_CHECK(device->submit_compute(e.command, "the test kernel"));
   }
+  for (size_t i = 0; i < shader.abi.resources.size(); ++i)
+    std::memcpy(run.buffers[i].data(), buffers[i]->host().data(), run.buffers[i].size() * 4);
   return {};
 }
 

@@ -190,8 +190,13 @@ TEST(SpillExec, SixteenBitHalvesRoundTripThroughTheStack) {
   ASSERT_TRUE(code.ok()) << code.error().message();
   Shader sh;
   sh.code = *code;
+  // What the compiler would report: the registers, u0..u4 (the buffer and
+  // the workgroup count) and a frame covering the stack words at 8..11.
+  sh.stats = st;
+  sh.stats.scratch_B = std::max<uint32_t>(st.scratch_B, 12);
   sh.abi.resources.push_back(Resource{Resource::Kind::storage_buffer, 0, 0, 0, "O"});
   sh.abi.workgroup_count_uniform = 2;
+  sh.abi.uniform_count = 5;
   sh.abi.workgroup_size = {32, 1, 1};
   Job r;
   r.buffers = {std::vector<uint32_t>(96)};

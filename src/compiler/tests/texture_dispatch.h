@@ -55,6 +55,27 @@ inline usc::Dispatch dispatch_to(const Abi& abi, GpuVa out) {
   return d;
 }
 
+// The preamble as the CDM runs the USC Preshader (docs/gpu.md): once, as
+// one SIMD group with only lane 0 active, on the dispatch's uniform file;
+// the uniform file it leaves at `stop` is what the dispatch starts with.
+// (The image tests map their images and states at fixed addresses in a
+// RegionMemory of their own, so they dispatch on the usc emulator with the
+// texture hook rather than through the runtime and the CDM.)
+inline Status run_preamble(const Shader& shader, std::array<uint32_t, usc::kUniforms>& uniforms, GpuMemory& mem) {
+  if (shader.preamble.empty()) return {};
+  AGX_TRY(auto program, usc::compile(shader.preamble, 0));
+  auto core = std::make_unique<usc::Core>();
+  usc::place(*core, usc::Placement{});
+  core->exec = core->present = 1;
+  core->u = uniforms;
+  std::vector<uint8_t> shared(16);
+  usc::Memories m{&mem, &shared, nullptr, 0};
+  AGX_TRY(auto stop, usc::run(program, *core, m, usc::RunOptions{}));
+  if (stop != usc::StopReason::finished) return Error::invalid_argument("the preamble stopped at a barrier");
+  uniforms = core->u;
+  return {};
+}
+
 // Runs the preamble and the shader with the texture and sampler states
 // at `states` / `samplers` (`state_count` / `sampler_count` of them), then
 // reads `vec4s` vec4s back from `out`; empty when something failed (the

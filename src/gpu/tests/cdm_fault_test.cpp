@@ -58,7 +58,7 @@ TEST_F(CdmFault, BadStreamWords) {
   expect_reason(fault(), "Stream Return at 0x");
   expect_reason(fault(), "with no call to return to");
   std::vector<uint8_t> b;
-  ASSERT_TRUE(push_barrier(b));
+  ASSERT_TRUE(push_cdm_barrier(b));
   ASSERT_EQ(run_stream(b), 1u);
   expect_reason(fault(), "without a Stream Terminate");
 }
@@ -107,7 +107,7 @@ TEST_F(CdmFault, BadUscWords) {
   session->host(bad)[0] = 0x77;
   std::vector<uint8_t> s;
   ASSERT_TRUE(push_launch(s, *session, store_index(k, out, 32), bad));
-  ASSERT_TRUE(push_terminate(s));
+  ASSERT_TRUE(push_cdm_terminate(s));
   ASSERT_EQ(run_stream(s), 1u);
   EXPECT_EQ(fault().va, bad);
   expect_reason(fault(), "tag 0x77 names no USC Control word");
@@ -118,7 +118,7 @@ TEST_F(CdmFault, BadUscWords) {
   uint64_t wv = *session->upload(w, 64);
   s.clear();
   ASSERT_TRUE(push_launch(s, *session, store_index(k, out, 32), wv));
-  ASSERT_TRUE(push_terminate(s));
+  ASSERT_TRUE(push_cdm_terminate(s));
   ASSERT_EQ(run_stream(s), 1u);
   expect_reason(fault(), "Fragment Properties");
   // No Shader word.
@@ -127,7 +127,7 @@ TEST_F(CdmFault, BadUscWords) {
   wv = *session->upload(w, 64);
   s.clear();
   ASSERT_TRUE(push_launch(s, *session, store_index(k, out, 32), wv));
-  ASSERT_TRUE(push_terminate(s));
+  ASSERT_TRUE(push_cdm_terminate(s));
   ASSERT_EQ(run_stream(s), 1u);
   expect_reason(fault(), "no Shader word");
 }
@@ -159,7 +159,7 @@ TEST_F(CdmFault, UnmappedAndReadOnlyStores) {
   EXPECT_EQ(session->host_as<uint32_t>(out)[0], 7u);
 
   // A read-only binding of another object.
-  auto& f = session->file();
+  auto& f = session->transport();
   drm_asahi_gem_create gc{0x4000, 0, 0, 0, 0};
   ASSERT_EQ(f.ioctl(DRM_IOCTL_ASAHI_GEM_CREATE, &gc), 0);
   drm_asahi_gem_bind_op op{DRM_ASAHI_BIND_READ, gc.handle, 0, 0x4000, 0x2'0000'0000};
@@ -232,7 +232,7 @@ TEST_F(CdmFault, RenderCommandsAreNotExecuted) {
     drm_asahi_cmd_render r;
   } buf{{DRM_ASAHI_CMD_RENDER, sizeof r, DRM_ASAHI_BARRIER_NONE, DRM_ASAHI_BARRIER_NONE}, r};
   drm_syncobj_create sc{0, 0};
-  ASSERT_EQ(session->file().ioctl(DRM_IOCTL_SYNCOBJ_CREATE, &sc), 0);
+  ASSERT_EQ(session->transport().ioctl(DRM_IOCTL_SYNCOBJ_CREATE, &sc), 0);
   drm_asahi_sync out{DRM_ASAHI_SYNC_SYNCOBJ, sc.handle, 0};
   drm_asahi_submit sub{};
   sub.syncs = reinterpret_cast<uint64_t>(&out);
@@ -240,9 +240,9 @@ TEST_F(CdmFault, RenderCommandsAreNotExecuted) {
   sub.queue_id = session->queue_id();
   sub.out_sync_count = 1;
   sub.cmdbuf_size = sizeof buf;
-  ASSERT_EQ(session->file().ioctl(DRM_IOCTL_ASAHI_SUBMIT, &sub), 0);
+  ASSERT_EQ(session->transport().ioctl(DRM_IOCTL_ASAHI_SUBMIT, &sub), 0);
   drm_syncobj_wait w{reinterpret_cast<uint64_t>(&sc.handle), INT64_MAX, 1, 0, 0, 0};
-  ASSERT_EQ(session->file().ioctl(DRM_IOCTL_SYNCOBJ_WAIT, &w), 0);
+  ASSERT_EQ(session->transport().ioctl(DRM_IOCTL_SYNCOBJ_WAIT, &w), 0);
   auto faults = device->faults();
   ASSERT_EQ(faults.size(), 2u);  // the vertex and the fragment half
   EXPECT_NE(faults[0].fault.reason.find("not executed by the software GPU"), std::string::npos);
@@ -265,7 +265,7 @@ TEST_F(CdmFault, TheQueueOtherQueuesAndOtherFilesGoOn) {
   KernelLaunch k = store_index(*(*other)->assemble(kStoreIndex), o, 32);
   std::vector<uint8_t> s;
   ASSERT_TRUE(push_launch(s, **other, k, *upload_usc_words(**other, k)));
-  ASSERT_TRUE(push_terminate(s));
+  ASSERT_TRUE(push_cdm_terminate(s));
   uint64_t va = *(*other)->upload(s);
   ASSERT_EQ((*other)->run(va, va + s.size()).value(), 0u);
   EXPECT_EQ((*other)->host_as<uint32_t>(o)[17], 17u);

@@ -1,5 +1,6 @@
-// CDM executor tests: a kmd Device with the executor, a ComputeSession on
-// it, and helpers that build streams with the cmdstream typed API.
+// CDM executor tests: a kmd Device with the executor, the runtime's thin
+// ComputeSession on it, and helpers that build streams with the runtime's
+// encoder (the one packer of CDM launches and USC word lists).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,12 +10,20 @@
 #include <string>
 #include <vector>
 
-#include "gpu/compute_session.h"
 #include "gpu/gpu.h"
+#include "runtime/compute_session.h"
+#include "runtime/encoder.h"
 
 namespace agx::gpu::test {
 
 namespace cs = cmdstream;
+using runtime::ComputeSession;
+using runtime::KernelLaunch;
+using runtime::push;
+using runtime::push_cdm_barrier;
+using runtime::push_cdm_terminate;
+using runtime::push_launch;
+using runtime::upload_usc_words;
 
 inline std::string kernel_text(const std::string& name) {
   std::ifstream f("tests/c_client/kernels/" + name + ".s");
@@ -68,9 +77,9 @@ class CdmTest : public ::testing::Test {
     std::vector<uint8_t> s;
     for (const auto& k : ks) {
       EXPECT_TRUE(push_launch(s, *session, k, words(k)));
-      EXPECT_TRUE(push_barrier(s));
+      EXPECT_TRUE(push_cdm_barrier(s));
     }
-    EXPECT_TRUE(push_terminate(s));
+    EXPECT_TRUE(push_cdm_terminate(s));
     return s;
   }
   // Uploads a stream and runs it; returns the number of faults.

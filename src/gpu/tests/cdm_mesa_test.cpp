@@ -13,7 +13,8 @@
 //    3 for a non-fragment shader), Registers (nr_gprs, Unk 1 = fragment =
 //    0, spill size 0, Unk 4 = 1) as src/asahi/lib/agx_linker.c, and No
 //    Preshader.
-//  - The stream: src/asahi/libagx/libagx_dgc.h agx_cdm_launch (Launch Word
+//  - The stream, packed by the runtime's encoder (runtime/encoder.h, which
+//    follows the same sources): src/asahi/libagx/libagx_dgc.h agx_cdm_launch (Launch Word
 //    0 with the mode merged in, Word 1 Pipeline, Indirect or Global size,
 //    Local size unless indirect-local), with Word 0 as
 //    src/asahi/vulkan/hk_cmd_dispatch.c sets it (sampler state register
@@ -100,43 +101,19 @@ class MesaStream : public CdmTest {
     return session->usc_offset(upload(w, 64));
   }
 
-  // agx_cdm_launch + agx_cdm_barrier.
+  // agx_cdm_launch + agx_cdm_barrier, through the runtime's encoder.
   void launch(std::vector<uint8_t>& s, cs::CdmMode mode, uint32_t pipeline, std::array<uint32_t, 3> grid,
               uint64_t indirect, std::array<uint32_t, 3> local) {
-    cs::CdmLaunchWord0 w0;
-    w0.mode = mode;
-    w0.sampler_state_register_count = cs::SamplerStates::k4Compact;  // the value 1
-    w0.uniform_register_count = kPushCount_halfs;
-    w0.preshader_register_count = 0;
-    put(s, w0);
-    cs::CdmLaunchWord1 w1;
-    w1.pipeline = pipeline;
-    put(s, w1);
-    if (mode != cs::CdmMode::kDirect) {
-      cs::CdmIndirect ind;
-      ind.address_hi = indirect >> 32;
-      ind.address_lo = indirect & 0xFFFFFFFFu;
-      put(s, ind);
-    } else {
-      cs::CdmGlobalSize g;
-      g.x = grid[0];
-      g.y = grid[1];
-      g.z = grid[2];
-      put(s, g);
-    }
-    if (mode != cs::CdmMode::kIndirectLocal) {
-      cs::CdmLocalSize l;
-      l.x = local[0];
-      l.y = local[1];
-      l.z = local[2];
-      put(s, l);
-    }
-    cs::CdmBarrier b;
-    b.unk_5 = b.unk_6 = b.unk_8 = true;
-    b.unk_0 = b.unk_1 = b.unk_2 = b.usc_cache_inval = b.unk_4 = b.unk_7 = true;
-    b.unk_9 = b.unk_10 = b.unk_11 = b.unk_12 = b.unk_13 = b.unk_14 = b.unk_15 = true;
-    b.unk_16 = b.unk_17 = b.unk_18 = b.unk_19 = true;
-    put(s, b);
+    runtime::CdmLaunch c;
+    c.pipeline_usc = pipeline;
+    c.mode = mode;
+    c.sampler_count = 1;                      // k4Compact: the value 1
+    c.uniform_count = kPushCount_halfs / 2;   // Word 0 counts halves
+    c.global_threads = grid;
+    c.indirect = indirect;
+    c.local = local;
+    ASSERT_TRUE(runtime::push_cdm_launch(s, c));
+    ASSERT_TRUE(push_cdm_barrier(s));
   }
 
   uint64_t rodata = 0, image_heap = 0;
@@ -183,7 +160,7 @@ TEST_F(MesaStream, DirectIndirectGlobalAndIndirectLocalLaunchesRunInOrder) {
   launch(s, cs::CdmMode::kDirect, p1, {n, 1, 1}, 0, {64, 1, 1});
   launch(s, cs::CdmMode::kIndirectGlobal, p2, {}, groups, {64, 1, 1});
   launch(s, cs::CdmMode::kIndirectLocal, p3, {}, local, {});
-  put(s, cs::CdmStreamTerminate{});
+  ASSERT_TRUE(push_cdm_terminate(s));
   ASSERT_EQ(run_stream(s), 0u) << fault().reason;
 
   for (uint32_t i = 0; i < padded; ++i) {

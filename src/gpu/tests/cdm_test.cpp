@@ -225,9 +225,9 @@ TEST_F(Cdm, StreamLinksCallsAndReturns) {
   std::vector<uint8_t> sa, sb, main;
   ASSERT_TRUE(push_launch(sa, *session, k1, words(k1)));
   ASSERT_TRUE(push(sa, cs::CdmStreamReturn{}));
-  ASSERT_TRUE(push_barrier(sb));
+  ASSERT_TRUE(push_cdm_barrier(sb));
   ASSERT_TRUE(push_launch(sb, *session, k2, words(k2)));
-  ASSERT_TRUE(push_terminate(sb));
+  ASSERT_TRUE(push_cdm_terminate(sb));
   uint64_t va = *session->upload(sa), vb = *session->upload(sb);
   cs::CdmStreamLink call, jump;
   call.target_hi = va >> 32, call.target_lo = va & 0xFFFFFFFF, call.with_return = true;
@@ -305,7 +305,7 @@ TEST_F(Cdm, EmptyAndZeroSizedLaunches) {
 }
 
 TEST_F(Cdm, TimestampsAroundTheCommand) {
-  auto& f = session->file();
+  auto& f = session->transport();
   drm_asahi_gem_create gc{0x4000, 0, 0, 0, 0};
   ASSERT_EQ(f.ioctl(DRM_IOCTL_ASAHI_GEM_CREATE, &gc), 0);
   drm_asahi_gem_bind_object b{DRM_ASAHI_BIND_OBJECT_OP_BIND, DRM_ASAHI_BIND_OBJECT_USAGE_TIMESTAMPS, gc.handle, 0, 0,
@@ -345,7 +345,7 @@ stop)");
   k.grid = {32, 1, 1};
   std::vector<uint8_t> st;
   ASSERT_TRUE(push_launch(st, session, k, *upload_usc_words(session, k)));
-  ASSERT_TRUE(push_terminate(st));
+  ASSERT_TRUE(push_cdm_terminate(st));
   uint64_t va = *session.upload(st);
   std::memset(session.host(out), 0xEE, 4 * 32);
   device.set_executor(kmd::completing_executor());

@@ -123,6 +123,98 @@ TEST(Encoder, TextureAndSamplerStates) {
   EXPECT_FALSE(pack_cdm_launch(l, 0).ok());
 }
 
+// The fields Mesa sets and a LaunchDesc does not choose: Shared without
+// threadgroup memory (agx_usc_shared_none: 65536 bytes, not used), Shader
+// Unk 2 = 3 and Registers Unk 4 = 1 (agx_linker.c, a non-fragment shader).
+TEST(Encoder, FieldsAsMesaPacksThem) {
+  uint8_t code[8] = {};
+  uint32_t u[2] = {};
+  LaunchDesc l = launch(code, u);
+  l.threadgroup_memory_B = 0;
+  auto w = pack_usc_words(l, 0x8000, 0x2'0000'0000);
+  ASSERT_TRUE(w.ok()) << w.error().message();
+  std::span<const uint8_t> b(*w);
+  auto sh = cs::unpack<cs::UscShared>(b.subspan(8));
+  ASSERT_TRUE(sh.ok()) << sh.error().message();
+  EXPECT_FALSE(sh->uses_shared_memory);
+  EXPECT_EQ(sh->layout, cs::SharedLayout::kVertexCompute);
+  EXPECT_EQ(sh->bytes_per_threadgroup, 65536u);
+  auto shader = cs::unpack<cs::UscShader>(b.subspan(12));
+  ASSERT_TRUE(shader.ok());
+  EXPECT_EQ(shader->unk_2, 3u);
+  EXPECT_FALSE(shader->loads_varyings);
+  auto regs = cs::unpack<cs::UscRegisters>(b.subspan(18));
+  ASSERT_TRUE(regs.ok());
+  EXPECT_EQ(regs->unk_4, 1u);
+  EXPECT_FALSE(regs->unk_1);
+}
+
+// The packers under encode_launch take words as given: indirect modes, a
+// preshader, the barrier and the terminate (what the gpu tests build with).
+TEST(Encoder, IndirectLaunchesBarrierAndTerminate) {
+  std::vector<uint8_t> s;
+  CdmLaunch c;
+  c.pipeline_usc = 0x1040;
+  c.uniform_count = 3;
+  c.preshader_register_halves = 20;
+  c.mode = cs::CdmMode::kIndirectGlobal;
+  c.indirect = 0x12'3456'7880;
+  c.local = {64, 2, 1};
+  ASSERT_TRUE(push_cdm_launch(s, c));
+  ASSERT_EQ(s.size(), 4u + 4 + 8 + 12);  // Indirect replaces Global size
+  auto w0 = cs::unpack<cs::CdmLaunchWord0>(s);
+  EXPECT_EQ(w0->mode, cs::CdmMode::kIndirectGlobal);
+  EXPECT_EQ(w0->preshader_register_count, 32u);  // groups of 16
+  auto ind = cs::unpack<cs::CdmIndirect>(std::span<const uint8_t>(s).subspan(8));
+  EXPECT_EQ(ind->address_hi, 0x12u);
+  EXPECT_EQ(ind->address_lo, 0x3456'7880u);
+  EXPECT_EQ(cs::unpack<cs::CdmLocalSize>(std::span<const uint8_t>(s).subspan(16))->y, 2u);
+  s.clear();
+  c.mode = cs::CdmMode::kIndirectLocal;  // the sizes come from memory: no Local size
+  ASSERT_TRUE(push_cdm_launch(s, c));
+  EXPECT_EQ(s.size(), 4u + 4 + 8);
+  ASSERT_TRUE(push_cdm_barrier(s));
+  auto bar = cs::unpack<cs::CdmBarrier>(std::span<const uint8_t>(s).subspan(16));
+  ASSERT_TRUE(bar.ok());
+  EXPECT_TRUE(bar->usc_cache_inval && bar->unk_0 && bar->unk_19);
+  EXPECT_FALSE(bar->unk_20 || bar->returns);
+  ASSERT_TRUE(push_cdm_terminate(s));
+  EXPECT_EQ(cs::unpack<cs::CdmStreamTerminate>(std::span<const uint8_t>(s).subspan(20))->block_type,
+            cs::CdmBlockType::kStreamTerminate);
+  // A word list with a preshader ends with it; nothing is checked here.
+  UscWordList w;
+  w.code_usc = 0x100;
+  w.register_halves = 0;  // encode_launch would refuse it
+  w.preshader_usc = 0x200;
+  auto words = pack_usc_words(w);
+  ASSERT_TRUE(words.ok()) << words.error().message();
+  auto pre = cs::unpack<cs::UscPreshader>(std::span<const uint8_t>(*words).subspan(words->size() - 8));
+  ASSERT_TRUE(pre.ok());
+  EXPECT_EQ(pre->code, 0x200u);
+}
+
+TEST(Encoder, ShaderLaunchTakesWhatTheCompilerReports) {
+  compiler::Shader sh;
+  sh.code = {1, 2, 3, 4};
+  sh.preamble = {5, 6};
+  sh.stats.gprs = 24;
+  sh.stats.preamble_gprs = 8;
+  sh.stats.scratch_B = 64;
+  sh.abi.threadgroup_memory_B = 512;
+  sh.abi.workgroup_size = {8, 4, 2};
+  LaunchDesc l = shader_launch(sh, {3, 2, 1});
+  EXPECT_EQ(l.code.data(), sh.code.data());
+  EXPECT_EQ(l.code.size(), 4u);
+  EXPECT_EQ(l.preamble.size(), 2u);
+  EXPECT_EQ(l.register_halves, 24u);
+  EXPECT_EQ(l.preamble_register_halves, 8u);
+  EXPECT_EQ(l.scratch_B, 64u);
+  EXPECT_EQ(l.threadgroup_memory_B, 512u);
+  EXPECT_EQ(l.groups, (std::array<uint32_t, 3>{3, 2, 1}));
+  EXPECT_EQ(l.local, (std::array<uint32_t, 3>{8, 4, 2}));
+  EXPECT_TRUE(l.uniforms.empty());
+}
+
 TEST(Encoder, EncodesIntoDeviceBuffers) {
   // The code is not a kernel: the firmware only completes the command.
   kmd::Device kdev;

@@ -1,0 +1,138 @@
+// `agx shader-test FILE|DIR... [--list FILE] [--root DIR] [-j N] [--timeout S]
+//  [--json | --piglit]`: runs piglit .shader_test files on the stack, each in
+// its own child process (docs/shadertest.md gives the output formats).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "command.h"
+#include "shadertest/isolated.h"
+#include "shadertest/runner.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using agx::shadertest::Outcome;
+
+agx::Result<std::vector<std::string>> collect(const std::vector<std::string>& args,
+                                              const std::string& list, const std::string& root) {
+  std::vector<std::string> paths;
+  for (const auto& a : args) {
+    std::error_code ec;
+    if (fs::is_directory(a, ec)) {
+      std::vector<std::string> found;
+      for (auto it = fs::recursive_directory_iterator(a, ec); !ec && it != fs::end(it); it.increment(ec))
+        if (it->is_regular_file() && it->path().extension() == ".shader_test")
+          found.push_back(it->path().string());
+      if (ec) return agx::Error::io("{}: {}", a, ec.message());
+      std::sort(found.begin(), found.end());
+      paths.insert(paths.end(), found.begin(), found.end());
+    } else if (fs::exists(a, ec)) {
+      paths.push_back(a);
+    } else {
+      return agx::Error::not_found("{}: no such file or directory", a);
+    }
+  }
+  if (!list.empty()) {
+    auto text = agx::cli::read_file(list);
+    if (!text.ok()) return std::move(text).error();
+    size_t pos = 0;
+    unsigned line = 0;
+    while (pos < text->size()) {
+      size_t nl = text->find('\n', pos);
+      std::string l = text->substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+      pos = nl == std::string::npos ? text->size() : nl + 1;
+      ++line;
+      while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.pop_back();
+      if (l.empty() || l[0] == '#') continue;
+      paths.push_back(root.empty() ? l : (fs::path(root) / l).string());
+    }
+  }
+  return paths;
+}
+
+void setup_shader_test(CLI::App& sub) {
+  struct Opts {
+    std::vector<std::string> inputs;
+    std::string list, root;
+    unsigned jobs = 1;
+    double timeout_s = 60;
+    bool json = false, piglit = false;
+  };
+  auto o = std::make_shared<Opts>();
+  sub.add_option("FILE", o->inputs, ".shader_test files or directories (searched recursively)");
+  sub.add_option("--list", o->list, "A file naming .shader_test files, one per line ('#' comments)");
+  sub.add_option("--root", o->root, "Directory the --list paths are relative to");
+  sub.add_option("-j,--jobs", o->jobs, "Files run in parallel (child processes)")->check(CLI::Range(1u, 256u));
+  sub.add_option("--timeout", o->timeout_s, "Seconds one file may take before it is killed (CRASH)")
+      ->check(CLI::PositiveNumber);
+  sub.add_flag("--json", o->json, "One JSON object per file: {\"file\", \"result\", \"detail\", \"ms\"}");
+  sub.add_flag("--piglit", o->piglit,
+               "For one file, print what piglit's shader_runner prints: PIGLIT: {\"result\": \"pass\" }");
+  // piglit's framework passes shader_runner's flags (-auto -fbo ...): accepted
+  // and ignored with --piglit.
+  sub.allow_extras();
+  sub.callback([o, &sub] {
+    for (const auto& extra : sub.remaining()) {
+      if (!o->piglit || extra.empty() || extra[0] != '-') agx::cli::fail(fmt::format("unexpected argument '{}'", extra));
+    }
+    if (o->json && o->piglit) agx::cli::fail("--json and --piglit exclude each other");
+    auto paths = collect(o->inputs, o->list, o->root);
+    if (!paths.ok()) agx::cli::fail(paths.error());
+    if (paths->empty()) agx::cli::fail("no .shader_test files given");
+    if (o->piglit && paths->size() != 1) agx::cli::fail("--piglit runs exactly one file");
+
+    agx::shadertest::IsolationOptions iso;
+    iso.jobs = o->jobs;
+    iso.timeout_s = o->timeout_s;
+    auto run = [](const std::string& text) { return agx::shadertest::run_shader_test(text); };
+    auto print = [&](const agx::shadertest::FileResult& r) {
+      const auto& v = r.verdict;
+      if (o->piglit) {
+        if (!v.detail.empty()) fmt::print("{}\n", v.detail);
+        fmt::print("PIGLIT: {{\"result\": \"{}\" }}\n", agx::shadertest::to_string(v.outcome));
+      } else if (o->json) {
+        nlohmann::json j = {{"file", r.path},
+                            {"result", agx::shadertest::to_string(v.outcome)},
+                            {"detail", v.detail},
+                            {"ms", std::round(r.ms * 1000) / 1000}};
+        fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+      } else {
+        std::string detail = v.detail;
+        std::replace(detail.begin(), detail.end(), '\n', ' ');
+        fmt::print("{:<5}  {}{}{}\n", agx::shadertest::to_upper_string(v.outcome), r.path,
+                   detail.empty() ? "" : "  ", detail);
+      }
+      std::fflush(stdout);
+    };
+    auto results = agx::shadertest::run_isolated(*paths, iso, run, print);
+    size_t pass = 0, fail = 0, skip = 0, crash = 0;
+    for (const auto& r : results) {
+      switch (r.verdict.outcome) {
+        case Outcome::pass: ++pass; break;
+        case Outcome::fail: ++fail; break;
+        case Outcome::skip: ++skip; break;
+        case Outcome::crash: ++crash; break;
+      }
+    }
+    if (!o->json && !o->piglit) {
+      fmt::print("{} passed, {} failed, {} skipped", pass, fail + crash, skip);
+      if (crash) fmt::print(" ({} crashed)", crash);
+      fmt::print("\n");
+    }
+    // piglit reads the verdict from the output; the exit code says whether
+    // anything failed (skips are not failures).
+    if (fail + crash > 0) throw agx::cli::Exit{1};
+  });
+}
+
+agx::cli::Command kShaderTest{"shader-test",
+                              "Run piglit .shader_test files (compute) on the software AGX through "
+                              "the UAPI",
+                              setup_shader_test};
+
+}  // namespace
