@@ -15,15 +15,9 @@ namespace agx::gpu {
 namespace cs = agx::cmdstream;
 
 Result<PbeView> decode_pbe(std::span<const uint32_t> words) {
-  if (words.size() * 4 < kTextureDescriptor_B)
-    return Error::decode("PBE descriptor of {} bytes (24 needed)", words.size() * 4);
-  AGX_TRY(cs::Pbe p, cs::unpack<cs::Pbe>(bytes_of(words)));
+  AGX_TRY(cs::Pbe p, unpack_descriptor<cs::Pbe>(words, "PBE"));
   PbeView v;
-  AGX_TRY(v.dim, dim_of(p.dimension));
-  AGX_TRY(v.layout, layout_of(p.layout));
-  AGX_CHECK(check_format(p.channels, p.type));
-  v.channels = p.channels;
-  v.type = p.type;
+  AGX_CHECK(decode_shared_fields(p, v));
   const cs::Channel sw[4] = {p.swizzle_r, p.swizzle_g, p.swizzle_b, p.swizzle_a};
   for (int k = 0; k < 4; ++k) {
     AGX_TRY(Swizzle s, swizzle_of(sw[k]));
@@ -31,15 +25,8 @@ Result<PbeView> decode_pbe(std::span<const uint32_t> words) {
       return Error::decode("PBE swizzle {} names a constant", k);
     v.swizzle[k] = uint8_t(s);
   }
-  v.width_px = uint32_t(p.width);
-  v.height_px = uint32_t(p.height);
-  v.samples = samples_of(v.dim, p.samples);
   v.buffer = p.buffer;
   v.level = uint32_t(p.level);
-  v.mipmapped = p.unk_mipmapped;
-  v.compressed = p.compressed_1;
-  v.sparse = sparse_mode(p.mode);
-  v.srgb = p.srgb;
   v.flip_vertical = p.flip_vertical;
   v.rotate_90 = p.rotate_90;  // its direction is our choice: pbe_destination (rotate.cpp)
   if (v.layout == ImageLayout::linear) {

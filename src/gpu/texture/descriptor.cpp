@@ -96,29 +96,16 @@ bool extended_sampler_states(uint32_t states) {
 }
 
 Result<TextureView> decode_texture(std::span<const uint32_t> words) {
-  if (words.size() * 4 < kTextureDescriptor_B)
-    return Error::decode("Texture descriptor of {} bytes (24 needed)", words.size() * 4);
-  AGX_TRY(cs::Texture t, cs::unpack<cs::Texture>(bytes_of(words)));
+  AGX_TRY(cs::Texture t, unpack_descriptor<cs::Texture>(words, "Texture"));
   TextureView v;
-  AGX_TRY(v.dim, dim_of(t.dimension));
-  AGX_TRY(v.layout, layout_of(t.layout));
-  AGX_CHECK(check_format(t.channels, t.type));
-  v.channels = t.channels;
-  v.type = t.type;
+  AGX_CHECK(decode_shared_fields(t, v));
   AGX_TRY(v.swizzle[0], swizzle_of(t.swizzle_r));
   AGX_TRY(v.swizzle[1], swizzle_of(t.swizzle_g));
   AGX_TRY(v.swizzle[2], swizzle_of(t.swizzle_b));
   AGX_TRY(v.swizzle[3], swizzle_of(t.swizzle_a));
-  v.width_px = uint32_t(t.width);
-  v.height_px = uint32_t(t.height);
   v.first_level = uint32_t(t.first_level);
   v.last_level = uint32_t(t.last_level);
-  v.samples = samples_of(v.dim, t.samples);
   v.address = t.address;
-  v.mipmapped = t.unk_mipmapped;
-  v.compressed = t.compressed_1;
-  v.sparse = sparse_mode(t.mode);
-  v.srgb = t.srgb;
   v.srgb_2_channel = t.srgb_2_channel;
   if (v.layout == ImageLayout::linear) {
     v.linear_stride_B =

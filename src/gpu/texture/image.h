@@ -37,6 +37,32 @@ bool sparse_mode(cmdstream::ImageMode m);
 // value) without the bits of `flags`, fields of the same struct.
 uint64_t linear_stride(std::span<const uint32_t> words, const cmdstream::FieldDesc& stride,
                        std::initializer_list<const cmdstream::FieldDesc*> flags);
+// Reads descriptor D (cmdstream::Texture or cmdstream::Pbe, 24 bytes) from
+// `words`; fewer bytes are a decode error naming `what`.
+template <class D>
+Result<D> unpack_descriptor(std::span<const uint32_t> words, const char* what) {
+  if (words.size() * 4 < D::kSize_B)
+    return Error::decode("{} descriptor of {} bytes ({} needed)", what, words.size() * 4, D::kSize_B);
+  return cmdstream::unpack<D>(bytes_of(words));
+}
+// The fields the Texture and PBE descriptors share, into a TextureView or
+// PbeView: dimension, layout, format, size, samples and the mode flags.
+template <class D, class View>
+Status decode_shared_fields(const D& d, View& v) {
+  AGX_TRY(v.dim, dim_of(d.dimension));
+  AGX_TRY(v.layout, layout_of(d.layout));
+  AGX_CHECK(check_format(d.channels, d.type));
+  v.channels = d.channels;
+  v.type = d.type;
+  v.width_px = uint32_t(d.width);
+  v.height_px = uint32_t(d.height);
+  v.samples = samples_of(v.dim, d.samples);
+  v.mipmapped = d.unk_mipmapped;
+  v.compressed = d.compressed_1;
+  v.sparse = sparse_mode(d.mode);
+  v.srgb = d.srgb;
+  return {};
+}
 // The table row of field `f` of typed struct T (f: T's field-index enum,
 // so a wrong field does not compile).
 template <class T, class E>

@@ -6,15 +6,12 @@
 #include "gpu/gpu.h"
 #include "kmd/kmd.h"
 #include "shadertest/session.h"
+#include "command_helpers.h"
 
 namespace agx::shadertest {
 namespace {
 
-Command cmd(std::string_view line) {
-  auto b = parse_command(line, 1);
-  EXPECT_TRUE(b.ok()) << line << ": " << (b.ok() ? "" : b.error().message());
-  return Command{1, std::string(line), b.ok() ? std::move(b).value() : CommandBody{CmdClear{}}};
-}
+using test::cmd;
 
 TEST(Preshader, RunsOncePerLaunchBeforeTheShader) {
   kmd::Device kdev;

@@ -5,15 +5,12 @@
 #include <cstring>
 
 #include "shadertest/session.h"
+#include "command_helpers.h"
 
 namespace agx::shadertest {
 namespace {
 
-Command cmd(std::string_view line) {
-  auto b = parse_command(line, 1);
-  EXPECT_TRUE(b.ok()) << line << ": " << (b.ok() ? "" : b.error().message());
-  return Command{1, std::string(line), b.ok() ? std::move(b).value() : CommandBody{CmdClear{}}};
-}
+using test::cmd;
 
 struct SessionTest : ::testing::Test {
   std::unique_ptr<runtime::Device> device = std::move(runtime::Device::open_in_process()).value();

@@ -1,0 +1,21 @@
+// One [test] line parsed into a Command (line 1), for tests that run
+// commands on a Session directly; a line that does not parse fails the test
+// and gives a harmless `clear`.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+#include "shadertest/session.h"
+
+namespace agx::shadertest::test {
+
+inline Command cmd(std::string_view line) {
+  auto b = parse_command(line, 1);
+  EXPECT_TRUE(b.ok()) << line << ": " << (b.ok() ? "" : b.error().message());
+  return Command{1, std::string(line), b.ok() ? std::move(b).value() : CommandBody{CmdClear{}}};
+}
+
+}  // namespace agx::shadertest::test
