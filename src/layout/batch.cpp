@@ -143,7 +143,8 @@ Result<std::string> run_batch(std::string_view csv) {
   if (first == lines.size()) return Error::parse("empty input: expected a CSV header");
   auto header = parse_header(lines[first]);
   if (!header.ok()) return std::move(header).error().context(fmt::format("line {}", first + 1));
-  std::string out = std::string(kBatchOutputHeader) + "\n";
+  std::string out(kBatchOutputHeader);
+  out += '\n';
   for (size_t n = first + 1; n < lines.size(); ++n) {
     if (lines[n].empty()) continue;
     auto fields = split_csv_line(lines[n]);

@@ -79,7 +79,7 @@ TEST_F(CdmFault, LinkLoopsAndDeepCalls) {
   expect_reason(fault(), "link cycle: Stream Link at 0x");
   // 101 barriers before the terminate: longer than 100 blocks.
   std::vector<uint8_t> many;
-  for (int i = 0; i < 101; ++i) ASSERT_TRUE(push_barrier(many));
+  for (int i = 0; i < 101; ++i) ASSERT_TRUE(push_cdm_barrier(many));
   ASSERT_TRUE(push(many, cmdstream::CdmStreamTerminate{}));
   ASSERT_EQ(run_stream(many), 1u);
   expect_reason(fault(), "stream longer than 100 packets");

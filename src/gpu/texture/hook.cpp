@@ -69,17 +69,19 @@ TextureFields texture_fields(const isa::Instr& in) {
   t.c16 = f[sample_field_id("Cs")] != 0;
   return t;
 }
-// image_write and image_write_block (F: the tile format, block only).
+// image_write and image_write_block (F: the tile format, block only; the
+// rows order their fields differently).
 struct ImageFields {
   uint32_t n, format;
   bool c16, round;
 };
-template <Opcode Op>
-ImageFields image_fields(const isa::Instr& in) {
+ImageFields image_fields(const isa::Instr& in, bool block) {
   const auto& f = in.fields;
-  uint32_t format = 0;
-  if constexpr (Op == Opcode::image_write_block) format = f[isa::field_id(Op, "F")];
-  return {f[isa::field_id(Op, "n")], format, f[isa::field_id(Op, "Cs")] != 0, f[isa::field_id(Op, "round")] != 0};
+  using isa::field_id;
+  constexpr Opcode kW = Opcode::image_write, kB = Opcode::image_write_block;
+  if (block)
+    return {f[field_id(kB, "n")], f[field_id(kB, "F")], f[field_id(kB, "Cs")] != 0, f[field_id(kB, "round")] != 0};
+  return {f[field_id(kW, "n")], 0, f[field_id(kW, "Cs")] != 0, f[field_id(kW, "round")] != 0};
 }
 
 const Operand* operand(const isa::Instr& in, isa::OperandDesc desc) {
@@ -407,7 +409,7 @@ Status texture_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
 }
 
 Status image_write_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
-  const ImageFields f = image_fields<Opcode::image_write>(in);
+  const ImageFields f = image_fields(in, false);
   const uint32_t n = f.n;
   if (n >= isa::kTexDimCount) return Error::decode("image dimension {}", n);
   const Dim dim = static_cast<Dim>(n);
@@ -466,7 +468,7 @@ Status image_write_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
 // operands of the lowest active lane.
 Status image_write_block_op(TextureUnit& unit, const isa::Instr& in, Core& core,
                             const usc::Memories& mem) {
-  const ImageFields f = image_fields<Opcode::image_write_block>(in);
+  const ImageFields f = image_fields(in, true);
   const uint32_t n = f.n;
   if (n >= isa::kTexDimCount) return Error::decode("image_write_block dimension {}", n);
   const Dim dim = static_cast<Dim>(n);

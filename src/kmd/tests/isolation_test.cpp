@@ -249,7 +249,9 @@ TEST_F(Isolation, OwnDescriptorsAreOutOfReach) {
   EXPECT_EQ(::fcntl(own, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
   rlimit rl{};
   ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &rl), 0);
-  if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= 64) EXPECT_GE(rlim_t(own), rl.rlim_cur - rl.rlim_cur / 4);
+  if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= 64) {
+    EXPECT_GE(rlim_t(own), rl.rlim_cur - rl.rlim_cur / 4);
+  }
   // Closed behind the device's back and reused by a client file.
   ASSERT_EQ(::syscall(SYS_close, own), 0);
   int mine = ::memfd_create("client", MFD_CLOEXEC);

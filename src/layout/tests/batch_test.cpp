@@ -65,7 +65,9 @@ TEST(Batch, HeaderProblemsAreErrors) {
   EXPECT_FALSE(run_batch("format,format,width,height,depth,levels,samples,tiling\n").ok());
   auto ok = run_batch("format,width,height,depth,levels,samples,tiling\n");
   ASSERT_TRUE(ok.ok());
-  EXPECT_EQ(*ok, std::string(kBatchOutputHeader) + "\n");
+  std::string header(kBatchOutputHeader);
+  header += '\n';
+  EXPECT_EQ(*ok, header);
 }
 
 TEST(Batch, QuotedFields) {
