@@ -1,4 +1,4 @@
-/* The client's compute jobs and their C references. Kernels (kernels/*.s):
+/* The client's compute jobs and their C references. Kernels (kernels/NAME.s):
  *   saxpy        y[i] = a * x[i] + y[i] for i < n   (u0_u1 x, u2_u3 y, u4 a, u5 n)
  *   reduce       per threadgroup of 64: simd_iadd, lane 0 of each SIMD group
  *                stores to threadgroup memory, barrier, thread 0 adds the two
