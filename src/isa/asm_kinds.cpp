@@ -6,6 +6,71 @@ namespace agx::isa::detail {
 
 namespace parse {
 
+// The coefficient, tile, texture and atomic operand kinds (parse_kind's
+// second half).
+Err parse_sampling_kind(const P& p) {
+  std::string_view s = p.s;
+  switch (p.def.kind) {
+    case OperandDesc::kCf: {
+      auto n = single(s, nullptr);
+      if (n && n->kind == K::kCoefficient) return p.set2(n->index, 0);
+      if (n && n->kind == K::kReg16) return p.set2(n->index, 1);
+      return p.fail("a coefficient register cfN or an r16 register");
+    }
+    case OperandDesc::kCfPerspective: return one_reg(p, K::kCoefficient, "a coefficient register cfN");
+    case OperandDesc::kTileCoord: {
+      if (auto v = parse_int(s)) return p.set2(*v, 0);
+      auto r = consecutive(s);
+      if (!r || r->regs.size() != 2 || r->regs[0].kind != K::kReg16 || r->flags)
+        return p.fail("an 8-bit immediate or an r16 pair (x, y)");
+      return p.set2(r->regs[0].index, 1);
+    }
+    case OperandDesc::kIterSampleId: {
+      if (auto v = parse_int(s)) return p.set(p.f.main, *v);
+      return one_reg(p, K::kReg16, "a sample index (r16 or immediate)");
+    }
+    case OperandDesc::kSampleUReg:
+      if (s == "None") return p.set(p.f.main, 0);
+      return uniform_pair(p, true);
+    case OperandDesc::kTexture: {
+      if (s == "0") return p.set2(0, 2);
+      auto n = single(s, nullptr);
+      if (n && n->kind == K::kTextureState) return p.set2(n->index, 0);
+      if (n && n->kind == K::kReg16) return p.set2(n->index, 1);
+      if (n && n->kind == K::kReg32) return p.set2(n->index * 2, 3);
+      return p.fail("a texture state tsN, a register or 0");
+    }
+    case OperandDesc::kSampler: {
+      auto n = single(s, nullptr);
+      if (n && n->kind == K::kSamplerState) return p.set2(n->index, 0);
+      if (n && n->kind == K::kReg16) return p.set2(n->index, 1);
+      return p.fail("a sampler state ssN or an r16 register");
+    }
+    case OperandDesc::kCoords: return coords(p);
+    case OperandDesc::kLod: {
+      if (s == "0") return p.set(p.f.main, 0);
+      auto r = consecutive(s);
+      if (!r) return p.fail("a lod register or 0");
+      unsigned i = r->regs[0].kind == K::kReg32 ? r->regs[0].index * 2 : r->regs[0].index;
+      return p.set(p.f.main, i);
+    }
+    case OperandDesc::kSampleCompareOff: return sample_compare_off(p);
+    case OperandDesc::kAtomicSource: {
+      auto r = consecutive(s);
+      if (!r || r->regs[0].kind != K::kReg32 || r->regs.size() > 2) return p.fail("an r32 register or pair");
+      return p.set(p.f.main, r->regs[0].index * 2);
+    }
+    case OperandDesc::kAtomicDestination: {
+      if (s == "None") return p.set2(0, 0);
+      auto n = single(s, nullptr);
+      if (!n || n->kind != K::kReg32) return p.fail("an r32 register or None");
+      return p.set2(n->index * 2, 1);
+    }
+    default: break;
+  }
+  return p.fail("a known operand kind");
+}
+
 Err parse_kind(const P& p) {
   std::string_view s = p.s;
   switch (p.def.kind) {
@@ -116,61 +181,7 @@ Err parse_kind(const P& p) {
     case OperandDesc::kZs: return zs(p);
     case OperandDesc::kVarRegister: return var_registers(p, 1);
     case OperandDesc::kVarTripleRegister: return var_registers(p, 3);
-    case OperandDesc::kCf: {
-      auto n = single(s, nullptr);
-      if (n && n->kind == K::kCoefficient) return p.set2(n->index, 0);
-      if (n && n->kind == K::kReg16) return p.set2(n->index, 1);
-      return p.fail("a coefficient register cfN or an r16 register");
-    }
-    case OperandDesc::kCfPerspective: return one_reg(p, K::kCoefficient, "a coefficient register cfN");
-    case OperandDesc::kTileCoord: {
-      if (auto v = parse_int(s)) return p.set2(*v, 0);
-      auto r = consecutive(s);
-      if (!r || r->regs.size() != 2 || r->regs[0].kind != K::kReg16 || r->flags)
-        return p.fail("an 8-bit immediate or an r16 pair (x, y)");
-      return p.set2(r->regs[0].index, 1);
-    }
-    case OperandDesc::kIterSampleId: {
-      if (auto v = parse_int(s)) return p.set(p.f.main, *v);
-      return one_reg(p, K::kReg16, "a sample index (r16 or immediate)");
-    }
-    case OperandDesc::kSampleUReg:
-      if (s == "None") return p.set(p.f.main, 0);
-      return uniform_pair(p, true);
-    case OperandDesc::kTexture: {
-      if (s == "0") return p.set2(0, 2);
-      auto n = single(s, nullptr);
-      if (n && n->kind == K::kTextureState) return p.set2(n->index, 0);
-      if (n && n->kind == K::kReg16) return p.set2(n->index, 1);
-      if (n && n->kind == K::kReg32) return p.set2(n->index * 2, 3);
-      return p.fail("a texture state tsN, a register or 0");
-    }
-    case OperandDesc::kSampler: {
-      auto n = single(s, nullptr);
-      if (n && n->kind == K::kSamplerState) return p.set2(n->index, 0);
-      if (n && n->kind == K::kReg16) return p.set2(n->index, 1);
-      return p.fail("a sampler state ssN or an r16 register");
-    }
-    case OperandDesc::kCoords: return coords(p);
-    case OperandDesc::kLod: {
-      if (s == "0") return p.set(p.f.main, 0);
-      auto r = consecutive(s);
-      if (!r) return p.fail("a lod register or 0");
-      unsigned i = r->regs[0].kind == K::kReg32 ? r->regs[0].index * 2 : r->regs[0].index;
-      return p.set(p.f.main, i);
-    }
-    case OperandDesc::kSampleCompareOff: return sample_compare_off(p);
-    case OperandDesc::kAtomicSource: {
-      auto r = consecutive(s);
-      if (!r || r->regs[0].kind != K::kReg32 || r->regs.size() > 2) return p.fail("an r32 register or pair");
-      return p.set(p.f.main, r->regs[0].index * 2);
-    }
-    case OperandDesc::kAtomicDestination: {
-      if (s == "None") return p.set2(0, 0);
-      auto n = single(s, nullptr);
-      if (!n || n->kind != K::kReg32) return p.fail("an r32 register or None");
-      return p.set2(n->index * 2, 1);
-    }
+    default: return parse_sampling_kind(p);
   }
   return p.fail("a known operand kind");
 }

@@ -206,6 +206,65 @@ Status check_registers(const LoadedProgram& p, uint32_t allocated_halves, const 
                            what, code, p.register_halves, (p.register_halves - 1) / 2, allocated_halves));
 }
 
+// The grid of an indirect launch, read at execution time (global and local
+// hold the Launch's own values on entry).
+Status resolve_grid(GpuMemory& m, const LaunchBlock& block, GpuFault* where, std::array<uint32_t, 3>& global,
+                    std::array<uint32_t, 3>& local) {
+  if (block.mode == cmdstream::CdmMode::kDirect) return {};
+  uint32_t words[6] = {};
+  size_t n = block.mode == cmdstream::CdmMode::kIndirectLocal ? 6 : 3;
+  AGX_CHECK(read_gpu(m, block.indirect, words, n * 4, GpuUnit::cdm, where));
+  if (block.mode == cmdstream::CdmMode::kIndirectLocal) {
+    global = {words[0], words[1], words[2]};
+    local = {words[3], words[4], words[5]};
+    return {};
+  }
+  for (unsigned i = 0; i < 3; ++i) {  // threadgroup counts, as Metal's indirect dispatch
+    uint64_t threads = uint64_t{words[i]} * local[i];
+    if (threads > UINT32_MAX)
+      return fail(where, block.indirect, GpuUnit::cdm,
+                  Error::limit("indirect grid of {} threadgroups of {} threads overflows", words[i], local[i])
+                      .context(fmt::format("launch at 0x{:x}", block.at)));
+    global[i] = static_cast<uint32_t>(threads);
+  }
+  return {};
+}
+
+// The preshader: once per Launch, one thread (lane 0), before any
+// threadgroup; its uniform_store results are every SIMD group's uniforms.
+Status run_preshader(Engine& engine, GpuMemory& m, const LaunchBlock& block, UscState& usc,
+                     const std::array<uint32_t, 3>& local, const usc::RunOptions& options, GpuFault* where) {
+  auto pre_or = engine.programs.load(m, usc.preshader, where);
+  if (!pre_or) return std::move(pre_or).error().context(fmt::format("launch at 0x{:x}", block.at));
+  AGX_CHECK(check_registers(**pre_or, block.counts.preshader_halves, "the preshader", usc.preshader, where));
+  Engine::Worker& w = *engine.workers[0];
+  if (w.cores.empty()) {
+    w.cores.push_back(std::make_unique<usc::Core>());
+    w.uniforms_of.push_back(0);
+  }
+  w.uniforms_of[0] = 0;  // the preshader's uniforms are not the launch's
+  w.placed.resize(w.cores.size());
+  w.placed[0].valid = false;  // nor its placement
+  usc::Core& c = *w.cores[0];
+  UscState pre = usc;
+  pre.register_halves = block.counts.preshader_halves;
+  start_group(c, pre, (*pre_or)->program, usc::Placement{{0, 0, 0}, local, 0, {}}, 1, 0);
+  w.memory.inner = &m;
+  w.memory.reset();
+  w.shared.clear();
+  std::unique_ptr<usc::FixedFunction> ff =
+      engine.options.fixed_function ? engine.options.fixed_function(usc.bindings) : nullptr;
+  usc::Memories mem{&w.memory, &w.shared, ff.get(), usc.stack_per_thread_B};
+  while (true) {
+    auto r = usc::run((*pre_or)->program, c, mem, options);
+    if (!r) return usc_fault(where, w.memory, c, std::move(r).error(), fmt::format("launch at 0x{:x}, preshader", block.at));
+    if (*r == usc::StopReason::finished) break;
+  }
+  usc.uniforms = c.u;
+  engine.counters.preshader_runs++;
+  return {};
+}
+
 }  // namespace
 
 Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchBlock& block, GpuFault* where) {
@@ -227,25 +286,8 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
   ProgramPtr program = *program_or;
   AGX_CHECK(check_registers(*program, usc.register_halves, "the shader", usc.code, where));
 
-  // The grid.
   std::array<uint32_t, 3> global = block.global, local = block.local;
-  if (block.mode != cmdstream::CdmMode::kDirect) {
-    uint32_t words[6] = {};
-    size_t n = block.mode == cmdstream::CdmMode::kIndirectLocal ? 6 : 3;
-    AGX_CHECK(read_gpu(m, block.indirect, words, n * 4, GpuUnit::cdm, where));
-    if (block.mode == cmdstream::CdmMode::kIndirectLocal) {
-      global = {words[0], words[1], words[2]};
-      local = {words[3], words[4], words[5]};
-    } else {  // threadgroup counts, as Metal's indirect dispatch
-      for (unsigned i = 0; i < 3; ++i) {
-        uint64_t threads = uint64_t{words[i]} * local[i];
-        if (threads > UINT32_MAX)
-          return fail(where, block.indirect, GpuUnit::cdm,
-                      ctx(Error::limit("indirect grid of {} threadgroups of {} threads overflows", words[i], local[i])));
-        global[i] = static_cast<uint32_t>(threads);
-      }
-    }
-  }
+  AGX_CHECK(resolve_grid(m, block, where, global, local));
   uint64_t local_threads = uint64_t{local[0]} * local[1] * local[2];
   if (local_threads == 0 || local_threads > 1024)
     return fail(where, block.at, GpuUnit::cdm,
@@ -264,38 +306,7 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
   usc::RunOptions options;
   options.step_limit = engine.step_limit;
 
-  // The preshader: once per Launch, one thread (lane 0), before any
-  // threadgroup; its uniform_store results are every SIMD group's uniforms.
-  if (usc.has_preshader) {
-    auto pre_or = engine.programs.load(m, usc.preshader, where);
-    if (!pre_or) return ctx(std::move(pre_or).error());
-    AGX_CHECK(check_registers(**pre_or, block.counts.preshader_halves, "the preshader", usc.preshader, where));
-    Engine::Worker& w = *engine.workers[0];
-    if (w.cores.empty()) {
-      w.cores.push_back(std::make_unique<usc::Core>());
-      w.uniforms_of.push_back(0);
-    }
-    w.uniforms_of[0] = 0;  // the preshader's uniforms are not the launch's
-    w.placed.resize(w.cores.size());
-    w.placed[0].valid = false;  // nor its placement
-    usc::Core& c = *w.cores[0];
-    UscState pre = usc;
-    pre.register_halves = block.counts.preshader_halves;
-    start_group(c, pre, (*pre_or)->program, usc::Placement{{0, 0, 0}, local, 0, {}}, 1, 0);
-    w.memory.inner = &m;
-    w.memory.reset();
-    w.shared.clear();
-    std::unique_ptr<usc::FixedFunction> ff =
-        engine.options.fixed_function ? engine.options.fixed_function(usc.bindings) : nullptr;
-    usc::Memories mem{&w.memory, &w.shared, ff.get(), usc.stack_per_thread_B};
-    while (true) {
-      auto r = usc::run((*pre_or)->program, c, mem, options);
-      if (!r) return usc_fault(where, w.memory, c, std::move(r).error(), fmt::format("launch at 0x{:x}, preshader", block.at));
-      if (*r == usc::StopReason::finished) break;
-    }
-    usc.uniforms = c.u;
-    engine.counters.preshader_runs++;
-  }
+  if (usc.has_preshader) AGX_CHECK(run_preshader(engine, m, block, usc, local, options, where));
 
   for (auto& w : engine.workers) {
     w->memory.inner = &m;
