@@ -18,26 +18,13 @@
 #include <memory>
 #include <vector>
 
+#include "gpu/shader/shader.h"
 #include "gpu/texture/texture.h"
 #include "kmd/kmd.h"
 #include "usc/usc.h"
 #include "util/gpu_memory.h"
 
 namespace agx::gpu {
-
-// What a Launch bound for the texture unit: the texture and sampler state
-// registers as the USC Texture / Sampler words loaded them (load_state_word,
-// texture.h), and the command's sampler heap. The texture unit (a
-// usc::FixedFunction) reads them.
-struct Bindings {
-  GpuMemory* memory = nullptr;
-  TextureState state;
-  GpuVa sampler_heap = 0;
-  uint32_t sampler_count = 0;
-};
-
-// Makes the fixed-function unit one worker uses for one launch.
-using FixedFunctionFactory = std::function<std::unique_ptr<usc::FixedFunction>(const Bindings&)>;
 
 inline constexpr uint64_t kDefaultStepLimit = 50'000'000;       // per SIMD group
 inline constexpr uint64_t kDefaultThreadgroupLimit = 1ull << 26;  // per launch

@@ -46,6 +46,6 @@ CdmStats CdmExecutor::stats() const {
 
 unsigned CdmExecutor::threads() const { return impl_->engine.pool->threads(); }
 
-unsigned default_threads() { return detail::default_threads_from_env(); }
+unsigned default_threads() { return default_threads_from_env(); }
 
 }  // namespace agx::gpu

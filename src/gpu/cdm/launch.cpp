@@ -12,65 +12,6 @@
 
 namespace agx::gpu::detail {
 
-namespace {
-
-// The worker's view of the command's VM: remembers the last fault so a
-// failed access reports its address, not only a message.
-class RecordingMemory final : public GpuMemory {
- public:
-  GpuMemory* inner = nullptr;
-  bool faulted = false;
-  GpuFault last;
-  bool read(GpuVa va, void* dst, size_t size, GpuUnit unit, GpuFault* fault) override {
-    if (inner->read(va, dst, size, unit, fault)) return true;
-    note(fault);
-    return false;
-  }
-  bool write(GpuVa va, const void* src, size_t size, GpuUnit unit, GpuFault* fault) override {
-    if (inner->write(va, src, size, unit, fault)) return true;
-    note(fault);
-    return false;
-  }
-  // Translations are cached by 16 KiB window (the UAT page) for one
-  // threadgroup: the SIMD groups of a threadgroup mostly touch the same
-  // windows, so most accesses cost no page-table walk. reset() at each
-  // threadgroup keeps a translation no longer than the host_pointer
-  // contract allows (the VM does not change under a running threadgroup).
-  uint8_t* host_pointer(GpuVa va, size_t size, Access access) override {
-    const GpuVa window = va & ~(kWindow_B - 1);
-    if (size == 0 || size > kWindow_B || va + size - window > kWindow_B)
-      return inner->host_pointer(va, size, access);
-    for (const Cached& e : cached_)
-      if (e.host && e.window == window && e.access == access) return e.host + (va - window);
-    uint8_t* host = inner->host_pointer(window, kWindow_B, access);
-    if (!host) return inner->host_pointer(va, size, access);  // a window only partly mapped
-    cached_[next_] = {window, host, access};
-    next_ = (next_ + 1) % kCached;
-    return host + (va - window);
-  }
-  void reset() {
-    faulted = false;
-    for (Cached& e : cached_) e.host = nullptr;
-  }
-
- private:
-  static constexpr GpuVa kWindow_B = 16 * 1024;
-  static constexpr unsigned kCached = 8;
-  struct Cached {
-    GpuVa window = 0;
-    uint8_t* host = nullptr;
-    Access access = Access::read;
-  };
-  std::array<Cached, kCached> cached_{};
-  unsigned next_ = 0;
-  void note(const GpuFault* fault) {
-    faulted = true;
-    if (fault) last = *fault;
-  }
-};
-
-}  // namespace
-
 struct Engine::Worker {
   std::vector<std::unique_ptr<usc::Core>> cores;
   std::vector<uint64_t> uniforms_of;  // per core: the launch whose uniforms it holds
@@ -88,16 +29,6 @@ struct Engine::Worker {
   RecordingMemory memory;
   std::unique_ptr<usc::FixedFunction> ff;
 };
-
-unsigned default_threads_from_env() {
-  if (const char* env = std::getenv("AGX_GPU_THREADS")) {
-    char* end = nullptr;
-    unsigned long n = std::strtoul(env, &end, 10);
-    if (end != env && *end == '\0' && n >= 1 && n <= 256) return static_cast<unsigned>(n);
-  }
-  unsigned n = std::thread::hardware_concurrency();
-  return n ? n : 1;
-}
 
 Engine::Engine(CdmOptions o) : options(std::move(o)) {
   unsigned threads = options.threads ? options.threads : default_threads_from_env();
@@ -184,28 +115,6 @@ std::string where_text(const LaunchBlock& b, std::array<uint32_t, 3> tg, unsigne
   return fmt::format("launch at 0x{:x}, threadgroup ({},{},{}) simdgroup {}", b.at, tg[0], tg[1], tg[2], group);
 }
 
-// Fills *where for a USC failure: a memory fault keeps its address, other
-// failures point at the instruction.
-Error usc_fault(GpuFault* where, RecordingMemory& mem, const usc::Core& c, Error e, const std::string& ctx) {
-  Error full = std::move(e).context(ctx);
-  if (full.kind() == ErrorKind::fault && mem.faulted) {
-    if (where) {
-      *where = mem.last;
-      where->reason = full.message();
-    }
-    return full;
-  }
-  return fail(where, c.pc, GpuUnit::usc, std::move(full));
-}
-
-Status check_registers(const LoadedProgram& p, uint32_t allocated_halves, const char* what, GpuVa code,
-                       GpuFault* where) {
-  if (p.register_halves <= allocated_halves) return {};
-  return fail(where, code, GpuUnit::usc,
-              Error::fault("{} at 0x{:x} uses {} 16-bit register halves (up to r{}) but only {} are allocated",
-                           what, code, p.register_halves, (p.register_halves - 1) / 2, allocated_halves));
-}
-
 // The grid of an indirect launch, read at execution time (global and local
 // hold the Launch's own values on entry).
 Status resolve_grid(GpuMemory& m, const LaunchBlock& block, GpuFault* where, std::array<uint32_t, 3>& global,
@@ -270,7 +179,9 @@ Status run_preshader(Engine& engine, GpuMemory& m, const LaunchBlock& block, Usc
 Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchBlock& block, GpuFault* where) {
   GpuMemory& m = *cmd.memory;
   auto ctx = [&](Error e) { return std::move(e).context(fmt::format("launch at 0x{:x}", block.at)); };
-  auto usc_or = read_usc_words(m, cmd, block, where);
+  const UscWordList list{block.usc_words, cmd.usc_exec_base, block.counts, cmd.compute->sampler_heap,
+                         cmd.compute->sampler_count, GpuUnit::cdm, false};
+  auto usc_or = read_usc_words(m, list, where);
   if (!usc_or) return ctx(std::move(usc_or).error());
   UscState& usc = *usc_or;
   auto bad = [&](Error e) { return fail(where, block.usc_words, GpuUnit::cdm, ctx(std::move(e))); };

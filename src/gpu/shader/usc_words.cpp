@@ -1,4 +1,4 @@
-// A Launch's USC word list (cmdbuf.xml "USC state"): words in any order,
+// A USC word list (cmdbuf.xml "USC state"): words in any order,
 // ended by Preshader or No Preshader. Uniform words copy memory into the
 // uniform file (in 16-bit halves; Uniform High addresses halves 256..511),
 // Texture and Sampler words load state registers, Shared sizes threadgroup
@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "gpu/cdm/cdm_internal.h"
+#include "gpu/shader/shader.h"
 
-namespace agx::gpu::detail {
+namespace agx::gpu {
 
 namespace cs = cmdstream;
 
@@ -20,31 +20,30 @@ constexpr uint32_t kUniformHalves = 2 * usc::kUniforms;
 
 }  // namespace
 
-Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, const LaunchBlock& block,
-                                GpuFault* where) {
+Result<UscState> read_usc_words(GpuMemory& m, const UscWordList& list, GpuFault* where) {
   UscState s;
   s.bindings.memory = &m;
-  s.bindings.sampler_heap = cmd.compute->sampler_heap;
-  s.bindings.sampler_count = cmd.compute->sampler_count;
-  s.bindings.state.extended_samplers = block.counts.extended_samplers;
-  s.bindings.state.texture_registers = block.counts.texture_states;
-  s.bindings.state.sampler_registers = block.counts.sampler_states;
-  GpuVa at = block.usc_words;
+  s.bindings.sampler_heap = list.sampler_heap;
+  s.bindings.sampler_count = list.sampler_count;
+  s.bindings.state.extended_samplers = list.counts.extended_samplers;
+  s.bindings.state.texture_registers = list.counts.texture_states;
+  s.bindings.state.sampler_registers = list.counts.sampler_states;
+  GpuVa at = list.at;
   uint8_t b[16];
   auto bad = [&](Error e) {
-    return fail(where, at, GpuUnit::cdm, Error(e.kind(), fmt::format("USC word at 0x{:x}: {}", at, e.message())));
+    return fail(where, at, list.unit, Error(e.kind(), fmt::format("USC word at 0x{:x}: {}", at, e.message())));
   };
   const std::span<const uint8_t> word(b, sizeof b);
   while (true) {
-    if (at - block.usc_words >= kMaxWordList_B)
-      return fail(where, block.usc_words, GpuUnit::cdm,
+    if (at - list.at >= kMaxWordList_B)
+      return fail(where, list.at, list.unit,
                   Error::decode("the USC word list at 0x{:x} has no Preshader or No Preshader word in {} bytes",
-                                block.usc_words, kMaxWordList_B));
-    AGX_CHECK(read_gpu(m, at, b, 1, GpuUnit::cdm, where));
-    auto length = usc_word_length(b[0]);
+                                list.at, kMaxWordList_B));
+    AGX_CHECK(read_gpu(m, at, b, 1, list.unit, where));
+    auto length = usc_word_length(b[0], list.fragment);
     if (!length) return bad(std::move(length).error());
     const size_t n = *length;
-    AGX_CHECK(read_gpu(m, at, b, n, GpuUnit::cdm, where));
+    AGX_CHECK(read_gpu(m, at, b, n, list.unit, where));
     switch (static_cast<cs::UscControl>(b[0])) {
       case cs::UscControl::kTexture:
       case cs::UscControl::kSampler: {
@@ -53,7 +52,7 @@ Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, c
         Status st = load_state_word(m, word.first(n), s.bindings.state, &f);
         if (!st) {
           if (st.error().kind() != ErrorKind::fault) return bad(std::move(st).error());
-          return fail(where, f.va, GpuUnit::cdm, Error::fault("USC word at 0x{:x}: {}", at, st.error().message()));
+          return fail(where, f.va, list.unit, Error::fault("USC word at 0x{:x}: {}", at, st.error().message()));
         }
         break;
       }
@@ -74,7 +73,7 @@ Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, c
           return bad(Error::decode("uniform halves {}..{} are outside the {} of the uniform file", first,
                                    first + count - 1, kUniformHalves));
         uint8_t* file = reinterpret_cast<uint8_t*>(s.uniforms.data());  // little-endian halves
-        AGX_CHECK(read_gpu(m, buffer, file + 2 * first, 2 * size_t{count}, GpuUnit::cdm, where));
+        AGX_CHECK(read_gpu(m, buffer, file + 2 * first, 2 * size_t{count}, list.unit, where));
         break;
       }
       case cs::UscControl::kShared: {
@@ -82,13 +81,17 @@ Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, c
         if (!w) return bad(std::move(w).error());
         s.uses_shared = w->uses_shared_memory;
         s.shared_B = uint32_t(w->bytes_per_threadgroup);
+        s.shared_layout = w->layout;
+        s.shared_samples = uint32_t(w->sample_count);
+        s.shared_sample_stride_B = 8 * uint32_t(w->sample_stride_in_8_bytes);
         break;
       }
       case cs::UscControl::kShader: {
         auto w = read_word<cs::UscShader>(word);
         if (!w) return bad(std::move(w).error());
         s.has_shader = true;
-        s.code = cmd.usc_exec_base + w->code;
+        s.code = list.usc_exec_base + w->code;
+        s.loads_varyings = w->loads_varyings;
         break;
       }
       case cs::UscControl::kRegisters: {
@@ -105,7 +108,7 @@ Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, c
         auto w = read_word<cs::UscPreshader>(word);
         if (!w) return bad(std::move(w).error());
         s.has_preshader = true;
-        s.preshader = cmd.usc_exec_base + w->code;
+        s.preshader = list.usc_exec_base + w->code;
         return s;
       }
       case cs::UscControl::kNoPreshader: {
@@ -113,11 +116,16 @@ Result<UscState> read_usc_words(GpuMemory& m, const kmd::FirmwareCommand& cmd, c
         if (!w) return bad(std::move(w).error());
         return s;
       }
-      case cs::UscControl::kFragmentProperties:
-        break;  // refused by usc_word_length
+      case cs::UscControl::kFragmentProperties: {  // only where usc_word_length allowed it
+        auto w = read_word<cs::UscFragmentProperties>(word);
+        if (!w) return bad(std::move(w).error());
+        s.has_fragment_properties = true;
+        s.fragment_properties = *w;
+        break;
+      }
     }
     at += n;
   }
 }
 
-}  // namespace agx::gpu::detail
+}  // namespace agx::gpu

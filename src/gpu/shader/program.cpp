@@ -1,4 +1,4 @@
-// USC programs as the CDM finds them: code at an address, no length. The
+// USC programs as the data masters find them: code at an address, no length. The
 // hardware fetches instructions as it goes; we decode ahead once, up to the
 // first `stop` that no branch seen so far jumps past, and cache the result
 // by address (checked against the bytes on every use, so code rewritten by
@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
-#include "gpu/cdm/cdm_internal.h"
+#include "gpu/shader/shader.h"
 
-namespace agx::gpu::detail {
+namespace agx::gpu {
 
 Error fail(GpuFault* where, GpuVa va, GpuUnit unit, Error error) {
   if (where) {
@@ -123,4 +123,4 @@ Result<ProgramPtr> ProgramCache::load(GpuMemory& m, GpuVa code, GpuFault* where)
   return p;
 }
 
-}  // namespace agx::gpu::detail
+}  // namespace agx::gpu

@@ -1,9 +1,12 @@
-// The worker threads that run a launch's threadgroups. The caller of run()
+// The worker threads that run a launch's threadgroups (and a render
+// command's vertex batches and tiles). The caller of run()
 // is worker 0; the others sleep between launches. Items are claimed from
 // one counter in increasing order.
-#include "gpu/cdm/cdm_internal.h"
+#include <cstdlib>
 
-namespace agx::gpu::detail {
+#include "gpu/shader/shader.h"
+
+namespace agx::gpu {
 
 WorkerPool::WorkerPool(unsigned threads) : threads_(threads ? threads : 1) {
   for (unsigned w = 1; w < threads_; ++w) pool_.emplace_back([this, w] { loop(w); });
@@ -62,4 +65,14 @@ void WorkerPool::run(uint64_t count, const std::function<void(unsigned, uint64_t
   count_.store(0);
 }
 
-}  // namespace agx::gpu::detail
+unsigned default_threads_from_env() {
+  if (const char* env = std::getenv("AGX_GPU_THREADS")) {
+    char* end = nullptr;
+    unsigned long n = std::strtoul(env, &end, 10);
+    if (end != env && *end == '\0' && n >= 1 && n <= 256) return static_cast<unsigned>(n);
+  }
+  unsigned n = std::thread::hardware_concurrency();
+  return n ? n : 1;
+}
+
+}  // namespace agx::gpu
