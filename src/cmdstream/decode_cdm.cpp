@@ -87,7 +87,11 @@ Block cdm_block(Walker& w, GpuVa va, std::span<const uint8_t> head_bytes) {
       launch(w, va, b);
       break;
     case CdmBlockType::kBarrier:
-      (void)simple((CdmBarrier*)nullptr, "CDM Barrier", Flow::next);
+      // Returns pops a call, as the VDM Barrier's and as the executor reads it.
+      if (auto h = simple((CdmBarrier*)nullptr, "CDM Barrier", Flow::next); h && h->returns) {
+        b.flow = Flow::ret;
+        b.node.title = "CDM Barrier (returns)";
+      }
       break;
     case CdmBlockType::kStreamLink:
       if (auto l = simple((CdmStreamLink*)nullptr, "CDM Stream Link", Flow::link)) {

@@ -128,6 +128,33 @@ CdmLaunchWord0 launch0(CdmMode mode) {
   return w;
 }
 
+// A Barrier with Returns set ends a called stream as Stream Return does
+// (the CDM executor reads it the same way).
+TEST(Decode, CdmBarrierWithReturnsPopsACall) {
+  Mem m;
+  CdmStreamLink call;
+  call.with_return = true;
+  call.target_lo = kBase + 0x2000;
+  uint64_t va = m.at(kBase, call);
+  va = m.at(va, CdmBarrier{});
+  m.at(va, CdmStreamTerminate{});
+  CdmBarrier ret;
+  ret.returns = true;
+  m.at(m.at(kBase + 0x2000, CdmBarrier{}), ret);
+  TraceMemory mem(m.submit);
+  DecodeNode n = decode_cdm_stream(mem, kBase, config());
+  EXPECT_EQ(titles(n), (std::vector<std::string>{"CDM Stream Link (call)", "CDM Barrier", "CDM Barrier (returns)",
+                                                 "CDM Barrier", "CDM Stream Terminate"}))
+      << print_decode(n);
+  EXPECT_EQ(find_error(n, ""), nullptr) << print_decode(n);
+  // With no call to return to, the walker's one wording of the error.
+  Mem lone;
+  lone.at(kBase, ret);
+  TraceMemory lone_mem(lone.submit);
+  DecodeNode e = decode_cdm_stream(lone_mem, kBase, config());
+  EXPECT_NE(print_decode(e).find("with no call to return to"), std::string::npos) << print_decode(e);
+}
+
 TEST(Decode, CdmLaunchesBarrierCallReturnAndTerminate) {
   Mem m;
   usc_list(m, 0x1000);
