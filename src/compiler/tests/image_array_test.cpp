@@ -19,8 +19,6 @@ namespace {
 
 namespace cs = agx::cmdstream;
 
-constexpr GpuVa kImages = 0x20'0000'0000ull, kImageStride = 0x100'0000ull, kStates = 0x30'0000'0000ull,
-                kSamplers = 0x31'0000'0000ull;
 constexpr uint32_t kSide = 4;
 
 // Texel (x, y) of image k (in Abi::images order).
@@ -53,7 +51,7 @@ Result2 run(const Shader& shader, uint32_t vec4s, const cs::Sampler& separate, s
   auto l = layout::make_layout(r);
   EXPECT_TRUE(l.ok());
   if (!l.ok()) return res;
-  usc::RegionMemory mem;
+  TextureRun job(shader);
   std::vector<uint8_t> states(24 * abi.texture_state_count, 0);
   for (uint32_t k = 0; k < abi.images.size(); ++k) {
     std::vector<float> lin;
@@ -64,8 +62,7 @@ Result2 run(const Shader& shader, uint32_t vec4s, const cs::Sampler& separate, s
     EXPECT_TRUE(layout::tile(*l, 0, 0, bytes, {reinterpret_cast<const uint8_t*>(lin.data()), lin.size() * 4}, kSide * 16,
                              layout::level_rect(*l, 0))
                     .ok());
-    const GpuVa va = kImages + k * kImageStride;
-    EXPECT_TRUE(mem.map(va, bytes).ok());
+    const GpuVa va = job.add_image(bytes);
     auto t = image_fields<cs::Texture>(*l, cs::TextureDimension::k2D);
     t.address = va;
     t.depth = 1;
@@ -80,7 +77,6 @@ Result2 run(const Shader& shader, uint32_t vec4s, const cs::Sampler& separate, s
       std::memcpy(states.data() + 24 * abi.images[k].pbe_state, pw.data(), 24);
     }
   }
-  EXPECT_TRUE(mem.map(kStates, states).ok());
   std::vector<uint8_t> samplers(8 * std::max(abi.sampler_state_count, 1u), 0);
   cs::Sampler own;
   own.wrap_s = own.wrap_t = own.wrap_r = cs::Wrap::kClampToEdge;
@@ -90,27 +86,20 @@ Result2 run(const Shader& shader, uint32_t vec4s, const cs::Sampler& separate, s
     if (b.sampler_state != UINT32_MAX) std::memcpy(samplers.data() + 8 * b.sampler_state, cs::pack(own)->data(), 8);
   for (const SamplerBinding& b : abi.samplers) std::memcpy(samplers.data() + 8 * b.sampler_state, cs::pack(separate)->data(), 8);
   put_txf_sampler(abi, samplers);
-  EXPECT_TRUE(mem.map(kSamplers, samplers).ok());
-  const uint64_t out = kBufferBase;
-  EXPECT_TRUE(mem.map(out, std::vector<uint8_t>(vec4s * 16, 0)).ok());
-  usc::Dispatch d = dispatch_to(abi, out);
-  for (size_t i = 0; i < push.size(); ++i) d.uniforms[abi.push_constants_uniform + i] = push[i];
+  for (size_t i = 0; i < push.size(); ++i) job.uniform(abi.push_constants_uniform + uint32_t(i)) = push[i];
   // Size uniforms that tell the images apart (what a runtime writes is
   // up to it; only the selection is checked): image k says
   // (size_x(k), size_y(k)).
   for (uint32_t k = 0; k < abi.images.size(); ++k)
     if (abi.images[k].size_uniform != UINT32_MAX) {
-      d.uniforms[abi.images[k].size_uniform] = size_x(k);
-      d.uniforms[abi.images[k].size_uniform + 1] = size_y(k);
-      d.uniforms[abi.images[k].size_uniform + 3] = 1;
+      job.uniform(abi.images[k].size_uniform) = size_x(k);
+      job.uniform(abi.images[k].size_uniform + 1) = size_y(k);
+      job.uniform(abi.images[k].size_uniform + 3) = 1;
     }
-  res.out = run_with_textures(shader, d, mem, kStates, abi.texture_state_count, kSamplers,
-                              std::max(abi.sampler_state_count, 1u), out, vec4s);
+  res.out = job.run(states, samplers, vec4s);
   if (res.out.empty()) return res;
-  GpuFault fault;
   for (uint32_t k = 0; k < abi.images.size(); ++k) {
-    std::vector<uint8_t> bytes(l->size_B);
-    EXPECT_TRUE(mem.read(kImages + k * kImageStride, bytes.data(), bytes.size(), GpuUnit::usc, &fault));
+    const std::span<const uint8_t> bytes = job.image(k).first(l->size_B);
     std::vector<float> lin(kSide * kSide * 4);
     EXPECT_TRUE(layout::detile(*l, 0, 0, bytes, {reinterpret_cast<uint8_t*>(lin.data()), lin.size() * 4}, kSide * 16,
                                layout::level_rect(*l, 0))

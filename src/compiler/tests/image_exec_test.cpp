@@ -18,8 +18,6 @@ namespace {
 
 namespace cs = agx::cmdstream;
 
-constexpr GpuVa kImage = 0x20'0000'0000ull, kStates = 0x30'0000'0000ull, kSamplers = 0x31'0000'0000ull;
-
 
 std::vector<uint8_t> texture_words(const layout::Layout& l, GpuVa va, cs::TextureDimension dim) {
   auto t = image_fields<cs::Texture>(l, dim);
@@ -56,21 +54,15 @@ std::vector<float> run(const Shader& shader, uint32_t w, uint32_t h, uint32_t de
   auto l = layout::make_layout(r);
   EXPECT_TRUE(l.ok());
   if (!l.ok()) return {};
-  usc::RegionMemory mem;
-  EXPECT_TRUE(mem.map(kImage, std::vector<uint8_t>(l->size_B, 0)).ok());
+  TextureRun job(shader);
+  const GpuVa image = job.add_image(std::vector<uint8_t>(l->size_B, 0));
   std::vector<uint8_t> states(24 * abi.texture_state_count, 0);
-  auto tex = texture_words(*l, kImage, dim), pbe = pbe_words(*l, kImage, dim);
+  auto tex = texture_words(*l, image, dim), pbe = pbe_words(*l, image, dim);
   std::memcpy(states.data() + 24 * abi.images[0].texture_state, tex.data(), 24);
   std::memcpy(states.data() + 24 * abi.images[0].pbe_state, pbe.data(), 24);
-  EXPECT_TRUE(mem.map(kStates, states).ok());
   std::vector<uint8_t> samplers(8 * abi.sampler_state_count, 0);
   put_txf_sampler(abi, samplers);
-  EXPECT_TRUE(mem.map(kSamplers, samplers).ok());
-  const uint64_t out = kBufferBase;
-  EXPECT_TRUE(mem.map(out, std::vector<uint8_t>(texels * 16, 0)).ok());
-  usc::Dispatch d = dispatch_to(abi, out);
-  return run_with_textures(shader, d, mem, kStates, abi.texture_state_count, kSamplers, abi.sampler_state_count, out,
-                           texels);
+  return job.run(states, samplers, texels);
 }
 
 // Every invocation of an 8x4 grid stores (x, y, x * y, -1) to its texel

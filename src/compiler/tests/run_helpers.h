@@ -72,8 +72,9 @@ inline Shader must_compile(const std::string& src, TargetEnv env = TargetEnv::vu
 }
 
 // The device every kernel of a test binary runs on: an in-process kmd
-// Device whose executor is the CDM (a step limit that ends runaway loops),
-// opened by the runtime. Made once and kept until the process exits.
+// Device whose executor is the CDM with the texture unit attached (as the
+// default executor; a step limit that ends runaway loops), opened by the
+// runtime. Made once and kept until the process exits.
 inline Result<runtime::Device*> gpu_device() {
   struct Gpu {
     kmd::Device kmd;
@@ -84,6 +85,7 @@ inline Result<runtime::Device*> gpu_device() {
     auto* g = new Gpu;
     gpu::CdmOptions o;
     o.step_limit = 50'000'000;
+    o.fixed_function = gpu::texture_unit_factory();
     g->kmd.set_executor(std::make_shared<gpu::CdmExecutor>(o));
     auto d = runtime::Device::open(runtime::in_process_transport(g->kmd));
     if (d.ok()) g->device = std::move(*d);

@@ -1,15 +1,16 @@
 // Running a compiled kernel with the texture unit attached (the image
-// tests): the texel-fetch sampler, a one-threadgroup dispatch writing to
-// resource 0, and the run through gpu::TextureHook with the states the
-// test mapped.
+// tests): descriptor fields, the texel-fetch sampler, and a one-threadgroup
+// run through the runtime and the CDM with the states the test packed.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "cmdstream/cmdstream.h"
 #include "compiler/tests/run_helpers.h"
-#include "gpu/texture/texture.h"
 #include "layout/layout.h"
 
 namespace agx::compiler::test {
@@ -45,59 +46,72 @@ inline void put_txf_sampler(const Abi& abi, std::vector<uint8_t>& samplers) {
   std::memcpy(samplers.data() + 8 * abi.txf_sampler_state, words.data(), 8);
 }
 
-// One threadgroup of the shader's size whose resource 0 is `out`.
-inline usc::Dispatch dispatch_to(const Abi& abi, GpuVa out) {
-  usc::Dispatch d;
-  d.threads_per_threadgroup = abi.workgroup_size;
-  d.threadgroup_memory_B = 16;
-  d.uniforms[abi.resources[0].uniform] = uint32_t(out);
-  d.uniforms[abi.resources[0].uniform + 1] = uint32_t(out >> 32);
-  return d;
-}
+// A run of a compiled kernel with textures, as a driver makes it: images
+// in buffers of the runtime's device, the texture and sampler states in the
+// launch's USC words, one threadgroup of the shader's size launched by the
+// runtime's encoder through the UAPI on the CDM executor (which runs the
+// preamble as the USC Preshader and attaches the texture unit and the PBE).
+class TextureRun {
+ public:
+  explicit TextureRun(const Shader& shader) : shader_(shader), uniforms_(usc::kUniforms, 0) {
+    auto d = gpu_device();
+    EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().message());
+    if (d.ok()) device_ = *d;
+    uniforms_.resize(std::max<size_t>(uniforms_.size(), shader.abi.uniform_count));
+  }
 
-// The preamble as the CDM runs the USC Preshader (docs/gpu.md): once, as
-// one SIMD group with only lane 0 active, on the dispatch's uniform file;
-// the uniform file it leaves at `stop` is what the dispatch starts with.
-// (The image tests map their images and states at fixed addresses in a
-// RegionMemory of their own, so they dispatch on the usc emulator with the
-// texture hook rather than through the runtime and the CDM.)
-inline Status run_preamble(const Shader& shader, std::array<uint32_t, usc::kUniforms>& uniforms, GpuMemory& mem) {
-  if (shader.preamble.empty()) return {};
-  AGX_TRY(auto program, usc::compile(shader.preamble, 0));
-  auto core = std::make_unique<usc::Core>();
-  usc::place(*core, usc::Placement{});
-  core->exec = core->present = 1;
-  core->u = uniforms;
-  std::vector<uint8_t> shared(16);
-  usc::Memories m{&mem, &shared, nullptr, 0};
-  AGX_TRY(auto stop, usc::run(program, *core, m, usc::RunOptions{}));
-  if (stop != usc::StopReason::finished) return Error::invalid_argument("the preamble stopped at a barrier");
-  uniforms = core->u;
-  return {};
-}
+  // A buffer holding `bytes` for an image; returns its address for the
+  // descriptors (0 when the device failed, reported).
+  GpuVa add_image(std::span<const uint8_t> bytes) {
+    if (!device_) return 0;
+    auto b = device_->create_buffer(std::max<size_t>(bytes.size(), 4), fmt::format("image {}", images_.size()));
+    EXPECT_TRUE(b.ok()) << (b.ok() ? "" : b.error().message());
+    if (!b.ok()) return 0;
+    std::memcpy((*b)->host().data(), bytes.data(), bytes.size());
+    images_.push_back(std::move(*b));
+    return images_.back()->gpu_va();
+  }
+  // What image k holds now (after run(): what the kernel left there).
+  std::span<const uint8_t> image(size_t k) const { return images_.at(k)->host(); }
 
-// Runs the preamble and the shader with the texture and sampler states
-// at `states` / `samplers` (`state_count` / `sampler_count` of them), then
-// reads `vec4s` vec4s back from `out`; empty when something failed (the
-// failure is reported).
-inline std::vector<float> run_with_textures(const Shader& shader, usc::Dispatch& d, usc::RegionMemory& mem, GpuVa states,
-                                            uint32_t state_count, GpuVa samplers, uint32_t sampler_count, GpuVa out,
-                                            size_t vec4s) {
-  gpu::TextureState ts;
-  EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::texture, 0, state_count, states}, ts).ok());
-  EXPECT_TRUE(gpu::load_states(mem, {gpu::StateKind::sampler, 0, sampler_count, samplers}, ts).ok());
-  gpu::TextureHook hook(mem, ts);
-  EXPECT_TRUE(run_preamble(shader, d.uniforms, mem).ok());
-  auto program = usc::compile(shader.code, 0);
-  EXPECT_TRUE(program.ok()) << program.error().message();
-  if (!program.ok()) return {};
-  auto st = usc::dispatch(*program, d, mem, usc::RunOptions{}, &hook);
-  EXPECT_TRUE(st.ok()) << st.error().message();
-  if (!st.ok()) return {};
-  std::vector<float> v(vec4s * 4);
-  GpuFault fault;
-  EXPECT_TRUE(mem.read(out, v.data(), v.size() * 4, GpuUnit::usc, &fault));
-  return v;
-}
+  // The uniform file the kernel starts with (resource 0 and the workgroup
+  // count are set by run()).
+  uint32_t& uniform(uint32_t at) { return uniforms_.at(at); }
+
+  // Runs one threadgroup with the 24-byte texture / PBE states and 8-byte
+  // sampler states given, and resource 0 an output buffer of `vec4s`
+  // vec4s; returns the buffer, empty when something failed (reported).
+  std::vector<float> run(std::span<const uint8_t> states, std::span<const uint8_t> samplers, size_t vec4s) {
+    if (!device_) return {};
+    Status st = launch(states, samplers, vec4s);
+    EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().message());
+    if (!st.ok()) return {};
+    std::vector<float> v(vec4s * 4);
+    std::memcpy(v.data(), out_->host().data(), v.size() * 4);
+    return v;
+  }
+
+ private:
+  Status launch(std::span<const uint8_t> states, std::span<const uint8_t> samplers, size_t vec4s) {
+    const Abi& abi = shader_.abi;
+    if (abi.resources.empty()) return Error::invalid_argument("the shader has no output resource");
+    AGX_TRY(out_, device_->create_buffer(std::max<size_t>(vec4s * 16, 4), "output"));
+    uniforms_[abi.resources[0].uniform] = uint32_t(out_->gpu_va());
+    uniforms_[abi.resources[0].uniform + 1] = uint32_t(out_->gpu_va() >> 32);
+    for (int i = 0; i < 3; ++i) uniforms_[abi.workgroup_count_uniform + i] = 1;
+    runtime::LaunchDesc l = runtime::shader_launch(shader_, {1, 1, 1});
+    l.uniforms = uniforms_;
+    l.texture_states = states;
+    l.sampler_states = samplers;
+    AGX_TRY(runtime::EncodedLaunch e, runtime::encode_launch(*device_, l));
+    return device_->submit_compute(e.command, "the texture test kernel");
+  }
+
+  const Shader& shader_;
+  runtime::Device* device_ = nullptr;
+  std::vector<uint32_t> uniforms_;
+  std::vector<std::unique_ptr<runtime::Buffer>> images_;
+  std::unique_ptr<runtime::Buffer> out_;
+};
 
 }  // namespace agx::compiler::test

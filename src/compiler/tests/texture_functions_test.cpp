@@ -23,7 +23,6 @@ namespace {
 
 namespace cs = agx::cmdstream;
 
-constexpr GpuVa kImage = 0x20'0000'0000ull, kStates = 0x30'0000'0000ull, kSamplers = 0x31'0000'0000ull;
 
 // Texel value: level * 1000 + layer * 100 + y * 10 + x (cube layers are
 // cube * 6 + face; 3D slices are layers).
@@ -82,26 +81,21 @@ std::vector<float> run(const std::string& glsl, const Tex& t, uint32_t lanes, Ta
       EXPECT_TRUE(layout::tile(*l, level, layer, bytes, lin, uint64_t(lw) * texel_B, layout::level_rect(*l, level)).ok());
     }
   }
-  usc::RegionMemory mem;
-  EXPECT_TRUE(mem.map(kImage, bytes).ok());
+  TextureRun job(*shader);
+  const GpuVa image = job.add_image(bytes);
   auto d = image_fields<cs::Texture>(*l, t.dim);
   d.depth = t.layers;
   d.first_level = 0;
   d.last_level = l->levels - 1;
   d.unk_mipmapped = l->levels > 1;
-  d.address = kImage;
+  d.address = image;
   std::vector<uint8_t> states(24 * abi.texture_state_count, 0);
   auto words = *cs::pack(d);
   std::memcpy(states.data() + 24 * abi.images[0].texture_state, words.data(), 24);
-  EXPECT_TRUE(mem.map(kStates, states).ok());
   std::vector<uint8_t> samplers(8 * abi.sampler_state_count, 0);
   auto sw = *cs::pack(t.sampler);
   std::memcpy(samplers.data() + 8 * abi.images[0].sampler_state, sw.data(), 8);
   put_txf_sampler(abi, samplers);
-  EXPECT_TRUE(mem.map(kSamplers, samplers).ok());
-  const uint64_t out = kBufferBase;
-  EXPECT_TRUE(mem.map(out, std::vector<uint8_t>(lanes * 16, 0)).ok());
-  usc::Dispatch disp = dispatch_to(abi, out);
   const ImageBinding& b = abi.images[0];
   if (b.size_uniform != UINT32_MAX) {
     // What the runtime's size query gives: extents, then layers (cubes).
@@ -114,12 +108,11 @@ std::vector<float> run(const std::string& glsl, const Tex& t, uint32_t lanes, Ta
         break;
       default: break;
     }
-    for (int i = 0; i < 4; ++i) disp.uniforms[b.size_uniform + i] = size[i];
+    for (uint32_t i = 0; i < 4; ++i) job.uniform(b.size_uniform + i) = size[i];
   }
-  if (b.levels_uniform != UINT32_MAX) disp.uniforms[b.levels_uniform] = l->levels;
+  if (b.levels_uniform != UINT32_MAX) job.uniform(b.levels_uniform) = l->levels;
   if (getenv("AGX_COMPILER_DUMP")) fprintf(stderr, "%s\n%s", shader->ir_text.c_str(), disassemble(shader->code).c_str());
-  return run_with_textures(*shader, disp, mem, kStates, abi.texture_state_count, kSamplers, abi.sampler_state_count, out,
-                           lanes);
+  return job.run(states, samplers, lanes);
 }
 
 // A kernel of `lanes` invocations: `decls` after the texture, `body`
