@@ -2,8 +2,7 @@
 # -Wall -Wextra on g++ and clang, except -Wunused-parameter: interface
 # implementations (kmd::Executor, usc::FixedFunction, usc::GraphicsHook,
 # GpuMemory, stream visitors) take parameters that some overrides do not
-# need, and naming every such parameter only in a comment buys nothing
-# (Mesa builds with the same exception).
+# need, and naming every such parameter only in a comment buys nothing.
 add_library(agx_options INTERFACE)
 target_compile_options(agx_options INTERFACE -Wall -Wextra -Wno-unused-parameter)
 # The test command builds with AGX_WERROR=ON, so a warning fails CI.
