@@ -1,5 +1,8 @@
 // The VDM stream: links, calls and returns, barriers, draw states and
 // their preshader, and faults that name the block.
+#include <fstream>
+#include <iterator>
+
 #include "gpu/tests/vdm_fixture.h"
 
 namespace agx::gpu::test {
@@ -159,6 +162,33 @@ TEST_F(VdmStream, ShaderFaultsNameTheDraw) {
   ASSERT_FALSE(run(count));
   EXPECT_NE(message.find("the Vertex Outputs count is 7"), std::string::npos) << message;
   EXPECT_EQ(fault.unit, GpuUnit::ppp);
+}
+
+// The fuzz target's seed (fuzz/corpus/gpu_vdm_fuzz/points.bin, mapped at
+// 0x10000 as the target maps it) draws three points with raw vertex IDs as
+// positions: the seed reaches the primitive stage.
+TEST(VdmFuzzSeed, DrawsThreePoints) {
+  std::ifstream f("../../fuzz/corpus/gpu_vdm_fuzz/points.bin", std::ios::binary);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(bytes.size(), 0x520u);
+  bytes.resize(4096, 0);
+  usc::RegionMemory memory;
+  ASSERT_TRUE(memory.map(0x10000, std::move(bytes)).ok());
+  drm_asahi_cmd_render render{};
+  render.vdm_ctrl_stream_base = 0x10000;
+  kmd::FirmwareCommand cmd;
+  cmd.render = &render;
+  cmd.memory = &memory;
+  cmd.usc_exec_base = 0x10000;
+  VertexOptions o;
+  o.threads = 1;
+  VertexPipeline pipeline(o);
+  Scene scene;
+  GpuFault fault;
+  Status st = pipeline.run(cmd, scene, &fault);
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  EXPECT_EQ(pipeline.stats().primitives_in, 3u);
+  EXPECT_EQ(pipeline.stats().vertices_shaded, 3u);
 }
 
 }  // namespace
