@@ -2,10 +2,12 @@
 // follow, in a fixed order; region clips and viewports repeat per viewport;
 // the fragment shader block points to the fragment pipeline and its CF
 // bindings; the blocks must fill the record exactly (order and sizes:
-// bminor/mesa-mesa src/asahi/lib/decode.c, agxdecode_record).
+// bminor/mesa-mesa src/asahi/lib/decode.c, agxdecode_record; the order is
+// cmdstream/ppp_order.h's table).
 #include <algorithm>
 
 #include "cmdstream/decode_internal.h"
+#include "cmdstream/ppp_order.h"
 
 namespace agx::cmdstream::detail {
 
@@ -70,42 +72,24 @@ DecodeNode ppp_record(Walker& w, GpuVa va, uint64_t size_B) {
     node.children.push_back(error_node(va, fmt::format("PPP record at 0x{:x}: no room for its header", va)));
     return node;
   }
-  if (h->fragment_control) r.take<FragmentControl>();
-  if (h->fragment_control_2) r.take<FragmentControl>("Fragment control 2");
-  if (h->fragment_front_face) r.take<FragmentFace>("Front face");
-  if (h->fragment_front_face_2) r.take<FragmentFace2>("Front face 2");
-  if (h->fragment_front_stencil) r.take<FragmentStencil>("Front stencil");
-  if (h->fragment_back_face) r.take<FragmentFace>("Back face");
-  if (h->fragment_back_face_2) r.take<FragmentFace2>("Back face 2");
-  if (h->fragment_back_stencil) r.take<FragmentStencil>("Back stencil");
-  if (h->depth_bias_scissor) r.take<DepthBiasScissor>();
-  if (h->region_clip)
-    for (uint64_t i = 0; i < h->viewport_count && r.ok; i++) r.take<RegionClip>();
-  if (h->viewport) {
-    r.take<ViewportControl>();
-    for (uint64_t i = 0; i < h->viewport_count && r.ok; i++) r.take<Viewport>();
-  }
-  if (h->w_clamp) r.take<WClamp>();
-  if (h->output_select) r.take<OutputSelect>();
-  if (h->varying_counts_32) r.take<VaryingCounts>("Varying counts 32");
-  if (h->varying_counts_16) r.take<VaryingCounts>("Varying counts 16");
-  if (h->cull) r.take<Cull>();
-  if (h->cull_2) r.take<Cull2>();
-  if (h->fragment_shader) {
-    auto f0 = r.take<FragmentShaderWord0>();
-    auto f1 = r.take<FragmentShaderWord1>();
-    auto f2 = r.take<FragmentShaderWord2>();
-    r.take<FragmentShaderWord3>();
-    if (f0 && f1)
-      node.children.push_back(
-          usc_words(w, w.usc(f1->pipeline), "Fragment pipeline (USC words)", f0->sampler_state_register_count));
-    if (f0 && f2 && f2->cf_bindings) cf_bindings(w, node, w.usc(f2->cf_bindings), f0->cf_binding_count);
-  }
-  if (h->occlusion_query) r.take<FragmentOcclusionQuery>();
-  if (h->occlusion_query_2) r.take<FragmentOcclusionQuery2>();
-  if (h->output_unknown) r.take<OutputUnknown>();
-  if (h->output_size) r.take<OutputSize>();
-  if (h->varying_word_2) r.take<Varying2>();
+  // The words in the order of the one table (ppp_order.h); the fragment
+  // shader's words point to its USC word list and CF bindings.
+  std::optional<FragmentShaderWord0> f0;
+  std::optional<FragmentShaderWord1> f1;
+  std::optional<FragmentShaderWord2> f2;
+  for_each_ppp_word(*h, [&]<class T>(PppTag<T>, PppWord word, const char* title, uint64_t) {
+    auto v = r.take<T>(title);
+    if constexpr (std::is_same_v<T, FragmentShaderWord0>) f0 = v;
+    if constexpr (std::is_same_v<T, FragmentShaderWord1>) f1 = v;
+    if constexpr (std::is_same_v<T, FragmentShaderWord2>) f2 = v;
+    if (word == PppWord::fragment_shader_3) {
+      if (f0 && f1)
+        node.children.push_back(
+            usc_words(w, w.usc(f1->pipeline), "Fragment pipeline (USC words)", f0->sampler_state_register_count));
+      if (f0 && f2 && f2->cf_bindings) cf_bindings(w, node, w.usc(f2->cf_bindings), f0->cf_binding_count);
+    }
+    return r.ok;
+  });
   if (r.ok && r.at != size_B)
     node.children.push_back(error_node(
         va + r.at, fmt::format("PPP record at 0x{:x}: the header's blocks take {} bytes, the record has {}", va, r.at,

@@ -65,6 +65,7 @@ struct OutputRange {
   unsigned index;     // first vertex output index (a 16-bit varying: the word of its first component)
   unsigned words;     // 32-bit vertex outputs used
   int varying = -1;   // index into Interface::varyings, or -1
+  Interp interp = Interp::smooth;  // varyings: the interpolation group written in
 };
 
 struct GroupCounts {
@@ -90,6 +91,18 @@ struct VertexOutputLayout {
 
 // Checks the interface (names, components, bits, limits) and lays it out.
 Result<VertexOutputLayout> layout_vertex_outputs(const Interface& iface);
+
+// The layout the hardware words describe (a draw's Output Select, Varying
+// Counts 32 and 16 and VDM State Vertex Outputs "Output count 1"), for the
+// unit that reads vertex outputs without the shader's interface: position,
+// then one varying range per non-empty interpolation group (32-bit smooth,
+// flat, linear, then 16-bit pairs; `varying` -1, named "smooth_32",
+// "flat_16", ...), point size, layer/viewport, clip distances. Faults when
+// the clip planes are not planes 0..n-1 (as Mesa's agx_nir_lower_uvs.c
+// sets them), when Viewport and Render target differ, or when the words add
+// up to another count than `output_count`.
+Result<VertexOutputLayout> layout_from_words(uint32_t output_select, uint32_t varying_counts_32,
+                                             uint32_t varying_counts_16, uint32_t output_count);
 
 // Clip distances reach only the clipper; a fragment shader that reads them
 // needs them written again as a user varying, and there is no clip-plane

@@ -91,8 +91,8 @@ Result<VertexOutputLayout> layout_vertex_outputs(const Interface& iface) {
   AGX_CHECK(check_interface(iface));
   VertexOutputLayout l;
   unsigned next = 0;
-  auto add = [&](std::string name, OutputKind kind, unsigned words, int varying) {
-    l.outputs.push_back({std::move(name), kind, next, words, varying});
+  auto add = [&](std::string name, OutputKind kind, unsigned words, int varying, Interp interp = Interp::smooth) {
+    l.outputs.push_back({std::move(name), kind, next, words, varying, interp});
     next += words;
   };
   add("position", OutputKind::position, 4, -1);
@@ -105,7 +105,7 @@ Result<VertexOutputLayout> layout_vertex_outputs(const Interface& iface) {
         unsigned w = words_of(v);
         group_count(bits == 32 ? l.counts_32 : l.counts_16, interp) += w;
         (bits == 32 ? l.user_words_32 : l.user_pairs_16) += w;
-        add(v.name, OutputKind::varying, w, int(i));
+        add(v.name, OutputKind::varying, w, int(i), interp);
       }
     }
   }
@@ -125,6 +125,52 @@ Result<VertexOutputLayout> layout_vertex_outputs(const Interface& iface) {
   AGX_TRY(l.varying_counts_32, pack_counts(l.counts_32, "32-bit"));
   AGX_TRY(l.varying_counts_16, pack_counts(l.counts_16, "16-bit"));
   l.output_select = output_select_word(iface);
+  cs::VdmStateVertexOutputs vdm;
+  vdm.output_count_1 = vdm.output_count_2 = next;
+  AGX_TRY(l.vdm_vertex_outputs, pack_word(vdm));
+  return l;
+}
+
+Result<VertexOutputLayout> layout_from_words(uint32_t output_select, uint32_t varying_counts_32,
+                                             uint32_t varying_counts_16, uint32_t output_count) {
+  AGX_TRY(cs::OutputSelect sel, cs::unpack<cs::OutputSelect>(word_bytes(output_select)));
+  AGX_TRY(cs::VaryingCounts c32, cs::unpack<cs::VaryingCounts>(word_bytes(varying_counts_32)));
+  AGX_TRY(cs::VaryingCounts c16, cs::unpack<cs::VaryingCounts>(word_bytes(varying_counts_16)));
+  VertexOutputLayout l;
+  unsigned next = 0;
+  auto add = [&](std::string name, OutputKind kind, unsigned words, Interp interp = Interp::smooth) {
+    if (words) l.outputs.push_back({std::move(name), kind, next, words, -1, interp});
+    next += words;
+  };
+  add("position", OutputKind::position, 4);
+  for (unsigned bits : {32u, 16u}) {
+    const cs::VaryingCounts& c = bits == 32 ? c32 : c16;
+    GroupCounts& g = bits == 32 ? l.counts_32 : l.counts_16;
+    if (bits == 16) l.first_16bit_index = next;
+    g = {unsigned(c.smooth), unsigned(c.flat), unsigned(c.linear)};
+    (bits == 32 ? l.user_words_32 : l.user_pairs_16) = g.smooth + g.flat + g.linear;
+    for (Interp interp : {Interp::smooth, Interp::flat, Interp::linear})
+      add(fmt::format("{}_{}", to_string(interp), bits), OutputKind::varying, group_count(g, interp), interp);
+  }
+  if (sel.point_size) add("point_size", OutputKind::point_size, 1);
+  if (sel.viewport_target != sel.render_target)
+    return Error::invalid_argument("Output Select: Viewport target is {} but Render target is {} (one word holds both)",
+                                   sel.viewport_target ? "set" : "clear", sel.render_target ? "set" : "clear");
+  if (sel.viewport_target) add("layer_viewport", OutputKind::layer_viewport, 1);
+  unsigned planes = 0;
+  while (planes < kMaxClipDistances && clip_distance_plane(sel, planes)) ++planes;
+  for (unsigned p = planes; p < kMaxClipDistances; ++p)
+    if (clip_distance_plane(sel, p))
+      return Error::invalid_argument("Output Select: clip distance plane {} is set but plane {} is not (the planes "
+                                     "are 0..n-1)", p, planes);
+  for (unsigned p = 0; p < planes; ++p) add(fmt::format("clip_distance_{}", p), OutputKind::clip_distance, 1);
+  l.output_count = next;
+  if (next != output_count)
+    return Error::invalid_argument("the Output Select and Varying Counts words describe {} vertex output words, "
+                                   "the Vertex Outputs count is {}", next, output_count);
+  l.output_select = output_select;
+  l.varying_counts_32 = varying_counts_32;
+  l.varying_counts_16 = varying_counts_16;
   cs::VdmStateVertexOutputs vdm;
   vdm.output_count_1 = vdm.output_count_2 = next;
   AGX_TRY(l.vdm_vertex_outputs, pack_word(vdm));

@@ -4,7 +4,6 @@
 // results do not depend on the number of workers (except where a program
 // races with itself, e.g. the order of atomics between threadgroups).
 #include <algorithm>
-#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -32,15 +31,7 @@ struct Engine::Worker {
 
 Engine::Engine(CdmOptions o) : options(std::move(o)) {
   unsigned threads = options.threads ? options.threads : default_threads_from_env();
-  step_limit = options.step_limit;
-  if (!step_limit) {
-    step_limit = kDefaultStepLimit;
-    if (const char* env = std::getenv("AGX_GPU_STEP_LIMIT")) {
-      char* end = nullptr;
-      unsigned long long n = std::strtoull(env, &end, 10);
-      if (end != env && *end == '\0' && n >= 1) step_limit = n;
-    }
-  }
+  step_limit = step_limit_from_env(options.step_limit, kDefaultStepLimit);
   pool = std::make_unique<WorkerPool>(threads);
   for (unsigned w = 0; w < threads; ++w) workers.push_back(std::make_unique<Worker>());
 }
@@ -143,9 +134,6 @@ Status resolve_grid(GpuMemory& m, const LaunchBlock& block, GpuFault* where, std
 // threadgroup; its uniform_store results are every SIMD group's uniforms.
 Status run_preshader(Engine& engine, GpuMemory& m, const LaunchBlock& block, UscState& usc,
                      const std::array<uint32_t, 3>& local, const usc::RunOptions& options, GpuFault* where) {
-  auto pre_or = engine.programs.load(m, usc.preshader, where);
-  if (!pre_or) return std::move(pre_or).error().context(fmt::format("launch at 0x{:x}", block.at));
-  AGX_CHECK(check_registers(**pre_or, block.counts.preshader_halves, "the preshader", usc.preshader, where));
   Engine::Worker& w = *engine.workers[0];
   if (w.cores.empty()) {
     w.cores.push_back(std::make_unique<usc::Core>());
@@ -154,22 +142,15 @@ Status run_preshader(Engine& engine, GpuMemory& m, const LaunchBlock& block, Usc
   w.uniforms_of[0] = 0;  // the preshader's uniforms are not the launch's
   w.placed.resize(w.cores.size());
   w.placed[0].valid = false;  // nor its placement
-  usc::Core& c = *w.cores[0];
-  UscState pre = usc;
-  pre.register_halves = block.counts.preshader_halves;
-  start_group(c, pre, (*pre_or)->program, usc::Placement{{0, 0, 0}, local, 0, {}}, 1, 0);
-  w.memory.inner = &m;
-  w.memory.reset();
-  w.shared.clear();
-  std::unique_ptr<usc::FixedFunction> ff =
-      engine.options.fixed_function ? engine.options.fixed_function(usc.bindings) : nullptr;
-  usc::Memories mem{&w.memory, &w.shared, ff.get(), usc.stack_per_thread_B};
-  while (true) {
-    auto r = usc::run((*pre_or)->program, c, mem, options);
-    if (!r) return usc_fault(where, w.memory, c, std::move(r).error(), fmt::format("launch at 0x{:x}, preshader", block.at));
-    if (*r == usc::StopReason::finished) break;
-  }
-  usc.uniforms = c.u;
+  PreshaderRun run;
+  run.memory = &m;
+  run.programs = &engine.programs;
+  run.fixed_function = &engine.options.fixed_function;
+  run.step_limit = options.step_limit;
+  run.preshader_halves = block.counts.preshader_halves;
+  run.placement = usc::Placement{{0, 0, 0}, local, 0, {}};
+  run.context = fmt::format("launch at 0x{:x}", block.at);
+  AGX_CHECK(gpu::run_preshader(run, *w.cores[0], w.memory, usc, where));
   engine.counters.preshader_runs++;
   return {};
 }

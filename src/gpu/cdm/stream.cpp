@@ -131,19 +131,7 @@ Status run_stream(Engine& engine, const kmd::FirmwareCommand& cmd, GpuFault* whe
   format.max_blocks = engine.options.stream_block_limit;
   format.max_call_depth = kMaxStreamCallDepth;
   const cs::WalkEnd end = cs::walk_stream(*cmd.memory, cmd.compute->cdm_ctrl_stream_base, format, run);
-  using Kind = cs::WalkEnd::Kind;
-  switch (end.kind) {
-    case Kind::terminate: return {};
-    case Kind::stop: return std::move(run.status);
-    case Kind::unreadable:
-      if (where) *where = end.fault;
-      return fail(where, end.fault.va, end.fault.unit, Error::fault("{}", end.message));
-    case Kind::runaway:
-    case Kind::call_depth: return fail(where, end.at, GpuUnit::cdm, Error::limit("{}", end.message));
-    case Kind::no_call:
-    case Kind::cycle: return fail(where, end.at, GpuUnit::cdm, Error::decode("{}", end.message));
-  }
-  return fail(where, end.at, GpuUnit::cdm, Error::decode("{}", end.message));
+  return walk_outcome(end, std::move(run.status), GpuUnit::cdm, where);
 }
 
 }  // namespace agx::gpu::detail

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cmdstream/field_table.h"
+#include "cmdstream/stream_walk.h"
 #include "cmdstream/typed.h"
 #include "gpu/texture/texture.h"
 #include "usc/usc.h"
@@ -32,6 +33,12 @@ namespace agx::gpu {
 // Every failure of an executor is a GPU fault: an Error whose message is
 // the fault's reason, plus the address, access and unit written to *where.
 Error fail(GpuFault* where, GpuVa va, GpuUnit unit, Error error);
+
+// How a control-stream walk (cmdstream/stream_walk.h) of `unit` ended, as
+// the data master reports it: a terminate is success, a stop is the
+// visitor's own `stopped` status, every other end a fault with the
+// walker's text (an unreadable head keeps its address and unit).
+Status walk_outcome(const cmdstream::WalkEnd& end, Status stopped, GpuUnit unit, GpuFault* where);
 
 // Reads `size` bytes at `va` for `unit`; a fault fills *where.
 Status read_gpu(GpuMemory& m, GpuVa va, void* dst, size_t size, GpuUnit unit, GpuFault* where);
@@ -201,6 +208,23 @@ class RecordingMemory final : public GpuMemory {
 Error usc_fault(GpuFault* where, RecordingMemory& mem, const usc::Core& c, Error e, const std::string& ctx);
 
 // ---------------------------------------------------------------------------
+// The preshader of a word list: one thread (lane 0) on `core`, before any
+// thread of the shader; its uniform_store results become usc.uniforms.
+// `core` is set up afresh (registers up to the preshader's count zeroed,
+// the word list's uniforms, `placement`, core index and VM slot 0).
+struct PreshaderRun {
+  GpuMemory* memory = nullptr;
+  ProgramCache* programs = nullptr;
+  const FixedFunctionFactory* fixed_function = nullptr;  // may be null or empty
+  uint64_t step_limit = 0;
+  uint32_t preshader_halves = 0;  // allocated by the block's counts
+  usc::Placement placement;
+  std::string context;            // prefixes errors ("launch at 0x...")
+};
+Status run_preshader(const PreshaderRun& run, usc::Core& core, RecordingMemory& memory, UscState& usc,
+                     GpuFault* where);
+
+// ---------------------------------------------------------------------------
 // Worker threads: run(count, fn) calls fn(worker, item) for every item in
 // 0..count-1 on up to `threads` workers (the caller is worker 0), items
 // claimed in increasing order.
@@ -229,5 +253,8 @@ class WorkerPool {
 
 // AGX_GPU_THREADS if set (1..256), else the host's cores.
 unsigned default_threads_from_env();
+// A data master's instruction limit per SIMD group: `option` when not 0,
+// else AGX_GPU_STEP_LIMIT when it is a number >= 1, else `fallback`.
+uint64_t step_limit_from_env(uint64_t option, uint64_t fallback);
 
 }  // namespace agx::gpu

@@ -132,3 +132,65 @@ TEST(ClipDistances, EnableMaskIsLoweredInTheShader) {
 
 }  // namespace
 }  // namespace agx::varyings
+
+namespace agx::varyings {
+namespace {
+
+TEST(LayoutFromWords, RebuildsTheInterfaceLayoutByGroup) {
+  auto l = layout_vertex_outputs(test::every_kind());
+  ASSERT_TRUE(l.ok()) << l.error().message();
+  auto w = layout_from_words(l->output_select, l->varying_counts_32, l->varying_counts_16, l->output_count);
+  ASSERT_TRUE(w.ok()) << w.error().message();
+  // One range per interpolation group: 32-bit smooth 6, flat 1, linear 3;
+  // 16-bit smooth 3, flat 1, linear 2; then the system outputs.
+  const Expected want[] = {
+      {"position", 0, 4},      {"smooth_32", 4, 6},      {"flat_32", 10, 1},      {"linear_32", 11, 3},
+      {"smooth_16", 14, 3},    {"flat_16", 17, 1},       {"linear_16", 18, 2},    {"point_size", 20, 1},
+      {"layer_viewport", 21, 1}, {"clip_distance_0", 22, 1}, {"clip_distance_1", 23, 1},
+      {"clip_distance_2", 24, 1},
+  };
+  ASSERT_EQ(w->outputs.size(), std::size(want));
+  for (size_t i = 0; i < std::size(want); ++i) {
+    EXPECT_EQ(w->outputs[i].name, want[i].name) << i;
+    EXPECT_EQ(w->outputs[i].index, want[i].index) << want[i].name;
+    EXPECT_EQ(w->outputs[i].words, want[i].words) << want[i].name;
+  }
+  EXPECT_EQ(w->outputs[2].interp, Interp::flat);
+  EXPECT_EQ(w->outputs[6].interp, Interp::linear);
+  EXPECT_EQ(w->first_16bit_index, 14u);
+  EXPECT_EQ(w->vdm_vertex_outputs, l->vdm_vertex_outputs);
+  // The slots Output Select makes of it are those of the interface's layout.
+  auto a = remap(l->output_select, *l), b = remap(l->output_select, *w);
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_EQ(a->slots.size(), b->slots.size());
+  for (size_t i = 0; i < a->slots.size(); ++i) {
+    EXPECT_EQ(a->slots[i].source, b->slots[i].source) << i;
+    EXPECT_EQ(a->slots[i].vertex_output, b->slots[i].vertex_output) << i;
+  }
+  EXPECT_EQ(a->num_16bit_pairs, b->num_16bit_pairs);
+}
+
+TEST(LayoutFromWords, WordsThatDisagreeAreClearErrors) {
+  auto l = layout_vertex_outputs(test::every_kind());
+  ASSERT_TRUE(l.ok());
+  auto count = layout_from_words(l->output_select, l->varying_counts_32, l->varying_counts_16, 24);
+  ASSERT_FALSE(count.ok());
+  EXPECT_NE(count.error().message().find("describe 25 vertex output words, the Vertex Outputs count is 24"),
+            std::string::npos)
+      << count.error().message();
+  // Plane 1 without plane 0; Viewport target without Render target.
+  auto gap = layout_from_words(1u << 1, 0, 0, 5);
+  ASSERT_FALSE(gap.ok());
+  EXPECT_NE(gap.error().message().find("clip distance plane 1 is set but plane 0 is not"), std::string::npos)
+      << gap.error().message();
+  auto lv = layout_from_words(1u << 19, 0, 0, 5);
+  ASSERT_FALSE(lv.ok());
+  EXPECT_NE(lv.error().message().find("Viewport target is set but Render target is clear"), std::string::npos)
+      << lv.error().message();
+  auto position = layout_from_words(0, 0, 0, 4);
+  ASSERT_TRUE(position.ok()) << position.error().message();
+  EXPECT_EQ(position->outputs.size(), 1u);
+}
+
+}  // namespace
+}  // namespace agx::varyings
