@@ -33,14 +33,7 @@ struct Engine::Worker {
 Engine::Engine(CdmOptions o) : options(std::move(o)) {
   unsigned threads = options.threads ? options.threads : default_threads_from_env();
   step_limit = options.step_limit;
-  if (!step_limit) {
-    step_limit = kDefaultStepLimit;
-    if (const char* env = std::getenv("AGX_GPU_STEP_LIMIT")) {
-      char* end = nullptr;
-      unsigned long long n = std::strtoull(env, &end, 10);
-      if (end != env && *end == '\0' && n >= 1) step_limit = n;
-    }
-  }
+  if (!step_limit) step_limit = step_limit_from_env(kDefaultStepLimit);
   pool = std::make_unique<WorkerPool>(threads);
   for (unsigned w = 0; w < threads; ++w) workers.push_back(std::make_unique<Worker>());
 }

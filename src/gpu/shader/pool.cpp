@@ -75,4 +75,13 @@ unsigned default_threads_from_env() {
   return n ? n : 1;
 }
 
+uint64_t step_limit_from_env(uint64_t fallback) {
+  if (const char* env = std::getenv("AGX_GPU_STEP_LIMIT")) {
+    char* end = nullptr;
+    unsigned long long n = std::strtoull(env, &end, 10);
+    if (end != env && *end == '\0' && n >= 1) return n;
+  }
+  return fallback;
+}
+
 }  // namespace agx::gpu

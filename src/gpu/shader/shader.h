@@ -229,5 +229,8 @@ class WorkerPool {
 
 // AGX_GPU_THREADS if set (1..256), else the host's cores.
 unsigned default_threads_from_env();
+// AGX_GPU_STEP_LIMIT if set (>= 1), else `fallback`: instructions a SIMD
+// group may run before it counts as stuck.
+uint64_t step_limit_from_env(uint64_t fallback);
 
 }  // namespace agx::gpu
