@@ -45,14 +45,18 @@ class RenderTest : public ::testing::Test {
 
   // A render target of `format` (w x h, `samples`), its tilebuffer layout
   // and the command's size fields.
-  void target_of(const char* format, uint32_t w, uint32_t h, uint32_t samples = 1) {
+  void target_of(const char* format, uint32_t w, uint32_t h, uint32_t samples = 1, uint32_t layers = 1) {
     ASSERT_TRUE(mem.map(kUsc, std::vector<uint8_t>(kUscSize, 0)).ok());
     ASSERT_TRUE(mem.map(kIsp, std::vector<uint8_t>(4096, 0)).ok());
     const format::Format f = *format::find_format(format);
-    target = make_test_image(mem, kTarget, f, layout::Tiling::twiddled, samples > 1 ? Dim::d2_ms : Dim::d2, w, h, 1,
-                             1, samples);
-    std::vector<uint8_t> pbe = pbe_words(
-        target, samples > 1 ? cs::TextureDimension::k2DMultisampled : cs::TextureDimension::k2D, cs::Layout::kTwiddled);
+    const bool array = layers > 1;
+    target = make_test_image(mem, kTarget, f, layout::Tiling::twiddled,
+                             samples > 1 ? Dim::d2_ms : array ? Dim::d2_array : Dim::d2, w, h, layers, 1, samples);
+    std::vector<uint8_t> pbe = pbe_words(target,
+                                         samples > 1 ? cs::TextureDimension::k2DMultisampled
+                                         : array     ? cs::TextureDimension::k2DArray
+                                                     : cs::TextureDimension::k2D,
+                                         cs::Layout::kTwiddled);
     if (samples == 4) {  // the descriptor's Samples (2 unless set)
       auto p = cs::unpack<cs::Pbe>(pbe);
       ASSERT_TRUE(p.ok());
@@ -69,7 +73,7 @@ class RenderTest : public ::testing::Test {
     tib = *l;
     render.width_px = uint16_t(w);
     render.height_px = uint16_t(h);
-    render.layers = 1;
+    render.layers = uint16_t(layers);
     render.samples = uint8_t(samples);
     render.sample_size_B = uint8_t(tib.sample_size_B);
     render.utile_width_px = uint8_t(tib.tile.width_px);
@@ -154,16 +158,21 @@ class RenderTest : public ::testing::Test {
   }
   void clear_and_store(float r, float g, float b, float a) {
     render.bg = tile_program(fill_rgba(r, g, b, a), false);
-    // 2D MS takes a sample half after the coordinates (isa kTexSizes).
-    const std::string dim = render.samples > 1 ? "r4l_r4h_r5l_r5h_r6l, 0, ts0, tex_2d_ms" : "r4_r5, 0, ts0, tex_2d";
-    render.eot = tile_program("mov_imm r3l, 0\nimage_write_block r3l, " + dim + ", rte, u8norm, 0, 9, 1\n", true);
+    // 2D MS and arrays take a half after the coordinates (isa kTexSizes);
+    // an array's layer is the first half of C, here the tile's layer (sr2).
+    const std::string dim = render.samples > 1  ? "r4l_r4h_r5l_r5h_r6l, 0, ts0, tex_2d_ms"
+                            : render.layers > 1 ? "r4l_r4h_r5l_r5h_r6l, 0, ts0, tex_2d_array"
+                                                : "r4_r5, 0, ts0, tex_2d";
+    render.eot = tile_program("get_sr r4, sr2\nmov_imm r3l, 0\nimage_write_block r3l, " + dim +
+                                  ", rte, u8norm, 0, 9, 1\n",
+                              true);
   }
   // A fragment shader writing one RGBA8 colour to every live sample.
   static std::string colour(float r, float g, float b, float a) { return fill_rgba(r, g, b, a); }
 
   // RGBA8 of pixel (x, y) (sample s) of the target, as bytes.
-  std::array<uint8_t, 4> pixel(int32_t x, int32_t y, uint32_t s = 0) {
-    auto at = layout::element_address_B(target.layout, uint32_t(x), uint32_t(y), 0, 0, s);
+  std::array<uint8_t, 4> pixel(int32_t x, int32_t y, uint32_t s = 0, uint32_t layer = 0) {
+    auto at = layout::element_address_B(target.layout, uint32_t(x), uint32_t(y), layer, 0, s);
     EXPECT_TRUE(at.ok());
     std::array<uint8_t, 4> p{};
     GpuFault f;
@@ -223,6 +232,16 @@ class RenderTest : public ::testing::Test {
     for (float f : varyings) scene.outputs.push_back(f2u(f));
     scene.vertices.push_back(v);
     return uint32_t(scene.vertices.size() - 1);
+  }
+  // A point (size px) or a line (width px) of `state`.
+  void point_or_line(uint32_t state, PrimitiveKind kind, uint32_t a, uint32_t b, float size) {
+    ScenePrimitive p;
+    p.kind = kind;
+    p.vertices = {a, b, 0};
+    p.state = state;
+    p.point_size_px = p.line_width_px = size;
+    p.primitive_id = uint32_t(scene.primitives.size());
+    scene.primitives.push_back(p);
   }
   void triangle(uint32_t state, uint32_t a, uint32_t b, uint32_t c, bool front = true, uint32_t layer = 0) {
     ScenePrimitive p;
