@@ -1,6 +1,7 @@
-// The GPU's units tied to the kmd's firmware queues: the compute queue's
-// executor is the CDM, its fixed-function hook the texture unit (which hands
-// image writes to the PBE).
+// The GPU's units tied to the kmd's firmware queues: the GpuExecutor runs
+// compute on the CDM and render commands on the vertex and fragment halves,
+// every shader with the texture unit as its fixed-function hook (which
+// hands image writes to the PBE).
 #include "gpu/gpu.h"
 
 namespace agx::gpu {
@@ -12,9 +13,9 @@ FixedFunctionFactory texture_unit_factory() {
 }
 
 std::shared_ptr<kmd::Executor> make_default_executor() {
-  CdmOptions options;
+  GpuOptions options;
   options.fixed_function = texture_unit_factory();
-  return std::make_shared<CdmExecutor>(std::move(options));
+  return std::make_shared<GpuExecutor>(std::move(options));
 }
 
 }  // namespace agx::gpu

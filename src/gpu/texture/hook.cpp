@@ -512,6 +512,12 @@ Status image_write_block_op(TextureUnit& unit, const isa::Instr& in, Core& core,
   tile.height_px = core.sr[9][l];
   tile.samples = is_ms(dim) ? pbe.samples : 1;
   tile.sample_stride_B = pixel_B;
+  if (const TextureState& st = unit.state(); st.tile_sample_stride_B) {
+    // A render tile: records holding every render target, with the
+    // Shared word's sample count (each sample to the same image sample).
+    tile.samples = st.tile_samples;
+    tile.sample_stride_B = st.tile_sample_stride_B;
+  }
   bw.origin_x = int32_t(uint64_t(core.sr[0][l]) * tile.width_px);
   bw.origin_y = int32_t(uint64_t(core.sr[1][l]) * tile.height_px);
   const Rounding rounding = f.round ? Rounding::toward_zero : Rounding::nearest_even;

@@ -114,6 +114,11 @@ struct TextureState {
   // How many registers the launch declares (Launch Word 0); a word loading
   // past them is a decode error. The defaults are the fields' maxima.
   uint32_t texture_registers = 256, sampler_registers = 16;
+  // The tile memory image_write_block stores from when the program runs on
+  // a render tile (the PDM's end-of-tile program): the USC Shared word's
+  // Sample count and Sample stride (bytes). 0: a compute imageblock, one
+  // render target per record (docs/texture.md, "image_write_block").
+  uint32_t tile_samples = 0, tile_sample_stride_B = 0;
 };
 
 // What one USC Texture / USC Sampler word (8 bytes) says.

@@ -1,0 +1,108 @@
+// One tile: ZLS load, the background program, the primitives that touch the
+// tile in submission order, the end-of-tile program, ZLS store. Programs
+// run as SIMD groups of 8 quads (an 8x4 block of pixels) on the worker's
+// core (docs/gpu.md, "The fragment half").
+#include <fmt/format.h>
+
+#include "gpu/pdm/pdm_internal.h"
+
+namespace agx::gpu::pdm {
+
+namespace {
+
+// The special registers a fragment-side SIMD group reads (Mesa's
+// agx_compile.c: pixel coordinates sr80/81, coverage sr60, backfacing sr62,
+// input sample mask sr124; and the tile the image_write_block of an
+// end-of-tile program stores: sr0/1 the tile, sr8/9 its size, sr2 the layer).
+constexpr std::array<unsigned, 14> kFragmentSrs = {0, 1, 2, 8, 9, 48, 49, 52, 53, 60, 62, 80, 81, 124};
+
+void start_group(usc::Core& core, const Command& c, const Tile& t, const Shader& s, const FragmentHook& hook,
+                 uint32_t present, unsigned group, bool backfacing) {
+  const unsigned regs = std::min<unsigned>((s.usc.register_halves + 1) / 2, usc::kRegisters);
+  for (unsigned r = 0; r < regs; ++r) core.r[r].fill(0);
+  core.u = s.usc.uniforms;
+  core.exec = core.present = present;
+  core.pc = s.program->program.base_pc();
+  core.stack.clear();
+  core.stack_frame_B = 0;
+  for (unsigned sr : kFragmentSrs) core.sr_known[sr] = true;
+  core.sr[0].fill(uint32_t(t.x0) / c.tile_w);
+  core.sr[1].fill(uint32_t(t.y0) / c.tile_h);
+  core.sr[2].fill(t.layer);
+  core.sr[8].fill(c.tile_w);
+  core.sr[9].fill(c.tile_h);
+  core.sr[53].fill(group);
+  core.sr[62].fill(backfacing ? 1 : 0);
+  for (unsigned l = 0; l < usc::kLanes; ++l) {
+    const Lane& lane = hook.lanes[l];
+    core.sr[48][l] = lane.x;
+    core.sr[49][l] = lane.y;
+    core.sr[52][l] = l;
+    core.sr[60][l] = core.sr[124][l] = lane.coverage;
+    core.sr[80][l] = uint32_t(t.x0) + lane.x;
+    core.sr[81][l] = uint32_t(t.y0) + lane.y;
+  }
+}
+
+Status run_group(const Command& c, Worker& w, Tile& t, const Shader& s, FragmentHook& hook,
+                 usc::FixedFunction* ff, const std::string& what, GpuFault* where) {
+  usc::Memories mem{&w.memory, &t.memory, ff, s.usc.stack_per_thread_B, &hook};
+  while (true) {
+    auto r = usc::run(s.program->program, w.core, mem, c.run);
+    if (!r) return usc_fault(where, w.memory, w.core, std::move(r).error(), what);
+    if (*r == usc::StopReason::finished) return {};
+    if (*r == usc::StopReason::barrier)
+      return fail(where, w.core.pc, GpuUnit::usc,
+                  Error::invalid_argument("threadgroup_barrier in a fragment-side program ({})", what));
+  }
+}
+
+std::string tile_text(const Tile& t) { return fmt::format("tile at ({}, {}) layer {}", t.x0, t.y0, t.layer); }
+
+}  // namespace
+
+Status run_group_for(const Command& c, Worker& w, Tile& t, const Shader& s, FragmentHook& hook, uint32_t present,
+                     unsigned group, bool backfacing, usc::FixedFunction* ff, const std::string& what,
+                     GpuFault* where) {
+  start_group(w.core, c, t, s, hook, present, group, backfacing);
+  return run_group(c, w, t, s, hook, ff, what, where);
+}
+
+Status run_tile_program(const Command& c, Worker& w, Tile& t, const Shader& s, const char* what, GpuFault* where) {
+  std::unique_ptr<usc::FixedFunction> ff = c.fixed_function ? c.fixed_function(s.usc.bindings) : nullptr;
+  FragmentHook hook(c, t);
+  const uint32_t all = (1u << c.samples) - 1;
+  unsigned group = 0;
+  for (uint32_t by = 0; by < c.tile_h; by += 4)
+    for (uint32_t bx = 0; bx < c.tile_w; bx += 8, ++group) {
+      for (unsigned l = 0; l < usc::kLanes; ++l) {
+        const auto off = lane_offset(l);
+        hook.lanes[l] = Lane{bx + off[0], by + off[1], all, all, true, {}, false, 0};
+      }
+      AGX_CHECK(run_group_for(c, w, t, s, hook, 0xFFFFFFFFu, group, false, ff.get(),
+                              fmt::format("{}, {}, simdgroup {}", what, tile_text(t), group), where));
+    }
+  return {};
+}
+
+Status run_tile(const Command& c, Worker& w, Tile& t, GpuFault* where) {
+  t.memory.assign(size_t(c.sample_stride_B) * c.samples * c.tile_w * c.tile_h, 0);
+  t.zs.reset(c.tile_w, c.tile_h, c.samples);
+  w.memory.reset();
+  if (Status st = zls_load(*c.cmd->memory, c.zls, t.x0, t.y0, t.layer, t.zs, where); !st)
+    return std::move(st).error().context(tile_text(t));
+  if (c.bg) AGX_CHECK(run_tile_program(c, w, t, *c.bg, "background program", where));
+  const PixelRect rect{t.x0, t.y0, t.x0 + int32_t(c.tile_w), t.y0 + int32_t(c.tile_h)};
+  for (uint32_t i = 0; i < c.prims.size(); ++i) {
+    const RasterPrimitive& r = c.prims[i];
+    if (c.scene->primitives[i].layer != t.layer || r.degenerate || intersect(r.bounds, rect).empty()) continue;
+    ++t.binned;
+    AGX_CHECK(shade_primitive(c, w, t, i, where));
+  }
+  if (c.eot) AGX_CHECK(run_tile_program(c, w, t, *c.eot, "end-of-tile program", where));
+  if (Status st = zls_store(*c.cmd->memory, c.zls, t.x0, t.y0, t.layer, t.zs, where); !st)
+    return std::move(st).error().context(tile_text(t));
+  return {};
+}
+
+}  // namespace agx::gpu::pdm

@@ -1,0 +1,106 @@
+// The fragment half with points, lines, flat varyings and the provoking
+// vertex, centroid interpolation under 4x MSAA, ldcf's raw coefficients
+// per tile, and layered rendering (primitives binned only to their
+// layer's tiles; the end-of-tile program writes the tile's layer).
+#include <cmath>
+
+#include "pdm_fixture.h"
+
+namespace agx::gpu::test {
+namespace {
+
+using Rgba = std::array<uint8_t, 4>;
+
+// iter of cf1..cf4 (plain iter: flat and linear bindings) to the tile.
+constexpr const char* kIterColour =
+    "iter r0_r1_r2_r3, cf1, center, 0b0, 0, 0, 0, 0, 0\n"
+    "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n";
+
+varyings::Interface colour_iface(varyings::Interp interp) {
+  varyings::Interface i;
+  i.varyings.push_back({"color", 4, 32, interp});
+  return i;
+}
+
+class PdmPrimitives : public RenderTest {};
+
+TEST_F(PdmPrimitives, PointsLinesAndFlatColoursFromTheProvokingVertex) {
+  target_of("R8G8B8A8_UNORM", 32, 32);
+  clear_and_store(0, 0, 0, 1);
+  const uint32_t s = draw(kIterColour, colour_iface(varyings::Interp::flat));
+  const std::vector<float> red{1, 0, 0, 1}, green{0, 1, 0, 1}, blue{0, 0, 1, 1};
+  point_or_line(s, PrimitiveKind::point, vertex(8, 8, 0, red), 0, 4.0f);
+  point_or_line(s, PrimitiveKind::line, vertex(16, 20, 0, green), vertex(28, 20, 0, green), 2.0f);
+  // A triangle whose vertices disagree: the provoking vertex (2) wins.
+  triangle(s, vertex(20, 2, 0, red), vertex(30, 2, 0, green), vertex(20, 12, 0, blue));
+  scene.primitives.back().provoking = 2;
+  auto st = run();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  const Rgba kRed{255, 0, 0, 255}, kGreen{0, 255, 0, 255}, kBlue{0, 0, 255, 255}, kBlack{0, 0, 0, 255};
+  for (int y = 0; y < 32; ++y)
+    for (int x = 0; x < 32; ++x) {
+      Rgba want = kBlack;
+      if (x >= 6 && x < 10 && y >= 6 && y < 10) want = kRed;                        // the point's square
+      if (x >= 16 && x < 28 && (y == 19 || y == 20)) want = kGreen;                  // the line's rectangle
+      if (x >= 20 && y >= 2 && (x + 0.5 - 20) + (y + 0.5 - 2) < 10) want = kBlue;  // the triangle
+      ASSERT_EQ(pixel(x, y), want) << x << "," << y;
+    }
+}
+
+// 4x MSAA, a varying equal to x / 32: the fully covered pixel 4 iterates at
+// its centre, pixel 5 (samples 0 and 2 covered) at sample 0, x = 5 + 6/16.
+TEST_F(PdmPrimitives, CentroidIteratesAtTheFirstCoveredSample) {
+  target_of("R8G8B8A8_UNORM", 32, 32, 4);
+  clear_and_store(0, 0, 0, 1);
+  const uint32_t s = draw("iter r0_r1_r2_r3, cf1, centroid, 0b0, 0, 0, 0, 0, 0\n"
+                          "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n",
+                          colour_iface(varyings::Interp::linear));
+  auto v = [&](double x, double y) { return vertex(x, y, 0, {float(x / 32), 0, 0, 1}); };
+  const uint32_t a = v(0, 0), b = v(5.5, 0), c = v(0, 32), d = v(5.5, 32);
+  triangle(s, a, b, c);
+  triangle(s, b, d, c);
+  auto st = run();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  EXPECT_EQ(pixel(4, 9, 0)[0], uint8_t(std::lround(4.5 / 32 * 255)));
+  EXPECT_EQ(pixel(5, 9, 0)[0], uint8_t(std::lround(5.375 / 32 * 255)));
+  EXPECT_EQ(pixel(5, 9, 2)[0], uint8_t(std::lround(5.375 / 32 * 255)));
+  EXPECT_EQ(pixel(5, 9, 1)[0], 0);  // not covered
+}
+
+// ldcf: A, B, C of a linear varying x / 32 are 1/32, 0 and the value at the
+// corner of the tile's 32x32 block (0 in the first tile, 1 in the second).
+TEST_F(PdmPrimitives, LdcfLoadsTheCoefficientsOfTheTile) {
+  target_of("R8G8B8A8_UNORM", 64, 32);
+  clear_and_store(0, 0, 0, 1);
+  const uint32_t s = draw("ldcf r0_r1_r2, cf1\n"
+                          "mov_imm r7, " + std::to_string(f2u(32.0f)) + ", 0b0\n"
+                          "fmul32 r0, r0, r7\n"
+                          "mov_imm r3, 1065353216, 0b0\n"
+                          "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n",
+                          colour_iface(varyings::Interp::linear));
+  auto v = [&](double x, double y) { return vertex(x, y, 0, {float(x / 32), 0, 0, 1}); };
+  const uint32_t a = v(0, 0), b = v(64, 0), c = v(0, 32), d = v(64, 32);
+  triangle(s, a, b, c);
+  triangle(s, b, d, c);
+  auto st = run();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  EXPECT_EQ(pixel(3, 3), (Rgba{255, 0, 0, 255}));
+  EXPECT_EQ(pixel(40, 3), (Rgba{255, 0, 255, 255}));
+}
+
+TEST_F(PdmPrimitives, LayersBinTheirOwnPrimitives) {
+  target_of("R8G8B8A8_UNORM", 32, 32, 1, 2);
+  clear_and_store(0, 0, 0, 1);
+  const uint32_t s = draw(colour(0, 1, 0, 1), {});
+  triangle(s, vertex(0, 0, 0), vertex(32, 0, 0), vertex(0, 32, 0), true, /*layer=*/1);
+  auto st = run();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  EXPECT_EQ(last_stats.tiles, 2u);
+  EXPECT_EQ(last_stats.primitives_binned, 1u);
+  EXPECT_EQ(pixel(2, 2, 0, 0), (Rgba{0, 0, 0, 255}));
+  EXPECT_EQ(pixel(2, 2, 0, 1), (Rgba{0, 255, 0, 255}));
+  EXPECT_EQ(pixel(30, 30, 0, 1), (Rgba{0, 0, 0, 255}));
+}
+
+}  // namespace
+}  // namespace agx::gpu::test

@@ -1,0 +1,177 @@
+// The fragment half end to end: background and end-of-tile programs, a
+// triangle with a constant and with an interpolated colour, 2x2 quads and
+// derivatives, results independent of the worker count, and faults.
+// Expected pixels come from the documented rules (docs/gpu.md): a pixel is
+// drawn when its centre is inside the triangle (the test's triangles put no
+// centre on an edge), colours through u8norm rounding.
+#include <cmath>
+
+#include "pdm_fixture.h"
+
+namespace agx::gpu::test {
+namespace {
+
+bool centre_inside(double ax, double ay, double bx, double by, double cx, double cy, int x, int y) {
+  const double px = x + 0.5, py = y + 0.5;
+  auto e = [&](double x0, double y0, double x1, double y1) { return (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0); };
+  const double e0 = e(ax, ay, bx, by), e1 = e(bx, by, cx, cy), e2 = e(cx, cy, ax, ay);
+  return (e0 > 0 && e1 > 0 && e2 > 0) || (e0 < 0 && e1 < 0 && e2 < 0);
+}
+
+uint8_t unorm8(float v) { return uint8_t(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); }
+
+constexpr const char* kGreen =
+    "mov_imm r0, 0, 0b0\nmov_imm r1, 1065353216, 0b0\nmov_imm r2, 0, 0b0\nmov_imm r3, 1065353216, 0b0\n"
+    "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n";
+
+class PdmRender : public RenderTest {};
+
+TEST_F(PdmRender, BackgroundClearsEveryTileAndEndOfTileStoresIt) {
+  target_of("R8G8B8A8_UNORM", 40, 24);
+  clear_and_store(1.0f, 0.0f, 0.2f, 1.0f);
+  auto st = run();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  EXPECT_EQ(last_stats.tiles, 2u);  // 32x32 tiles: 2 x 1
+  EXPECT_EQ(last_stats.commands, 1u);
+  for (int y = 0; y < 24; ++y)
+    for (int x = 0; x < 40; ++x)
+      ASSERT_EQ(pixel(x, y), (std::array<uint8_t, 4>{255, 0, unorm8(0.2f), 255})) << x << "," << y;
+}
+
+TEST_F(PdmRender, TriangleWithAConstantColour) {
+  target_of("R8G8B8A8_UNORM", 48, 40);
+  clear_and_store(0, 0, 0, 1);
+  const uint32_t s = draw(kGreen, {});
+  const double ax = 3.3, ay = 2.7, bx = 44.1, by = 9.2, cx = 12.6, cy = 37.9;
+  triangle(s, vertex(ax, ay, 0.5), vertex(bx, by, 0.5), vertex(cx, cy, 0.5));
+  auto st = run();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  EXPECT_EQ(last_stats.primitives_binned, 4u);  // the triangle touches all four tiles
+  int drawn = 0;
+  for (int y = 0; y < 40; ++y)
+    for (int x = 0; x < 48; ++x) {
+      const bool in = centre_inside(ax, ay, bx, by, cx, cy, x, y);
+      drawn += in;
+      ASSERT_EQ(pixel(x, y), (in ? std::array<uint8_t, 4>{0, 255, 0, 255} : std::array<uint8_t, 4>{0, 0, 0, 255}))
+          << x << "," << y;
+    }
+  EXPECT_GT(drawn, 400);
+  EXPECT_EQ(last_stats.samples_passed, uint64_t(drawn));
+}
+
+// A smooth vec4 varying: red along x, green along y (w = 1, so perspective
+// interpolation is linear); iter at the pixel centre.
+TEST_F(PdmRender, TriangleWithAnInterpolatedColour) {
+  target_of("R8G8B8A8_UNORM", 32, 32);
+  clear_and_store(0, 0, 0, 0);
+  varyings::Interface iface;
+  iface.varyings.push_back({"color", 4, 32, varyings::Interp::smooth});
+  // cf0 is W; the colour is cf1..cf4 (compile-time bindings).
+  const uint32_t s = draw("iterproj r0_r1_r2_r3, cf1, cf0, center, 0b0, 0, 0, 0, 0, 0\n"
+                          "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n",
+                          iface);
+  auto col = [](double x, double y) { return std::vector<float>{float(x / 32), float(y / 32), 0.25f, 1.0f}; };
+  const uint32_t a = vertex(0, 0, 0, col(0, 0)), b = vertex(32, 0, 0, col(32, 0)), c = vertex(0, 32, 0, col(0, 32));
+  const uint32_t d = vertex(32, 32, 0, col(32, 32));
+  triangle(s, a, b, c);
+  triangle(s, b, d, c);
+  auto st = run();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  for (int y = 0; y < 32; ++y)
+    for (int x = 0; x < 32; ++x) {
+      const auto p = pixel(x, y);
+      EXPECT_NEAR(p[0], (x + 0.5) / 32 * 255, 1.0) << x << "," << y;
+      EXPECT_NEAR(p[1], (y + 0.5) / 32 * 255, 1.0) << x << "," << y;
+      EXPECT_EQ(p[2], 64) << x << "," << y;
+      EXPECT_EQ(p[3], 255) << x << "," << y;
+    }
+}
+
+// Quads: dfdx of the pixel x coordinate (sr80) is 1 in every lane, helper
+// lanes included, so a one-pixel triangle's colour is dfdx / 4 = 0.25.
+TEST_F(PdmRender, QuadsGiveDerivativesToSinglePixels) {
+  target_of("R8G8B8A8_UNORM", 32, 32);
+  clear_and_store(0, 0, 0, 0);
+  const uint32_t s = draw("get_sr r4, sr80\n"
+                          "convert u32_to_f, r5, r4, rte\n"
+                          "dfdx r0, r5\n"
+                          "fmul32 r0, r0, 0.25\n"
+                          "mov_imm r1, 0, 0b0\nmov_imm r2, 0, 0b0\nmov_imm r3, 1065353216, 0b0\n"
+                          "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n",
+                          {});
+  triangle(s, vertex(5.2, 7.2, 0), vertex(6.4, 7.2, 0), vertex(5.2, 8.4, 0));  // covers pixel (5, 7) only
+  auto st = run();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  EXPECT_EQ(last_stats.quads_shaded, 1u);
+  EXPECT_EQ(pixel(5, 7), (std::array<uint8_t, 4>{64, 0, 0, 255}));
+  EXPECT_EQ(pixel(4, 7), (std::array<uint8_t, 4>{0, 0, 0, 0}));  // the helper lane wrote nothing
+  EXPECT_EQ(pixel(4, 6), (std::array<uint8_t, 4>{0, 0, 0, 0}));
+}
+
+TEST_F(PdmRender, ResultsDoNotDependOnTheWorkerCount) {
+  std::vector<std::array<uint8_t, 4>> images[2];
+  for (unsigned threads : {1u, 3u}) {
+    mem = usc::RegionMemory();
+    scene = Scene();
+    usc_used = 0;
+    target_of("R8G8B8A8_UNORM", 80, 70);
+    clear_and_store(0.1f, 0.2f, 0.3f, 1);
+    const uint32_t s = draw(kGreen, {});
+    for (int i = 0; i < 12; ++i)
+      triangle(s, vertex(3 + 6 * i, 1, 0), vertex(70 - 2 * i, 5 + 5 * i, 0), vertex(1 + i, 68 - i, 0));
+    FragmentOptions o;
+    o.threads = threads;
+    auto st = run(std::move(o));
+    ASSERT_TRUE(st.ok()) << st.error().message();
+    for (int y = 0; y < 70; ++y)
+      for (int x = 0; x < 80; ++x) images[threads == 1 ? 0 : 1].push_back(pixel(x, y));
+  }
+  EXPECT_EQ(images[0], images[1]);
+}
+
+TEST_F(PdmRender, AFaultingShaderFaultsTheCommandAtItsAddress) {
+  target_of("R8G8B8A8_UNORM", 32, 32);
+  clear_and_store(0, 0, 0, 0);
+  const uint32_t s = draw("mov_imm r0, 0, 0b0\nmov_imm r1, 16, 0b0\ndevice_load 0, i32, x, r2, r0_r1, 0, unsigned\n"
+                          "wait 0\n",
+                          {});
+  triangle(s, vertex(1, 1, 0), vertex(30, 1, 0), vertex(1, 30, 0));
+  auto st = run();
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(last_fault.unit, GpuUnit::usc);
+  EXPECT_EQ(last_fault.va, 0x10'0000'0000ull);
+  EXPECT_NE(st.error().message().find("fragment shader of primitive 0"), std::string::npos) << st.error().message();
+  EXPECT_EQ(last_stats.faults, 1u);
+}
+
+TEST_F(PdmRender, BadRenderCommandFieldsAreNamed) {
+  target_of("R8G8B8A8_UNORM", 32, 32);
+  render.utile_width_px = 8;
+  auto st = run();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message().find("utile 8x32"), std::string::npos) << st.error().message();
+  EXPECT_EQ(last_fault.unit, GpuUnit::pdm);
+  render.utile_width_px = 32;
+  render.samples = 3;
+  st = run();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message().find("3 samples"), std::string::npos) << st.error().message();
+  render.samples = 1;
+  render.bg.usc = 0x40 | 4;  // USC words of zeros: not a word list
+  st = run();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message().find("background program"), std::string::npos) << st.error().message();
+}
+
+TEST_F(PdmRender, ProgramsWithAnotherTileLayoutAreRefused) {
+  target_of("R8G8B8A8_UNORM", 32, 32);
+  clear_and_store(0, 0, 0, 0);
+  render.utile_height_px = 16;  // the Shared words say 32x32
+  auto st = run();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message().find("32x32 tiles of 1 samples but the command has 32x16"), std::string::npos)
+      << st.error().message();
+}
+
+}  // namespace
+}  // namespace agx::gpu::test
