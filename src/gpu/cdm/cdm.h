@@ -58,7 +58,7 @@ class CdmExecutor final : public kmd::Executor {
   CdmExecutor(const CdmExecutor&) = delete;
   CdmExecutor& operator=(const CdmExecutor&) = delete;
 
-  // Compute commands run; render halves fault as not supported. On a fault
+  // Compute commands run; render halves fault (GpuExecutor runs them). On a fault
   // *fault names the address, the unit and (in reason) the pc and where in
   // the stream; the rest of the command is skipped.
   bool execute(const kmd::FirmwareCommand& command, GpuFault* fault) override;

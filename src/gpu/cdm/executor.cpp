@@ -20,8 +20,8 @@ bool CdmExecutor::execute(const kmd::FirmwareCommand& command, GpuFault* fault) 
   if (!command.compute || command.queue != kmd::FirmwareQueue::compute) {
     e.counters.faults++;
     *where = {0, Access::read, command.queue == kmd::FirmwareQueue::fragment ? GpuUnit::pdm : GpuUnit::vdm,
-              fmt::format("{} half of render command #{}: render commands are not executed by the software GPU "
-                          "yet (only compute)",
+              fmt::format("{} half of render command #{}: the CDM executes compute commands only (render "
+                          "commands run on gpu::GpuExecutor, render/executor.h)",
                           kmd::to_string(command.queue), command.command_index)};
     return false;
   }

@@ -224,7 +224,9 @@ TEST_F(CdmFault, BadGrids) {
   EXPECT_EQ(fault().unit, GpuUnit::cdm);
 }
 
-TEST_F(CdmFault, RenderCommandsAreNotExecuted) {
+// The CDM alone (this fixture's executor) refuses render commands; the
+// default executor (GpuExecutor) runs them (render_* tests).
+TEST_F(CdmFault, TheCdmAloneRefusesRenderCommands) {
   drm_asahi_cmd_render r{};
   r.width_px = 64, r.height_px = 64, r.layers = 1, r.samples = 1, r.utile_width_px = 32, r.utile_height_px = 32;
   struct {
@@ -245,7 +247,7 @@ TEST_F(CdmFault, RenderCommandsAreNotExecuted) {
   ASSERT_EQ(session->transport().ioctl(DRM_IOCTL_SYNCOBJ_WAIT, &w), 0);
   auto faults = device->faults();
   ASSERT_EQ(faults.size(), 2u);  // the vertex and the fragment half
-  EXPECT_NE(faults[0].fault.reason.find("not executed by the software GPU"), std::string::npos);
+  EXPECT_NE(faults[0].fault.reason.find("the CDM executes compute commands only"), std::string::npos);
 }
 
 TEST_F(CdmFault, TheQueueOtherQueuesAndOtherFilesGoOn) {
