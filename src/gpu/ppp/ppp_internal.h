@@ -57,8 +57,14 @@ struct ClipPlanes {
 // The planes `words` (one vertex's outputs) lies outside of, one bit each.
 uint64_t outside(const ClipPlanes& planes, std::span<const uint32_t> words);
 
-// A polygon (or a line's two ends) during clipping: each vertex's output words.
-using ClipPolygon = std::vector<std::vector<uint32_t>>;
+// A polygon (or a line's two ends) during clipping: each vertex's output
+// words, and whether clipping made it (an edge between two made vertices
+// lies on a clip plane: a "clipped edge").
+struct ClipVertex {
+  std::vector<uint32_t> words;
+  bool made = false;
+};
+using ClipPolygon = std::vector<ClipVertex>;
 
 // Clips a closed polygon (triangles) or an open segment (lines) against
 // every clipping plane in `mask`; new vertices take the plan's rules
