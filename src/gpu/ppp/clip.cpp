@@ -27,7 +27,7 @@ uint32_t as_word(float f) {
 double distance(const ClipPlanes& planes, unsigned plane, std::span<const uint32_t> v) {
   const double x = as_float(v[0]), y = as_float(v[1]), z = as_float(v[2]), w = as_float(v[3]);
   switch (plane) {
-    case 0: return w - kMinW;
+    case 0: return w - planes.min_w;
     case 1: return kGuardBand * w + x;
     case 2: return kGuardBand * w - x;
     case 3: return kGuardBand * w + y;

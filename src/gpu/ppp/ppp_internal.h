@@ -37,7 +37,10 @@ Status assemble_run(cmdstream::Primitive topology, uint32_t count, unsigned prov
 // ---------------------------------------------------------------------------
 // Clipping (clip.cpp): in clip space, against planes numbered as follows
 // (a vertex is inside a plane where its distance is >= 0):
-//   0       w >= kMinW (the near-w plane; every transformed vertex has w > 0)
+//   0       w >= min_w (the near-w plane; every transformed vertex has w > 0):
+//           the W Clamp word's value when an update has set a positive one
+//           (bminor/mesa-mesa src/gallium/drivers/asahi/agx_state.c sets
+//           1e-10 in every batch), else kMinW
 //   1..4    the guard band: -G w <= x <= G w, -G w <= y <= G w
 //   5..6    depth (Cull's Depth clip): 0 <= z <= w
 //   7..     user clip distances (Output Select planes): d >= 0
@@ -49,6 +52,7 @@ inline constexpr double kGuardBand = 8.0;  // G: the guard band, in view-volume 
 inline constexpr unsigned kViewVolumePlane = 60;
 
 struct ClipPlanes {
+  double min_w = kMinW;
   bool depth = false;
   std::vector<uint32_t> user;  // the word of each user clip distance
   unsigned count() const { return 7 + static_cast<unsigned>(user.size()); }

@@ -36,6 +36,8 @@ class Stage {
       : in_(in), plan_(plan), scene_(scene), state_(scene.states[in.state]),
         shared_(in.outputs.size() / plan.count, {UINT32_MAX, 0}) {
     planes_.depth = state_.ppp.cull.depth_clip;
+    const float w_clamp = state_.ppp.w_clamp.w_clamp;
+    if (std::isfinite(w_clamp) && w_clamp > 0) planes_.min_w = w_clamp;
     planes_.user = plan.clip_distances;
     discard_ = state_.ppp.cull.rasterizer_discard || state_.ppp.cull_2.rasterizer_discard;
     line_width_ = line_width(state_.ppp.front);  // lines: the front face's

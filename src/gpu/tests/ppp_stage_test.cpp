@@ -171,6 +171,18 @@ TEST(PppStage, GuardBandAvoidsClippingAndTrivialRejectDropsOutsiders) {
   for (const SceneVertex& v : s.scene.vertices) EXPECT_GT(v.screen.w, 0);
 }
 
+TEST(PppStage, TheWClampWordIsTheNearWPlane) {
+  PppWords w = base_words();
+  w.w_clamp.w_clamp = 0.5f;
+  StageRun s(w, 4);
+  // v2 at w = -1.5: the edges to it are cut where w = 0.5, a third of the way.
+  ASSERT_GE(s.draw(P::kTriangles, {0, 1, 2}, verts({{0, 0, 0, 1.5f}, {0.5f, 0, 0, 1.5f}, {0, 0.5f, 0, -1.5f}})).out,
+            1u);
+  double min_w = 10;
+  for (const SceneVertex& v : s.scene.vertices) min_w = std::min(min_w, v.screen.w);
+  EXPECT_FLOAT_EQ(static_cast<float>(min_w), 0.5f);
+}
+
 TEST(PppStage, PointsLinesLayersAndViewports) {
   PppWords w = base_words();
   w.viewports.push_back(viewport(10, 10, 10, 10));
