@@ -27,7 +27,7 @@ uint32_t as_word(float f) {
 double distance(const ClipPlanes& planes, unsigned plane, std::span<const uint32_t> v) {
   const double x = as_float(v[0]), y = as_float(v[1]), z = as_float(v[2]), w = as_float(v[3]);
   switch (plane) {
-    case 0: return w - kMinW;
+    case 0: return w - planes.min_w;
     case 1: return kGuardBand * w + x;
     case 2: return kGuardBand * w - x;
     case 3: return kGuardBand * w + y;
@@ -87,7 +87,7 @@ void clip(ClipPolygon& poly, bool closed, const ClipPlanes& planes, uint64_t mas
     const size_t n = poly.size();
     const size_t edges = closed ? n : n - 1;
     std::vector<double> d(n);
-    for (size_t i = 0; i < n; ++i) d[i] = distance(planes, p, poly[i]);
+    for (size_t i = 0; i < n; ++i) d[i] = distance(planes, p, poly[i].words);
     if (!closed && d[0] >= 0) out.push_back(poly[0]);
     for (size_t i = 0; i < edges; ++i) {
       const size_t j = (i + 1) % n;
@@ -96,7 +96,7 @@ void clip(ClipPolygon& poly, bool closed, const ClipPlanes& planes, uint64_t mas
       if (in_i != in_j) {
         // From the inside end toward the outside end.
         const size_t a = in_i ? i : j, b = in_i ? j : i;
-        out.push_back(between(poly[a], poly[b], d[a] / (d[a] - d[b]), plan, provoking));
+        out.push_back({between(poly[a].words, poly[b].words, d[a] / (d[a] - d[b]), plan, provoking), true});
       }
       if (!closed && in_j) out.push_back(poly[j]);
     }

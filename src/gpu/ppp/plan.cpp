@@ -16,7 +16,7 @@ namespace {
 template <class T>
 uint32_t word_of(const T& v) {
   uint32_t w = 0;
-  (void)cs::pack_into(v, std::span(reinterpret_cast<uint8_t*>(&w), sizeof w));  // read words repack
+  (void)cs::pack_into(v, std::span(reinterpret_cast<uint8_t*>(&w), sizeof w));  // unpacked words pack back
   return w;
 }
 
@@ -24,10 +24,6 @@ uint32_t word_of(const T& v) {
 
 Result<OutputPlan> plan_draw_state(DrawState& state) {
   const PppWords& p = state.ppp;
-  for (const cs::FragmentFace* f : {&p.front, &p.back})
-    if (f->polygon_mode != cs::PolygonMode::kFill)
-      return Error::unsupported("{} face's Polygon mode {} (only Fill is rasterized)", f == &p.front ? "front" : "back",
-                                static_cast<uint32_t>(f->polygon_mode));
   if (state.output_count < 4)
     return Error::decode("VDM State Vertex Outputs: {} output words, the position alone takes 4",
                          state.output_count);

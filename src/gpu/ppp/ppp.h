@@ -45,7 +45,7 @@ struct OutputPlan {
 
 // Fills state.slots (the varyings unit's remap of the Output Select,
 // Varying Counts and Vertex Outputs words) and returns the plan. Words that
-// disagree, fewer than 4 outputs, or a polygon mode other than Fill fault.
+// disagree or fewer than 4 outputs fault.
 Result<OutputPlan> plan_draw_state(DrawState& state);
 
 // One instance of one draw: the elements in submission order, each the

@@ -37,7 +37,10 @@ Status assemble_run(cmdstream::Primitive topology, uint32_t count, unsigned prov
 // ---------------------------------------------------------------------------
 // Clipping (clip.cpp): in clip space, against planes numbered as follows
 // (a vertex is inside a plane where its distance is >= 0):
-//   0       w >= kMinW (the near-w plane; every transformed vertex has w > 0)
+//   0       w >= min_w (the near-w plane; every transformed vertex has w > 0):
+//           the W Clamp word's value when an update has set a positive one
+//           (bminor/mesa-mesa src/gallium/drivers/asahi/agx_state.c sets
+//           1e-10 in every batch), else kMinW
 //   1..4    the guard band: -G w <= x <= G w, -G w <= y <= G w
 //   5..6    depth (Cull's Depth clip): 0 <= z <= w
 //   7..     user clip distances (Output Select planes): d >= 0
@@ -49,6 +52,7 @@ inline constexpr double kGuardBand = 8.0;  // G: the guard band, in view-volume 
 inline constexpr unsigned kViewVolumePlane = 60;
 
 struct ClipPlanes {
+  double min_w = kMinW;
   bool depth = false;
   std::vector<uint32_t> user;  // the word of each user clip distance
   unsigned count() const { return 7 + static_cast<unsigned>(user.size()); }
@@ -57,8 +61,14 @@ struct ClipPlanes {
 // The planes `words` (one vertex's outputs) lies outside of, one bit each.
 uint64_t outside(const ClipPlanes& planes, std::span<const uint32_t> words);
 
-// A polygon (or a line's two ends) during clipping: each vertex's output words.
-using ClipPolygon = std::vector<std::vector<uint32_t>>;
+// A polygon (or a line's two ends) during clipping: each vertex's output
+// words, and whether clipping made it (an edge between two made vertices
+// lies on a clip plane: a "clipped edge").
+struct ClipVertex {
+  std::vector<uint32_t> words;
+  bool made = false;
+};
+using ClipPolygon = std::vector<ClipVertex>;
 
 // Clips a closed polygon (triangles) or an open segment (lines) against
 // every clipping plane in `mask`; new vertices take the plan's rules

@@ -19,6 +19,7 @@
 namespace agx::gpu {
 
 namespace cs = cmdstream;
+using cs::Cull;
 using detail::Assembled;
 
 namespace {
@@ -35,11 +36,11 @@ class Stage {
       : in_(in), plan_(plan), scene_(scene), state_(scene.states[in.state]),
         shared_(in.outputs.size() / plan.count, {UINT32_MAX, 0}) {
     planes_.depth = state_.ppp.cull.depth_clip;
+    const float w_clamp = state_.ppp.w_clamp.w_clamp;
+    if (std::isfinite(w_clamp) && w_clamp > 0) planes_.min_w = w_clamp;
     planes_.user = plan.clip_distances;
     discard_ = state_.ppp.cull.rasterizer_discard || state_.ppp.cull_2.rasterizer_discard;
-    // Fragment Face's Line width: 4:4 fixed point, minus one (Mesa's
-    // agx_pack_line_width in src/asahi/lib/agx_helpers.h).
-    line_width_ = static_cast<float>(state_.ppp.front.line_width + 1) / 16.0f;
+    line_width_ = line_width(state_.ppp.front);  // lines: the front face's
   }
 
   Result<PrimitiveCounts> run() {
@@ -86,13 +87,18 @@ class Stage {
     }
     const uint64_t clip_mask = any & ((uint64_t{1} << planes_.count()) - 1);
     if (!clip_mask) {
-      for (unsigned k = 0; k < a.n; ++k) p.vertices[k] = shared_vertex(shaded[k], p.viewport);
-      return add(p, a.n);
+      if (a.kind != PrimitiveKind::triangle) {
+        for (unsigned k = 0; k < a.n; ++k) p.vertices[k] = shared_vertex(shaded[k], p.viewport);
+        return add(p, a.n);
+      }
+      std::vector<uint32_t> v;
+      for (unsigned k = 0; k < 3; ++k) v.push_back(shared_vertex(shaded[k], p.viewport));
+      return polygon(p, v, {false, false, false});
     }
     detail::ClipPolygon poly;
     for (unsigned k = 0; k < a.n; ++k) {
       auto w = words(shaded[k]);
-      poly.emplace_back(w.begin(), w.end());
+      poly.push_back({std::vector<uint32_t>(w.begin(), w.end()), false});
     }
     const bool closed = a.kind == PrimitiveKind::triangle;
     detail::clip(poly, closed, planes_, clip_mask, plan_, provoking);
@@ -100,22 +106,76 @@ class Stage {
     // Every vertex of a clipped primitive carries the provoking vertex's
     // flat words, so any vertex may serve as the provoking one.
     std::vector<uint32_t> made;
+    std::vector<bool> by_clipping;
     for (auto& v : poly) {
       for (uint32_t i = 0; i < plan_.count; ++i)
-        if (plan_.rules[i] == OutputRule::flat) v[i] = provoking[i];
-      made.push_back(new_vertex(v, p.viewport));
+        if (plan_.rules[i] == OutputRule::flat) v.words[i] = provoking[i];
+      made.push_back(new_vertex(v.words, p.viewport));
+      by_clipping.push_back(v.made);
     }
     p.provoking = 0;
     if (!closed) {
       p.vertices = {made[0], made[1], 0};
       return add(p, 2);
     }
-    for (size_t i = 1; i + 1 < made.size(); ++i) {
-      p.vertices = {made[0], made[i], made[i + 1]};
-      AGX_CHECK(add(p, 3));
-    }
-    return {};
+    return polygon(p, made, by_clipping);
   }
+
+  const varyings::ScreenVertex& screen(uint32_t v) const { return scene_.vertices[v].screen; }
+
+  // A triangle, or what clipping left of it (a convex polygon): facing
+  // from its area, culling, then by the face's polygon mode its fan of
+  // triangles (Fill), its edges (Line; edges on a clip plane only with Cull
+  // 2's Draw clipped edges) or its vertices (Point).
+  Status polygon(ScenePrimitive p, const std::vector<uint32_t>& v, const std::vector<bool>& made) {
+    const size_t n = v.size();
+    double area = 0;
+    for (size_t k = 0; k < n; ++k) {
+      const auto& s = screen(v[k]);
+      const auto& t = screen(v[(k + 1) % n]);
+      if (!std::isfinite(s.x_px) || !std::isfinite(s.y_px) || !std::isfinite(s.z)) return {};
+      area += s.x_px * t.y_px - t.x_px * s.y_px;
+    }
+    area *= -0.5;
+    if (area == 0) return {};  // covers no pixel
+    const Cull& cull = state_.ppp.cull;
+    p.front_facing = (area > 0) == cull.front_face_ccw;
+    if (p.front_facing ? cull.cull_front : cull.cull_back) return {};
+    const cs::FragmentFace& face = p.front_facing ? state_.ppp.front : state_.ppp.back;
+    switch (face.polygon_mode) {
+      case cs::PolygonMode::kFill:
+        for (size_t k = 1; k + 1 < n; ++k) {
+          p.vertices = {v[0], v[k], v[k + 1]};
+          AGX_CHECK(add(p, 3));
+        }
+        return {};
+      case cs::PolygonMode::kLine:
+        p.kind = PrimitiveKind::line;
+        p.line_width_px = line_width(face);
+        for (size_t k = 0; k < n; ++k) {
+          const size_t j = (k + 1) % n;
+          if (made[k] && made[j] && !state_.ppp.cull_2.draw_clipped_edges) continue;
+          p.vertices = {v[k], v[j], 0};
+          AGX_CHECK(add(p, 2));
+        }
+        return {};
+      case cs::PolygonMode::kPoint:
+        p.kind = PrimitiveKind::point;
+        for (size_t k = 0; k < n; ++k) {
+          p.vertices = {v[k], 0, 0};
+          if (plan_.point_size >= 0)
+            p.point_size_px = as_float(scene_.outputs[scene_.vertices[v[k]].first_output + plan_.point_size]);
+          if (p.point_size_px > 0) AGX_CHECK(add(p, 1));
+        }
+        return {};
+    }
+    return Error::decode("{} face's Polygon mode {} names no mode", p.front_facing ? "front" : "back",
+                         static_cast<uint32_t>(face.polygon_mode));
+  }
+
+  // Fragment Face's Line width: 4:4 fixed point, minus one (Mesa's
+  // agx_pack_line_width in src/asahi/lib/agx_helpers.h).
+  static float line_width(const cs::FragmentFace& face) { return static_cast<float>(face.line_width + 1) / 16.0f; }
 
   ScenePrimitive base(const Assembled& a, uint32_t id, std::span<const uint32_t> provoking) const {
     ScenePrimitive p;
@@ -167,22 +227,16 @@ class Stage {
     return at;
   }
 
-  Status add(ScenePrimitive p, unsigned n) {
-    double area = 0;
+  // Adds a primitive whose window coordinates are finite; a fan piece of
+  // zero area is dropped.
+  Status add(const ScenePrimitive& p, unsigned n) {
     for (unsigned k = 0; k < n; ++k) {
-      const varyings::ScreenVertex& s = scene_.vertices[p.vertices[k]].screen;
+      const auto& s = screen(p.vertices[k]);
       if (!std::isfinite(s.x_px) || !std::isfinite(s.y_px) || !std::isfinite(s.z)) return {};
     }
     if (p.kind == PrimitiveKind::triangle) {
-      for (unsigned k = 0; k < 3; ++k) {
-        const auto& s = scene_.vertices[p.vertices[k]].screen;
-        const auto& t = scene_.vertices[p.vertices[(k + 1) % 3]].screen;
-        area += s.x_px * t.y_px - t.x_px * s.y_px;
-      }
-      area *= -0.5;
-      if (area == 0) return {};  // covers no pixel
-      p.front_facing = (area > 0) == state_.ppp.cull.front_face_ccw;
-      if (p.front_facing ? state_.ppp.cull.cull_front : state_.ppp.cull.cull_back) return {};
+      const auto &a = screen(p.vertices[0]), &b = screen(p.vertices[1]), &c = screen(p.vertices[2]);
+      if ((b.x_px - a.x_px) * (c.y_px - a.y_px) == (c.x_px - a.x_px) * (b.y_px - a.y_px)) return {};
     }
     scene_.primitives.push_back(p);
     counts_.out++;

@@ -76,12 +76,14 @@ enum class PrimitiveKind : uint8_t { triangle, line, point };
 
 // One primitive that survived clipping and culling, in submission order.
 // Lines and points keep their kind: the ISP rasterizes them with the width
-// and size given here.
+// and size given here. A triangle whose face has polygon mode Line or Point
+// arrives as its edges or vertices (docs/gpu.md, "The primitive stage").
 struct ScenePrimitive {
   PrimitiveKind kind = PrimitiveKind::triangle;
   std::array<uint32_t, 3> vertices{};  // indices into Scene::vertices (1 for points, 2 for lines)
   uint8_t provoking = 0;               // which of `vertices` flat varyings come from
-  bool front_facing = true;            // lines and points: true
+  bool front_facing = true;            // lines and points: true, unless drawn for a
+                                       // triangle's polygon mode (Line, Point): its facing
   uint32_t state = 0;                  // index into Scene::states
   uint32_t primitive_id = 0;           // gl_PrimitiveID: count within its draw
   uint32_t layer = 0;                  // render target array layer

@@ -171,6 +171,18 @@ TEST(PppStage, GuardBandAvoidsClippingAndTrivialRejectDropsOutsiders) {
   for (const SceneVertex& v : s.scene.vertices) EXPECT_GT(v.screen.w, 0);
 }
 
+TEST(PppStage, TheWClampWordIsTheNearWPlane) {
+  PppWords w = base_words();
+  w.w_clamp.w_clamp = 0.5f;
+  StageRun s(w, 4);
+  // v2 at w = -1.5: the edges to it are cut where w = 0.5, a third of the way.
+  ASSERT_GE(s.draw(P::kTriangles, {0, 1, 2}, verts({{0, 0, 0, 1.5f}, {0.5f, 0, 0, 1.5f}, {0, 0.5f, 0, -1.5f}})).out,
+            1u);
+  double min_w = 10;
+  for (const SceneVertex& v : s.scene.vertices) min_w = std::min(min_w, v.screen.w);
+  EXPECT_FLOAT_EQ(static_cast<float>(min_w), 0.5f);
+}
+
 TEST(PppStage, PointsLinesLayersAndViewports) {
   PppWords w = base_words();
   w.viewports.push_back(viewport(10, 10, 10, 10));
@@ -207,16 +219,48 @@ TEST(PppStage, RasterizerDiscardCountsButAddsNothing) {
   EXPECT_TRUE(s.scene.primitives.empty());
 }
 
-TEST(PppStage, BadStatesAreClearErrors) {
+TEST(PppStage, PolygonModesDrawEdgesOrVertices) {
+  // Clockwise in window coordinates: front (Front face CCW clear).
+  const auto cw = verts({{-0.5f, -0.5f, 0.5f, 1}, {0.5f, -0.5f, 0.5f, 1}, {-0.5f, 0.5f, 0.5f, 1}});
   PppWords w = base_words();
   w.front.polygon_mode = cs::PolygonMode::kLine;
+  w.front.line_width = 0x2F;  // 3 pixels
+  w.back.polygon_mode = cs::PolygonMode::kPoint;
+  w.cull.depth_clip = true;
+  StageRun s(w, 4);
+  EXPECT_EQ(s.draw(P::kTriangles, {0, 1, 2}, cw).out, 3u);
+  for (size_t p = 0; p < 3; ++p) {
+    EXPECT_EQ(s.scene.primitives[p].kind, PrimitiveKind::line);
+    EXPECT_EQ(s.scene.primitives[p].line_width_px, 3.0f);
+    EXPECT_TRUE(s.scene.primitives[p].front_facing);
+  }
+  EXPECT_DOUBLE_EQ(s.screen(2, 0).x_px, 25);  // the closing edge v2 -> v0
+  EXPECT_DOUBLE_EQ(s.screen(2, 1).y_px, 25);
+  EXPECT_EQ(s.draw(P::kTriangles, {0, 2, 1}, cw).out, 3u);  // back facing: three points
+  EXPECT_EQ(s.scene.primitives[3].kind, PrimitiveKind::point);
+  EXPECT_FALSE(s.scene.primitives[3].front_facing);
+  // Clipped by z >= 0: v0 v1 n12 n20; the edge n12 -> n20 lies on the
+  // clip plane and is drawn only with Draw clipped edges.
+  const auto behind = verts({{-0.5f, -0.5f, 0.5f, 1}, {0.5f, -0.5f, 0.5f, 1}, {-0.5f, 0.5f, -0.5f, 1}});
+  EXPECT_EQ(s.draw(P::kTriangles, {0, 1, 2}, behind).out, 3u);
+  w.cull_2.draw_clipped_edges = true;
+  StageRun e(w, 4);
+  EXPECT_EQ(e.draw(P::kTriangles, {0, 1, 2}, behind).out, 4u);
+  w.front.polygon_mode = static_cast<cs::PolygonMode>(3);
+  StageRun bad(w, 4);
+  PrimitiveInput in;
+  const std::vector<uint32_t> el = {0, 1, 2};
+  in.outputs = cw;
+  in.elements = el;
+  auto r = run_primitives(in, bad.plan, bad.scene);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("front face's Polygon mode 3 names no mode"), std::string::npos)
+      << r.error().message();
+}
+
+TEST(PppStage, BadStatesAreClearErrors) {
   DrawState st;
-  st.ppp = w;
   st.output_count = 4;
-  auto p = plan_draw_state(st);
-  ASSERT_FALSE(p.ok());
-  EXPECT_NE(p.error().message().find("front face's Polygon mode 1"), std::string::npos) << p.error().message();
-  st.ppp = PppWords{};
   ASSERT_TRUE(plan_draw_state(st).ok());
   Scene scene;
   scene.states.push_back(st);

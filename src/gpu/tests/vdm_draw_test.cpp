@@ -184,5 +184,17 @@ TEST_F(VdmDraw, IndirectDrawsReadTheirCountsWhenTheyRun) {
   EXPECT_EQ(primitive_vids(2), (std::vector<uint32_t>{3, 4, 5}));  // indices 2 3 4, plus 1
 }
 
+TEST_F(VdmDraw, DrawsBeyondTheLimitsFault) {
+  ASSERT_FALSE(run_draws([&](auto& s) { draw(s, P::kPoints, 1u << 20, 32); }));
+  EXPECT_NE(message.find("1048576 elements x 32 instances exceed the limit of 16777216 per draw"), std::string::npos)
+      << message;
+  EXPECT_EQ(fault.unit, GpuUnit::vdm);
+  // 2^22 vertices of 6 words x 4 instances: more than 2^26 words to shade.
+  ASSERT_FALSE(run_draws([&](auto& s) { draw(s, P::kPoints, 1u << 22, 4); }));
+  EXPECT_NE(message.find("4194304 vertices x 4 instances x 6 output words exceed the limit of 67108864 words"),
+            std::string::npos)
+      << message;
+}
+
 }  // namespace
 }  // namespace agx::gpu::test

@@ -115,6 +115,34 @@ TEST_F(VdmStream, FaultsNameTheBlock) {
        "unmapped", GpuUnit::vdm},
       {"quads", [](VdmStream& t, std::vector<uint8_t>& s) { t.draw(s, P::kQuads, 4); },
        "how the hardware splits quads is not public", GpuUnit::ppp},
+      {"no count",
+       [](VdmStream&, std::vector<uint8_t>& s) {
+         cs::IndexList h;
+         h.instance_count_present = true;
+         push(s, h);
+         push_u32(s, 1);
+       },
+       "an Index List with neither a Count word nor an Indirect buffer", GpuUnit::vdm},
+      {"unknown word",
+       [](VdmStream&, std::vector<uint8_t>& s) {
+         cs::IndexList h;
+         h.unk_1_present = true;
+         push(s, h);
+       },
+       "Unk 1 present: what that word holds is not public", GpuUnit::vdm},
+      {"index size",
+       [](VdmStream& t, std::vector<uint8_t>& s) {
+         t.indexed(s, P::kTriangles, kBase, static_cast<cs::IndexSize>(5), 3, 8);
+       },
+       "Index size 5 names no size", GpuUnit::vdm},
+      {"unmapped PPP update",
+       [](VdmStream&, std::vector<uint8_t>& s) {
+         cs::PppState p;
+         p.pointer_hi = 0x20;
+         p.size_words = 2;
+         push(s, p);
+       },
+       "unmapped", GpuUnit::ppp},
       {"return without call",
        [](VdmStream&, std::vector<uint8_t>& s) {
          cs::VdmBarrier b;

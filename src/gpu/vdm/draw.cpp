@@ -119,6 +119,11 @@ Status run_draw(VertexEngine& engine, VdmRun& run, const IndexListBlock& b) {
   AGX_CHECK(prepare_draw_state(engine, run, b.at));
   std::vector<uint32_t> elements, ids;
   AGX_CHECK(fetch(run, b, d, elements, ids));
+  const uint64_t words = uint64_t{ids.size()} * d.instances * run.plan.count;
+  if (words > engine.options.shaded_word_limit)
+    return fail(run.where, b.at, GpuUnit::vdm,
+                Error::limit("{}: {} vertices x {} instances x {} output words exceed the limit of {} words per draw",
+                             ctx, ids.size(), d.instances, run.plan.count, engine.options.shaded_word_limit));
   std::vector<uint32_t> outputs;
   AGX_CHECK(shade_vertices(engine, run, b.at, ids, d.instances, outputs));
   const size_t per_instance = ids.size() * run.plan.count;

@@ -24,6 +24,7 @@ namespace agx::gpu {
 inline constexpr uint64_t kDefaultVertexStepLimit = 50'000'000;  // per SIMD group
 inline constexpr uint32_t kDefaultVdmBlockLimit = 1u << 20;       // blocks per command
 inline constexpr uint64_t kDefaultDrawElementLimit = 1ull << 24;  // elements x instances per draw
+inline constexpr uint64_t kDefaultShadedWordLimit = 1ull << 26;   // output words of a draw's shaded vertices
 inline constexpr unsigned kMaxVdmCallDepth = 8;                   // Stream Link with return
 
 struct VertexOptions {
@@ -32,6 +33,7 @@ struct VertexOptions {
   FixedFunctionFactory fixed_function;  // the texture unit for vertex shaders (null: texture ops fault)
   uint32_t stream_block_limit = kDefaultVdmBlockLimit;
   uint64_t draw_element_limit = kDefaultDrawElementLimit;
+  uint64_t shaded_word_limit = kDefaultShadedWordLimit;  // distinct vertices x instances x output words
 };
 
 // Counters since the pipeline was made.
