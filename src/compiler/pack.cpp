@@ -20,8 +20,26 @@ constexpr size_t kSkipRegionInstrs = 6;
 constexpr size_t kOffsetField = isa::field_id(isa::Opcode::jmp_exec_any, "off");
 static_assert(kOffsetField == isa::field_id(isa::Opcode::jmp_exec_none, "off"));
 
+// The fewest sources the ops with a variable count read.
+size_t min_sources(Op op) {
+  switch (op) {
+    case Op::atomic: case Op::image_write: return 3;
+    case Op::local_atomic: case Op::texture_load: case Op::texture_sample: return 2;
+    default: return 0;
+  }
+}
+
 Status select_one(const Function& f, const Instr& in, Selection& s) {
   const OpInfo& info = op_info(in.op);
+  const size_t want = info.srcs >= 0 ? static_cast<size_t>(info.srcs) : min_sources(in.op);
+  if (info.srcs >= 0 ? in.srcs.size() != want : in.srcs.size() < want)
+    return Error::invalid_argument("{} sources where {}{} are read", in.srcs.size(), info.srcs >= 0 ? "" : "at least ", want);
+  if ((info.flags & kOpDest) && in.dest == kNoValue) return Error::invalid_argument("no destination");
+  for (const Src& src : in.srcs)
+    if (src.is_value() && (src.value >= f.values.size() || f.values[src.value].reg < 0))
+      return Error::invalid_argument("a source without a register");
+  if (in.dest != kNoValue && (in.dest >= f.values.size() || f.values[in.dest].reg < 0))
+    return Error::invalid_argument("a destination without a register");
   switch (in.op) {
     case Op::udiv: case Op::umod: case Op::sdiv: case Op::smod:
       return Error::unsupported("integer division reached the packer (lower_idiv did not run)");

@@ -363,6 +363,10 @@ TEST(EncodeRoundTrip, OperandsOutsideTheEncodingsAreErrors) {
        "a 16- or 32-bit source is needed"},
       {"32-bit uniform as a threadgroup base", [](Fx& x) { x.op(Op::local_load, x.d, {Src::uniform(3)}); },
        "an r16 register, a u16 uniform or 0 is needed"},
+      {"an atomic without its value", [](Fx& x) { x.op(Op::atomic, x.d, {Src::val(x.w, 64), Src::val(x.a)}); },
+       "2 sources where at least 3 are read"},
+      {"an add of one source", [](Fx& x) { x.op(Op::iadd, x.d, {Src::val(x.a)}); }, "1 sources where 2 are read"},
+      {"an unallocated value", [](Fx& x) { x.op(Op::inot, x.d, {Src::val(x.f.new_value())}); }, "a source without a register"},
       {"loop of three levels", [](Fx& x) { x.op(Op::loop, kNoValue, {}, 3); }, "loop of 3 levels"},
       {"end_loop alone", [](Fx& x) { x.op(Op::end_loop, kNoValue, {}, 1); }, "end_loop without loop"},
       {"texture into two registers", [](Fx& x) {
