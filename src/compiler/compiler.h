@@ -1,7 +1,7 @@
 // The shader compiler: compute shaders in GLSL (through glslang) or SPIR-V,
 // validated and optimized with SPIRV-Tools, translated to our SSA IR
 // (ir.h), lowered and register-allocated by the passes of passes.h and
-// packed into AGX (G13) machine code through the isa unit's assembler.
+// encoded into AGX (G13) machine code with the isa unit's table (isa::encode).
 // docs/compiler.md has the compute ABI the code follows.
 #pragma once
 

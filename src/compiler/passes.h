@@ -87,10 +87,12 @@ Status lower_control_flow(Function& f);
 // load or atomic has not yet written, and before control-flow markers
 // while loads are outstanding.
 Status insert_waits(Function& f);
-// pack.cpp: applegpu assembly text for each instruction, assembled with
-// the isa unit (isa::assemble); branch offsets resolved in a second round.
+// pack.cpp: machine instructions for each IR instruction (select_*.cpp,
+// machine.h), encoded with the isa unit's table (isa::encode); branch
+// offsets from the encoded lengths.
 Result<std::vector<uint8_t>> pack(const Function& f, Stats& stats);
-// The text pack() assembles (for tests and --ir).
+// The disassembly of what pack() encodes, one instruction per line (for
+// tests).
 Result<std::vector<std::string>> pack_text(const Function& f);
 
 }  // namespace agx::compiler

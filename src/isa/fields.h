@@ -32,15 +32,23 @@ inline constexpr FieldName kFieldNames[] = {
 void no_such_field();
 }  // namespace detail
 
-consteval size_t field_id(Opcode op, std::string_view name) {
+// The same lookup as a constexpr function that does not fail: kMaxFields
+// when the row has no such field (for tables of field indices built by
+// constexpr functions, which cannot call field_id with their parameters).
+constexpr size_t find_field_id(Opcode op, std::string_view name) {
   size_t index = 0;
   for (const detail::FieldName& f : detail::kFieldNames) {
     if (f.op != op) continue;
     if (f.name == name) return index;
     ++index;
   }
-  detail::no_such_field();
   return kMaxFields;
+}
+
+consteval size_t field_id(Opcode op, std::string_view name) {
+  const size_t index = find_field_id(op, name);
+  if (index == kMaxFields) detail::no_such_field();
+  return index;
 }
 
 // ---------------------------------------------------------------------------

@@ -228,7 +228,7 @@ TEST(Passes, PackBreakIfBeyondTheCmpselImmediate) {
     if (depth == 0) {
       ASSERT_GE(jump.size(), 2u);
       EXPECT_EQ(jump[0], "while_icmp r0l, ult, u5, 9, 1");  // lanes where u5 < 9 stay
-      EXPECT_EQ(jump[1], "jmp_exec_any pc+0");
+      EXPECT_EQ(jump[1], "jmp_exec_any pc-6");  // back to the while (the loop's start), 6 bytes long
     } else if (depth == 2) {
       ASSERT_GE(jump.size(), 2u);
       EXPECT_EQ(jump[0], "icmpsel ult, r0l, u5, 9, r0l, 3");  // inverted: r0l kept where u5 < 9

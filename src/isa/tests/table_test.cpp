@@ -29,6 +29,21 @@ TEST(Table, FieldLookupByName) {
   EXPECT_EQ(field_width(Opcode::iadd, 99), 0u);
 }
 
+// find_field_id: field_id's lookup without the failure, usable with the
+// parameters of constexpr functions; kMaxFields for a missing name.
+constexpr size_t lookup(Opcode op, std::string_view name) { return find_field_id(op, name); }
+TEST(Table, FindFieldIdAgreesWithFieldIdAndMissesWithKMaxFields) {
+  static_assert(lookup(Opcode::iadd, "N") == field_id(Opcode::iadd, "N"));
+  static_assert(lookup(Opcode::texture_load, "lod") == field_id(Opcode::texture_load, "lod"));
+  static_assert(lookup(Opcode::iadd, "no_such_field") == kMaxFields);
+  static_assert(lookup(Opcode::stop, "D") == kMaxFields);
+  for (size_t i = 0; i < kOpcodeCount; ++i) {
+    const auto op = static_cast<Opcode>(i);
+    const auto names = field_names(op);
+    for (size_t k = 0; k < names.size(); ++k) EXPECT_EQ(find_field_id(op, names[k]), k) << op_info(op).id;
+  }
+}
+
 // field_id is the same index as field_index, computed at compile time (a
 // name the row lacks does not compile); every row's every field agrees.
 TEST(Table, CompileTimeFieldIdsMatchTheLookup) {
