@@ -8,16 +8,10 @@ namespace agx::gpu {
 
 namespace {
 
-CdmOptions cdm_options(const GpuOptions& o) {
-  CdmOptions c;
-  c.threads = o.threads;
-  c.step_limit = o.step_limit;
-  c.fixed_function = o.fixed_function;
-  return c;
-}
-
+// The options every unit takes alike (CdmOptions, VertexOptions,
+// FragmentOptions); their own limits keep their defaults.
 template <class Options>
-Options pipeline_options(const GpuOptions& o) {
+Options unit_options(const GpuOptions& o) {
   Options p;
   p.threads = o.threads;
   p.step_limit = o.step_limit;
@@ -28,9 +22,9 @@ Options pipeline_options(const GpuOptions& o) {
 }  // namespace
 
 GpuExecutor::GpuExecutor(GpuOptions options)
-    : cdm_(cdm_options(options)),
-      vertex_(pipeline_options<VertexOptions>(options)),
-      fragment_(pipeline_options<FragmentOptions>(options)) {}
+    : cdm_(unit_options<CdmOptions>(options)),
+      vertex_(unit_options<VertexOptions>(options)),
+      fragment_(unit_options<FragmentOptions>(options)) {}
 
 bool GpuExecutor::execute(const kmd::FirmwareCommand& command, GpuFault* fault) {
   if (command.queue == kmd::FirmwareQueue::compute) return cdm_.execute(command, fault);

@@ -59,20 +59,7 @@ class RenderExecutor : public RenderTest {
     }
     code_bytes.insert(code_bytes.end(), {0x88, 0x00});  // stop
     EXPECT_EQ(usc_put(code_bytes), at);
-    std::vector<uint8_t> w;
-    cs::UscUniform u;
-    u.start_halfs = 0;
-    u.size_halfs = 4;
-    u.buffer = holder_va;
-    append(w, u);
-    cs::UscShader s;
-    s.code = at;
-    append(w, s);
-    cs::UscRegisters r;
-    r.register_count = 32;
-    append(w, r);
-    append(w, cs::UscNoPreshader{});
-    return usc_put(w);
+    return usc_put(vertex_word_list(holder_va, at, 32));
   }
 
   // The PPP update in Mesa's word order (cmdstream/ppp_order.h): depth and

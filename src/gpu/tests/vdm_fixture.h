@@ -79,6 +79,32 @@ inline std::vector<uint8_t> st_var(unsigned reg, unsigned slot, bool final = fal
   return e ? std::vector<uint8_t>(e->span().begin(), e->span().end()) : std::vector<uint8_t>{};
 }
 
+// A vertex shader's USC word list: u0_u1 loaded from the 8 bytes at
+// `holder` (the address of the shader's table), the code and its register
+// halves at offsets from usc_exec_base, the preshader's when not 0.
+inline std::vector<uint8_t> vertex_word_list(GpuVa holder, uint32_t code, unsigned halves, uint32_t preshader = 0) {
+  std::vector<uint8_t> w;
+  cs::UscUniform u;
+  u.start_halfs = 0;
+  u.size_halfs = 4;
+  u.buffer = holder;
+  push(w, u);
+  cs::UscShader s;
+  s.code = code;
+  push(w, s);
+  cs::UscRegisters r;
+  r.register_count = halves;
+  push(w, r);
+  if (preshader) {
+    cs::UscPreshader p;
+    p.code = preshader;
+    push(w, p);
+  } else {
+    push(w, cs::UscNoPreshader{});
+  }
+  return w;
+}
+
 class VertexTest : public ::testing::Test {
  public:
   void SetUp() override {
@@ -115,26 +141,10 @@ class VertexTest : public ::testing::Test {
     bytes.insert(bytes.end(), stop->begin(), stop->end());
     const GpuVa code_va = put(bytes);
     const GpuVa holder = put(&table, 8, 8);
-    std::vector<uint8_t> w;
-    cs::UscUniform u;
-    u.start_halfs = 0;
-    u.size_halfs = 4;
-    u.buffer = holder;
-    push(w, u);
-    cs::UscShader s;
-    s.code = code_va - kBase;
-    push(w, s);
-    cs::UscRegisters r;
-    r.register_count = halves;
-    push(w, r);
-    if (preshader) {
-      cs::UscPreshader p;
-      p.code = preshader - kBase;
-      push(w, p);
-    } else {
-      push(w, cs::UscNoPreshader{});
-    }
-    return static_cast<uint32_t>(put(w) - kBase);
+    return static_cast<uint32_t>(
+        put(vertex_word_list(holder, static_cast<uint32_t>(code_va - kBase), halves,
+                             preshader ? static_cast<uint32_t>(preshader - kBase) : 0)) -
+        kBase);
   }
 
   // The standard vertex shader: vertex v's position is words 8v..8v+3 of
