@@ -102,14 +102,8 @@ TEST_F(IspPipeline, StencilOneAndTwoSided) {
 }
 
 TEST_F(IspPipeline, ScissorFromTheScissorArray) {
-  cs::Scissor sc{};
-  sc.min_x = 4;
-  sc.max_x = 20;
-  sc.min_y = 6;
-  sc.max_y = 12;
-  sc.min_z = 0;
-  sc.max_z = 1;
-  put(render.isp_scissor_base + cs::Scissor::kSize_B, sc);
+  put(render.isp_scissor_base + cs::Scissor::kSize_B,
+      cs::Scissor{.max_x = 20, .min_x = 4, .max_y = 12, .min_y = 6, .min_z = 0, .max_z = 1});
   PppWords w = open_words();
   w.fragment_control.scissor_enable = true;
   w.depth_bias_scissor.scissor = 1;

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -299,8 +300,12 @@ class RenderTest : public ::testing::Test {
   uint8_t stencil_at(int32_t x, int32_t y, uint32_t s = 0) { return at<uint8_t>(kStencil, stencil_layout, x, y, s); }
   // Two triangles covering [x0, x1) x [y0, y1) (integer edges: no pixel
   // centre on them) at depth z.
-  void rect(uint32_t state, double x0, double y0, double x1, double y1, double z, bool front = true) {
-    const uint32_t a = vertex(x0, y0, z), b = vertex(x1, y0, z), c = vertex(x0, y1, z), d = vertex(x1, y1, z);
+  // `varyings` gives each corner's varying words (none when empty).
+  using VaryingsAt = std::function<std::vector<float>(double x, double y)>;
+  void rect(uint32_t state, double x0, double y0, double x1, double y1, double z, bool front = true,
+            const VaryingsAt& varyings = {}) {
+    auto v = [&](double x, double y) { return vertex(x, y, z, varyings ? varyings(x, y) : std::vector<float>{}); };
+    const uint32_t a = v(x0, y0), b = v(x1, y0), c = v(x0, y1), d = v(x1, y1);
     triangle(state, a, b, c, front);
     triangle(state, b, d, c, front);
   }
