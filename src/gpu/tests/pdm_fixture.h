@@ -117,8 +117,9 @@ class RenderTest : public ::testing::Test {
   // `pbe`, the tilebuffer's Shared word, the code, `halves` registers,
   // Fragment Properties when `properties`, No Preshader.
   uint32_t words(uint32_t code_at, bool pbe = false, uint32_t halves = 16,
-                 std::optional<cs::UscFragmentProperties> properties = std::nullopt) {
-    std::vector<uint8_t> w;
+                 std::optional<cs::UscFragmentProperties> properties = std::nullopt,
+                 const std::vector<uint8_t>& state_words = {}) {
+    std::vector<uint8_t> w(state_words);
     if (pbe) {
       cs::UscTexture t{};
       t.start = 0;
