@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cmdstream/cmdstream.h"
+#include "pbe_words.h"
 #include "texture_helpers.h"
 
 namespace agx::gpu::test {
@@ -13,16 +14,7 @@ namespace agx::gpu::test {
 inline std::vector<uint8_t> texture_words(const TestImage& img, cmdstream::TextureDimension dim,
                                           cmdstream::Layout layout) {
   cmdstream::Texture t;
-  t.dimension = dim;
-  t.layout = layout;
-  t.channels = img.tex.channels;
-  t.type = img.tex.type;
-  t.swizzle_r = cmdstream::Channel::kR;
-  t.swizzle_g = cmdstream::Channel::kG;
-  t.swizzle_b = cmdstream::Channel::kB;
-  t.swizzle_a = cmdstream::Channel::kA;
-  t.width = img.tex.width_px;
-  t.height = img.tex.height_px;
+  shared_descriptor_fields(t, img, dim, layout);
   t.first_level = 0;
   t.last_level = img.tex.last_level;
   t.address = img.va;
