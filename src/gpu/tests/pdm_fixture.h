@@ -118,7 +118,7 @@ class RenderTest : public ::testing::Test {
   // Fragment Properties when `properties`, No Preshader.
   uint32_t words(uint32_t code_at, bool pbe = false, uint32_t halves = 16,
                  std::optional<cs::UscFragmentProperties> properties = std::nullopt,
-                 const std::vector<uint8_t>& state_words = {}) {
+                 const std::vector<uint8_t>& state_words = {}, uint32_t spill_bucket = 0) {
     std::vector<uint8_t> w(state_words);
     if (pbe) {
       cs::UscTexture t{};
@@ -133,6 +133,7 @@ class RenderTest : public ::testing::Test {
     append(w, s);
     cs::UscRegisters r{};
     r.register_count = halves;
+    r.spill_size = spill_bucket;
     append(w, r);
     if (properties) append(w, *properties);
     append(w, cs::UscNoPreshader{});
@@ -196,6 +197,7 @@ class RenderTest : public ::testing::Test {
     }
     return w;
   }
+  uint32_t draw_spill_bucket = 0;  // the Registers word's Spill size of draw()'s shaders
   // A draw state whose fragment shader is `fs` over `iface`'s varyings
   // (no shader when `fs` is empty); returns its index.
   uint32_t draw(const std::string& fs, const varyings::Interface& iface, PppWords w = open_words(),
@@ -213,7 +215,7 @@ class RenderTest : public ::testing::Test {
       std::vector<uint8_t> bind(report->binding_words.size() * 4);
       std::memcpy(bind.data(), report->binding_words.data(), bind.size());
       w.fragment_shader_0.cf_binding_count = report->bindings.bindings.size();
-      w.fragment_shader_1.pipeline = words(code(fs), false, 16, properties);
+      w.fragment_shader_1.pipeline = words(code(fs), false, 16, properties, {}, draw_spill_bucket);
       w.fragment_shader_2.cf_bindings = usc_put(bind, 4);
     }
     ds.ppp = w;

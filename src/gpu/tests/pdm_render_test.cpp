@@ -202,6 +202,54 @@ TEST_F(PdmRender, BackgroundLoadsTheTargetThroughTheTextureUnit) {
     }
 }
 
+// Scratch (the Registers word's spill size): the command needs a fragment
+// helper, and each SIMD group takes a stack record of its core (tile 0:
+// core 0) and gives it back, as Mesa's helper does (libagx helper.h
+// records: alloc_cur, alloc_max, alloc_count[bucket]).
+TEST_F(PdmRender, FragmentShadersWithScratchAskTheFragmentHelper) {
+  target_of("R8G8B8A8_UNORM", 32, 32);
+  clear_and_store(0, 0, 0, 1);
+  draw_spill_bucket = 1;
+  rect(draw(kGreen, {}), 0, 0, 32, 8, 0.5);
+  auto st = run();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message().find("no fragment helper program"), std::string::npos) << st.error().message();
+  constexpr GpuVa kHeader = 0x6000'0000ull;
+  std::vector<uint8_t> header(8 + 128 * 88, 0);
+  header[0] = 128;  // subgroups
+  ASSERT_TRUE(mem.map(kHeader, header).ok());
+  render.fragment_helper.binary = 1;
+  render.fragment_helper.data = kHeader;
+  st = run();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  uint32_t rec[6] = {};  // core 0: blocklist (2 words), alloc_cur, alloc_max, alloc_failed, padding
+  uint32_t count1 = 0;
+  GpuFault f;
+  ASSERT_TRUE(mem.read(kHeader + 8, rec, sizeof rec, GpuUnit::host, &f));
+  ASSERT_TRUE(mem.read(kHeader + 8 + 24 + 4, &count1, 4, GpuUnit::host, &f));
+  EXPECT_EQ(rec[2], 0u);  // all given back
+  EXPECT_EQ(rec[3], 1u);  // one group at a time
+  EXPECT_EQ(rec[4], 0u);
+  // One SIMD group per 8 covered quads of each primitive (the two
+  // triangles of the rectangle both cover the quads on its diagonal).
+  uint32_t groups = 0;
+  auto pos = decode_sample_positions(render.ppp_multisamplectl, 1);
+  ASSERT_TRUE(pos.ok());
+  for (const ScenePrimitive& p : scene.primitives) {
+    auto r = setup_primitive(scene, p);
+    ASSERT_TRUE(r.ok());
+    uint32_t quads = 0;
+    for (int qy = 0; qy < 32; qy += 2)
+      for (int qx = 0; qx < 32; qx += 2)
+        quads += (coverage(*r, qx, qy, *pos) | coverage(*r, qx + 1, qy, *pos) | coverage(*r, qx, qy + 1, *pos) |
+                  coverage(*r, qx + 1, qy + 1, *pos)) != 0;
+    groups += (quads + 7) / 8;
+  }
+  EXPECT_GT(groups, 8u);
+  EXPECT_EQ(count1, groups);
+  EXPECT_EQ(pixel(5, 5), (std::array<uint8_t, 4>{0, 255, 0, 255}));
+}
+
 TEST_F(PdmRender, BadRenderCommandFieldsAreNamed) {
   target_of("R8G8B8A8_UNORM", 32, 32);
   render.utile_width_px = 8;
