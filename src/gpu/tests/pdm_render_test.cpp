@@ -250,6 +250,20 @@ TEST_F(PdmRender, FragmentShadersWithScratchAskTheFragmentHelper) {
   EXPECT_EQ(pixel(5, 5), (std::array<uint8_t, 4>{0, 255, 0, 255}));
 }
 
+// The end-of-tile program's SIMD groups each write their pixels, then
+// store the tile: the one store (the last group's) sees every group's.
+TEST_F(PdmRender, EndOfTileStoresTheTileAfterEveryGroup) {
+  target_of("R8G8B8A8_UNORM", 32, 16);
+  clear_and_store(0, 0, 0, 1);
+  render.eot = tile_program(fill_rgba(0, 0, 1, 1) +
+                                "mov_imm r3l, 0\nimage_write_block r3l, r4_r5, 0, ts0, tex_2d, rte, u8norm, 0, 9, 1\n",
+                            true);
+  auto st = run();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  for (int y = 0; y < 16; ++y)
+    for (int x = 0; x < 32; ++x) ASSERT_EQ(pixel(x, y), (std::array<uint8_t, 4>{0, 0, 255, 255})) << x << "," << y;
+}
+
 TEST_F(PdmRender, BadRenderCommandFieldsAreNamed) {
   target_of("R8G8B8A8_UNORM", 32, 32);
   render.utile_width_px = 8;
