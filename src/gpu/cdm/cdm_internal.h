@@ -45,13 +45,6 @@ struct Counters {
       barriers{0}, faults{0};
 };
 
-// The helper program's stack bookkeeping on the header at `header`
-// (cdm_helper.cpp): `groups` SIMD groups of spill size bucket `bucket`
-// take, or give back, stack blocks of core `core`. A refused allocation
-// (every subgroup's blocks in use) faults.
-Status helper_stack_alloc(GpuMemory& m, GpuVa header, uint32_t core, uint32_t bucket, uint32_t groups,
-                          GpuFault* where);
-Status helper_stack_free(GpuMemory& m, GpuVa header, uint32_t core, uint32_t groups, GpuFault* where);
 
 struct Engine;  // per-executor: pool, per-worker cores, options
 Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchBlock& block, GpuFault* where);

@@ -40,8 +40,6 @@ Engine::~Engine() = default;
 
 namespace {
 
-constexpr unsigned kCores = 8;  // the G13G's USC cores: sr20 core_index is the threadgroup's
-
 std::array<uint32_t, 3> ceil_div(const std::array<uint32_t, 3>& a, const std::array<uint32_t, 3>& b) {
   return {(a[0] + b[0] - 1) / b[0], (a[1] + b[1] - 1) / b[1], (a[2] + b[2] - 1) / b[2]};
 }
@@ -83,7 +81,7 @@ void start_group(usc::Core& c, const UscState& usc, const usc::Program& program,
       *placed = {true, p.threads_per_threadgroup, p.dispatch_threads_per_threadgroup, p.simdgroup_index,
                  p.threadgroup_position};
   }
-  const uint32_t core_index = static_cast<uint32_t>(threadgroup_index % kCores);
+  const uint32_t core_index = static_cast<uint32_t>(threadgroup_index % kUscCores);
   if (!c.sr_known[20] || c.sr[20][0] != core_index) {  // every lane holds the same value
     c.sr_known[20] = true;
     c.sr[20].fill(core_index);
@@ -237,8 +235,8 @@ Status run_launch(Engine& engine, const kmd::FirmwareCommand& cmd, const LaunchB
                   threads - g * usc::kLanes, index, fresh, &w.placed[g]);
     }
     // SIMD groups with scratch ask the helper program for stack blocks
-    // (cdm_helper.cpp) before they start, and give them back at the end.
-    const uint32_t core = static_cast<uint32_t>(index % kCores);
+    // (shader/helper.cpp) before they start, and give them back at the end.
+    const uint32_t core = static_cast<uint32_t>(index % kUscCores);
     auto record_fault = [&](Error e, const GpuFault& f) {
       std::lock_guard g2(fault_mu);
       if (index < first_fault.load()) {

@@ -139,6 +139,12 @@ Status check_geometry(Command& c, GpuFault* where) {
   return {};
 }
 
+bool uses(const usc::Program& p, isa::Opcode op) {
+  for (size_t i = 0; i < p.size(); ++i)
+    if (p.instr(i).op == op) return true;
+  return false;
+}
+
 bool has_fragment_shader(const PppWords& w) {
   cs::PppHeader h{};
   h.fragment_shader = true;
@@ -158,7 +164,10 @@ Status prepare_draw(Command& c, ProgramCache& programs, uint32_t index, GpuFault
   if (!counts) return bad(where, 0, std::move(counts).error().context(what));
   const GpuVa words = c.cmd->usc_exec_base + w.fragment_shader_1.pipeline;
   AGX_TRY(d.shader, load_shader(c, programs, words, *counts, what.c_str(), where));
-  d.early_z = !d.shader.usc.has_fragment_properties || d.shader.usc.fragment_properties.early_z_testing;
+  // Early Z unless Fragment Properties says otherwise or the shader emits
+  // its own depth / stencil (zs_emit: nothing to test before it runs).
+  d.early_z = (!d.shader.usc.has_fragment_properties || d.shader.usc.fragment_properties.early_z_testing) &&
+              !uses(d.shader.program->program, isa::Opcode::zs_emit);
   // CF bindings: the header and Word 0's CF binding count words.
   const uint32_t n = w.fragment_shader_0.cf_binding_count;
   const GpuVa at = c.cmd->usc_exec_base + w.fragment_shader_2.cf_bindings;

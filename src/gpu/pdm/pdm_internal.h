@@ -5,6 +5,7 @@
 
 #include <array>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,10 @@ struct Command {
   std::vector<RasterPrimitive> prims;    // one per Scene::primitives entry
   usc::RunOptions run;
   FixedFunctionFactory fixed_function;
+  // The fragment helper's header (fragment_helper.data; 0: no bookkeeping)
+  // and the lock that makes its requests one at a time.
+  GpuVa helper_header = 0;
+  std::mutex* helper_mu = nullptr;
   uint64_t tiles() const { return uint64_t(tiles_x) * tiles_y * layers; }
 };
 

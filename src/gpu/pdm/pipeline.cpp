@@ -22,6 +22,7 @@ struct FragmentPipeline::Impl {
   std::vector<std::unique_ptr<pdm::Worker>> workers;
   uint64_t step_limit = 0;
   std::mutex run_mu;  // one command at a time
+  std::mutex helper_mu;
   mutable std::mutex stats_mu;
   FragmentStats stats;
 
@@ -90,6 +91,8 @@ Status FragmentPipeline::run(const kmd::FirmwareCommand& cmd, const Scene& scene
   c.scene = &scene;
   c.run.step_limit = im.step_limit;
   c.fixed_function = im.options.fixed_function;
+  c.helper_header = cmd.render->fragment_helper.binary ? cmd.render->fragment_helper.data : 0;
+  c.helper_mu = &im.helper_mu;
   if (Status st = pdm::prepare(c, im.programs, where); !st) return faulted(std::move(st).error());
 
   std::mutex mu;

@@ -61,11 +61,31 @@ std::string tile_text(const Tile& t) { return fmt::format("tile at ({}, {}) laye
 
 }  // namespace
 
+// A SIMD group with scratch takes a stack record from the fragment helper
+// on its core (the tile's number mod 8, as the CDM's threadgroups) and
+// gives it back when it ends, as the CDM does (shader/helper.cpp).
 Status run_group_for(const Command& c, Worker& w, Tile& t, const Shader& s, FragmentHook& hook, uint32_t present,
                      unsigned group, bool backfacing, usc::FixedFunction* ff, const std::string& what,
                      GpuFault* where) {
   start_group(w.core, c, t, s, hook, present, group, backfacing);
-  return run_group(c, w, t, s, hook, ff, what, where);
+  const bool helper = s.usc.stack_per_thread_B && c.helper_header;
+  const uint32_t core = uint32_t(t.index % kUscCores);
+  if (helper) {
+    std::lock_guard g(*c.helper_mu);
+    if (Status st = helper_stack_alloc(*c.cmd->memory, c.helper_header, core, s.usc.spill_bucket, 1, where); !st)
+      return std::move(st).error().context(what);
+  }
+  Status st = run_group(c, w, t, s, hook, ff, what, where);
+  if (helper) {
+    std::lock_guard g(*c.helper_mu);
+    GpuFault f;
+    Status freed = helper_stack_free(*c.cmd->memory, c.helper_header, core, 1, &f);
+    if (st && !freed) {
+      if (where) *where = f;
+      return std::move(freed).error().context(what);
+    }
+  }
+  return st;
 }
 
 Status run_tile_program(const Command& c, Worker& w, Tile& t, const Shader& s, const char* what, GpuFault* where) {

@@ -224,6 +224,18 @@ struct PreshaderRun {
 Status run_preshader(const PreshaderRun& run, usc::Core& core, RecordingMemory& memory, UscState& usc,
                      GpuFault* where);
 
+// The G13G's USC cores: a threadgroup's (or a tile's) number mod 8 is the
+// core it runs on (sr20 core_index, and the helper's per-core records).
+inline constexpr uint32_t kUscCores = 8;
+
+// The helper program's stack bookkeeping on the header at `header`
+// (shader/helper.cpp): `groups` SIMD groups of spill size bucket `bucket`
+// take, or give back, stack blocks of core `core`. A refused allocation
+// (every subgroup's blocks in use) faults.
+Status helper_stack_alloc(GpuMemory& m, GpuVa header, uint32_t core, uint32_t bucket, uint32_t groups,
+                          GpuFault* where);
+Status helper_stack_free(GpuMemory& m, GpuVa header, uint32_t core, uint32_t groups, GpuFault* where);
+
 // ---------------------------------------------------------------------------
 // Worker threads: run(count, fn) calls fn(worker, item) for every item in
 // 0..count-1 on up to `threads` workers (the caller is worker 0), items

@@ -1,4 +1,4 @@
-// The helper program's stack bookkeeping (cdm_helper.cpp): a kernel with
+// The helper program's stack bookkeeping (shader/helper.cpp): a kernel with
 // scratch takes stack blocks from the per-core records of the header at
 // helper.data as Mesa's helper (src/asahi/libagx/helper.cl) keeps them
 // (struct agx_helper_header / agx_helper_core of helper.h: subgroups at 0,

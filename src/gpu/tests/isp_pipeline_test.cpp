@@ -102,14 +102,8 @@ TEST_F(IspPipeline, StencilOneAndTwoSided) {
 }
 
 TEST_F(IspPipeline, ScissorFromTheScissorArray) {
-  cs::Scissor sc{};
-  sc.min_x = 4;
-  sc.max_x = 20;
-  sc.min_y = 6;
-  sc.max_y = 12;
-  sc.min_z = 0;
-  sc.max_z = 1;
-  put(render.isp_scissor_base + cs::Scissor::kSize_B, sc);
+  put(render.isp_scissor_base + cs::Scissor::kSize_B,
+      cs::Scissor{.max_x = 20, .min_x = 4, .max_y = 12, .min_y = 6, .min_z = 0, .max_z = 1});
   PppWords w = open_words();
   w.fragment_control.scissor_enable = true;
   w.depth_bias_scissor.scissor = 1;
@@ -162,9 +156,10 @@ TEST_F(IspPipeline, OcclusionQueriesCountAndFlag) {
   EXPECT_EQ(q[4], 1u);
 }
 
-// Late Z (Fragment Properties without Early-z testing): a shader that
-// discards every sample writes neither colour nor depth; one that emits
-// depth with zs_emit stores that depth.
+// Late Z: a shader whose Fragment Properties has no Early-z testing and
+// that discards every sample writes neither colour nor depth; one with no
+// Fragment Properties that emits depth with zs_emit (late because of the
+// zs_emit; T's two halves are the depth) stores that depth.
 TEST_F(IspPipeline, LateZWithDiscardAndEmittedDepth) {
   cs::ZlsControl c{};
   c.z_store = true;
@@ -177,7 +172,7 @@ TEST_F(IspPipeline, LateZWithDiscardAndEmittedDepth) {
        16, 32, 0.5);
   rect(draw("mov_imm r4l, 255\nmov_imm r2, " + std::to_string(f2u(0.125f)) + ", 0b0\nzs_emit r4l, r2l_r2h, 0\n" +
                 colour(0, 1, 0, 1),
-            {}, less, late),
+            {}, less),
        16, 0, 32, 32, 0.5);
   auto st = run();
   ASSERT_TRUE(st.ok()) << st.error().message();

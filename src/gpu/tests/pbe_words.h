@@ -11,18 +11,25 @@
 
 namespace agx::gpu::test {
 
+// The fields a Texture and a PBE descriptor of the image share: dimension,
+// layout, format, identity swizzle, level-0 size.
+template <class D>
+void shared_descriptor_fields(D& d, const TestImage& img, cmdstream::TextureDimension dim, cmdstream::Layout layout) {
+  d.dimension = dim;
+  d.layout = layout;
+  d.channels = img.pbe.channels;
+  d.type = img.pbe.type;
+  d.swizzle_r = cmdstream::Channel::kR;
+  d.swizzle_g = cmdstream::Channel::kG;
+  d.swizzle_b = cmdstream::Channel::kB;
+  d.swizzle_a = cmdstream::Channel::kA;
+  d.width = img.pbe.width_px;
+  d.height = img.pbe.height_px;
+}
+
 inline std::vector<uint8_t> pbe_words(const TestImage& img, cmdstream::TextureDimension dim, cmdstream::Layout layout) {
   cmdstream::Pbe p;
-  p.dimension = dim;
-  p.layout = layout;
-  p.channels = img.pbe.channels;
-  p.type = img.pbe.type;
-  p.swizzle_r = cmdstream::Channel::kR;
-  p.swizzle_g = cmdstream::Channel::kG;
-  p.swizzle_b = cmdstream::Channel::kB;
-  p.swizzle_a = cmdstream::Channel::kA;
-  p.width = img.pbe.width_px;
-  p.height = img.pbe.height_px;
+  shared_descriptor_fields(p, img, dim, layout);
   p.buffer = img.va;
   p.unk_mipmapped = img.pbe.mipmapped;
   if (layout == cmdstream::Layout::kLinear) {

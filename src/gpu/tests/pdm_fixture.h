@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -116,8 +117,9 @@ class RenderTest : public ::testing::Test {
   // `pbe`, the tilebuffer's Shared word, the code, `halves` registers,
   // Fragment Properties when `properties`, No Preshader.
   uint32_t words(uint32_t code_at, bool pbe = false, uint32_t halves = 16,
-                 std::optional<cs::UscFragmentProperties> properties = std::nullopt) {
-    std::vector<uint8_t> w;
+                 std::optional<cs::UscFragmentProperties> properties = std::nullopt,
+                 const std::vector<uint8_t>& state_words = {}, uint32_t spill_bucket = 0) {
+    std::vector<uint8_t> w(state_words);
     if (pbe) {
       cs::UscTexture t{};
       t.start = 0;
@@ -131,6 +133,7 @@ class RenderTest : public ::testing::Test {
     append(w, s);
     cs::UscRegisters r{};
     r.register_count = halves;
+    r.spill_size = spill_bucket;
     append(w, r);
     if (properties) append(w, *properties);
     append(w, cs::UscNoPreshader{});
@@ -194,6 +197,7 @@ class RenderTest : public ::testing::Test {
     }
     return w;
   }
+  uint32_t draw_spill_bucket = 0;  // the Registers word's Spill size of draw()'s shaders
   // A draw state whose fragment shader is `fs` over `iface`'s varyings
   // (no shader when `fs` is empty); returns its index.
   uint32_t draw(const std::string& fs, const varyings::Interface& iface, PppWords w = open_words(),
@@ -211,7 +215,7 @@ class RenderTest : public ::testing::Test {
       std::vector<uint8_t> bind(report->binding_words.size() * 4);
       std::memcpy(bind.data(), report->binding_words.data(), bind.size());
       w.fragment_shader_0.cf_binding_count = report->bindings.bindings.size();
-      w.fragment_shader_1.pipeline = words(code(fs), false, 16, properties);
+      w.fragment_shader_1.pipeline = words(code(fs), false, 16, properties, {}, draw_spill_bucket);
       w.fragment_shader_2.cf_bindings = usc_put(bind, 4);
     }
     ds.ppp = w;
@@ -299,8 +303,12 @@ class RenderTest : public ::testing::Test {
   uint8_t stencil_at(int32_t x, int32_t y, uint32_t s = 0) { return at<uint8_t>(kStencil, stencil_layout, x, y, s); }
   // Two triangles covering [x0, x1) x [y0, y1) (integer edges: no pixel
   // centre on them) at depth z.
-  void rect(uint32_t state, double x0, double y0, double x1, double y1, double z, bool front = true) {
-    const uint32_t a = vertex(x0, y0, z), b = vertex(x1, y0, z), c = vertex(x0, y1, z), d = vertex(x1, y1, z);
+  // `varyings` gives each corner's varying words (none when empty).
+  using VaryingsAt = std::function<std::vector<float>(double x, double y)>;
+  void rect(uint32_t state, double x0, double y0, double x1, double y1, double z, bool front = true,
+            const VaryingsAt& varyings = {}) {
+    auto v = [&](double x, double y) { return vertex(x, y, z, varyings ? varyings(x, y) : std::vector<float>{}); };
+    const uint32_t a = v(x0, y0), b = v(x1, y0), c = v(x0, y1), d = v(x1, y1);
     triangle(state, a, b, c, front);
     triangle(state, b, d, c, front);
   }

@@ -22,6 +22,9 @@ varyings::Interface colour_iface(varyings::Interp interp) {
   return i;
 }
 
+// A colour varying whose red is x / 32.
+std::vector<float> x_over_32(double x, double) { return {float(x / 32), 0, 0, 1}; }
+
 class PdmPrimitives : public RenderTest {};
 
 TEST_F(PdmPrimitives, PointsLinesAndFlatColoursFromTheProvokingVertex) {
@@ -55,10 +58,7 @@ TEST_F(PdmPrimitives, CentroidIteratesAtTheFirstCoveredSample) {
   const uint32_t s = draw("iter r0_r1_r2_r3, cf1, centroid, 0b0, 0, 0, 0, 0, 0\n"
                           "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n",
                           colour_iface(varyings::Interp::linear));
-  auto v = [&](double x, double y) { return vertex(x, y, 0, {float(x / 32), 0, 0, 1}); };
-  const uint32_t a = v(0, 0), b = v(5.5, 0), c = v(0, 32), d = v(5.5, 32);
-  triangle(s, a, b, c);
-  triangle(s, b, d, c);
+  rect(s, 0, 0, 5.5, 32, 0, true, x_over_32);
   auto st = run();
   ASSERT_TRUE(st.ok()) << st.error().message();
   EXPECT_EQ(pixel(4, 9, 0)[0], uint8_t(std::lround(4.5 / 32 * 255)));
@@ -78,10 +78,7 @@ TEST_F(PdmPrimitives, LdcfLoadsTheCoefficientsOfTheTile) {
                           "mov_imm r3, 1065353216, 0b0\n"
                           "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n",
                           colour_iface(varyings::Interp::linear));
-  auto v = [&](double x, double y) { return vertex(x, y, 0, {float(x / 32), 0, 0, 1}); };
-  const uint32_t a = v(0, 0), b = v(64, 0), c = v(0, 32), d = v(64, 32);
-  triangle(s, a, b, c);
-  triangle(s, b, d, c);
+  rect(s, 0, 0, 64, 32, 0, true, x_over_32);
   auto st = run();
   ASSERT_TRUE(st.ok()) << st.error().message();
   EXPECT_EQ(pixel(3, 3), (Rgba{255, 0, 0, 255}));

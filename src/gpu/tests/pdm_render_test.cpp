@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "pdm_fixture.h"
+#include "texture_words.h"
 
 namespace agx::gpu::test {
 namespace {
@@ -142,6 +143,125 @@ TEST_F(PdmRender, AFaultingShaderFaultsTheCommandAtItsAddress) {
   EXPECT_EQ(last_fault.va, 0x10'0000'0000ull);
   EXPECT_NE(st.error().message().find("fragment shader of primitive 0"), std::string::npos) << st.error().message();
   EXPECT_EQ(last_stats.faults, 1u);
+}
+
+// Mesa's background program for a loaded attachment: texture_load of the
+// target at the pixel's coordinates (sr80, sr81) through a Texture and a
+// Sampler word; the eot stores the tile back, so pixels outside the drawn
+// rectangle keep their colour.
+TEST_F(PdmRender, BackgroundLoadsTheTargetThroughTheTextureUnit) {
+  target_of("R8G8B8A8_UNORM", 40, 24);
+  for (uint32_t y = 0; y < 24; ++y)
+    for (uint32_t x = 0; x < 40; ++x) {
+      const uint8_t p[4] = {uint8_t(6 * x), uint8_t(10 * y), 7, 255};
+      auto at = layout::element_address_B(target.layout, x, y, 0, 0);
+      ASSERT_TRUE(at.ok());
+      GpuFault f;
+      ASSERT_TRUE(mem.write(kTarget + *at, p, 4, GpuUnit::host, &f));
+    }
+  constexpr GpuVa kTex = kIsp + 3072;
+  std::vector<uint8_t> heap = texture_words(target, cs::TextureDimension::k2D, cs::Layout::kTwiddled);
+  cs::Sampler txf{};
+  txf.wrap_s = txf.wrap_t = txf.wrap_r = cs::Wrap::kClampToEdge;
+  const std::vector<uint8_t> sampler = sampler_words(txf);
+  heap.insert(heap.end(), sampler.begin(), sampler.end());
+  GpuFault f;
+  ASSERT_TRUE(mem.write(kTex, heap.data(), heap.size(), GpuUnit::host, &f));
+  std::vector<uint8_t> state;
+  cs::UscTexture t{};
+  t.count = 1;
+  t.buffer = kTex;
+  append(state, t);
+  cs::UscSampler smp{};
+  smp.count = 1;
+  smp.buffer = kTex + 24;
+  append(state, smp);
+  const uint32_t words_at = words(code("get_sr r4, sr80\nget_sr r5, sr81\nmov_imm r6l, 0\n"
+                                       "texture_load 0, 0b0000, 0b0, none, xyzw, 0b00, r0_r1_r2_r3, None, ts0, ss0, "
+                                       "tex_2d, r4_r5, lod_min, r6l\nwait 0\n"
+                                       "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"),
+                                  false, 16, std::nullopt, state);
+  cs::Counts counts{};
+  counts.texture_state_register_count = 8;
+  counts.sampler_state_register_count = cs::SamplerStates::k4Compact;
+  auto cb = cs::pack(counts);
+  ASSERT_TRUE(cb.ok());
+  render.bg.usc = words_at | 4;
+  std::memcpy(&render.bg.rsrc_spec, cb->data(), 4);
+  render.eot = tile_program("mov_imm r3l, 0\nimage_write_block r3l, r4_r5, 0, ts0, tex_2d, rte, u8norm, 0, 9, 1\n",
+                            true);
+  rect(draw(kGreen, {}), 8, 4, 36, 10, 0.5);
+  auto st = run();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  for (int y = 0; y < 24; ++y)
+    for (int x = 0; x < 40; ++x) {
+      const bool in = x >= 8 && x < 36 && y >= 4 && y < 10;
+      ASSERT_EQ(pixel(x, y), in ? (std::array<uint8_t, 4>{0, 255, 0, 255})
+                                : (std::array<uint8_t, 4>{uint8_t(6 * x), uint8_t(10 * y), 7, 255}))
+          << x << "," << y;
+    }
+}
+
+// Scratch (the Registers word's spill size): the command needs a fragment
+// helper, and each SIMD group takes a stack record of its core (tile 0:
+// core 0) and gives it back, as Mesa's helper does (libagx helper.h
+// records: alloc_cur, alloc_max, alloc_count[bucket]).
+TEST_F(PdmRender, FragmentShadersWithScratchAskTheFragmentHelper) {
+  target_of("R8G8B8A8_UNORM", 32, 32);
+  clear_and_store(0, 0, 0, 1);
+  draw_spill_bucket = 1;
+  rect(draw(kGreen, {}), 0, 0, 32, 8, 0.5);
+  auto st = run();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.error().message().find("no fragment helper program"), std::string::npos) << st.error().message();
+  constexpr GpuVa kHeader = 0x6000'0000ull;
+  std::vector<uint8_t> header(8 + 128 * 88, 0);
+  header[0] = 128;  // subgroups
+  ASSERT_TRUE(mem.map(kHeader, header).ok());
+  render.fragment_helper.binary = 1;
+  render.fragment_helper.data = kHeader;
+  st = run();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  uint32_t rec[6] = {};  // core 0: blocklist (2 words), alloc_cur, alloc_max, alloc_failed, padding
+  uint32_t count1 = 0;
+  GpuFault f;
+  ASSERT_TRUE(mem.read(kHeader + 8, rec, sizeof rec, GpuUnit::host, &f));
+  ASSERT_TRUE(mem.read(kHeader + 8 + 24 + 4, &count1, 4, GpuUnit::host, &f));
+  EXPECT_EQ(rec[2], 0u);  // all given back
+  EXPECT_EQ(rec[3], 1u);  // one group at a time
+  EXPECT_EQ(rec[4], 0u);
+  // One SIMD group per 8 covered quads of each primitive (the two
+  // triangles of the rectangle both cover the quads on its diagonal).
+  uint32_t groups = 0;
+  auto pos = decode_sample_positions(render.ppp_multisamplectl, 1);
+  ASSERT_TRUE(pos.ok());
+  for (const ScenePrimitive& p : scene.primitives) {
+    auto r = setup_primitive(scene, p);
+    ASSERT_TRUE(r.ok());
+    uint32_t quads = 0;
+    for (int qy = 0; qy < 32; qy += 2)
+      for (int qx = 0; qx < 32; qx += 2)
+        quads += (coverage(*r, qx, qy, *pos) | coverage(*r, qx + 1, qy, *pos) | coverage(*r, qx, qy + 1, *pos) |
+                  coverage(*r, qx + 1, qy + 1, *pos)) != 0;
+    groups += (quads + 7) / 8;
+  }
+  EXPECT_GT(groups, 8u);
+  EXPECT_EQ(count1, groups);
+  EXPECT_EQ(pixel(5, 5), (std::array<uint8_t, 4>{0, 255, 0, 255}));
+}
+
+// The end-of-tile program's SIMD groups each write their pixels, then
+// store the tile: the one store (the last group's) sees every group's.
+TEST_F(PdmRender, EndOfTileStoresTheTileAfterEveryGroup) {
+  target_of("R8G8B8A8_UNORM", 32, 16);
+  clear_and_store(0, 0, 0, 1);
+  render.eot = tile_program(fill_rgba(0, 0, 1, 1) +
+                                "mov_imm r3l, 0\nimage_write_block r3l, r4_r5, 0, ts0, tex_2d, rte, u8norm, 0, 9, 1\n",
+                            true);
+  auto st = run();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  for (int y = 0; y < 16; ++y)
+    for (int x = 0; x < 32; ++x) ASSERT_EQ(pixel(x, y), (std::array<uint8_t, 4>{0, 0, 255, 255})) << x << "," << y;
 }
 
 TEST_F(PdmRender, BadRenderCommandFieldsAreNamed) {

@@ -9,6 +9,7 @@
 #include "cmdstream/cmdstream.h"
 #include "isa/isa.h"
 #include "pbe_words.h"
+#include "texture_words.h"
 #include "texture_helpers.h"
 
 namespace agx::gpu::test {
@@ -22,42 +23,6 @@ std::vector<uint8_t> assemble(const char* text) {
   auto code = isa::assemble_program(text, kCode);
   EXPECT_TRUE(code.ok()) << (code.ok() ? "" : code.error().message());
   return code.ok() ? *code : std::vector<uint8_t>{};
-}
-
-// A Texture descriptor for a test image, packed as Mesa's pack_texture does.
-std::vector<uint8_t> texture_words(const TestImage& img, cs::TextureDimension dim,
-                                   cs::Layout layout) {
-  cs::Texture t;
-  t.dimension = dim;
-  t.layout = layout;
-  t.channels = img.tex.channels;
-  t.type = img.tex.type;
-  t.swizzle_r = cs::Channel::kR;
-  t.swizzle_g = cs::Channel::kG;
-  t.swizzle_b = cs::Channel::kB;
-  t.swizzle_a = cs::Channel::kA;
-  t.width = img.tex.width_px;
-  t.height = img.tex.height_px;
-  t.first_level = 0;
-  t.last_level = img.tex.last_level;
-  t.address = img.va;
-  t.unk_mipmapped = img.tex.mipmapped;
-  t.srgb = img.tex.srgb;
-  if (layout == cs::Layout::kLinear) {
-    t.stride = img.layout.linear_stride_B - 16;
-  } else {
-    t.depth = img.tex.depth;
-    t.page_aligned_layers = img.tex.page_aligned_layers;
-  }
-  auto b = cs::pack(t);
-  EXPECT_TRUE(b.ok()) << (b.ok() ? "" : b.error().message());
-  return b.ok() ? *b : std::vector<uint8_t>(24);
-}
-
-std::vector<uint8_t> sampler_words(const cs::Sampler& s) {
-  auto b = cs::pack(s);
-  EXPECT_TRUE(b.ok());
-  return b.ok() ? *b : std::vector<uint8_t>(8);
 }
 
 struct Machine {

@@ -515,8 +515,13 @@ Status image_write_block_op(TextureUnit& unit, const isa::Instr& in, Core& core,
   if (const TextureState& st = unit.state(); st.tile_sample_stride_B) {
     // A render tile: records holding every render target, with the
     // Shared word's sample count (each sample to the same image sample).
+    // Its SIMD groups (32 pixels each, sr53 in tile order) run one after
+    // the other and all store the same tile: only the last one stores it,
+    // after everything the others did to the tile.
     tile.samples = st.tile_samples;
     tile.sample_stride_B = st.tile_sample_stride_B;
+    const uint64_t groups = (uint64_t(tile.width_px) * tile.height_px + usc::kLanes - 1) / usc::kLanes;
+    if (core.sr[53][l] + 1 < groups) return {};
   }
   bw.origin_x = int32_t(uint64_t(core.sr[0][l]) * tile.width_px);
   bw.origin_y = int32_t(uint64_t(core.sr[1][l]) * tile.height_px);

@@ -10,12 +10,15 @@
 // alloc_failed + 1, when alloc_cur reaches `subgroups`), raises alloc_max
 // and alloc_count[bucket]; a free gives the last one back. The scratch
 // itself stays the executor's own per SIMD group (what the mapped blocks
-// hold is not public). See docs/gpu.md.
+// hold is not public). The CDM (compute helper) and the PDM (fragment
+// helper) share it. See docs/gpu.md.
 #include <fmt/format.h>
 
-#include "gpu/cdm/cdm_internal.h"
+#include <algorithm>
 
-namespace agx::gpu::detail {
+#include "gpu/shader/shader.h"
+
+namespace agx::gpu {
 
 namespace {
 
@@ -88,4 +91,4 @@ Status helper_stack_free(GpuMemory& m, GpuVa header, uint32_t core, uint32_t gro
   return write_u32(m, rec + kAllocCur_B, cur - groups, where);
 }
 
-}  // namespace agx::gpu::detail
+}  // namespace agx::gpu
