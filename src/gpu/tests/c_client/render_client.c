@@ -75,14 +75,13 @@ void ref_triangle(uint32_t* ref, const float a[2], const float b[2], const float
       if (covers_triangle(a, b, c, x, y, 8, 8)) ref[y * RT_W + x] = rgba8(colour);
 }
 
-unsigned compare_image(const struct frame* f, const uint32_t* ref, unsigned layer, unsigned sample) {
+unsigned compare_image(const struct frame* f, const uint32_t* ref, unsigned layer) {
   unsigned bad = 0;
   for (unsigned y = 0; y < RT_H; y++)
     for (unsigned x = 0; x < RT_W; x++) {
-      uint32_t got = frame_pixel(f, x, y, layer, sample), want = ref[y * RT_W + x];
+      uint32_t got = frame_pixel(f, x, y, layer), want = ref[y * RT_W + x];
       if (got != want && bad++ == 0)
-        printf("     first mismatch at (%u, %u) layer %u sample %u: 0x%08x, expected 0x%08x\n", x, y, layer, sample,
-               got, want);
+        printf("     first mismatch at (%u, %u) layer %u: 0x%08x, expected 0x%08x\n", x, y, layer, got, want);
     }
   return bad;
 }
@@ -101,6 +100,7 @@ int main(void) {
   run_topologies(&c);
   run_instancing(&c);
   run_indexed_restart(&c);
+  run_msaa(&c);
   run_scissor(&c);
   run_occlusion_query(&c);
   run_fault_then_survive(&c);

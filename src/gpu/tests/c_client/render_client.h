@@ -33,7 +33,7 @@ struct frame {
   struct client* c;
   uint64_t positions;   /* x, y, z, w floats per vertex (NDC) */
   uint64_t offsets;     /* dx, dy per instance (NDC), MAX_INSTANCES of them */
-  uint64_t target;      /* RT_W x RT_H x layers x samples RGBA8, linear */
+  uint64_t target;      /* RT_W x RT_H x layers RGBA8, linear (samples resolved) */
   uint64_t isp;         /* scissors, then query slots */
   uint64_t colour_code; /* rc_colour */
   uint32_t layers, samples;
@@ -65,7 +65,7 @@ void frame_depth_stencil(struct frame* f, float clear_depth, uint8_t clear_stenc
  * -errno; *fence_status (when not NULL) gets the fence's status (1 or the
  * negative error). */
 int frame_submit(struct frame* f, int* fence_status);
-uint32_t frame_pixel(const struct frame* f, unsigned x, unsigned y, unsigned layer, unsigned sample);
+uint32_t frame_pixel(const struct frame* f, unsigned x, unsigned y, unsigned layer);
 uint64_t frame_query(const struct frame* f);
 
 /* The reference: RGBA8 words of an RT_W x RT_H image. */
@@ -80,9 +80,9 @@ int covers_point(const float a[2], float size, unsigned x, unsigned y);
  * pixels) of one colour at the pixel centres into it. */
 void ref_fill(uint32_t* ref, const float colour[4]);
 void ref_triangle(uint32_t* ref, const float a[2], const float b[2], const float c[2], const float colour[4]);
-/* Compares layer `layer` (sample `sample`) of the frame with `ref`;
- * prints the first mismatch. Returns the number of mismatching pixels. */
-unsigned compare_image(const struct frame* f, const uint32_t* ref, unsigned layer, unsigned sample);
+/* Compares layer `layer` of the frame with `ref`; prints the first
+ * mismatch. Returns the number of mismatching pixels. */
+unsigned compare_image(const struct frame* f, const uint32_t* ref, unsigned layer);
 
 void run_clear(struct client* c);
 void run_triangle(struct client* c);
@@ -92,6 +92,7 @@ void run_stencil(struct client* c);
 void run_topologies(struct client* c);
 void run_instancing(struct client* c);
 void run_indexed_restart(struct client* c);
+void run_msaa(struct client* c);
 void run_scissor(struct client* c);
 void run_occlusion_query(struct client* c);
 void run_fault_then_survive(struct client* c);

@@ -15,9 +15,10 @@
 
 /* The tilebuffer of one RGBA8 render target: 8 bytes a sample (the
  * tilebuffer unit's record for R8G8B8A8_UNORM, `agx tilebuffer`), 32x32
- * tiles. */
-#define TILE_PX 32u
+ * tiles, 32x16 with 4 samples (tile memory stays within 32 KiB). */
+#define TILE_W 32u
 #define SAMPLE_B 8u
+static unsigned tile_h(const struct frame* f) { return f->samples == 4 ? 16u : 32u; }
 
 #define PACK(dst, name, NAME, v, failed) \
   do {                                   \
@@ -61,10 +62,10 @@ uint32_t frame_tile_words(struct frame* f, uint64_t code, const float* colour, u
   struct agx_usc_shared sh;
   agx_usc_shared_init(&sh);
   sh.uses_shared_memory = 1;
-  sh.layout = AGX_SHARED_LAYOUT_32X32;
+  sh.layout = tile_h(f) == 16 ? AGX_SHARED_LAYOUT_32X16 : AGX_SHARED_LAYOUT_32X32;
   sh.sample_count = f->samples;
   sh.sample_stride_in_8_bytes = SAMPLE_B / 8;
-  sh.bytes_per_threadgroup = TILE_PX * TILE_PX * SAMPLE_B * f->samples;
+  sh.bytes_per_threadgroup = TILE_W * tile_h(f) * SAMPLE_B * f->samples;
   PACK(w + n, usc_shared, USC_SHARED, &sh, &f->failed);
   n += AGX_USC_SHARED_LENGTH;
   struct agx_usc_shader s;
@@ -74,7 +75,7 @@ uint32_t frame_tile_words(struct frame* f, uint64_t code, const float* colour, u
   n += AGX_USC_SHADER_LENGTH;
   struct agx_usc_registers r;
   agx_usc_registers_init(&r);
-  r.register_count = 16;
+  r.register_count = 48;
   PACK(w + n, usc_registers, USC_REGISTERS, &r, &f->failed);
   n += AGX_USC_REGISTERS_LENGTH;
   struct agx_usc_no_preshader np;
@@ -95,14 +96,14 @@ static struct drm_asahi_bg_eot tile_program(struct frame* f, uint64_t code, cons
   return p;
 }
 
-/* The PBE descriptor of the linear render target (Mesa's pack_pbe:
- * stride minus 4; an array puts its layer count in Depth (linear) with
- * Extended). */
+/* The PBE descriptor of the linear single-sample render target (Mesa's
+ * pack_pbe: stride minus 4; an array puts its layer count in Depth
+ * (linear) with Extended). With 4 samples the end-of-tile program resolves
+ * them into sample 0, the one sample the target has. */
 static uint64_t pbe_descriptor(struct frame* f) {
   struct agx_pbe p;
   agx_pbe_init(&p);
-  p.dimension = f->samples > 1 ? AGX_TEXTURE_DIMENSION_2D_MULTISAMPLED
-                : f->layers > 1 ? AGX_TEXTURE_DIMENSION_2D_ARRAY : AGX_TEXTURE_DIMENSION_2D;
+  p.dimension = f->layers > 1 ? AGX_TEXTURE_DIMENSION_2D_ARRAY : AGX_TEXTURE_DIMENSION_2D;
   p.layout = AGX_LAYOUT_LINEAR;
   p.channels = AGX_CHANNELS_R8G8B8A8;
   p.type = AGX_TEXTURE_TYPE_UNORM;
@@ -113,12 +114,11 @@ static uint64_t pbe_descriptor(struct frame* f) {
   p.width = RT_W;
   p.height = RT_H;
   p.buffer = f->target;
-  p.stride = RT_W * 4 * f->samples - 4;
-  if (f->samples == 4) p.samples = AGX_SAMPLE_COUNT_4;
+  p.stride = RT_W * 4 - 4;
   if (f->layers > 1) {
     p.extended = 1;
     p.depth_linear = f->layers;
-    p.layer_stride_linear = RT_W * RT_H * 4 * f->samples;
+    p.layer_stride_linear = RT_W * RT_H * 4;
   }
   uint8_t b[AGX_PBE_LENGTH];
   PACK(b, pbe, PBE, &p, &f->failed);
@@ -130,11 +130,11 @@ int frame_begin(struct client* c, struct frame* f, unsigned layers, unsigned sam
   f->c = c;
   f->layers = layers;
   f->samples = samples;
-  uint64_t size = (uint64_t)RT_W * RT_H * 4 * layers * samples;
+  uint64_t size = (uint64_t)RT_W * RT_H * 4 * layers; /* 4 samples are resolved into one */
   f->target = arena_alloc(c, size, PAGE_B);
   f->isp = arena_alloc(c, 4096, 64);
   f->offsets = arena_alloc(c, 8 * MAX_INSTANCES, 64);
-  uint64_t colour = load_kernel(c, "rc_colour"), eot = load_kernel(c, "rc_eot");
+  uint64_t colour = load_kernel(c, "rc_colour"), eot = load_kernel(c, samples > 1 ? "rc_eot_resolve" : "rc_eot");
   if (!f->target || !f->isp || !f->offsets || !colour || !eot) return 0;
   memset(arena_host(c, f->offsets), 0, 8 * MAX_INSTANCES);
   f->colour_code = colour;
@@ -146,7 +146,8 @@ int frame_begin(struct client* c, struct frame* f, unsigned layers, unsigned sam
   r->layers = (uint16_t)layers;
   r->samples = (uint8_t)samples;
   r->sample_size_B = SAMPLE_B;
-  r->utile_width_px = r->utile_height_px = TILE_PX;
+  r->utile_width_px = TILE_W;
+  r->utile_height_px = (uint8_t)tile_h(f);
   /* Sample positions in sixteenths (Mesa hk_default_sample_positions). */
   r->ppp_multisamplectl = samples == 4 ? 0xeaa26e26u : samples == 2 ? 0x44ccu : 0x88u;
   r->isp_scissor_base = f->isp;
@@ -255,9 +256,9 @@ int frame_submit(struct frame* f, int* fence_status) {
   return r;
 }
 
-uint32_t frame_pixel(const struct frame* f, unsigned x, unsigned y, unsigned layer, unsigned sample) {
+uint32_t frame_pixel(const struct frame* f, unsigned x, unsigned y, unsigned layer) {
   const uint32_t* p = arena_host(f->c, f->target);
-  return p[((size_t)layer * RT_H * RT_W + (size_t)y * RT_W + x) * f->samples + sample];
+  return p[(size_t)layer * RT_H * RT_W + (size_t)y * RT_W + x];
 }
 
 uint64_t frame_query(const struct frame* f) {
