@@ -103,6 +103,7 @@ int main(void) {
   run_msaa(&c);
   run_scissor(&c);
   run_occlusion_query(&c);
+  run_layers(&c);
   run_fault_then_survive(&c);
   return check_summary("render_client");
 }

@@ -118,7 +118,7 @@ static uint64_t pbe_descriptor(struct frame* f) {
   if (f->layers > 1) {
     p.extended = 1;
     p.depth_linear = f->layers;
-    p.layer_stride_linear = RT_W * RT_H * 4;
+    p.layer_stride_linear = RT_W * RT_H * 4 - 128; /* stored minus 128 */
   }
   uint8_t b[AGX_PBE_LENGTH];
   PACK(b, pbe, PBE, &p, &f->failed);
@@ -134,7 +134,9 @@ int frame_begin(struct client* c, struct frame* f, unsigned layers, unsigned sam
   f->target = arena_alloc(c, size, PAGE_B);
   f->isp = arena_alloc(c, 4096, 64);
   f->offsets = arena_alloc(c, 8 * MAX_INSTANCES, 64);
-  uint64_t colour = load_kernel(c, "rc_colour"), eot = load_kernel(c, samples > 1 ? "rc_eot_resolve" : "rc_eot");
+  uint64_t colour = load_kernel(c, "rc_colour"), eot = load_kernel(c, samples > 1   ? "rc_eot_resolve"
+                                                                 : layers > 1 ? "rc_eot_array"
+                                                                              : "rc_eot");
   if (!f->target || !f->isp || !f->offsets || !colour || !eot) return 0;
   memset(arena_host(c, f->offsets), 0, 8 * MAX_INSTANCES);
   f->colour_code = colour;
@@ -272,7 +274,7 @@ uint64_t frame_query(const struct frame* f) {
 /* The vertex shader's word list: u0_u1 the position table, u2_u3 the
  * instance offsets. */
 static uint32_t vertex_words(struct frame* f) {
-  uint64_t code = load_kernel(f->c, "rc_vs");
+  uint64_t code = load_kernel(f->c, f->layers > 1 ? "rc_vs_layer" : "rc_vs");
   uint32_t table[4] = {lo(f->positions), hi(f->positions), lo(f->offsets), hi(f->offsets)};
   uint8_t w[64];
   size_t n = 0;
@@ -301,7 +303,8 @@ static uint32_t vertex_words(struct frame* f) {
 }
 
 /* VDM State: restart index 0xffffffff, the vertex shader, 4 outputs (the
- * position), padded to 8 bytes. */
+ * position; 5 with layers: the layer/viewport word after it), padded to 8
+ * bytes. */
 static void emit_vdm_state(struct frame* f) {
   struct agx_vdm_state h;
   agx_vdm_state_init(&h);
@@ -320,7 +323,7 @@ static void emit_vdm_state(struct frame* f) {
   EMIT(f, vdm_state_vertex_shader_word_1, VDM_STATE_VERTEX_SHADER_WORD_1, &w1);
   struct agx_vdm_state_vertex_outputs o;
   agx_vdm_state_vertex_outputs_init(&o);
-  o.output_count_1 = o.output_count_2 = 4;
+  o.output_count_1 = o.output_count_2 = f->layers > 1 ? 5 : 4;
   EMIT(f, vdm_state_vertex_outputs, VDM_STATE_VERTEX_OUTPUTS, &o);
   while (f->stream_B % 8) emit_u32(f, 0);
 }

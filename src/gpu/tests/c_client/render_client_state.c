@@ -131,6 +131,33 @@ void run_occlusion_query(struct client* c) {
           (unsigned long long)frame_query(&f), (unsigned long long)want);
 }
 
+/* Two layers: a triangle drawn with 2 instances, instance i (moved by its
+ * offset) to layer i (rc_vs_layer writes the instance ID as the layer);
+ * the background clears both layers. */
+void run_layers(struct client* c) {
+  struct frame f;
+  if (!check(frame_begin(c, &f, 2, 1, kClear), "layers: frame set up")) return;
+  const float v[3][4] = {{4.375f, 6.125f, 0, 0}, {40.5f, 10.875f, 0, 0}, {12.25f, 44.625f, 0, 0}};
+  const float offsets[2][2] = {{0, 0}, {19.5f, 15.25f}};
+  frame_vertices(&f, v, 3);
+  frame_instance_offsets(&f, offsets, 2);
+  struct draw d = {.primitive = AGX_PRIMITIVE_TRIANGLES, .count = 3, .instances = 2};
+  memcpy(d.colour, kMagenta, 16);
+  frame_draw(&f, &d);
+  if (!submit_ok(&f, "two layers")) return;
+  for (unsigned layer = 0; layer < 2; layer++) {
+    float p[3][2];
+    for (unsigned k = 0; k < 3; k++) {
+      p[k][0] = v[k][0] + offsets[layer][0];
+      p[k][1] = v[k][1] + offsets[layer][1];
+    }
+    ref_fill(g_ref, kClear);
+    ref_triangle(g_ref, p[0], p[1], p[2], kMagenta);
+    unsigned bad = compare_image(&f, g_ref, layer);
+    check(bad == 0, "layer %u holds its instance's triangle only: %u pixels differ", layer, bad);
+  }
+}
+
 /* A draw whose vertex table is unmapped: the vertex shader faults, the
  * fence reports -EIO; the next render command on the queue runs. */
 void run_fault_then_survive(struct client* c) {
