@@ -60,10 +60,16 @@ int check_summary(const char* name) {
   return g_failures ? 1 : 0;
 }
 
-int submit_command(struct client* c, const void* cmd, uint32_t size) {
+int submit_command(struct client* c, uint16_t type, const void* body, uint16_t size) {
+  _Alignas(8) uint8_t buf[sizeof(struct drm_asahi_cmd_header) + sizeof(struct drm_asahi_cmd_render)];
+  if (size > sizeof buf - sizeof(struct drm_asahi_cmd_header)) return -EINVAL;
+  struct drm_asahi_cmd_header h = {.cmd_type = type, .size = size, .vdm_barrier = DRM_ASAHI_BARRIER_NONE,
+                                   .cdm_barrier = DRM_ASAHI_BARRIER_NONE};
+  memcpy(buf, &h, sizeof h);
+  memcpy(buf + sizeof h, body, size);
   struct drm_asahi_sync out = {.sync_type = DRM_ASAHI_SYNC_SYNCOBJ, .handle = c->syncobj};
-  struct drm_asahi_submit sub = {.syncs = (uintptr_t)&out, .cmdbuf = (uintptr_t)cmd, .queue_id = c->queue,
-                                 .out_sync_count = 1, .cmdbuf_size = size};
+  struct drm_asahi_submit sub = {.syncs = (uintptr_t)&out, .cmdbuf = (uintptr_t)buf, .queue_id = c->queue,
+                                 .out_sync_count = 1, .cmdbuf_size = (uint32_t)(sizeof h + size)};
   int r = xioctl(c->fd, DRM_IOCTL_ASAHI_SUBMIT, &sub);
   if (r) return r;
   return drmSyncobjWait(c->fd, &c->syncobj, 1, INT64_MAX, DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL);

@@ -34,8 +34,9 @@ uint64_t load_kernel(struct client* c, const char* name);
  * at ARENA_VA and mapped, a queue (usc_exec_base ARENA_VA) and a syncobj.
  * Returns 0 when a step failed (checked). */
 int open_client(struct client* c, uint64_t arena_B);
-/* Submits one command (header + body) on the queue with the out-syncobj
- * and waits. Returns 0 or -errno. */
-int submit_command(struct client* c, const void* cmd, uint32_t size);
+/* Submits one command (DRM_ASAHI_CMD_COMPUTE or _RENDER, its body of size
+ * bytes, no barriers) on the queue with the out-syncobj and waits. Returns
+ * 0 or -errno. */
+int submit_command(struct client* c, uint16_t type, const void* body, uint16_t size);
 
 #endif

@@ -150,18 +150,11 @@ void stream_terminate(struct stream* s) {
 
 int submit_and_wait(struct client* c, struct stream* s) {
   if (s->failed) return -ENOSPC;
-  struct {
-    struct drm_asahi_cmd_header h;
-    struct drm_asahi_cmd_compute cc;
-  } buf;
-  memset(&buf, 0, sizeof buf);
-  buf.h.cmd_type = DRM_ASAHI_CMD_COMPUTE;
-  buf.h.size = sizeof buf.cc;
-  buf.h.vdm_barrier = DRM_ASAHI_BARRIER_NONE;
-  buf.h.cdm_barrier = DRM_ASAHI_BARRIER_NONE;
-  buf.cc.cdm_ctrl_stream_base = s->base;
-  buf.cc.cdm_ctrl_stream_end = stream_va(s);
-  return submit_command(c, &buf, sizeof buf);
+  struct drm_asahi_cmd_compute cc;
+  memset(&cc, 0, sizeof cc);
+  cc.cdm_ctrl_stream_base = s->base;
+  cc.cdm_ctrl_stream_end = stream_va(s);
+  return submit_command(c, DRM_ASAHI_CMD_COMPUTE, &cc, sizeof cc);
 }
 
 int main(void) {

@@ -46,8 +46,8 @@ struct frame {
 /* Programs (KERNEL_DIR): rc_colour (bg and fragment shader: the colour of
  * u0-u3 into the tilebuffer), rc_eot (the tile to the PBE descriptor;
  * rc_eot_array for layers, rc_eot_resolve averages 4 samples first), rc_vs
- * (position of vertex ID + offset of instance ID; rc_vs_layer, used when
- * the frame has layers, also sends instance i to layer i). */
+ * (position of vertex ID + offset of instance ID; the layer is the
+ * instance ID when the frame has layers, else 0). */
 int frame_begin(struct client* c, struct frame* f, unsigned layers, unsigned samples, const float clear[4]);
 /* Bytes into the arena (64-byte aligned); their address or 0 (failed set). */
 uint64_t arena_put(struct client* c, const void* bytes, size_t n, int* failed);

@@ -35,6 +35,28 @@ uint64_t arena_put(struct client* c, const void* bytes, size_t n, int* failed) {
   return va;
 }
 
+/* Ends a USC word list of n bytes in w (room for 16 more): the Shader word
+ * for `code`, `halves` registers, No Preshader; puts it in the arena and
+ * returns its offset from usc_exec_base. */
+static uint32_t words_end(struct frame* f, uint8_t* w, size_t n, uint64_t code, unsigned halves) {
+  struct agx_usc_shader s;
+  agx_usc_shader_init(&s);
+  s.code = code - ARENA_VA;
+  PACK(w + n, usc_shader, USC_SHADER, &s, &f->failed);
+  n += AGX_USC_SHADER_LENGTH;
+  struct agx_usc_registers r;
+  agx_usc_registers_init(&r);
+  r.register_count = halves;
+  PACK(w + n, usc_registers, USC_REGISTERS, &r, &f->failed);
+  n += AGX_USC_REGISTERS_LENGTH;
+  struct agx_usc_no_preshader np;
+  agx_usc_no_preshader_init(&np);
+  PACK(w + n, usc_no_preshader, USC_NO_PRESHADER, &np, &f->failed);
+  n += AGX_USC_NO_PRESHADER_LENGTH;
+  if (!code) f->failed = 1;
+  return (uint32_t)(arena_put(f->c, w, n, &f->failed) - ARENA_VA);
+}
+
 /* A fragment-side word list: uniforms u0.. (the colour) or ts0 = the PBE
  * descriptor at `pbe`, the tilebuffer's Shared word, the code. Returns its
  * offset from usc_exec_base. */
@@ -68,21 +90,7 @@ uint32_t frame_tile_words(struct frame* f, uint64_t code, const float* colour, u
   sh.bytes_per_threadgroup = TILE_W * tile_h(f) * SAMPLE_B * f->samples;
   PACK(w + n, usc_shared, USC_SHARED, &sh, &f->failed);
   n += AGX_USC_SHARED_LENGTH;
-  struct agx_usc_shader s;
-  agx_usc_shader_init(&s);
-  s.code = code - ARENA_VA;
-  PACK(w + n, usc_shader, USC_SHADER, &s, &f->failed);
-  n += AGX_USC_SHADER_LENGTH;
-  struct agx_usc_registers r;
-  agx_usc_registers_init(&r);
-  r.register_count = 48;
-  PACK(w + n, usc_registers, USC_REGISTERS, &r, &f->failed);
-  n += AGX_USC_REGISTERS_LENGTH;
-  struct agx_usc_no_preshader np;
-  agx_usc_no_preshader_init(&np);
-  PACK(w + n, usc_no_preshader, USC_NO_PRESHADER, &np, &f->failed);
-  n += AGX_USC_NO_PRESHADER_LENGTH;
-  return (uint32_t)(arena_put(f->c, w, n, &f->failed) - ARENA_VA);
+  return words_end(f, w, n, code, 48);
 }
 
 /* bg / eot: the word list with its Counts word. */
@@ -234,19 +242,9 @@ int frame_submit(struct frame* f, int* fence_status) {
   struct agx_vdm_stream_terminate t;
   agx_vdm_stream_terminate_init(&t);
   EMIT(f, vdm_stream_terminate, VDM_STREAM_TERMINATE, &t);
-  if (f->failed) return -ENOSPC;
   f->r.vdm_ctrl_stream_base = arena_put(f->c, f->stream, f->stream_B, &f->failed);
-  struct {
-    struct drm_asahi_cmd_header h;
-    struct drm_asahi_cmd_render r;
-  } buf;
-  memset(&buf, 0, sizeof buf);
-  buf.h.cmd_type = DRM_ASAHI_CMD_RENDER;
-  buf.h.size = sizeof buf.r;
-  buf.h.vdm_barrier = DRM_ASAHI_BARRIER_NONE;
-  buf.h.cdm_barrier = DRM_ASAHI_BARRIER_NONE;
-  buf.r = f->r;
-  int r = submit_command(f->c, &buf, sizeof buf);
+  if (f->failed) return -ENOSPC;
+  int r = submit_command(f->c, DRM_ASAHI_CMD_RENDER, &f->r, sizeof f->r);
   if (r || !fence_status) return r;
   int sync_fd = -1;
   if (drmSyncobjExportSyncFile(f->c->fd, f->c->syncobj, &sync_fd)) return -errno;
@@ -272,39 +270,25 @@ uint64_t frame_query(const struct frame* f) {
 /* ---- draws ---- */
 
 /* The vertex shader's word list: u0_u1 the position table, u2_u3 the
- * instance offsets. */
+ * instance offsets, u4 the layer mask. */
 static uint32_t vertex_words(struct frame* f) {
-  uint64_t code = load_kernel(f->c, f->layers > 1 ? "rc_vs_layer" : "rc_vs");
-  uint32_t table[4] = {lo(f->positions), hi(f->positions), lo(f->offsets), hi(f->offsets)};
+  uint64_t code = load_kernel(f->c, "rc_vs");
+  /* u4: the mask of the instance ID that is the layer (0: layer 0) */
+  uint32_t table[5] = {lo(f->positions), hi(f->positions), lo(f->offsets), hi(f->offsets),
+                       f->layers > 1 ? 0xffffffffu : 0};
   uint8_t w[64];
   size_t n = 0;
   struct agx_usc_uniform u;
   agx_usc_uniform_init(&u);
-  u.size_halfs = 8;
+  u.size_halfs = 10;
   u.buffer = arena_put(f->c, table, sizeof table, &f->failed);
   PACK(w + n, usc_uniform, USC_UNIFORM, &u, &f->failed);
   n += AGX_USC_UNIFORM_LENGTH;
-  struct agx_usc_shader s;
-  agx_usc_shader_init(&s);
-  s.code = code - ARENA_VA;
-  PACK(w + n, usc_shader, USC_SHADER, &s, &f->failed);
-  n += AGX_USC_SHADER_LENGTH;
-  struct agx_usc_registers r;
-  agx_usc_registers_init(&r);
-  r.register_count = 32;
-  PACK(w + n, usc_registers, USC_REGISTERS, &r, &f->failed);
-  n += AGX_USC_REGISTERS_LENGTH;
-  struct agx_usc_no_preshader np;
-  agx_usc_no_preshader_init(&np);
-  PACK(w + n, usc_no_preshader, USC_NO_PRESHADER, &np, &f->failed);
-  n += AGX_USC_NO_PRESHADER_LENGTH;
-  if (!code) f->failed = 1;
-  return (uint32_t)(arena_put(f->c, w, n, &f->failed) - ARENA_VA);
+  return words_end(f, w, n, code, 32);
 }
 
-/* VDM State: restart index 0xffffffff, the vertex shader, 4 outputs (the
- * position; 5 with layers: the layer/viewport word after it), padded to 8
- * bytes. */
+/* VDM State: restart index 0xffffffff, the vertex shader, 5 outputs (the
+ * position, the layer/viewport word), padded to 8 bytes. */
 static void emit_vdm_state(struct frame* f) {
   struct agx_vdm_state h;
   agx_vdm_state_init(&h);
@@ -323,7 +307,7 @@ static void emit_vdm_state(struct frame* f) {
   EMIT(f, vdm_state_vertex_shader_word_1, VDM_STATE_VERTEX_SHADER_WORD_1, &w1);
   struct agx_vdm_state_vertex_outputs o;
   agx_vdm_state_vertex_outputs_init(&o);
-  o.output_count_1 = o.output_count_2 = f->layers > 1 ? 5 : 4;
+  o.output_count_1 = o.output_count_2 = 5;
   EMIT(f, vdm_state_vertex_outputs, VDM_STATE_VERTEX_OUTPUTS, &o);
   while (f->stream_B % 8) emit_u32(f, 0);
 }

@@ -107,7 +107,7 @@ uint64_t frame_ppp_update(struct frame* f, const struct draw* d, uint32_t* words
   PUSH(&r, viewport, VIEWPORT, &vp);
   struct agx_output_select sel;
   agx_output_select_init(&sel);
-  sel.viewport_target = sel.render_target = f->layers > 1; /* rc_vs_layer's layer word */
+  sel.viewport_target = sel.render_target = 1; /* rc_vs's layer/viewport word */
   PUSH(&r, output_select, OUTPUT_SELECT, &sel);
   struct agx_varying_counts vcnt;
   agx_varying_counts_init(&vcnt);

@@ -132,7 +132,7 @@ void run_occlusion_query(struct client* c) {
 }
 
 /* Two layers: a triangle drawn with 2 instances, instance i (moved by its
- * offset) to layer i (rc_vs_layer writes the instance ID as the layer);
+ * offset) to layer i (rc_vs writes the instance ID as the layer);
  * the background clears both layers. */
 void run_layers(struct client* c) {
   struct frame f;

@@ -17,5 +17,7 @@ fadd32 r9, r9, r14
 st_var 1, r8, 0
 st_var 1, r9, 1
 st_var 1, r10, 2
-st_var_final 1, r11, 3
+st_var 1, r11, 3
+and r15, r6, u4
+st_var_final 1, r15, 4
 stop
