@@ -20,8 +20,9 @@
 #define SAMPLE_B 8u
 static unsigned tile_h(const struct frame* f) { return f->samples == 4 ? 16u : 32u; }
 
-#define PACK(dst, name, NAME, v, failed) \
-  do {                                   \
+/* Packs v with agx_NAME_pack into dst; a value that does not fit sets *failed. */
+#define PACK(dst, name, v, failed)                \
+  do {                                            \
     if (agx_##name##_pack(dst, v)) *(failed) = 1; \
   } while (0)
 
@@ -42,16 +43,16 @@ static uint32_t words_end(struct frame* f, uint8_t* w, size_t n, uint64_t code, 
   struct agx_usc_shader s;
   agx_usc_shader_init(&s);
   s.code = code - ARENA_VA;
-  PACK(w + n, usc_shader, USC_SHADER, &s, &f->failed);
+  PACK(w + n, usc_shader, &s, &f->failed);
   n += AGX_USC_SHADER_LENGTH;
   struct agx_usc_registers r;
   agx_usc_registers_init(&r);
   r.register_count = halves;
-  PACK(w + n, usc_registers, USC_REGISTERS, &r, &f->failed);
+  PACK(w + n, usc_registers, &r, &f->failed);
   n += AGX_USC_REGISTERS_LENGTH;
   struct agx_usc_no_preshader np;
   agx_usc_no_preshader_init(&np);
-  PACK(w + n, usc_no_preshader, USC_NO_PRESHADER, &np, &f->failed);
+  PACK(w + n, usc_no_preshader, &np, &f->failed);
   n += AGX_USC_NO_PRESHADER_LENGTH;
   if (!code) f->failed = 1;
   return (uint32_t)(arena_put(f->c, w, n, &f->failed) - ARENA_VA);
@@ -69,7 +70,7 @@ uint32_t frame_tile_words(struct frame* f, uint64_t code, const float* colour, u
     u.start_halfs = 0;
     u.size_halfs = 8;
     u.buffer = arena_put(f->c, colour, 16, &f->failed);
-    PACK(w + n, usc_uniform, USC_UNIFORM, &u, &f->failed);
+    PACK(w + n, usc_uniform, &u, &f->failed);
     n += AGX_USC_UNIFORM_LENGTH;
   }
   if (pbe) {
@@ -78,7 +79,7 @@ uint32_t frame_tile_words(struct frame* f, uint64_t code, const float* colour, u
     t.start = 0;
     t.count = 1;
     t.buffer = pbe;
-    PACK(w + n, usc_texture, USC_TEXTURE, &t, &f->failed);
+    PACK(w + n, usc_texture, &t, &f->failed);
     n += AGX_USC_TEXTURE_LENGTH;
   }
   struct agx_usc_shared sh;
@@ -88,7 +89,7 @@ uint32_t frame_tile_words(struct frame* f, uint64_t code, const float* colour, u
   sh.sample_count = f->samples;
   sh.sample_stride_in_8_bytes = SAMPLE_B / 8;
   sh.bytes_per_threadgroup = TILE_W * tile_h(f) * SAMPLE_B * f->samples;
-  PACK(w + n, usc_shared, USC_SHARED, &sh, &f->failed);
+  PACK(w + n, usc_shared, &sh, &f->failed);
   n += AGX_USC_SHARED_LENGTH;
   return words_end(f, w, n, code, 48);
 }
@@ -100,7 +101,7 @@ static struct drm_asahi_bg_eot tile_program(struct frame* f, uint64_t code, cons
   agx_counts_init(&k);
   k.uniform_register_count = colour ? 8 : 0;
   k.texture_state_register_count = pbe ? 8 : 0;
-  PACK(&p.rsrc_spec, counts, COUNTS, &k, &f->failed);
+  PACK(&p.rsrc_spec, counts, &k, &f->failed);
   return p;
 }
 
@@ -129,7 +130,7 @@ static uint64_t pbe_descriptor(struct frame* f) {
     p.layer_stride_linear = RT_W * RT_H * 4 - 128; /* stored minus 128 */
   }
   uint8_t b[AGX_PBE_LENGTH];
-  PACK(b, pbe, PBE, &p, &f->failed);
+  PACK(b, pbe, &p, &f->failed);
   return arena_put(f->c, b, sizeof b, &f->failed);
 }
 
@@ -204,14 +205,14 @@ void frame_scissor(struct frame* f, uint16_t min_x, uint16_t min_y, uint16_t max
   s.max_y = max_y;
   s.min_z = 0.0f;
   s.max_z = 1.0f;
-  PACK(arena_host(f->c, f->isp), scissor, SCISSOR, &s, &f->failed);
+  PACK(arena_host(f->c, f->isp), scissor, &s, &f->failed);
 }
 
 void frame_depth_stencil(struct frame* f, float clear_depth, uint8_t clear_stencil) {
   struct agx_zls_control z;
   agx_zls_control_init(&z); /* no load or store: the tile starts cleared */
   z.z_format = AGX_ZLS_FORMAT_32F;
-  PACK(&f->r.zls_ctrl, zls_control, ZLS_CONTROL, &z, &f->failed);
+  PACK(&f->r.zls_ctrl, zls_control, &z, &f->failed);
   memcpy(&f->r.isp_bgobjdepth, &clear_depth, 4);
   f->r.isp_bgobjvals = 0x300u | clear_stencil;
 }
@@ -227,10 +228,11 @@ static uint8_t* stream_room(struct frame* f, size_t n) {
   f->stream_B += n;
   return at;
 }
-#define EMIT(f, name, NAME, v)                                     \
-  do {                                                             \
-    uint8_t* at_ = stream_room(f, AGX_##NAME##_LENGTH);            \
-    if (at_) PACK(at_, name, NAME, v, &(f)->failed);               \
+/* Appends agx_NAME packed from v to the VDM stream. */
+#define EMIT(f, name, NAME, v)                          \
+  do {                                                \
+    uint8_t* at_ = stream_room(f, AGX_##NAME##_LENGTH); \
+    if (at_) PACK(at_, name, v, &(f)->failed);         \
   } while (0)
 
 static void emit_u32(struct frame* f, uint32_t v) {
@@ -282,7 +284,7 @@ static uint32_t vertex_words(struct frame* f) {
   agx_usc_uniform_init(&u);
   u.size_halfs = 10;
   u.buffer = arena_put(f->c, table, sizeof table, &f->failed);
-  PACK(w + n, usc_uniform, USC_UNIFORM, &u, &f->failed);
+  PACK(w + n, usc_uniform, &u, &f->failed);
   n += AGX_USC_UNIFORM_LENGTH;
   return words_end(f, w, n, code, 32);
 }
