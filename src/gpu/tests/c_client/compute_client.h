@@ -1,33 +1,10 @@
 /* The end-to-end compute client: shared state and helpers. C11, libdrm,
  * asahi_drm.h and the generated agx_pack_c.h (pack helpers made from the
- * cmdstream tables at build time) only. */
+ * cmdstream tables at build time) only; client.h has the shared part. */
 #ifndef AGX_COMPUTE_CLIENT_H
 #define AGX_COMPUTE_CLIENT_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-#include "agx/asahi_drm.h"
-
-#define PAGE_B 16384u
-#define ARENA_VA 0x100000000ull /* the queue's usc_exec_base too */
-
-struct client {
-  int fd;
-  uint32_t vm, queue, bo, syncobj;
-  uint8_t* map; /* the arena on the host */
-  uint64_t arena_B, used_B;
-};
-
-/* Prints "ok   what" or "FAIL what"; returns ok. */
-int check(int ok, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-int xioctl(int fd, unsigned long request, void* arg);
-
-/* Bump allocation in the arena: a GPU address, or 0 when full. */
-uint64_t arena_alloc(struct client* c, uint64_t size, uint64_t align);
-void* arena_host(struct client* c, uint64_t va);
-/* Loads an assembled kernel (KERNEL_DIR/name.bin) into the arena. */
-uint64_t load_kernel(struct client* c, const char* name);
+#include "client.h"
 
 /* One launch: a kernel with uniforms u0.. and a direct or indirect grid. */
 struct launch {
