@@ -1,0 +1,198 @@
+// Render replay against a live run: a render command (a triangle, built by
+// the gpu tests' render fixture) submitted through a kmd Device on
+// gpu::GpuExecutor with AGX_TRACE capture on; the trace must hold every
+// page both halves read (VDM stream, PPP update, USC words, shaders, the
+// vertex table, the render target and its PBE descriptor), so replaying it
+// gives the live run's pixels exactly. Set AGX_RENDER_TRACE_OUT=PATH to
+// keep the captured trace (the CLI cases' gpu_render_replay_* traces come
+// from here).
+#include <gtest/gtest.h>
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include "../../../src/gpu/tests/render_fixture.h"
+#include "gpu/gpu.h"
+#include "render_replay.h"
+#include "util/png.h"
+
+namespace agx::cli {
+namespace {
+
+constexpr uint64_t kPage = 0x4000;
+constexpr uint64_t kKernelStart = 0x40'0000'0000, kKernelEnd = kKernelStart + 0x20000000;
+
+class RenderReplay : public gpu::test::RenderCommandTest {
+ protected:
+  kmd::Device device;
+  std::unique_ptr<kmd::File> file = kmd::open_file(device);
+  std::map<GpuVa, uint8_t*> live;  // host memory of each mirrored region
+  std::filesystem::path dir;
+
+  void SetUp() override {
+    dir = std::filesystem::temp_directory_path() / ("agx_render_replay_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    gpu::GpuOptions o;
+    o.threads = 2;
+    o.fixed_function = gpu::texture_unit_factory();
+    device.set_executor(std::make_shared<gpu::GpuExecutor>(o));
+  }
+  void TearDown() override { std::filesystem::remove_all(dir); }
+
+  template <typename T>
+  void io(unsigned long req, T& arg) {
+    ASSERT_EQ(file->ioctl(req, &arg), 0) << req;
+  }
+
+  // Every region of the fixture's memory in a GEM object bound at its VA.
+  void mirror(uint32_t vm_id) {
+    for (const auto& [va, bytes] : mem.regions()) {
+      const uint64_t size = (bytes.size() + kPage - 1) / kPage * kPage;
+      drm_asahi_gem_create c{size, 0, 0, 0, 0};
+      io(DRM_IOCTL_ASAHI_GEM_CREATE, c);
+      drm_asahi_gem_mmap_offset m{c.handle, 0, 0};
+      io(DRM_IOCTL_ASAHI_GEM_MMAP_OFFSET, m);
+      int err = 1;
+      auto* p = static_cast<uint8_t*>(file->mmap(m.offset, size, &err));
+      ASSERT_EQ(err, 0);
+      std::memcpy(p, bytes.data(), bytes.size());
+      live[va] = p;
+      drm_asahi_gem_bind_op op{DRM_ASAHI_BIND_READ | DRM_ASAHI_BIND_WRITE, c.handle, 0, size, va};
+      drm_asahi_vm_bind b{vm_id, 1, sizeof op, 0, reinterpret_cast<uint64_t>(&op)};
+      io(DRM_IOCTL_ASAHI_VM_BIND, b);
+    }
+  }
+
+  // The fixture's render command submitted through the kmd with capture to
+  // `trace`; returns when its job has completed.
+  void submit_traced(const std::filesystem::path& trace) {
+    ASSERT_TRUE(device.set_trace_file(trace.string()).ok());
+    drm_asahi_vm_create v{kKernelStart, kKernelEnd, 0, 0};
+    io(DRM_IOCTL_ASAHI_VM_CREATE, v);
+    mirror(v.vm_id);
+    drm_asahi_queue_create q{0, v.vm_id, DRM_ASAHI_PRIORITY_MEDIUM, 0, kUsc};
+    io(DRM_IOCTL_ASAHI_QUEUE_CREATE, q);
+    drm_syncobj_create done{0, 0};
+    io(DRM_IOCTL_SYNCOBJ_CREATE, done);
+    std::vector<uint8_t> cmdbuf(sizeof(drm_asahi_cmd_header) + sizeof render);
+    const drm_asahi_cmd_header h{DRM_ASAHI_CMD_RENDER, uint16_t(sizeof render), DRM_ASAHI_BARRIER_NONE,
+                                 DRM_ASAHI_BARRIER_NONE};
+    std::memcpy(cmdbuf.data(), &h, sizeof h);
+    std::memcpy(cmdbuf.data() + sizeof h, &render, sizeof render);
+    drm_asahi_sync out{DRM_ASAHI_SYNC_SYNCOBJ, done.handle, 0};
+    drm_asahi_submit s{};
+    s.syncs = reinterpret_cast<uint64_t>(&out);
+    s.cmdbuf = reinterpret_cast<uint64_t>(cmdbuf.data());
+    s.queue_id = q.queue_id;
+    s.out_sync_count = 1;
+    s.cmdbuf_size = uint32_t(cmdbuf.size());
+    io(DRM_IOCTL_ASAHI_SUBMIT, s);
+    drm_syncobj_wait w{reinterpret_cast<uint64_t>(&done.handle), INT64_MAX, 1, 0, 0, 0};
+    io(DRM_IOCTL_SYNCOBJ_WAIT, w);
+    ASSERT_TRUE(device.set_trace_file("").ok());
+    ASSERT_TRUE(device.faults().empty()) << device.faults().front().fault.reason;
+  }
+
+  std::array<uint8_t, 4> live_pixel(uint32_t x, uint32_t y) {
+    auto at = layout::element_address_B(target.layout, x, y, 0, 0, 0);
+    EXPECT_TRUE(at.ok());
+    std::array<uint8_t, 4> p{};
+    std::memcpy(p.data(), live.at(kTarget) + (at.ok() ? *at : 0), 4);
+    return p;
+  }
+
+  // A triangle over a cleared 40x24 target, captured.
+  cmdstream::Trace triangle_trace() {
+    target_of("R8G8B8A8_UNORM", 40, 24);
+    clear_and_store(0, 0, 0.25f, 1);
+    std::vector<gpu::test::Vertex> vertices;
+    for (auto [x, y] : {std::pair{-0.8f, -0.7f}, {0.85f, -0.4f}, {-0.5f, 0.9f}})
+      vertices.push_back({x, y, 0.5f, 1.0f, 1.0f, 0.5f, 0.0f, 1.0f});
+    vdm_stream(vertices, cmdstream::Primitive::kTriangles);
+    const auto path = dir / "render.agxtrace";
+    submit_traced(path);
+    if (const char* keep = std::getenv("AGX_RENDER_TRACE_OUT"))
+      std::filesystem::copy_file(path, keep, std::filesystem::copy_options::overwrite_existing);
+    auto trace = cmdstream::read_trace_file(path.string());
+    EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.error().message());
+    return trace.ok() ? *trace : cmdstream::Trace{};
+  }
+};
+
+// The target's captured pages hold the live run's result: they are wiped
+// first, so the pixels compared are the replay's own.
+TEST_F(RenderReplay, TheTraceReplaysToTheLivePixels) {
+  cmdstream::Trace trace = triangle_trace();
+  ASSERT_EQ(trace.submits.size(), 1u);
+  size_t wiped = 0;
+  for (cmdstream::TraceMapping& m : trace.submits[0].mappings)
+    if (m.va >= kTarget && m.va < kTarget + target.layout.size_B) {
+      std::fill(m.data.begin(), m.data.end(), 0x5A);
+      wiped += m.data.size();
+    }
+  EXPECT_GE(wiped, target.layout.size_B);
+  auto images = replay_renders(trace, {});
+  ASSERT_TRUE(images.ok()) << images.error().message();
+  ASSERT_EQ(images->size(), 1u);  // rt0 alone: no depth or stencil is stored
+  const ReplayImage& rt = images->front();
+  EXPECT_EQ(rt.target, "rt0");
+  EXPECT_EQ(rt.command, 0u);
+  EXPECT_EQ(rt.address, kTarget);
+  EXPECT_EQ(rt.format, "R8G8B8A8 Unorm");
+  EXPECT_EQ(replay_file_name(rt), "submit0_command0_rt0_layer0.png");
+  ASSERT_EQ(rt.image.width_px, 40u);
+  ASSERT_EQ(rt.image.height_px, 24u);
+  const std::string png = (dir / replay_file_name(rt)).string();
+  ASSERT_TRUE(write_png(png, rt.image).ok());
+  auto back = read_png(png);
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  int drawn = 0;
+  for (uint32_t y = 0; y < 24; ++y)
+    for (uint32_t x = 0; x < 40; ++x) {
+      const auto want = live_pixel(x, y);
+      const uint8_t* got = back->data.data() + (y * 40 + x) * 4;
+      ASSERT_EQ(std::vector<uint8_t>(got, got + 4), std::vector<uint8_t>(want.begin(), want.end())) << x << "," << y;
+      drawn += want == std::array<uint8_t, 4>{255, 128, 0, 255};
+    }
+  EXPECT_GT(drawn, 150);  // the triangle, not only the clear
+}
+
+// The trace lacking the VDM stream's page: the replay faults, and the error
+// names the submit, the command and the fault.
+TEST_F(RenderReplay, AMissingPageIsAFaultNamingTheCommand) {
+  cmdstream::Trace trace = triangle_trace();
+  ASSERT_EQ(trace.submits.size(), 1u);
+  auto& maps = trace.submits[0].mappings;
+  const GpuVa stream = render.vdm_ctrl_stream_base;
+  const size_t before = maps.size();
+  std::erase_if(maps, [&](const cmdstream::TraceMapping& m) { return stream - m.va < m.size_B; });
+  ASSERT_EQ(maps.size(), before - 1);
+  auto images = replay_renders(trace, {});
+  ASSERT_FALSE(images.ok());
+  const std::string& e = images.error().message();
+  EXPECT_NE(e.find("submit 0 (seqno 1), render command #0: replay fault:"), std::string::npos) << e;
+  EXPECT_NE(e.find("not in the trace's captured memory"), std::string::npos) << e;
+}
+
+TEST(RenderReplayInput, ATraceWithoutRenderCommandsSaysSo) {
+  cmdstream::Trace trace;
+  trace.submits.resize(2);
+  auto none = replay_renders(trace, {});
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().message(), "the trace holds no render command (2 submits)");
+  ReplayOptions one;
+  one.submit = 1;
+  auto in_one = replay_renders(trace, one);
+  ASSERT_FALSE(in_one.ok());
+  EXPECT_EQ(in_one.error().message(), "submit 1 holds no render command");
+  one.submit = 2;
+  auto past = replay_renders(trace, one);
+  ASSERT_FALSE(past.ok());
+  EXPECT_EQ(past.error().message(), "--submit 2: the trace holds 2 submits");
+}
+
+}  // namespace
+}  // namespace agx::cli
