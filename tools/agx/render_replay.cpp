@@ -298,7 +298,8 @@ Result<std::vector<ReplayImage>> replay_renders(const cs::Trace& trace, const Re
   }
   if (renders == 0) {
     if (options.submit >= 0) return Error::not_found("submit {} holds no render command", options.submit);
-    return Error::not_found("the trace holds no render command ({} submits)", trace.submits.size());
+    return Error::not_found("the trace holds no render command ({} submit{})", trace.submits.size(),
+                            trace.submits.size() == 1 ? "" : "s");
   }
   return out;
 }
