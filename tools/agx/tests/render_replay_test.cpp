@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "../../../src/gpu/tests/render_fixture.h"
 #include "gpu/gpu.h"
@@ -104,14 +105,19 @@ class RenderReplay : public gpu::test::RenderCommandTest {
     return p;
   }
 
-  // A triangle over a cleared 40x24 target, captured.
-  cmdstream::Trace triangle_trace() {
+  // A cleared 40x24 target (its depth and stencil stored as zls_ctrl says
+  // when `zls` is given) and a triangle over it.
+  void triangle(std::optional<cmdstream::ZlsControl> zls_ctrl = std::nullopt) {
     target_of("R8G8B8A8_UNORM", 40, 24);
     clear_and_store(0, 0, 0.25f, 1);
+    if (zls_ctrl) zls(*zls_ctrl, 0.75f, 0x2A);
     std::vector<gpu::test::Vertex> vertices;
     for (auto [x, y] : {std::pair{-0.8f, -0.7f}, {0.85f, -0.4f}, {-0.5f, 0.9f}})
       vertices.push_back({x, y, 0.5f, 1.0f, 1.0f, 0.5f, 0.0f, 1.0f});
     vdm_stream(vertices, cmdstream::Primitive::kTriangles);
+  }
+  // The command submitted and captured; the trace read back.
+  cmdstream::Trace capture() {
     const auto path = dir / "render.agxtrace";
     submit_traced(path);
     if (const char* keep = std::getenv("AGX_RENDER_TRACE_OUT"))
@@ -120,6 +126,20 @@ class RenderReplay : public gpu::test::RenderCommandTest {
     EXPECT_TRUE(trace.ok()) << (trace.ok() ? "" : trace.error().message());
     return trace.ok() ? *trace : cmdstream::Trace{};
   }
+  cmdstream::Trace triangle_trace() {
+    triangle();
+    return capture();
+  }
+  // Fills the captured bytes of [va, va + size_B) with `v`; returns how many.
+  static size_t wipe(cmdstream::Trace& trace, GpuVa va, uint64_t size_B, uint8_t v = 0x5A) {
+    size_t wiped = 0;
+    for (cmdstream::TraceMapping& m : trace.submits.at(0).mappings)
+      if (m.va >= va && m.va < va + size_B) {
+        std::fill(m.data.begin(), m.data.end(), v);
+        wiped += m.data.size();
+      }
+    return wiped;
+  }
 };
 
 // The target's captured pages hold the live run's result: they are wiped
@@ -127,13 +147,7 @@ class RenderReplay : public gpu::test::RenderCommandTest {
 TEST_F(RenderReplay, TheTraceReplaysToTheLivePixels) {
   cmdstream::Trace trace = triangle_trace();
   ASSERT_EQ(trace.submits.size(), 1u);
-  size_t wiped = 0;
-  for (cmdstream::TraceMapping& m : trace.submits[0].mappings)
-    if (m.va >= kTarget && m.va < kTarget + target.layout.size_B) {
-      std::fill(m.data.begin(), m.data.end(), 0x5A);
-      wiped += m.data.size();
-    }
-  EXPECT_GE(wiped, target.layout.size_B);
+  EXPECT_GE(wipe(trace, kTarget, target.layout.size_B), target.layout.size_B);
   auto images = replay_renders(trace, {});
   ASSERT_TRUE(images.ok()) << images.error().message();
   ASSERT_EQ(images->size(), 1u);  // rt0 alone: no depth or stencil is stored
@@ -158,6 +172,40 @@ TEST_F(RenderReplay, TheTraceReplaysToTheLivePixels) {
       drawn += want == std::array<uint8_t, 4>{255, 128, 0, 255};
     }
   EXPECT_GT(drawn, 150);  // the triangle, not only the clear
+}
+
+// Depth (Z32F as 16-bit grey over [0, 1]) and stencil (8-bit grey) where
+// zls_ctrl stores them: here their clear values, the draw writing neither.
+TEST_F(RenderReplay, StoredDepthAndStencilComeOutAsGrey) {
+  cmdstream::ZlsControl c{};
+  c.z_store = c.s_store = true;
+  c.z_format = cmdstream::ZlsFormat::k32F;
+  c.z_store_tiling = c.s_store_tiling = cmdstream::ZlsTiling::kTwiddled;
+  triangle(c);
+  cmdstream::Trace trace = capture();
+  ASSERT_EQ(trace.submits.size(), 1u);
+  EXPECT_GT(wipe(trace, kDepth, depth_layout.size_B, 0), 0u);
+  EXPECT_GT(wipe(trace, kStencil, stencil_layout.size_B, 0), 0u);
+  auto images = replay_renders(trace, {});
+  ASSERT_TRUE(images.ok()) << images.error().message();
+  ASSERT_EQ(images->size(), 3u);
+  const ReplayImage& depth = (*images)[1];
+  const ReplayImage& stencil = (*images)[2];
+  EXPECT_EQ(depth.target, "depth");
+  EXPECT_EQ(depth.format, "Z32_FLOAT");
+  EXPECT_EQ(depth.address, kDepth);
+  EXPECT_EQ(replay_file_name(depth), "submit0_command0_depth_layer0.png");
+  ASSERT_EQ(depth.image.format, PngFormat::grey16);
+  ASSERT_EQ(depth.image.data.size(), 40u * 24 * 2);
+  for (size_t i = 0; i < 40 * 24; ++i) {
+    uint16_t g;
+    std::memcpy(&g, &depth.image.data[i * 2], 2);
+    ASSERT_EQ(g, 49151) << i;  // 0.75 * 65535, rounded
+  }
+  EXPECT_EQ(stencil.target, "stencil");
+  EXPECT_EQ(stencil.format, "S8_UINT");
+  ASSERT_EQ(stencil.image.format, PngFormat::grey8);
+  EXPECT_EQ(stencil.image.data, std::vector<uint8_t>(40 * 24, 0x2A));
 }
 
 // The trace lacking the VDM stream's page: the replay faults, and the error
