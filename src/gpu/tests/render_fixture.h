@@ -115,8 +115,10 @@ class RenderCommandTest : public RenderTest {
   }
 
   // A VDM stream drawing `vertices` as `prim`: PPP State, VDM State, Index
-  // List, Stream Terminate.
-  void vdm_stream(const std::vector<Vertex>& vertices, cs::Primitive prim) {
+  // List, Stream Terminate. With `indices`, the draw reads them as 16-bit
+  // indices from a buffer of their own at kIndices.
+  static constexpr GpuVa kIndices = 0x6000'0000ull;
+  void vdm_stream(const std::vector<Vertex>& vertices, cs::Primitive prim, const std::vector<uint16_t>& indices = {}) {
     const uint32_t vs = vertex_program(vertices);
     const std::vector<uint8_t> update = ppp_update();
     const uint64_t update_va = kUsc + usc_put(update, 16);
@@ -142,10 +144,25 @@ class RenderCommandTest : public RenderTest {
     cs::IndexList l;
     l.primitive = prim;
     l.index_count_present = l.instance_count_present = l.start_present = true;
+    if (!indices.empty()) {
+      std::vector<uint8_t> bytes(16384, 0);
+      EXPECT_LE(indices.size() * 2, bytes.size());
+      std::memcpy(bytes.data(), indices.data(), std::min(bytes.size(), indices.size() * 2));
+      EXPECT_TRUE(mem.map(kIndices, std::move(bytes)).ok());
+      l.index_buffer_hi = kIndices >> 32;
+      l.index_size = cs::IndexSize::kU16;
+      l.index_buffer_present = l.index_buffer_size_present = true;
+    }
     append(s, l);
-    push_u32(s, uint32_t(vertices.size()));
+    if (!indices.empty()) push_u32(s, uint32_t(kIndices));
+    push_u32(s, uint32_t(indices.empty() ? vertices.size() : indices.size()));
     push_u32(s, 1);
-    push_u32(s, 0);
+    push_u32(s, 0);  // the first vertex, or the index bias
+    if (!indices.empty()) {
+      cs::IndexListBufferSize size;
+      size.size = uint32_t(indices.size() * 2 + 3) / 4 * 4;
+      append(s, size);
+    }
     append(s, cs::VdmStreamTerminate{});
     render.vdm_ctrl_stream_base = kUsc + usc_put(s, 16);
   }

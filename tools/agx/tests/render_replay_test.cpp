@@ -10,6 +10,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -140,38 +141,60 @@ class RenderReplay : public gpu::test::RenderCommandTest {
       }
     return wiped;
   }
+
+  // Replays `trace` with the target's captured pages wiped first (they
+  // hold the live run's result), so the pixels compared are the replay's
+  // own, through a PNG file read back; returns how many are `colour`.
+  int expect_live_pixels(cmdstream::Trace trace, std::array<uint8_t, 4> colour) {
+    EXPECT_GE(wipe(trace, kTarget, target.layout.size_B), target.layout.size_B);
+    auto images = replay_renders(trace, {});
+    EXPECT_TRUE(images.ok()) << (images.ok() ? "" : images.error().message());
+    if (!images.ok() || images->size() != 1) return -1;  // rt0 alone: no depth or stencil is stored
+    const ReplayImage& rt = images->front();
+    EXPECT_EQ(rt.target, "rt0");
+    EXPECT_EQ(rt.command, 0u);
+    EXPECT_EQ(rt.address, kTarget);
+    EXPECT_EQ(rt.format, "R8G8B8A8 Unorm");
+    EXPECT_EQ(replay_file_name(rt), "submit0_command0_rt0_layer0.png");
+    const std::string png = (dir / replay_file_name(rt)).string();
+    EXPECT_TRUE(write_png(png, rt.image).ok());
+    auto back = read_png(png);
+    EXPECT_TRUE(back.ok()) << (back.ok() ? "" : back.error().message());
+    if (!back.ok() || back->width_px != render.width_px || back->height_px != render.height_px) return -1;
+    int matching = 0;
+    for (uint32_t y = 0; y < back->height_px; ++y)
+      for (uint32_t x = 0; x < back->width_px; ++x) {
+        const auto want = live_pixel(x, y);
+        std::array<uint8_t, 4> got;
+        std::memcpy(got.data(), back->data.data() + (y * back->width_px + x) * 4, 4);
+        EXPECT_EQ(got, want) << x << "," << y;
+        if (got != want) return -1;
+        matching += want == colour;
+      }
+    return matching;
+  }
 };
 
-// The target's captured pages hold the live run's result: they are wiped
-// first, so the pixels compared are the replay's own.
 TEST_F(RenderReplay, TheTraceReplaysToTheLivePixels) {
-  cmdstream::Trace trace = triangle_trace();
+  const cmdstream::Trace trace = triangle_trace();
   ASSERT_EQ(trace.submits.size(), 1u);
-  EXPECT_GE(wipe(trace, kTarget, target.layout.size_B), target.layout.size_B);
-  auto images = replay_renders(trace, {});
-  ASSERT_TRUE(images.ok()) << images.error().message();
-  ASSERT_EQ(images->size(), 1u);  // rt0 alone: no depth or stencil is stored
-  const ReplayImage& rt = images->front();
-  EXPECT_EQ(rt.target, "rt0");
-  EXPECT_EQ(rt.command, 0u);
-  EXPECT_EQ(rt.address, kTarget);
-  EXPECT_EQ(rt.format, "R8G8B8A8 Unorm");
-  EXPECT_EQ(replay_file_name(rt), "submit0_command0_rt0_layer0.png");
-  ASSERT_EQ(rt.image.width_px, 40u);
-  ASSERT_EQ(rt.image.height_px, 24u);
-  const std::string png = (dir / replay_file_name(rt)).string();
-  ASSERT_TRUE(write_png(png, rt.image).ok());
-  auto back = read_png(png);
-  ASSERT_TRUE(back.ok()) << back.error().message();
-  int drawn = 0;
-  for (uint32_t y = 0; y < 24; ++y)
-    for (uint32_t x = 0; x < 40; ++x) {
-      const auto want = live_pixel(x, y);
-      const uint8_t* got = back->data.data() + (y * 40 + x) * 4;
-      ASSERT_EQ(std::vector<uint8_t>(got, got + 4), std::vector<uint8_t>(want.begin(), want.end())) << x << "," << y;
-      drawn += want == std::array<uint8_t, 4>{255, 128, 0, 255};
-    }
-  EXPECT_GT(drawn, 150);  // the triangle, not only the clear
+  EXPECT_GT(expect_live_pixels(trace, {255, 128, 0, 255}), 150);  // the triangle, not only the clear
+}
+
+// An indexed draw: the index buffer, in a buffer of its own, is captured
+// too; a quad of two triangles with a colour per vertex.
+TEST_F(RenderReplay, AnIndexedDrawReplaysToTheLivePixels) {
+  target_of("R8G8B8A8_UNORM", 32, 32);
+  clear_and_store(0, 0, 0, 1);
+  std::vector<gpu::test::Vertex> vertices;
+  for (auto [x, y] : {std::pair{-0.75f, -0.75f}, {0.75f, -0.75f}, {-0.75f, 0.75f}, {0.75f, 0.75f}})
+    vertices.push_back({x, y, 0.0f, 1.0f, (x + 1) / 2, (y + 1) / 2, 0.5f, 1.0f});
+  vdm_stream(vertices, cmdstream::Primitive::kTriangles, {0, 1, 2, 2, 1, 3});
+  const cmdstream::Trace trace = capture();
+  ASSERT_EQ(trace.submits.size(), 1u);
+  const auto& maps = trace.submits[0].mappings;
+  EXPECT_TRUE(std::any_of(maps.begin(), maps.end(), [&](const auto& m) { return m.va == kIndices; }));
+  EXPECT_EQ(expect_live_pixels(trace, {0, 0, 0, 255}), 32 * 32 - 24 * 24);  // the quad covers 24x24 pixels
 }
 
 // Depth (Z32F as 16-bit grey over [0, 1]) and stencil (8-bit grey) where
