@@ -31,7 +31,8 @@ void run(const Options& o) {
   std::error_code ec;
   std::filesystem::create_directories(o.png, ec);
   if (ec || !std::filesystem::is_directory(o.png))
-    agx::cli::fail(fmt::format("--png {}: cannot create the directory ({})", o.png, ec ? ec.message() : "not a directory"));
+    agx::cli::fail(fmt::format("--png {}: cannot create the directory ({})", o.png,
+                               ec ? ec.message() : "not a directory"));
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
   for (const agx::cli::ReplayImage& i : *images) {
     const std::string path = (std::filesystem::path(o.png) / agx::cli::replay_file_name(i)).string();

@@ -104,7 +104,8 @@ Status run_render(gpu::GpuExecutor& gpu, GpuMemory& memory, const cs::TraceSubmi
   return {};
 }
 
-uint8_t unorm8(float v) { return uint8_t(std::lround(std::clamp(std::isnan(v) ? 0.0f : v, 0.0f, 1.0f) * 255.0f)); }
+float clamp01(float v) { return std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, 1.0f); }
+uint8_t unorm8(float v) { return uint8_t(std::lround(clamp01(v) * 255.0f)); }
 
 // A texel as RGBA8: normalized and float formats clamped to [0, 1] (sRGB
 // ones encoded again), integers clamped to 0..255; the PBE swizzle undone
@@ -155,7 +156,8 @@ Status read_target(GpuMemory& memory, const gpu::PbeView& pbe, ReplayImage base,
   const uint32_t w = std::max(1u, pbe.width_px >> pbe.level), h = std::max(1u, pbe.height_px >> pbe.level);
   const uint32_t layers = pbe.dim == gpu::Dim::d3 ? std::max(1u, pbe.layers >> pbe.level) : pbe.layers;
   const auto channels = format::channels_info(pbe.channels);
-  base.format = fmt::format("{}{} {}", channels ? channels->name : "?", pbe.srgb ? " sRGB" : "", format::to_string(pbe.type));
+  base.format = fmt::format("{}{} {}", channels ? channels->name : "?", pbe.srgb ? " sRGB" : "",
+                            format::to_string(pbe.type));
   base.address = pbe.buffer;
   gpu::SamplerView sampler;
   for (uint32_t layer = 0; layer < layers; ++layer) {
@@ -257,7 +259,7 @@ Status read_depth_stencil(GpuMemory& memory, const cs::TraceCommand& c, const Re
             continue;
           }
           const float z = gpu::u2f(v);
-          const uint16_t g = z16 ? uint16_t(v) : uint16_t(std::lround(std::clamp(std::isnan(z) ? 0.0f : z, 0.0f, 1.0f) * 65535.0f));
+          const uint16_t g = z16 ? uint16_t(v) : uint16_t(std::lround(clamp01(z) * 65535.0f));
           std::memcpy(&img.image.data[i * 2], &g, 2);
         }
       out.push_back(std::move(img));
