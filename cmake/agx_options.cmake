@@ -36,14 +36,16 @@ option(AGX_PCH "Precompile common headers for each library and test binary" ON)
 set(AGX_PCH_HEADERS <algorithm> <array> <cstdint> <cstring> <functional> <map>
     <memory> <optional> <span> <string> <string_view> <unordered_map> <variant>
     <vector> <fmt/format.h>)
-# agx_precompile(TARGET [TESTS]): precompiled headers for TARGET's C++ files
-# (TESTS adds GoogleTest's and GoogleMock's).
+# agx_precompile(TARGET [TESTS] [HEADERS h...]): precompiled headers for
+# TARGET's C++ files (TESTS adds GoogleTest's and GoogleMock's; HEADERS adds
+# the given ones, e.g. the command-line tool's CLI11).
 function(agx_precompile target)
   if(NOT AGX_PCH)
     return()
   endif()
-  set(headers ${AGX_PCH_HEADERS})
-  if("TESTS" IN_LIST ARGN)
+  cmake_parse_arguments(P "TESTS" "" "HEADERS" ${ARGN})
+  set(headers ${AGX_PCH_HEADERS} ${P_HEADERS})
+  if(P_TESTS)
     list(APPEND headers <gtest/gtest.h> <gmock/gmock.h>)
   endif()
   list(TRANSFORM headers PREPEND "$<$<COMPILE_LANGUAGE:CXX>:")

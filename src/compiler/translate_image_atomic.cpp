@@ -67,11 +67,23 @@ Status Translator::texel_pointer(const spirv::Inst& in) {
     v = op(IrOp::iand, op(IrOp::ior, v, op(IrOp::ishl, v, Src::immediate(2))), Src::immediate(0x3333));
     return op(IrOp::iand, op(IrOp::ior, v, op(IrOp::ishl, v, Src::immediate(1))), Src::immediate(0x5555));
   };
-  const Src xi = low_bits(x, lw), yi = low_bits(y, lh);
-  Src inside = op(IrOp::ior, spread(low_bits(xi, lh)), op(IrOp::ishl, spread(yi), Src::immediate(1)));
-  inside = op(IrOp::ior, inside, op(IrOp::ishl, op(IrOp::ushr, xi, lh), op(IrOp::iadd, lh, lh)));
-  const Src tile = b_.imad(op(IrOp::ushr, y, lh), tiles_per_row, op(IrOp::ushr, x, lw));
-  Src index = op(IrOp::ior, op(IrOp::ishl, tile, op(IrOp::iadd, lw, lh)), inside);
+  // One instruction per statement: the order of a call's arguments is
+  // unspecified, and the emitted order must not depend on the host
+  // compiler. (The order is the one the recorded code bytes have:
+  // tests/data/code_bytes.)
+  const Src xi = low_bits(x, lw);
+  const Src yi = low_bits(y, lh);
+  const Src y_odd = op(IrOp::ishl, spread(yi), Src::immediate(1));
+  const Src x_even = spread(low_bits(xi, lh));
+  Src inside = op(IrOp::ior, x_even, y_odd);
+  const Src twice_lh = op(IrOp::iadd, lh, lh);
+  const Src x_high = op(IrOp::ushr, xi, lh);
+  inside = op(IrOp::ior, inside, op(IrOp::ishl, x_high, twice_lh));
+  const Src tile_x = op(IrOp::ushr, x, lw);
+  const Src tile_y = op(IrOp::ushr, y, lh);
+  const Src tile = b_.imad(tile_y, tiles_per_row, tile_x);
+  const Src tile_shift = op(IrOp::iadd, lw, lh);
+  Src index = op(IrOp::ior, op(IrOp::ishl, tile, tile_shift), inside);
   // Layers (3D slices, cube faces) are the layout's layer stride apart.
   if (layer_at >= 0) index = b_.imad(cv->c[size_t(layer_at)], Src::uniform(u + 5), index);
   TVal out;
