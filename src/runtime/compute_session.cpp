@@ -81,11 +81,21 @@ Result<size_t> ComputeSession::run(uint64_t stream, uint64_t stream_end, const d
   if (extra) cc = *extra;
   cc.cdm_ctrl_stream_base = stream;
   cc.cdm_ctrl_stream_end = stream_end;
+  return submit_one(DRM_ASAHI_CMD_COMPUTE, cc);
+}
+
+Result<size_t> ComputeSession::run_render(const drm_asahi_cmd_render& command) {
+  return submit_one(DRM_ASAHI_CMD_RENDER, command);
+}
+
+// One command buffer of one command (header + payload), submitted with the
+// session's syncobj as its out-sync and waited for.
+template <class Command>
+Result<size_t> ComputeSession::submit_one(uint16_t type, const Command& command) {
   struct {
     drm_asahi_cmd_header h;
-    drm_asahi_cmd_compute c;
-  } buf{{DRM_ASAHI_CMD_COMPUTE, sizeof(drm_asahi_cmd_compute), DRM_ASAHI_BARRIER_NONE, DRM_ASAHI_BARRIER_NONE},
-        cc};
+    Command c;
+  } buf{{type, sizeof(Command), DRM_ASAHI_BARRIER_NONE, DRM_ASAHI_BARRIER_NONE}, command};
   drm_asahi_sync out{DRM_ASAHI_SYNC_SYNCOBJ, syncobj_, 0};
   drm_asahi_submit sub{};
   sub.syncs = reinterpret_cast<uint64_t>(&out);

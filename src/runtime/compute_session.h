@@ -49,7 +49,10 @@ class ComputeSession {
   // `stream_end`, waits for it, and returns the number of faults the
   // device recorded for it (0 or 1).
   Result<size_t> run(uint64_t stream, uint64_t stream_end, const drm_asahi_cmd_compute* extra = nullptr);
-  // The last fault the device recorded (after run returned 1).
+  // Submits one render command (both halves), waits for it, and returns
+  // the number of faults the device recorded for it (0, 1 or 2).
+  Result<size_t> run_render(const drm_asahi_cmd_render& command);
+  // The last fault the device recorded (after run or run_render found one).
   GpuFault last_fault() const { return last_; }
 
   // The ioctls, mmaps and object ids, for tests that make objects of their own.
@@ -62,6 +65,8 @@ class ComputeSession {
 
  private:
   ComputeSession() = default;
+  template <class Command>
+  Result<size_t> submit_one(uint16_t type, const Command& command);
   kmd::Device* device_ = nullptr;
   std::unique_ptr<Transport> transport_;
   uint32_t vm_ = 0, queue_ = 0, gem_ = 0, syncobj_ = 0;

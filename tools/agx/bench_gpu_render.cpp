@@ -168,31 +168,12 @@ class EmulatedRender {
     session_ = must(agx::runtime::ComputeSession::open(device_, 8 << 20), "open");
     tib_ = must(agx::tilebuffer::build_layout({agx::format::Format::R8G8B8A8_UNORM}, 1), "tilebuffer");
     target_ = must(session_->alloc(4ull * kW * kH, 16384), "alloc");
-    drm_syncobj_create sc{};
-    if (session_->transport().ioctl(DRM_IOCTL_SYNCOBJ_CREATE, &sc)) agx::cli::fail("SYNCOBJ_CREATE");
-    syncobj_ = sc.handle;
     build(s);
   }
   void run() {
-    struct {
-      drm_asahi_cmd_header h;
-      drm_asahi_cmd_render r;
-    } buf{{DRM_ASAHI_CMD_RENDER, sizeof(drm_asahi_cmd_render), DRM_ASAHI_BARRIER_NONE, DRM_ASAHI_BARRIER_NONE},
-          render_};
-    drm_asahi_sync out{DRM_ASAHI_SYNC_SYNCOBJ, syncobj_, 0};
-    drm_asahi_submit sub{};
-    sub.syncs = reinterpret_cast<uint64_t>(&out);
-    sub.cmdbuf = reinterpret_cast<uint64_t>(&buf);
-    sub.queue_id = session_->queue_id();
-    sub.out_sync_count = 1;
-    sub.cmdbuf_size = sizeof buf;
-    const size_t faults = device_.faults().size();
-    if (session_->transport().ioctl(DRM_IOCTL_ASAHI_SUBMIT, &sub)) agx::cli::fail("SUBMIT of the render command");
-    uint32_t handle = syncobj_;
-    drm_syncobj_wait w{reinterpret_cast<uint64_t>(&handle), INT64_MAX, 1, 0, 0, 0};
-    if (session_->transport().ioctl(DRM_IOCTL_SYNCOBJ_WAIT, &w)) agx::cli::fail("SYNCOBJ_WAIT");
-    if (device_.faults().size() != faults)
-      agx::cli::fail("the render command faulted: " + device_.faults().back().fault.reason);
+    auto faults = session_->run_render(render_);
+    if (!faults.ok()) agx::cli::fail(faults.error());
+    if (*faults) agx::cli::fail("the render command faulted: " + session_->last_fault().reason);
   }
   const uint32_t* image() { return session_->host_as<uint32_t>(target_); }
 
@@ -257,7 +238,6 @@ class EmulatedRender {
   std::unique_ptr<agx::runtime::ComputeSession> session_;
   agx::tilebuffer::Layout tib_;
   uint64_t target_ = 0;
-  uint32_t syncobj_ = 0;
   drm_asahi_cmd_render render_{};
 };
 

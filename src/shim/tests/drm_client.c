@@ -22,23 +22,6 @@
 
 #include "drm_client.h"
 
-static int g_checks, g_failures;
-
-int check(int ok, const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  printf("%s ", ok ? "ok  " : "FAIL");
-  vprintf(fmt, ap);
-  printf("\n");
-  va_end(ap);
-  g_checks++;
-  if (!ok) g_failures++;
-  return ok;
-}
-
-int xioctl(int fd, unsigned long request, void* arg) {
-  return drmIoctl(fd, request, arg) ? -errno : 0;
-}
 
 static void check_discovery(struct ctx* c) {
   drmVersionPtr v = drmGetVersion(c->fd);
@@ -114,6 +97,5 @@ int main(void) {
   check_submits(&c);
   check_prime(&c);
   check_errors_and_teardown(&c);
-  printf("drm_client: %d checks, %d failures\n", g_checks, g_failures);
-  return g_failures ? 1 : 0;
+  return check_summary("drm_client");
 }

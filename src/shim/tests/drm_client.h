@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "agx/asahi_drm.h"
+#include "c_checks.h"
 
 #define PAGE_B 16384u /* the UAPI's page: 16 KiB */
 
@@ -15,10 +16,6 @@ struct ctx {
   uint64_t va; /* where bo is bound */
 };
 
-/* Prints "ok   what" or "FAIL what"; returns ok. */
-int check(int ok, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-/* drmIoctl as 0 or -errno. */
-int xioctl(int fd, unsigned long request, void* arg);
 
 uint32_t create_bo(int fd, uint64_t size, uint32_t flags, uint32_t vm); /* 0 on failure */
 void* map_bo(int fd, uint32_t handle, uint64_t size);                  /* MAP_FAILED on failure */

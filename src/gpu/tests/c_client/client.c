@@ -14,21 +14,6 @@
 #error "KERNEL_DIR must name the folder of the assembled kernels"
 #endif
 
-static int g_checks, g_failures;
-
-int check(int ok, const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  printf("%s ", ok ? "ok  " : "FAIL");
-  vprintf(fmt, ap);
-  printf("\n");
-  va_end(ap);
-  g_checks++;
-  if (!ok) g_failures++;
-  return ok;
-}
-
-int xioctl(int fd, unsigned long request, void* arg) { return drmIoctl(fd, request, arg) ? -errno : 0; }
 
 uint64_t arena_alloc(struct client* c, uint64_t size, uint64_t align) {
   uint64_t at = (c->used_B + align - 1) / align * align;
@@ -55,10 +40,6 @@ uint64_t load_kernel(struct client* c, const char* name) {
   return va;
 }
 
-int check_summary(const char* name) {
-  printf("%s: %d checks, %d failures\n", name, g_checks, g_failures);
-  return g_failures ? 1 : 0;
-}
 
 int submit_command(struct client* c, uint16_t type, const void* body, uint16_t size) {
   _Alignas(8) uint8_t buf[sizeof(struct drm_asahi_cmd_header) + sizeof(struct drm_asahi_cmd_render)];

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "agx/asahi_drm.h"
+#include "c_checks.h" /* src/shim/tests: check, check_summary, xioctl */
 
 #define PAGE_B 16384u
 #define ARENA_VA 0x100000000ull /* the queue's usc_exec_base too */
@@ -19,11 +20,6 @@ struct client {
   uint64_t arena_B, used_B;
 };
 
-/* Prints "ok   what" or "FAIL what"; returns ok. */
-int check(int ok, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Prints "NAME: N checks, M failures"; returns the exit status (1 on a failure). */
-int check_summary(const char* name);
-int xioctl(int fd, unsigned long request, void* arg);
 
 /* Bump allocation in the arena: a GPU address, or 0 when full. */
 uint64_t arena_alloc(struct client* c, uint64_t size, uint64_t align);
