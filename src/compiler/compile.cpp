@@ -37,11 +37,35 @@ Result<std::optional<std::vector<uint8_t>>> compile_preamble(Function& pre, cons
   return std::optional<std::vector<uint8_t>>(std::move(code));
 }
 
+// The entry point's execution model must be the stage asked for; only
+// compute is compiled so far (docs/compiler.md).
+Status check_stage(const spirv::Module& m, const Options& o) {
+  Stage model = m.execution_model == spv::ExecutionModel::Vertex     ? Stage::vertex
+                : m.execution_model == spv::ExecutionModel::Fragment ? Stage::fragment
+                                                                     : Stage::compute;
+  if (model != o.stage)
+    return Error::invalid_argument("{}: entry point '{}' is a {} shader, a {} shader was asked for", o.file_name, o.entry,
+                                   stage_name(model), stage_name(o.stage));
+  if (model != Stage::compute)
+    return Error::unsupported("{}: {} shaders are not compiled yet (only compute)", o.file_name, stage_name(model));
+  return {};
+}
+
 }  // namespace
+
+const char* stage_name(Stage s) {
+  switch (s) {
+    case Stage::compute: return "compute";
+    case Stage::vertex: return "vertex";
+    case Stage::fragment: return "fragment";
+  }
+  return "?";
+}
 
 Result<Shader> compile_spirv(std::span<const uint32_t> words, const Options& options) {
   AGX_TRY(auto optimized, optimize_spirv(words, options));
   AGX_TRY(auto module, spirv::parse(optimized, options.entry));
+  AGX_CHECK(check_stage(module, options));
   Shader shader;
   Function f;
   detail::Translator translator(module, f, shader.abi, options);

@@ -21,8 +21,16 @@ namespace agx::compiler {
 // or OpenGL (glslang -G: loose uniforms, binding points, atomic counters).
 enum class TargetEnv { vulkan, opengl };
 
+// The pipeline stage of a shader. GLSL source says nothing about it, so
+// compile_glsl takes it from Options::stage; a SPIR-V module's entry point
+// names its execution model (GLCompute, Vertex, Fragment), which must
+// agree with Options::stage.
+enum class Stage { compute, vertex, fragment };
+const char* stage_name(Stage s);  // "compute", "vertex", "fragment"
+
 struct Options {
   TargetEnv env = TargetEnv::vulkan;
+  Stage stage = Stage::compute;
   std::string entry = "main";    // entry point name
   std::string file_name = "<source>";  // for error messages
   bool optimize = true;          // SPIRV-Tools performance passes

@@ -166,7 +166,9 @@ Result<std::unordered_map<uint32_t, std::vector<uint32_t>>> spec_words(std::span
 
 Result<std::vector<uint32_t>> glsl_to_spirv(std::string_view source, const Options& options) {
   init_glslang();
-  const EShLanguage stage = EShLangCompute;
+  const EShLanguage stage = options.stage == Stage::vertex     ? EShLangVertex
+                            : options.stage == Stage::fragment ? EShLangFragment
+                                                               : EShLangCompute;
   glslang::TShader shader(stage);
   std::string text(source);
   const char* strings[] = {text.c_str()};

@@ -87,8 +87,11 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
         size_t i = 2;
         std::string name = literal_string(w, i);
         if (name != entry) continue;
-        if (static_cast<spv::ExecutionModel>(w[0]) != spv::ExecutionModel::GLCompute)
-          return bad(fmt::format("entry point '{}' is not a GLCompute shader (only compute is supported)", name));
+        m.execution_model = static_cast<spv::ExecutionModel>(w[0]);
+        if (m.execution_model != spv::ExecutionModel::GLCompute && m.execution_model != spv::ExecutionModel::Vertex &&
+            m.execution_model != spv::ExecutionModel::Fragment)
+          return bad(fmt::format("entry point '{}' has execution model {} (GLCompute, Vertex and Fragment are supported)",
+                                 name, w[0]));
         m.entry_function = w[1];
         for (; i < w.size(); ++i) m.interface.push_back(w[i]);
         continue;
@@ -336,7 +339,7 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
       default: block->body.push_back(std::move(inst)); break;
     }
   }
-  if (!m.entry_function) return Error::not_found("SPIR-V: no GLCompute entry point named '{}'", entry);
+  if (!m.entry_function) return Error::not_found("SPIR-V: no entry point named '{}'", entry);
   for (auto& [fn, size] : entries) {
     if (fn != m.entry_function) continue;
     if (size[0] == UINT32_MAX) {

@@ -85,6 +85,7 @@ struct Module {
   std::vector<uint32_t> ext_amd_trinary;  // ids of SPV_AMD_shader_trinary_minmax imports
   std::vector<uint32_t> interface;   // entry point interface variables
   uint32_t entry_function = 0;
+  spv::ExecutionModel execution_model = spv::ExecutionModel::GLCompute;
   std::array<uint32_t, 3> local_size{1, 1, 1};
   // GL_NV_compute_shader_derivatives' arrangement of derivative quads.
   enum class DerivativeGroup : uint8_t { none, quads, linear } derivative_group = DerivativeGroup::none;
@@ -100,7 +101,8 @@ struct Module {
 Result<std::vector<uint32_t>> widen_bool_uniforms(std::span<const uint32_t> words);
 
 // Reads `words`; errors name the word offset and what is unsupported
-// (several functions left after inlining, non-compute entry points ...).
+// (several functions left after inlining, an entry point that is not a
+// GLCompute, Vertex or Fragment shader ...).
 Result<Module> parse(std::span<const uint32_t> words, const std::string& entry);
 
 // The value of a scalar integer/bool OpSpecConstantOp (words: result type,

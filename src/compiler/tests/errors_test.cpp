@@ -22,6 +22,28 @@ TEST(Errors, GlslSyntaxNamesFileAndLine) {
   EXPECT_NE(e.find("nope"), std::string::npos) << e;
 }
 
+// Options::stage picks glslang's stage; the SPIR-V entry point's execution
+// model must agree with it.
+TEST(Errors, StageComesFromOptions) {
+  Options o;
+  o.file_name = "v.vert";
+  o.stage = Stage::vertex;
+  const std::string vs = "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n";
+  auto compute = compile_glsl(vs, Options{});
+  ASSERT_FALSE(compute.ok());  // gl_Position is no compute built-in
+  EXPECT_NE(compute.error().message().find("gl_Position"), std::string::npos) << compute.error().message();
+  auto spirv = glsl_to_spirv(vs, o);
+  ASSERT_TRUE(spirv.ok()) << spirv.error().message();
+  Options as_compute;
+  as_compute.file_name = "v.spv";
+  auto mismatch = compile_spirv(*spirv, as_compute);
+  ASSERT_FALSE(mismatch.ok());
+  EXPECT_NE(mismatch.error().message().find("entry point 'main' is a vertex shader, a compute shader was asked for"),
+            std::string::npos)
+      << mismatch.error().message();
+  EXPECT_STREQ(stage_name(Stage::fragment), "fragment");
+}
+
 TEST(Errors, UnsupportedConstructNamesLine) {
   std::string e = error_of(R"(#version 450
 layout(local_size_x = 1) in;
