@@ -33,7 +33,7 @@ ctest_counts() {
   echo "$((total - failed)) $failed"
 }
 
-step "build (g++, RelWithDebInfo)"
+step "build (g++, RelWithDebInfo -O2 -g1)"
 scripts/build.sh build -DAGX_WERROR=ON
 step "tests"
 status=0

@@ -13,7 +13,7 @@ namespace {
 
 using namespace agx::cmdstream;
 
-void setup(CLI::App& sub) {
+void setup(agx::cli::Args& sub) {
   auto path = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
   sub.add_option("dump", *path, "Crash dump file (agx-crash-*.dump)")->required();

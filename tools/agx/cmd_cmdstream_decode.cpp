@@ -114,7 +114,7 @@ void run_raw(const Options& o) {
   print(n, o.json);
 }
 
-void setup(CLI::App& sub) {
+void setup(agx::cli::Args& sub) {
   auto o = std::make_shared<Options>();
   sub.add_option("trace", o->trace, "Trace file (AGX_TRACE) or crash dump");
   sub.add_option("--submit", o->submit, "Decode only this submit (0-based)");

@@ -14,7 +14,7 @@ namespace {
 
 namespace cs = agx::cmdstream;
 
-void setup_pack(CLI::App& sub) {
+void setup_pack(agx::cli::Args& sub) {
   auto name = std::make_shared<std::string>();
   auto path = std::make_shared<std::string>();
   auto batch = std::make_shared<bool>(false);

@@ -20,7 +20,7 @@ std::string field_text(const cs::FieldDesc& f) {
   return out + ")\n";
 }
 
-void setup_structs(CLI::App& sub) {
+void setup_structs(agx::cli::Args& sub) {
   auto json = std::make_shared<bool>(false);
   sub.add_flag("--json", *json, "Print {\"source\", \"structs\", \"enums\"} as one JSON object");
   sub.callback([json] {

@@ -14,7 +14,7 @@ namespace {
 
 namespace cs = agx::cmdstream;
 
-void setup_unpack(CLI::App& sub) {
+void setup_unpack(agx::cli::Args& sub) {
   auto name = std::make_shared<std::string>();
   auto hex = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);

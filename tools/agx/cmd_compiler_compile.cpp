@@ -146,7 +146,7 @@ void run(const Options& o) {
                    : "");
 }
 
-void setup(CLI::App& sub) {
+void setup(agx::cli::Args& sub) {
   auto o = std::make_shared<Options>();
   sub.add_option("shader", o->input, "GLSL compute shader (.comp, or any other name) or SPIR-V (.spv)")->required();
   sub.add_option("-o,--output", o->out, "Write the machine code to this file");

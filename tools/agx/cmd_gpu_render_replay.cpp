@@ -50,7 +50,7 @@ void run(const Options& o) {
   if (o.json) fmt::print("{}\n", nlohmann::ordered_json{{"images", all}}.dump());
 }
 
-void setup(CLI::App& sub) {
+void setup(agx::cli::Args& sub) {
   auto o = std::make_shared<Options>();
   sub.add_option("trace", o->trace, "Trace file (AGX_TRACE)")->required();
   sub.add_option("--png", o->png, "Directory for the PNG files (created when missing)")->required();

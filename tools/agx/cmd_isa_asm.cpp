@@ -36,7 +36,7 @@ void run(const Options& o) {
     if (auto st = agx::cli::write_binary(o.out, *bytes); !st) agx::cli::fail(st.error());
 }
 
-void setup(CLI::App& sub) {
+void setup(agx::cli::Args& sub) {
   auto o = std::make_shared<Options>();
   sub.add_option("text", o->text, "Instructions separated by ';' or newlines");
   sub.add_option("--file", o->file, "Read the instructions from this file ('-' = stdin)");

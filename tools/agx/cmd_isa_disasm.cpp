@@ -96,7 +96,7 @@ void run_file(const Options& o) {
   }
 }
 
-void setup(CLI::App& sub) {
+void setup(agx::cli::Args& sub) {
   auto o = std::make_shared<Options>();
   sub.add_option("file", o->file, "Binary file of AGX machine code");
   sub.add_option("--offset", o->offset, "Start at this byte offset of the file");

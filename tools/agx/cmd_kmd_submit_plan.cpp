@@ -44,7 +44,7 @@ void run(const Options& o) {
   }
 }
 
-void setup(CLI::App& sub) {
+void setup(agx::cli::Args& sub) {
   auto o = std::make_shared<Options>();
   sub.add_option("file", o->path, "submission in the seed's notation (default: standard input)");
   sub.add_flag("--json", o->json, "print {\"compute\": [...], \"vertex\": [...], \"fragment\": [...]}");

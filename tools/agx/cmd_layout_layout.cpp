@@ -92,7 +92,7 @@ void run(const Options& o) {
   fmt::print("{}", o.json ? agx::layout::to_json(*l) + "\n" : agx::layout::describe(*l));
 }
 
-void setup_layout(CLI::App& sub) {
+void setup_layout(agx::cli::Args& sub) {
   auto o = std::make_shared<Options>();
   sub.add_option("--format,-f", o->format, "Gallium format name, e.g. R8G8B8A8_UNORM");
   sub.add_option("--size,-s", o->size, "WxH or WxHxD in pixels (D: layers or 3D slices)");

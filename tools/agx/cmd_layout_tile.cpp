@@ -126,7 +126,7 @@ void run(const Options& o) {
   if (!equal || misplaced) agx::cli::fail("tile: round trip FAILED");
 }
 
-void setup_tile(CLI::App& sub) {
+void setup_tile(agx::cli::Args& sub) {
   auto o = std::make_shared<Options>();
   sub.add_option("--format,-f", o->format, "Gallium format name");
   sub.add_option("--size,-s", o->size, "WxH in pixels");

@@ -55,7 +55,7 @@ agx::Result<std::vector<std::string>> collect(const std::vector<std::string>& ar
   return paths;
 }
 
-void setup_shader_test(CLI::App& sub) {
+void setup_shader_test(agx::cli::Args& sub) {
   struct Opts {
     std::vector<std::string> inputs;
     std::string list, root;
@@ -67,9 +67,9 @@ void setup_shader_test(CLI::App& sub) {
   sub.add_option("FILE", o->inputs, ".shader_test files or directories (searched recursively)");
   sub.add_option("--list", o->list, "A file naming .shader_test files, one per line ('#' comments)");
   sub.add_option("--root", o->root, "Directory the --list paths are relative to");
-  sub.add_option("-j,--jobs", o->jobs, "Files run in parallel (child processes)")->check(CLI::Range(1u, 256u));
+  sub.add_option("-j,--jobs", o->jobs, "Files run in parallel (child processes)")->check_range(1, 256);
   sub.add_option("--timeout", o->timeout_s, "Seconds one file may take before it is killed (CRASH)")
-      ->check(CLI::PositiveNumber);
+      ->check_positive();
   sub.add_flag("--json", o->json, "One JSON object per file: {\"file\", \"result\", \"detail\", \"ms\"}");
   sub.add_flag("--piglit", o->piglit,
                "For one file, print what piglit's shader_runner prints: PIGLIT: {\"result\": \"pass\" }");

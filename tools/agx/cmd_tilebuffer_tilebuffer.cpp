@@ -22,7 +22,7 @@ agx::Result<agx::tilebuffer::RenderTargets> parse_targets(const std::vector<std:
   return t;
 }
 
-void setup_tilebuffer(CLI::App& sub) {
+void setup_tilebuffer(agx::cli::Args& sub) {
   auto names = std::make_shared<std::vector<std::string>>();
   auto samples = std::make_shared<uint32_t>(1);
   auto json = std::make_shared<bool>(false);

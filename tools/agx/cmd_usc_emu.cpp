@@ -114,7 +114,7 @@ void run_batch(const EmuArgs& a) {
   }
 }
 
-void setup_emu(CLI::App& sub) {
+void setup_emu(agx::cli::Args& sub) {
   auto a = std::make_shared<EmuArgs>();
   sub.add_option("PROGRAM", a->program, "Machine code file (raw bytes)");
   sub.add_option("--hex", a->hex, "Machine code as hex text");

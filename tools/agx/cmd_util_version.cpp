@@ -5,7 +5,7 @@
 
 namespace {
 
-void setup_version(CLI::App& sub) {
+void setup_version(agx::cli::Args& sub) {
   sub.callback([] { fmt::print("agx 0.1 (G13 / M1 profile)\n"); });
 }
 

@@ -8,7 +8,7 @@
 
 namespace {
 
-void setup_varyings(CLI::App& sub) {
+void setup_varyings(agx::cli::Args& sub) {
   auto path = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
   sub.add_option("IFACE", *path, "Interface JSON file ('-' for standard input)")->required();

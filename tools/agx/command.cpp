@@ -1,5 +1,6 @@
 #include "command.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <fcntl.h>
@@ -26,6 +27,60 @@ std::vector<RegisteredBench>& benches() {
   static std::vector<RegisteredBench> list;
   return list;
 }
+
+Arg* Arg::required() {
+  option_->required();
+  return this;
+}
+
+Arg* Arg::check_range(int64_t lo, int64_t hi) {
+  option_->check(CLI::Range(lo, hi));
+  return this;
+}
+
+// CLI11's PositiveNumber names its range as 0.000000 to DBL_MAX; this one
+// says what is wrong in words.
+Arg* Arg::check_positive() {
+  option_->check(CLI::Validator(
+      [](std::string& text) -> std::string {
+        double value = 0;
+        if (!CLI::detail::lexical_cast(text, value) || !(value > 0))
+          return fmt::format("value {} is not a positive number", text);
+        return {};
+      },
+      "POSITIVE"));
+  return this;
+}
+
+Args::Args(CLI::App& app) : app_(app) {}
+Args::~Args() = default;
+
+template <class T>
+Arg* Args::add_option(const std::string& names, T& into, const std::string& help) {
+  args_.push_back(std::make_unique<Arg>(app_.add_option(names, into, help)));
+  return args_.back().get();
+}
+
+// The option types the subcommands use.
+template Arg* Args::add_option(const std::string&, std::string&, const std::string&);
+template Arg* Args::add_option(const std::string&, std::vector<std::string>&, const std::string&);
+template Arg* Args::add_option(const std::string&, int&, const std::string&);
+template Arg* Args::add_option(const std::string&, unsigned&, const std::string&);
+template Arg* Args::add_option(const std::string&, long&, const std::string&);
+template Arg* Args::add_option(const std::string&, unsigned long&, const std::string&);
+template Arg* Args::add_option(const std::string&, long long&, const std::string&);
+template Arg* Args::add_option(const std::string&, unsigned long long&, const std::string&);
+template Arg* Args::add_option(const std::string&, double&, const std::string&);
+
+Arg* Args::add_flag(const std::string& names, bool& into, const std::string& help) {
+  args_.push_back(std::make_unique<Arg>(app_.add_flag(names, into, help)));
+  return args_.back().get();
+}
+
+void Args::callback(std::function<void()> run) { app_.callback(std::move(run)); }
+size_t Args::count(const std::string& name) const { return app_.count(name); }
+void Args::allow_extras() { app_.allow_extras(); }
+std::vector<std::string> Args::remaining() const { return app_.remaining(); }
 
 Command::Command(std::string name, std::string description, Setup setup) {
   commands().push_back({std::move(name), std::move(description), std::move(setup)});

@@ -3,23 +3,72 @@
 //
 //   static agx::cli::Command kLayout{"layout", "Print an image layout", setup_layout};
 //
-// `setup` adds options to the given CLI11 subcommand and sets its callback.
-// A callback reports failure by throwing agx::cli::Exit{code} after printing
-// a message to stderr (see fail()).
+// `setup` adds options to the given subcommand (Args, a thin face of the
+// CLI11 subcommand) and sets its callback. A callback reports failure by
+// throwing agx::cli::Exit{code} after printing a message to stderr (see
+// fail()).
+//
+// Only main.cpp and command.cpp include CLI11: it is header-only, and every
+// file that includes it compiles its global validators, formatter and
+// config parser again (about 7 s of g++ per file, measured), so the
+// subcommands see it through Args.
 #pragma once
 
-#include <CLI/CLI.hpp>
-
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "util/result.h"
 
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
 namespace agx::cli {
 
+// One option or flag of a subcommand, as Args::add_option returns it.
+class Arg {
+ public:
+  explicit Arg(CLI::Option* option) : option_(option) {}
+  Arg* required();                            // the option must be given
+  Arg* check_range(int64_t lo, int64_t hi);   // lo <= value <= hi
+  Arg* check_positive();                      // value > 0
+
+ private:
+  CLI::Option* option_;
+};
+
+// A subcommand's options, with CLI11's names: add_option / add_flag bind a
+// variable (names "--long,-s" or a positional "NAME"), callback runs the
+// command, count says how often an option was given.
+class Args {
+ public:
+  explicit Args(CLI::App& app);
+  ~Args();
+  Args(const Args&) = delete;
+  Args& operator=(const Args&) = delete;
+
+  // T: std::string, std::vector<std::string>, the integer types, double
+  // (instantiated in command.cpp).
+  template <class T>
+  Arg* add_option(const std::string& names, T& into, const std::string& help);
+  Arg* add_flag(const std::string& names, bool& into, const std::string& help);
+  void callback(std::function<void()> run);
+  size_t count(const std::string& name) const;
+  // Arguments no option takes are kept (remaining()) instead of an error.
+  void allow_extras();
+  std::vector<std::string> remaining() const;
+
+ private:
+  CLI::App& app_;
+  std::vector<std::unique_ptr<Arg>> args_;
+};
+
 struct Command {
-  using Setup = std::function<void(CLI::App& sub)>;
+  using Setup = std::function<void(Args& sub)>;
   Command(std::string name, std::string description, Setup setup);
 };
 

@@ -1,7 +1,10 @@
 // The `agx` command-line tool: one subcommand per cmd_*.cpp in this folder.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
+#include <vector>
 
 #include "command.h"
 #include "util/printable.h"
@@ -34,7 +37,13 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Print help for every subcommand");
   auto& list = agx::cli::commands();
   std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.name < b.name; });
-  for (auto& c : list) c.setup(*app.add_subcommand(c.name, c.description));
+  // Each subcommand's Args lives as long as the app: callbacks may ask it
+  // which options were given.
+  std::vector<std::unique_ptr<agx::cli::Args>> args;
+  for (auto& c : list) {
+    args.push_back(std::make_unique<agx::cli::Args>(*app.add_subcommand(c.name, c.description)));
+    c.setup(*args.back());
+  }
   if (!agx::cli::benches().empty()) setup_bench(app);
   try {
     app.parse(argc, argv);
