@@ -61,6 +61,12 @@ function(agx_unit name)
   agx_precompile(agx_${name})
 endfunction()
 
+# Test files are compiled at their own optimization level (after the build
+# type's flags, so it wins): the code under test is in the unit libraries
+# at the build's level, and a test file's own code (assertions, fixtures)
+# costs a quarter to a half less compile time at -O1 / -O0 than at -O2
+# (measured on src/usc/tests/memory_test.cpp: 3.9 s at -O2, 2.9 s at -O1).
+set(AGX_TESTS_OPT "-O1" CACHE STRING "Optimization flag of the test binaries' own files")
 # agx_unit_tests(NAME SOURCES... DEPS ...): GoogleTest binary agx_<NAME>_tests,
 # registered with CTest. Tests run with the unit folder as working directory
 # so that test data is found as tests/data/... (cmake/unit_test_cwd.cpp does
@@ -70,6 +76,7 @@ function(agx_unit_tests name)
   add_executable(agx_${name}_tests ${T_SOURCES} ${PROJECT_SOURCE_DIR}/cmake/unit_test_cwd.cpp)
   target_compile_definitions(agx_${name}_tests PRIVATE AGX_UNIT_SOURCE_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
   target_link_libraries(agx_${name}_tests PRIVATE agx_${name} ${T_DEPS} GTest::gtest GTest::gtest_main GTest::gmock)
+  target_compile_options(agx_${name}_tests PRIVATE ${AGX_TESTS_OPT})
   agx_precompile(agx_${name}_tests TESTS)
   gtest_discover_tests(agx_${name}_tests WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
                        DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${name})

@@ -45,10 +45,12 @@ build/agx shader-test --root /usr/lib/x86_64-linux-gnu/piglit \
 
 step "build (clang-14, ASan + UBSan, fuzzers)"
 # -O1 with line tables only, the sanitizers' usual build: tests run faster
-# than at -O0 and reports still name file and line; asserts stay on.
+# than at -O0 and reports still name file and line; asserts stay on. The
+# test files' own code is compiled at -O0 (AGX_TESTS_OPT): the code under
+# test keeps -O1.
 CC=clang-14 CXX=clang++-14 scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug \
   "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" "-DCMAKE_C_FLAGS_DEBUG=-O1 -gline-tables-only" \
-  -DAGX_SANITIZE=ON -DAGX_FUZZ=ON -DAGX_BENCH=OFF -DAGX_WERROR=ON
+  -DAGX_SANITIZE=ON -DAGX_FUZZ=ON -DAGX_BENCH=OFF -DAGX_WERROR=ON -DAGX_TESTS_OPT=-O0
 step "tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" | tee "$log/asan" || status=1
