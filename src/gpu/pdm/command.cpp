@@ -199,6 +199,7 @@ Status prepare(Command& c, ProgramCache& programs, GpuFault* where) {
     if (!r) return bad(where, 0, std::move(r).error());
     c.prims.push_back(*r);
   }
+  bin_primitives(c);
   for (uint32_t i = 0; i < scene.states.size(); ++i)
     if (used[i]) AGX_CHECK(prepare_draw(c, programs, i, where));
   return {};
