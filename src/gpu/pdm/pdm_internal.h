@@ -119,6 +119,10 @@ bool test_sample(const Command& c, Tile& t, const PrimitiveTest& pt, uint32_t x,
 // Reads the command (tile size, programs, draw shaders, primitives).
 Status prepare(Command& c, ProgramCache& programs, GpuFault* where);
 
+// ppp_ctrl, isp_merge_upper_x / _y and isp_zls_pixels: 0 or the values
+// Mesa sets, else a fault naming the field (fields.cpp).
+Status check_register_fields(const drm_asahi_cmd_render& r, GpuFault* where);
+
 // Fills c.bins from c.prims: each primitive (not degenerate, on a layer
 // the command renders) into every tile its bounding box touches.
 void bin_primitives(Command& c);
