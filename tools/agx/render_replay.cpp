@@ -270,15 +270,40 @@ Status read_depth_stencil(GpuMemory& memory, const cs::TraceCommand& c, const Re
 
 }  // namespace
 
-Result<std::vector<ReplayImage>> replay_renders(const cs::Trace& trace, const ReplayOptions& options) {
+bool ReplayResult::any_faulted() const {
+  return std::any_of(commands.begin(), commands.end(), [](const ReplayOutcome& o) { return o.faulted; });
+}
+
+namespace {
+
+// One render command run and its images read back into `out`; the
+// outcome says whether it faulted (its partial images are dropped).
+ReplayOutcome replay_command(gpu::GpuExecutor& gpu, GpuMemory& memory, const cs::TraceSubmit& submit,
+                             const cs::TraceCommand& c, const ReplayImage& base, std::vector<ReplayImage>& out) {
+  ReplayOutcome o{base.submit, base.seqno, base.command, false, {}, 0};
+  const size_t before = out.size();
+  Status st = run_render(gpu, memory, submit, c, base);
+  if (st) st = read_targets(memory, submit, c, base, out);
+  if (st) st = read_depth_stencil(memory, c, base, out);
+  if (!st) {
+    out.resize(before);
+    o.faulted = true;
+    o.reason = st.error().message();
+  }
+  o.images = uint32_t(out.size() - before);
+  return o;
+}
+
+}  // namespace
+
+Result<ReplayResult> replay_renders(const cs::Trace& trace, const ReplayOptions& options) {
   if (options.submit >= 0 && uint64_t(options.submit) >= trace.submits.size())
     return Error::invalid_argument("--submit {}: the trace holds {} submits", options.submit, trace.submits.size());
   gpu::GpuOptions g;
   g.threads = options.threads;
   g.fixed_function = gpu::texture_unit_factory();
   gpu::GpuExecutor gpu(std::move(g));
-  std::vector<ReplayImage> out;
-  size_t renders = 0;
+  ReplayResult out;
   for (size_t s = 0; s < trace.submits.size(); ++s) {
     if (options.submit >= 0 && s != uint64_t(options.submit)) continue;
     const cs::TraceSubmit& submit = trace.submits[s];
@@ -288,17 +313,14 @@ Result<std::vector<ReplayImage>> replay_renders(const cs::Trace& trace, const Re
     ReplayMemory memory(submit);
     for (const cs::TraceCommand& c : *commands) {
       if (c.type != DRM_ASAHI_CMD_RENDER) continue;
-      ++renders;
       ReplayImage base;
       base.submit = uint32_t(s);
       base.seqno = submit.info.seqno;
       base.command = c.index;
-      AGX_CHECK(run_render(gpu, memory, submit, c, base));
-      AGX_CHECK(read_targets(memory, submit, c, base, out));
-      AGX_CHECK(read_depth_stencil(memory, c, base, out));
+      out.commands.push_back(replay_command(gpu, memory, submit, c, base, out.images));
     }
   }
-  if (renders == 0) {
+  if (out.commands.empty()) {
     if (options.submit >= 0) return Error::not_found("submit {} holds no render command", options.submit);
     return Error::not_found("the trace holds no render command ({} submit{})", trace.submits.size(),
                             trace.submits.size() == 1 ? "" : "s");

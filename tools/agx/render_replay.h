@@ -28,6 +28,23 @@ struct ReplayImage {
   PngImage image;             // rgba8 for render targets, grey16 for depth, grey8 for stencil
 };
 
+// What became of one render command: replayed (its images read back) or
+// faulted (either half, or reading its images back), with the reason.
+struct ReplayOutcome {
+  uint32_t submit = 0;
+  uint64_t seqno = 0;
+  uint32_t command = 0;
+  bool faulted = false;
+  std::string reason;   // "submit S (seqno Q), render command #C: ..." when faulted
+  uint32_t images = 0;  // images it left in ReplayResult::images
+};
+
+struct ReplayResult {
+  std::vector<ReplayImage> images;      // of the commands that did not fault
+  std::vector<ReplayOutcome> commands;  // every render command replayed, in order
+  bool any_faulted() const;
+};
+
 struct ReplayOptions {
   int64_t submit = -1;   // only this submit (index in the file); -1: every submit
   unsigned threads = 0;  // per GPU unit; 0: the executor's default
@@ -35,11 +52,12 @@ struct ReplayOptions {
 
 // Replays every render command (of `options.submit`), each submit on its
 // own writable copy of the submit's captured mappings, its render commands
-// in order, vertex half then fragment half. A trace without render
-// commands, a submit index out of range, a fault of either half or a
-// target that cannot be read back is an error naming the submit, the
-// command and what went wrong.
-Result<std::vector<ReplayImage>> replay_renders(const cmdstream::Trace& trace, const ReplayOptions& options);
+// in order, vertex half then fragment half. A fault of either half or a
+// target that cannot be read back ends that command alone: its outcome
+// names the submit, the command and the fault, and the replay goes on with
+// the next command and submit. A trace without render commands, a submit
+// index out of range or a command buffer that cannot be parsed is an error.
+Result<ReplayResult> replay_renders(const cmdstream::Trace& trace, const ReplayOptions& options);
 
 // "submit<S>_command<C>_<target>_layer<L>.png".
 std::string replay_file_name(const ReplayImage& image);

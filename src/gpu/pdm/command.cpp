@@ -130,6 +130,7 @@ Status check_geometry(Command& c, GpuFault* where) {
     return invalid(Error::invalid_argument("{} samples of {} bytes in {}x{} tiles exceed the tilebuffer ({} bytes)",
                                            r.samples, r.sample_size_B, tile.width_px, tile.height_px,
                                            tilebuffer::kMaxTile_B));
+  AGX_CHECK(check_register_fields(r, where));
   c.tiles_x = (r.width_px + c.tile_w - 1) / c.tile_w;
   c.tiles_y = (r.height_px + c.tile_h - 1) / c.tile_h;
   c.layers = std::max<uint32_t>(1, r.layers);
@@ -199,6 +200,7 @@ Status prepare(Command& c, ProgramCache& programs, GpuFault* where) {
     if (!r) return bad(where, 0, std::move(r).error());
     c.prims.push_back(*r);
   }
+  bin_primitives(c);
   for (uint32_t i = 0; i < scene.states.size(); ++i)
     if (used[i]) AGX_CHECK(prepare_draw(c, programs, i, where));
   return {};

@@ -44,6 +44,11 @@ struct Command {
   std::optional<Shader> bg, eot;
   std::vector<DrawShader> draws;         // one per Scene::states entry
   std::vector<RasterPrimitive> prims;    // one per Scene::primitives entry
+  // The tiles' primitive lists (bin_primitives): tile t (Tile::index) walks
+  // bins[bin_start[t] .. bin_start[t + 1]), primitive indices in
+  // submission order.
+  std::vector<uint64_t> bin_start;
+  std::vector<uint32_t> bins;
   usc::RunOptions run;
   FixedFunctionFactory fixed_function;
   // The fragment helper's header (fragment_helper.data; 0: no bookkeeping)
@@ -113,6 +118,14 @@ bool test_sample(const Command& c, Tile& t, const PrimitiveTest& pt, uint32_t x,
 
 // Reads the command (tile size, programs, draw shaders, primitives).
 Status prepare(Command& c, ProgramCache& programs, GpuFault* where);
+
+// ppp_ctrl, isp_merge_upper_x / _y and isp_zls_pixels: 0 or the values
+// Mesa sets, else a fault naming the field (fields.cpp).
+Status check_register_fields(const drm_asahi_cmd_render& r, GpuFault* where);
+
+// Fills c.bins from c.prims: each primitive (not degenerate, on a layer
+// the command renders) into every tile its bounding box touches.
+void bin_primitives(Command& c);
 
 // Per worker: a core, the VM view, the fixed-function units.
 struct Worker {

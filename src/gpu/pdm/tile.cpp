@@ -112,12 +112,9 @@ Status run_tile(const Command& c, Worker& w, Tile& t, GpuFault* where) {
   if (Status st = zls_load(*c.cmd->memory, c.zls, t.x0, t.y0, t.layer, t.zs, where); !st)
     return std::move(st).error().context(tile_text(t));
   if (c.bg) AGX_CHECK(run_tile_program(c, w, t, *c.bg, "background program", where));
-  const PixelRect rect{t.x0, t.y0, t.x0 + int32_t(c.tile_w), t.y0 + int32_t(c.tile_h)};
-  for (uint32_t i = 0; i < c.prims.size(); ++i) {
-    const RasterPrimitive& r = c.prims[i];
-    if (c.scene->primitives[i].layer != t.layer || r.degenerate || intersect(r.bounds, rect).empty()) continue;
+  for (uint64_t k = c.bin_start[t.index]; k < c.bin_start[t.index + 1]; ++k) {
     ++t.binned;
-    AGX_CHECK(shade_primitive(c, w, t, i, where));
+    AGX_CHECK(shade_primitive(c, w, t, c.bins[k], where));
   }
   if (c.eot) AGX_CHECK(run_tile_program(c, w, t, *c.eot, "end-of-tile program", where));
   if (Status st = zls_store(*c.cmd->memory, c.zls, t.x0, t.y0, t.layer, t.zs, where); !st)

@@ -32,6 +32,20 @@ Status assemble_run(cs::Primitive topology, uint32_t count, unsigned provoking,
   auto triangle = [&](uint32_t a, uint32_t b, uint32_t c) {
     return emit({PrimitiveKind::triangle, {a, b, c}, 3, static_cast<uint8_t>(provoking)});
   };
+  // A quad (a, b, c, d), corners in order around its edge, as two
+  // triangles sharing the provoking corner: a with the first vertex (or
+  // vertex 1) provoking, d with the last (our choice: the split of Mesa's
+  // gallium index translation, bminor/mesa-mesa src/gallium/auxiliary/
+  // indices/u_indices_gen.py, do_quad and quadstrip; the hardware's own
+  // split is not public).
+  auto quad = [&](uint32_t a, uint32_t b, uint32_t c, uint32_t d) -> Status {
+    if (last) {
+      AGX_CHECK(triangle(a, b, d));
+      return triangle(b, c, d);
+    }
+    AGX_CHECK(triangle(a, b, c));
+    return triangle(a, c, d);
+  };
   switch (topology) {
     case cs::Primitive::kPoints:
       for (uint32_t i = 0; i < count; ++i) AGX_CHECK(emit({PrimitiveKind::point, {i, 0, 0}, 1, 0}));
@@ -61,9 +75,16 @@ Status assemble_run(cs::Primitive topology, uint32_t count, unsigned provoking,
       }
       return {};
     case cs::Primitive::kQuads:
+      for (uint32_t i = 0; i + 3 < count; i += 4) AGX_CHECK(quad(i, i + 1, i + 2, i + 3));
+      return {};
     case cs::Primitive::kQuadStrip:
-      return Error::unsupported("Index List Primitive {}: how the hardware splits quads is not public",
-                                cs::to_string(topology));
+      // Quad i of a strip is (2i, 2i+1, 2i+3, 2i+2) around its edge; with
+      // the last vertex provoking it starts at 2i+2 so 2i+3 stays last.
+      for (uint32_t i = 0; i + 3 < count; i += 2) {
+        if (last) AGX_CHECK(quad(i + 2, i, i + 1, i + 3));
+        else AGX_CHECK(quad(i, i + 1, i + 3, i + 2));
+      }
+      return {};
   }
   return Error::decode("Index List Primitive {} names no topology", static_cast<uint32_t>(topology));
 }

@@ -29,8 +29,9 @@ struct Assembled {
 unsigned provoking_rule(const cmdstream::Cull& cull);
 
 // Calls emit for each primitive of `count` elements without a restart
-// (positions 0..count-1), in submission order. Quads and quad strips, and
-// a topology no enum value names, are errors.
+// (positions 0..count-1), in submission order; quads and quad strips as
+// two triangles a quad (docs/gpu.md, "The primitive stage"). A topology no
+// enum value names is an error.
 Status assemble_run(cmdstream::Primitive topology, uint32_t count, unsigned provoking,
                     const std::function<Status(const Assembled&)>& emit);
 

@@ -27,6 +27,15 @@ namespace agx::gpu::test {
 
 namespace cs = agx::cmdstream;
 
+// Whether pixel (x, y)'s centre is strictly inside the triangle (either
+// winding): the reference for tests that put no centre on an edge.
+inline bool centre_inside(double ax, double ay, double bx, double by, double cx, double cy, int x, int y) {
+  const double px = x + 0.5, py = y + 0.5;
+  auto e = [&](double x0, double y0, double x1, double y1) { return (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0); };
+  const double e0 = e(ax, ay, bx, by), e1 = e(bx, by, cx, cy), e2 = e(cx, cy, ax, ay);
+  return (e0 > 0 && e1 > 0 && e2 > 0) || (e0 < 0 && e1 < 0 && e2 < 0);
+}
+
 class RenderTest : public ::testing::Test {
  public:
   static constexpr GpuVa kUsc = 0x1'0000'0000ull;      // usc_exec_base

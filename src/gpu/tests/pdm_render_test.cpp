@@ -12,13 +12,6 @@
 namespace agx::gpu::test {
 namespace {
 
-bool centre_inside(double ax, double ay, double bx, double by, double cx, double cy, int x, int y) {
-  const double px = x + 0.5, py = y + 0.5;
-  auto e = [&](double x0, double y0, double x1, double y1) { return (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0); };
-  const double e0 = e(ax, ay, bx, by), e1 = e(bx, by, cx, cy), e2 = e(cx, cy, ax, ay);
-  return (e0 > 0 && e1 > 0 && e2 > 0) || (e0 < 0 && e1 < 0 && e2 < 0);
-}
-
 uint8_t unorm8(float v) { return uint8_t(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); }
 
 constexpr const char* kGreen =

@@ -73,6 +73,10 @@ TEST_F(VdmDraw, EveryTopologyAssemblesInVulkanOrder) {
       {P::kTriangleStrip, 5, {{0, 1, 2}, {1, 3, 2}, {2, 3, 4}}},
       // Fans: i+1, i+2, 0.
       {P::kTriangleFan, 5, {{1, 2, 0}, {2, 3, 0}, {3, 4, 0}}},
+      // Quads (a, b, c, d) as (a, b, c), (a, c, d); a last partial quad
+      // is dropped. Quad strips: quad i is (2i, 2i+1, 2i+3, 2i+2).
+      {P::kQuads, 6, {{0, 1, 2}, {0, 2, 3}}},
+      {P::kQuadStrip, 6, {{0, 1, 3}, {0, 3, 2}, {2, 3, 5}, {2, 5, 4}}},
   };
   for (const TopologyCase& c : cases) {
     ASSERT_TRUE(run_draws([&](auto& s) { draw(s, c.prim, c.count); })) << cs::to_string(c.prim) << ": " << message;
@@ -82,7 +86,7 @@ TEST_F(VdmDraw, EveryTopologyAssemblesInVulkanOrder) {
   }
 }
 
-TEST_F(VdmDraw, LastProvokingVertexKeepsItLastInStripsAndFans) {
+TEST_F(VdmDraw, LastProvokingVertexKeepsItLastInStripsFansAndQuads) {
   cs::Cull cull;
   cull.flat_shading_vertex = cs::PppVertex::k2;
   ASSERT_TRUE(run_draws([&](auto& s) { draw(s, P::kTriangleStrip, 4); }, cull)) << message;
@@ -92,6 +96,20 @@ TEST_F(VdmDraw, LastProvokingVertexKeepsItLastInStripsAndFans) {
   EXPECT_EQ(scene.primitives[1].provoking, 2u);
   ASSERT_TRUE(run_draws([&](auto& s) { draw(s, P::kTriangleFan, 4); }, cull)) << message;
   EXPECT_EQ(primitive_vids(1), (std::vector<uint32_t>{0, 2, 3}));
+  // Quads (a, b, c, d) as (a, b, d), (b, c, d): d provokes both.
+  ASSERT_TRUE(run_draws([&](auto& s) { draw(s, P::kQuads, 4); }, cull)) << message;
+  ASSERT_EQ(scene.primitives.size(), 2u);
+  EXPECT_EQ(primitive_vids(0), (std::vector<uint32_t>{0, 1, 3}));
+  EXPECT_EQ(primitive_vids(1), (std::vector<uint32_t>{1, 2, 3}));
+  EXPECT_EQ(scene.primitives[0].provoking, 2u);
+  EXPECT_EQ(scene.primitives[1].provoking, 2u);
+  // Quad strips: quad i from 2i+2, so 2i+3 stays last.
+  ASSERT_TRUE(run_draws([&](auto& s) { draw(s, P::kQuadStrip, 6); }, cull)) << message;
+  ASSERT_EQ(scene.primitives.size(), 4u);
+  EXPECT_EQ(primitive_vids(0), (std::vector<uint32_t>{2, 0, 3}));
+  EXPECT_EQ(primitive_vids(1), (std::vector<uint32_t>{0, 1, 3}));
+  EXPECT_EQ(primitive_vids(2), (std::vector<uint32_t>{4, 2, 5}));
+  EXPECT_EQ(primitive_vids(3), (std::vector<uint32_t>{2, 3, 5}));
 }
 
 TEST_F(VdmDraw, IndexSizesReadTheSameIndicesPlusTheBias) {

@@ -113,8 +113,6 @@ TEST_F(VdmStream, FaultsNameTheBlock) {
          t.indexed(s, P::kTriangles, 0x20'0000'0000, cs::IndexSize::kU16, 3, 8);
        },
        "unmapped", GpuUnit::vdm},
-      {"quads", [](VdmStream& t, std::vector<uint8_t>& s) { t.draw(s, P::kQuads, 4); },
-       "how the hardware splits quads is not public", GpuUnit::ppp},
       {"no count",
        [](VdmStream&, std::vector<uint8_t>& s) {
          cs::IndexList h;

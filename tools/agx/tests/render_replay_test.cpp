@@ -147,10 +147,11 @@ class RenderReplay : public gpu::test::RenderCommandTest {
   // own, through a PNG file read back; returns how many are `colour`.
   int expect_live_pixels(cmdstream::Trace trace, std::array<uint8_t, 4> colour) {
     EXPECT_GE(wipe(trace, kTarget, target.layout.size_B), target.layout.size_B);
-    auto images = replay_renders(trace, {});
-    EXPECT_TRUE(images.ok()) << (images.ok() ? "" : images.error().message());
-    if (!images.ok() || images->size() != 1) return -1;  // rt0 alone: no depth or stencil is stored
-    const ReplayImage& rt = images->front();
+    auto replay = replay_renders(trace, {});
+    EXPECT_TRUE(replay.ok()) << (replay.ok() ? "" : replay.error().message());
+    if (!replay.ok() || replay->images.size() != 1) return -1;  // rt0 alone: no depth or stencil is stored
+    EXPECT_FALSE(replay->any_faulted());
+    const ReplayImage& rt = replay->images.front();
     EXPECT_EQ(rt.target, "rt0");
     EXPECT_EQ(rt.command, 0u);
     EXPECT_EQ(rt.address, kTarget);
@@ -209,11 +210,13 @@ TEST_F(RenderReplay, StoredDepthAndStencilComeOutAsGrey) {
   ASSERT_EQ(trace.submits.size(), 1u);
   EXPECT_GT(wipe(trace, kDepth, depth_layout.size_B, 0), 0u);
   EXPECT_GT(wipe(trace, kStencil, stencil_layout.size_B, 0), 0u);
-  auto images = replay_renders(trace, {});
-  ASSERT_TRUE(images.ok()) << images.error().message();
-  ASSERT_EQ(images->size(), 3u);
-  const ReplayImage& depth = (*images)[1];
-  const ReplayImage& stencil = (*images)[2];
+  auto replay = replay_renders(trace, {});
+  ASSERT_TRUE(replay.ok()) << replay.error().message();
+  ASSERT_EQ(replay->images.size(), 3u);
+  ASSERT_EQ(replay->commands.size(), 1u);
+  EXPECT_EQ(replay->commands[0].images, 3u);
+  const ReplayImage& depth = replay->images[1];
+  const ReplayImage& stencil = replay->images[2];
   EXPECT_EQ(depth.target, "depth");
   EXPECT_EQ(depth.format, "Z32_FLOAT");
   EXPECT_EQ(depth.address, kDepth);
@@ -231,8 +234,8 @@ TEST_F(RenderReplay, StoredDepthAndStencilComeOutAsGrey) {
   EXPECT_EQ(stencil.image.data, std::vector<uint8_t>(40 * 24, 0x2A));
 }
 
-// The trace lacking the VDM stream's page: the replay faults, and the error
-// names the submit, the command and the fault.
+// The trace lacking the VDM stream's page: the command's replay faults,
+// and its outcome names the submit, the command and the fault.
 TEST_F(RenderReplay, AMissingPageIsAFaultNamingTheCommand) {
   cmdstream::Trace trace = triangle_trace();
   ASSERT_EQ(trace.submits.size(), 1u);
@@ -241,11 +244,55 @@ TEST_F(RenderReplay, AMissingPageIsAFaultNamingTheCommand) {
   const size_t before = maps.size();
   std::erase_if(maps, [&](const cmdstream::TraceMapping& m) { return stream - m.va < m.size_B; });
   ASSERT_EQ(maps.size(), before - 1);
-  auto images = replay_renders(trace, {});
-  ASSERT_FALSE(images.ok());
-  const std::string& e = images.error().message();
+  auto replay = replay_renders(trace, {});
+  ASSERT_TRUE(replay.ok()) << replay.error().message();
+  EXPECT_TRUE(replay->any_faulted());
+  EXPECT_TRUE(replay->images.empty());
+  ASSERT_EQ(replay->commands.size(), 1u);
+  const ReplayOutcome& c = replay->commands[0];
+  EXPECT_TRUE(c.faulted);
+  EXPECT_EQ(c.images, 0u);
+  const std::string& e = c.reason;
   EXPECT_NE(e.find("submit 0 (seqno 1), render command #0: replay fault:"), std::string::npos) << e;
   EXPECT_NE(e.find("not in the trace's captured memory"), std::string::npos) << e;
+}
+
+// A fault ends its command alone: the replay goes on with the next command
+// of the submit and with the next submit, whose images come out.
+TEST_F(RenderReplay, AFaultingCommandDoesNotStopTheOthers) {
+  cmdstream::Trace trace = triangle_trace();
+  ASSERT_EQ(trace.submits.size(), 1u);
+  // Submit 0: the command twice, the first one's VDM stream out of the
+  // captured memory; submit 1: the captured submit as it is.
+  trace.submits.push_back(trace.submits[0]);
+  trace.submits[1].info.seqno = 2;
+  auto& cmdbuf = trace.submits[0].cmdbuf;
+  const std::vector<uint8_t> one = cmdbuf;
+  cmdbuf.insert(cmdbuf.end(), one.begin(), one.end());
+  drm_asahi_cmd_render bad = render;
+  bad.vdm_ctrl_stream_base = 0x7000'0000'0000;
+  std::memcpy(cmdbuf.data() + sizeof(drm_asahi_cmd_header), &bad, sizeof bad);
+  auto replay = replay_renders(trace, {});
+  ASSERT_TRUE(replay.ok()) << replay.error().message();
+  EXPECT_TRUE(replay->any_faulted());
+  ASSERT_EQ(replay->commands.size(), 3u);
+  EXPECT_TRUE(replay->commands[0].faulted);
+  EXPECT_NE(replay->commands[0].reason.find("submit 0 (seqno 1), render command #0: replay fault:"),
+            std::string::npos)
+      << replay->commands[0].reason;
+  for (size_t i : {1, 2}) {
+    const ReplayOutcome& c = replay->commands[i];
+    EXPECT_FALSE(c.faulted) << i << ": " << c.reason;
+    EXPECT_EQ(c.images, 1u) << i;
+  }
+  EXPECT_EQ(replay->commands[1].submit, 0u);
+  EXPECT_EQ(replay->commands[1].command, 1u);
+  EXPECT_EQ(replay->commands[2].submit, 1u);
+  EXPECT_EQ(replay->commands[2].seqno, 2u);
+  ASSERT_EQ(replay->images.size(), 2u);
+  EXPECT_EQ(replay_file_name(replay->images[0]), "submit0_command1_rt0_layer0.png");
+  EXPECT_EQ(replay_file_name(replay->images[1]), "submit1_command0_rt0_layer0.png");
+  EXPECT_EQ(replay->images[0].image.data, replay->images[1].image.data);
 }
 
 TEST(RenderReplayInput, ATraceWithoutRenderCommandsSaysSo) {
