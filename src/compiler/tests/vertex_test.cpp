@@ -135,18 +135,19 @@ void main() { gl_Position = mvp * pos + offset; })");
 }
 
 TEST(Vertex, Errors) {
-  EXPECT_NE(error_of("#version 450\nvoid main() { gl_Position = vec4(0.0); gl_CullDistance[0] = 1.0; }\n")
-                .find("gl_CullDistance is not supported"),
-            std::string::npos);
-  EXPECT_NE(error_of("#version 450\nlayout(location = 16) in vec4 a;\nvoid main() { gl_Position = a; }\n")
-                .find("location 16"),
-            std::string::npos);
-  EXPECT_NE(error_of("#version 450\nlayout(location = 0) in dvec2 a;\nvoid main() { gl_Position = vec4(a, 0.0, 1.0); }\n")
-                .find("only 32-bit int, uint and float types are supported"),
-            std::string::npos);
-  EXPECT_NE(error_of("#version 450\nstruct S { vec4 a; };\nlayout(location = 0) out S s;\nvoid main() { s.a = vec4(1.0); }\n")
-                .find("only scalars, vectors, matrices and arrays of them are supported"),
-            std::string::npos);
+  const std::pair<const char*, const char*> cases[] = {
+      {"#version 450\nvoid main() { gl_Position = vec4(0.0); gl_CullDistance[0] = 1.0; }\n",
+       "gl_CullDistance is not supported"},
+      {"#version 450\nlayout(location = 16) in vec4 a;\nvoid main() { gl_Position = a; }\n", "location 16"},
+      {"#version 450\nlayout(location = 0) in dvec2 a;\nvoid main() { gl_Position = vec4(a, 0.0, 1.0); }\n",
+       "only 32-bit int, uint and float types are supported"},
+      {"#version 450\nstruct S { vec4 a; };\nlayout(location = 0) out S s;\nvoid main() { s.a = vec4(1.0); }\n",
+       "only scalars, vectors, matrices and arrays of them are supported"},
+  };
+  for (const auto& [src, want] : cases) {
+    const std::string e = error_of(src);
+    EXPECT_NE(e.find(want), std::string::npos) << e;
+  }
   // The fragment stage is not compiled yet.
   Options o;
   o.stage = Stage::fragment;
