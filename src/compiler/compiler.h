@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "util/result.h"
+#include "compiler/vertex.h"
 
 namespace agx::compiler {
 
@@ -139,6 +140,8 @@ struct Abi {
   // the main shader, after every uniform above (inside uniform_count);
   // the runtime loads nothing there.
   uint32_t preamble_uniform = 0, preamble_uniform_count = 0;
+  // Stage::vertex: attributes, the prolog's uniforms, outputs (vertex.h).
+  VertexAbi vertex;
 };
 
 // shader-db style figures.

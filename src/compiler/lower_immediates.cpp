@@ -48,7 +48,7 @@ Slot slot_of(const Instr& in, size_t i) {
     case Op::convert: return Slot::reg;
     case Op::stack_store: return i == 0 ? Slot::reg : Slot::mem_index;
     case Op::stack_load: return Slot::mem_index;
-    case Op::uniform_store: return Slot::reg;
+    case Op::uniform_store: case Op::store_output: return Slot::reg;
     case Op::image_write: return i == 2 ? Slot::int8 : Slot::reg;  // data, coordinates, LOD, [T]
     // texture_load's LOD may be the immediate 0 (auto_lod); texture_sample
     // takes an explicit fp16 LOD in a register (no quad derivatives here).

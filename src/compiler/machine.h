@@ -126,6 +126,7 @@ Status select_texture(const Function& f, const Instr& in, Selection& s);
 Status select_control(const Function& f, const Instr& in, Selection& s);
 Status select_stack(const Function& f, const Instr& in, Selection& s);
 Status select_uniform_store(const Function& f, const Instr& in, Selection& s);
+Status select_store_output(const Function& f, const Instr& in, Selection& s);
 // A jmp_exec_none to the first machine instruction of IR instruction end_ir.
 void skip_region(Selection& s, int end_ir);
 // Every IR instruction, with jmp_exec_none over long if/else regions, each

@@ -29,7 +29,8 @@ bool opt_coalesce_phis(Function& f) {
     if (d < 0 || last_use[t] != static_cast<int64_t>(m)) continue;
     Instr& def = f.instrs[d];
     uint16_t flags = op_info(def.op).flags;
-    if (def.op == Op::collect || (flags & (kOpLoad | kOpSideEffect | kOpControl))) continue;
+    // A preload stays its own value: the allocator pins it to its register.
+    if (def.op == Op::collect || def.op == Op::preload || (flags & (kOpLoad | kOpSideEffect | kOpControl))) continue;
     bool ok = true;
     for (size_t k = d + 1; k < m && ok; ++k) {
       const Instr& in = f.instrs[k];

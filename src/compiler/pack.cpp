@@ -48,6 +48,10 @@ Status select_one(const Function& f, const Instr& in, Selection& s) {
       return select_memory(f, in, s);
     case Op::texture_load: case Op::texture_sample: case Op::image_write: return select_texture(f, in, s);
     case Op::wait: case Op::barrier: case Op::memory_barrier: return select_control(f, in, s);
+    case Op::preload:  // already there: the allocator pinned it
+      if (f.values[in.dest].reg != static_cast<int32_t>(in.imm)) return Error::invalid_argument("a preload not in its register");
+      return {};
+    case Op::store_output: return select_store_output(f, in, s);
     default: break;
   }
   if (info.flags & kOpControl) return select_control(f, in, s);

@@ -147,6 +147,17 @@ std::optional<Failure> allocate_once(Function& f, Stats& stats) {
   HalfSet used;
   for (unsigned h = 0; h < kFirstAllocatableHalf; ++h) used.set(h);
   unsigned max_half = kFirstAllocatableHalf;
+  // Preloaded values hold their register from the start of the program
+  // (wherever the preload instruction ended up) to their last use.
+  std::vector<uint8_t> fixed(n, 0);
+  for (const Instr& in : f.instrs) {
+    if (in.op != Op::preload || end[in.dest] < 0) continue;
+    Value& val = f.values[in.dest];
+    fixed[in.dest] = 1;
+    val.reg = static_cast<int32_t>(in.imm);
+    for (unsigned h = 0; h < val.halves(); ++h) used.set(val.reg + h);
+    max_half = std::max(max_half, static_cast<unsigned>(val.reg) + val.halves());
+  }
   for (size_t i = 0; i <= f.instrs.size(); ++i) {
     for (ValueId v : each(ends_at, i)) {
       Value& val = f.values[v];
@@ -154,6 +165,7 @@ std::optional<Failure> allocate_once(Function& f, Stats& stats) {
     }
     if (i == f.instrs.size()) break;
     for (ValueId v : each(starts_at, i)) {
+      if (fixed[v]) continue;
       Value& val = f.values[v];
       unsigned align = register_alignment(val), size = val.halves();
       // The lowest free aligned run from the first allocatable half (which

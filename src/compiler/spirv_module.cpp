@@ -121,6 +121,9 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
           case spv::Decoration::Location: d.location = arg; break;
           case spv::Decoration::Offset: d.offset = arg; break;
           case spv::Decoration::BuiltIn: d.builtin = static_cast<int32_t>(arg); break;
+          case spv::Decoration::Component: d.component = arg; break;
+          case spv::Decoration::Flat: d.flat = true; break;
+          case spv::Decoration::NoPerspective: d.noperspective = true; break;
           case spv::Decoration::ArrayStride: m.types[w[0]].array_stride = arg; break;
           case spv::Decoration::Block: m.types[w[0]].block = true; break;
           case spv::Decoration::BufferBlock: m.types[w[0]].buffer_block = true; break;
@@ -139,6 +142,9 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
         } else if (dec == spv::Decoration::MatrixStride && need(4)) {
           if (st.member_matrix_stride.size() <= w[1]) st.member_matrix_stride.resize(w[1] + 1, 0);
           st.member_matrix_stride[w[1]] = w[3];
+        } else if (dec == spv::Decoration::BuiltIn && need(4)) {
+          if (st.member_builtins.size() <= w[1]) st.member_builtins.resize(w[1] + 1, -1);
+          st.member_builtins[w[1]] = static_cast<int32_t>(w[3]);
         } else if (dec == spv::Decoration::RowMajor) {
           if (st.member_row_major.size() <= w[1]) st.member_row_major.resize(w[1] + 1, 0);
           st.member_row_major[w[1]] = 1;

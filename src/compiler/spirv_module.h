@@ -36,6 +36,8 @@ struct Type {
   // matrices), by member index.
   std::vector<uint32_t> member_matrix_stride;
   std::vector<uint8_t> member_row_major;
+  // BuiltIn decorations of a block's members (gl_PerVertex), -1: none.
+  std::vector<int32_t> member_builtins;
   uint32_t array_stride = 0;    // ArrayStride decoration
   spv::StorageClass storage{};  // pointer
   bool block = false, buffer_block = false;
@@ -62,6 +64,10 @@ struct Variable {
 struct Decorations {
   uint32_t set = UINT32_MAX, binding = UINT32_MAX, location = UINT32_MAX, offset = UINT32_MAX;
   int32_t builtin = -1;
+  // Interface variables (vertex outputs, fragment inputs): Component and
+  // the interpolation qualifiers.
+  uint32_t component = 0;
+  bool flat = false, noperspective = false;
 };
 
 struct Block {

@@ -269,6 +269,7 @@ Status Translator::switch_(const spirv::Block& blk, const Ctx& ctx, int depth) {
 Status Translator::run() {
   vals_.resize(m_.bound);
   phi_vars_.resize(m_.bound);
+  if (o_.stage == Stage::vertex) AGX_CHECK(setup_vertex());  // translate_vertex.cpp
   AGX_CHECK(setup_resources());
   AGX_CHECK(setup_images());
   AGX_CHECK(setup_locals());
@@ -294,6 +295,7 @@ Status Translator::run() {
   Ctx top;
   AGX_CHECK(block(m_.blocks[0].id, top, 0));
   drop_dead_local_inits();
+  if (o_.stage == Stage::vertex) AGX_CHECK(store_vertex_outputs());
   b_.emit(Op::stop);
   return {};
 }

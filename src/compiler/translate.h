@@ -351,6 +351,33 @@ class Translator {
   // (the rounding's) or a zero-extended 32-bit value (a loaded element).
   std::unordered_map<ValueId, Src> half_source_;
 
+  // translate_vertex.cpp: Stage::vertex (docs/compiler.md, "Vertex
+  // shaders"): attributes and outputs are register locals; the attribute
+  // words start as the preloaded registers, the output words are stored
+  // with st_var at the end.
+  struct InterfaceElement {
+    uint32_t off_B = 0, comps = 0;  // one location: byte offset in the variable, components
+  };
+  Result<std::vector<InterfaceElement>> interface_elements(uint32_t type_id, uint32_t var) const;
+  bool vertex_local(uint32_t var) const;
+  Status setup_vertex();
+  Status setup_vertex_outputs();
+  Status vertex_builtin_output(uint32_t var, int32_t builtin, uint32_t off_B, uint32_t type_id,
+                               varyings::Interface& iface);
+  Status init_vertex_input(Local& l);
+  std::optional<Src> vertex_builtin(int32_t builtin);
+  Status store_vertex_outputs();
+  enum class OutputKind : uint8_t { position, point_size, clip_distance, layer, viewport, varying };
+  struct OutputWord {
+    uint32_t var = 0, word = 0;  // the output variable and its 32-bit word
+    OutputKind kind{};
+    uint32_t index = 0;          // position component, clip plane, varying index, ...
+    uint32_t comp = 0;           // varyings: the component
+  };
+  std::vector<OutputWord> output_words_;
+  uint32_t first_uniform_ = 0;   // the shader's own uniforms start here
+  Src vertex_id_, instance_id_;
+
   const spirv::Module& m_;
   Builder b_;
   Abi& abi_;

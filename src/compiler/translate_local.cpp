@@ -97,7 +97,7 @@ Status Translator::setup_locals() {
   }
   std::vector<uint32_t> vars;
   for (uint32_t v : m_.globals)
-    if (m_.variables[v].storage == StorageClass::Private) vars.push_back(v);
+    if (m_.variables[v].storage == StorageClass::Private || vertex_local(v)) vars.push_back(v);
   for (uint32_t v : m_.function_variables)
     if (m_.variables[v].storage == StorageClass::Function) vars.push_back(v);
   uint32_t frame_B = 0;
@@ -140,8 +140,12 @@ Status Translator::setup_locals() {
     l.type = pointee;
     uint32_t align_B = 4;
     l.size_B = natural_size_B(pointee, &align_B, true);
-    l.registers = l.size_B <= kRegisterArrayMax_B;
-    if (l.registers) {
+    // Vertex attributes and outputs stay in registers whatever their size
+    // (at most 16 locations of 4 words, or gl_PerVertex).
+    l.registers = l.size_B <= kRegisterArrayMax_B || vertex_local(v);
+    if (l.registers && vertex_local(v) && var.storage == StorageClass::Input) {
+      AGX_CHECK(init_vertex_input(l));
+    } else if (l.registers) {
       // Defined at the top: every later read, even on a path that never
       // wrote the word, sees a value the allocator keeps alive. Words an
       // initializer sets (below) start there; the others are set to 0.

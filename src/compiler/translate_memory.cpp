@@ -139,7 +139,7 @@ Status Translator::setup_resources() {
   std::stable_sort(res.begin(), res.end(), [](const Res& a, const Res& b) {
     return std::tie(a.kind, a.set, a.binding, a.element) < std::tie(b.kind, b.set, b.binding, b.element);
   });
-  uint32_t next_u = 0;
+  uint32_t next_u = first_uniform_;
   for (const Res& r : res) {
     int32_t existing = -1;
     for (const Resource& x : abi_.resources)
@@ -218,7 +218,13 @@ Result<Ptr> Translator::variable_pointer(uint32_t base, const spirv::Inst& in) {
       break;
     case StorageClass::PushConstant: p.space = Ptr::Space::push; p.uniform = abi_.push_constants_uniform; break;
     case StorageClass::Workgroup: p.space = Ptr::Space::shared; p.const_B = shared_offset_B_[base]; break;
-    case StorageClass::Input:
+    case StorageClass::Input: case StorageClass::Output:
+      if (local_index_[base] >= 0) {  // a vertex attribute or output (translate_vertex.cpp)
+        p.space = Ptr::Space::local;
+        p.local = static_cast<uint32_t>(local_index_[base]);
+        break;
+      }
+      if (var.storage == StorageClass::Output) return unsupported(in, "an output variable of this stage");
       p.space = Ptr::Space::builtin;
       p.builtin = m_.decorations[base].builtin;
       break;
@@ -458,6 +464,10 @@ Status Translator::load(const spirv::Inst& in) {
       }
       if (auto sg = subgroup_builtin(bi, c)) {  // translate_subgroup.cpp
         out.c.push_back(*sg);
+        continue;
+      }
+      if (auto vb = vertex_builtin(bi)) {  // translate_vertex.cpp
+        out.c.push_back(*vb);
         continue;
       }
       int sr = builtin_sr(bi);

@@ -12,6 +12,7 @@ Status validate(const Function& f, bool allocated) {
   // (they do not dominate the join); loop bodies dominate their exit.
   std::vector<std::vector<ValueId>> scopes(1);
   std::vector<Op> nest;
+  std::vector<uint8_t> preloaded(kRegisterHalves, 0);
   auto fail = [&](size_t i, std::string_view what) {
     return Error::invalid_argument("IR validation: instruction {} ({}): {}", i, print_instr(f, f.instrs[i]), what);
   };
@@ -70,6 +71,19 @@ Status validate(const Function& f, bool allocated) {
         if (!in_loop) return fail(i, "break/continue outside a loop");
         break;
       }
+      case Op::preload: {
+        const Value& v = f.values[in.dest];
+        if (v.variable || v.comps != 1 || in.imm + v.halves() > kRegisterHalves ||
+            in.imm < kFirstAllocatableHalf || in.imm % register_alignment(v))
+          return fail(i, "a preload must be one SSA value in an allocatable, aligned register");
+        for (unsigned h = 0; h < v.halves(); ++h)
+          if (preloaded[in.imm + h]++) return fail(i, "a register preloaded twice");
+        if (allocated && v.reg != static_cast<int32_t>(in.imm)) return fail(i, "a preload not in its register");
+        break;
+      }
+      case Op::store_output:
+        if (in.srcs[0].bits != 32 || (in.imm & ~uint64_t{0x1FF})) return fail(i, "store_output takes a 32-bit word and a slot below 256");
+        break;
       case Op::stop:
         if (!nest.empty()) return fail(i, "stop inside control flow");
         if (i + 1 != f.instrs.size()) return fail(i, "stop before the end");

@@ -1,6 +1,6 @@
-// `agx compile`: a compute shader (GLSL .comp or SPIR-V .spv) to AGX
-// machine code (docs/compiler.md).
-//   agx compile SHADER [-o OUT.bin] [--disasm] [--stats] [--json] [--entry NAME]
+// `agx compile`: a compute or vertex shader (GLSL .comp / .vert or SPIR-V
+// .spv) to AGX machine code (docs/compiler.md).
+//   agx compile SHADER [-o OUT.bin] [--disasm] [--stats] [--json] [--entry NAME] [--stage comp|vert|frag]
 //                      [--target vulkan|opengl] [--ir] [--no-opt] [--no-preamble]
 //                      [--no-pressure-schedule] [--spec ID=VALUE]...
 #include <charconv>
@@ -16,7 +16,7 @@
 namespace {
 
 struct Options {
-  std::string input, out, entry = "main", target = "vulkan";
+  std::string input, out, entry = "main", target = "vulkan", stage;
   std::vector<std::string> specs;  // ID=VALUE
   bool disasm = false, stats = false, json = false, ir = false, no_opt = false, no_schedule = false, no_preamble = false;
 };
@@ -73,9 +73,44 @@ nlohmann::json abi_json(const agx::compiler::Abi& abi) {
   return out;
 }
 
+// A vertex shader's VertexAbi (compiler/vertex.h).
+nlohmann::json vertex_json(const agx::compiler::VertexAbi& v) {
+  nlohmann::json attrs = nlohmann::json::array();
+  for (const auto& a : v.attributes)
+    attrs.push_back({{"location", a.location}, {"components", a.components}, {"type", agx::compiler::base_type_name(a.type)}});
+  nlohmann::json outs = nlohmann::json::array();
+  for (const auto& r : v.layout.outputs) {
+    nlohmann::json j = {{"name", r.name}, {"index", r.index}, {"words", r.words}};
+    if (r.varying >= 0) {
+      j["location"] = v.output_locations[static_cast<size_t>(r.varying)];
+      j["interp"] = agx::varyings::to_string(r.interp);
+    }
+    outs.push_back(std::move(j));
+  }
+  return {{"attributes", attrs}, {"attribute_slots", v.attribute_slots}, {"address_uniform", v.address_uniform},
+          {"clamp_uniform", v.clamp_uniform}, {"base_vertex_uniform", v.base_vertex_uniform},
+          {"base_instance_uniform", v.base_instance_uniform}, {"draw_id_uniform", v.draw_id_uniform},
+          {"first_shader_uniform", v.first_shader_uniform}, {"outputs", outs},
+          {"output_count", v.layout.output_count}, {"output_select", v.layout.output_select},
+          {"varying_counts_32", v.layout.varying_counts_32}, {"varying_counts_16", v.layout.varying_counts_16},
+          {"vdm_vertex_outputs", v.layout.vdm_vertex_outputs}};
+}
+
+// The stage: --stage, else the file name's extension (.vert, .frag), else compute.
+agx::compiler::Stage stage_of(const Options& o) {
+  using agx::compiler::Stage;
+  auto ends = [&](std::string_view ext) { return o.input.size() > ext.size() && o.input.ends_with(ext); };
+  if (o.stage.empty()) return ends(".vert") ? Stage::vertex : ends(".frag") ? Stage::fragment : Stage::compute;
+  if (o.stage == "comp" || o.stage == "compute") return Stage::compute;
+  if (o.stage == "vert" || o.stage == "vertex") return Stage::vertex;
+  if (o.stage == "frag" || o.stage == "fragment") return Stage::fragment;
+  agx::cli::fail(fmt::format("--stage '{}': expected comp, vert or frag", o.stage));
+}
+
 // abi_json plus the keys only some shaders have.
 nlohmann::json abi_json_full(const agx::compiler::Abi& abi) {
   nlohmann::json j = abi_json(abi);
+  if (!abi.vertex.layout.outputs.empty()) j["vertex"] = vertex_json(abi.vertex);
   if (abi.atomic_lock_uniform != UINT32_MAX) j["atomic_lock_uniform"] = abi.atomic_lock_uniform;
   if (abi.preamble_uniform_count) {
     j["preamble_uniform"] = abi.preamble_uniform;
@@ -87,6 +122,7 @@ nlohmann::json abi_json_full(const agx::compiler::Abi& abi) {
 void run(const Options& o) {
   agx::compiler::Options co;
   co.entry = o.entry;
+  co.stage = stage_of(o);
   co.file_name = o.input;
   co.optimize = !o.no_opt;
   co.pressure_schedule = !o.no_schedule;
@@ -139,8 +175,8 @@ void run(const Options& o) {
     fmt::print("{}", agx::compiler::disassemble(shader->code));
   }
   if (o.stats)
-    fmt::print("compute shader: {} inst, {} bytes, {} halfregs, {} threads, {} loops, {}:{} spills:fills, {} uniform halves{}\n",
-               s.instructions, s.bytes, s.gprs, s.threads_per_core, s.loops, s.spills, s.fills, s.uniforms,
+    fmt::print("{} shader: {} inst, {} bytes, {} halfregs, {} threads, {} loops, {}:{} spills:fills, {} uniform halves{}\n",
+               agx::compiler::stage_name(co.stage), s.instructions, s.bytes, s.gprs, s.threads_per_core, s.loops, s.spills, s.fills, s.uniforms,
                pre ? fmt::format(", preamble {} inst {} bytes {} halfregs", s.preamble_instructions, s.preamble_bytes,
                                  s.preamble_gprs)
                    : "");
@@ -148,7 +184,8 @@ void run(const Options& o) {
 
 void setup(agx::cli::Args& sub) {
   auto o = std::make_shared<Options>();
-  sub.add_option("shader", o->input, "GLSL compute shader (.comp, or any other name) or SPIR-V (.spv)")->required();
+  sub.add_option("shader", o->input, "GLSL shader (.vert: vertex, .frag: fragment, any other name: compute) or SPIR-V (.spv)")->required();
+  sub.add_option("--stage", o->stage, "Pipeline stage: comp, vert or frag (default: by the file's extension)");
   sub.add_option("-o,--output", o->out, "Write the machine code to this file");
   sub.add_flag("--disasm", o->disasm, "Print the disassembly");
   sub.add_flag("--stats", o->stats, "Print shader-db style statistics");
@@ -163,6 +200,6 @@ void setup(agx::cli::Args& sub) {
   sub.callback([o] { run(*o); });
 }
 
-agx::cli::Command kCompile{"compile", "Compile a compute shader (GLSL or SPIR-V) to AGX machine code", setup};
+agx::cli::Command kCompile{"compile", "Compile a compute or vertex shader (GLSL or SPIR-V) to AGX machine code", setup};
 
 }  // namespace
