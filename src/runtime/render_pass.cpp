@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstring>
 
 #include "cmdstream/cmdstream.h"
@@ -28,21 +31,29 @@ uint32_t default_sample_positions(uint32_t samples) {
 
 bool is_2d(ImageDim d) { return d == ImageDim::d2 || d == ImageDim::d2_array || d == ImageDim::d2_ms || d == ImageDim::d2_ms_array; }
 
-Status check_attachment(const ColorAttachment& c, size_t i, RenderArea& area, bool& first) {
-  const Image& img = *c.image;
-  const format::FormatInfo& fi = format::info(img.layout().request.format);
+// The checks every attachment shares: a 2D (MS) (array) image of one
+// level, of the pass's size, layers and samples (the first sets them).
+Status check_area(const Image& img, const std::string& what, RenderArea& area, bool& first) {
   if (!is_2d(img.dim()))
-    return Error::invalid_argument("colour attachment {}: a {} image (2D or 2D multisampled images only)", i,
+    return Error::invalid_argument("{}: a {} image (2D or 2D multisampled images only)", what,
                                    compiler::image_dim_name(img.dim()));
-  if (!fi.renderable) return Error::invalid_argument("colour attachment {}: {} is not a format the PBE writes", i, fi.name);
-  if (img.layout().levels != 1) return Error::unsupported("colour attachment {}: images with several levels", i);
+  if (img.layout().levels != 1) return Error::unsupported("{}: images with several levels", what);
   const RenderArea mine{img.width_px(), img.height_px(), img.layers(), img.samples()};
   if (first) area = mine, first = false;
   else if (mine.width_px != area.width_px || mine.height_px != area.height_px || mine.layers != area.layers ||
            mine.samples != area.samples)
-    return Error::invalid_argument("colour attachment {}: {}x{}, {} layers, {} samples where the pass has {}x{}, {}, {}", i,
+    return Error::invalid_argument("{}: {}x{}, {} layers, {} samples where the pass has {}x{}, {}, {}", what,
                                    mine.width_px, mine.height_px, mine.layers, mine.samples, area.width_px,
                                    area.height_px, area.layers, area.samples);
+  return {};
+}
+
+Status check_attachment(const ColorAttachment& c, size_t i, RenderArea& area, bool& first) {
+  const Image& img = *c.image;
+  const format::FormatInfo& fi = format::info(img.layout().request.format);
+  if (!fi.renderable) return Error::invalid_argument("colour attachment {}: {} is not a format the PBE writes", i, fi.name);
+  AGX_CHECK(check_area(img, fmt::format("colour attachment {}", i), area, first));
+  const RenderArea mine = area;
   if (c.resolve) {
     const Image& r = *c.resolve;
     if (r.samples() != 1 || r.width_px() != mine.width_px || r.height_px() != mine.height_px ||
@@ -54,6 +65,24 @@ Status check_attachment(const ColorAttachment& c, size_t i, RenderArea& area, bo
     if (mine.samples == 1) return Error::invalid_argument("colour attachment {}: resolving a single-sampled image", i);
   }
   return {};
+}
+
+// Depth: Z32_FLOAT or Z16_UNORM; stencil: S8_UINT; GPU-tiled or twiddled
+// (the ZLS's tilings).
+Status check_zls(const Image* img, bool depth, RenderArea& area, bool& first) {
+  if (!img) return {};
+  const char* what = depth ? "depth attachment" : "stencil attachment";
+  const format::Format f = img->layout().request.format;
+  const bool ok = depth ? (f == format::Format::Z32_FLOAT || f == format::Format::Z16_UNORM) : f == format::Format::S8_UINT;
+  if (!ok)
+    return Error::invalid_argument("{}: {} (depth: Z32_FLOAT or Z16_UNORM, stencil: S8_UINT)", what, format::name(f));
+  if (img->layout().request.tiling == layout::Tiling::linear)
+    return Error::unsupported("{}: a linear image (the ZLS loads and stores GPU-tiled or twiddled ones)", what);
+  return check_area(*img, what, area, first);
+}
+
+cs::ZlsTiling zls_tiling(const Image& img) {
+  return img.layout().request.tiling == layout::Tiling::twiddled ? cs::ZlsTiling::kTwiddled : cs::ZlsTiling::kGpu;
 }
 
 }  // namespace
@@ -79,7 +108,7 @@ compiler::TileTarget tile_target(const tilebuffer::Layout& layout, uint32_t rt) 
 
 Result<std::unique_ptr<RenderPass>> RenderPass::begin(Device& device, RenderPassDesc desc) {
   if (desc.label.empty()) desc.label = "render pass";
-  if (desc.colors.empty() || desc.colors.size() > tilebuffer::kMaxRenderTargets)
+  if (desc.colors.size() > tilebuffer::kMaxRenderTargets)
     return Error::invalid_argument("{}: {} colour attachments (1 to {})", desc.label, desc.colors.size(),
                                    tilebuffer::kMaxRenderTargets);
   std::unique_ptr<RenderPass> pass(new RenderPass(device, std::move(desc)));
@@ -91,7 +120,11 @@ Result<std::unique_ptr<RenderPass>> RenderPass::begin(Device& device, RenderPass
     if (Status st = check_attachment(c, i, pass->area_, first); !st.ok()) return st.error().context(pass->desc_.label);
     targets[i] = c.image->layout().request.format;
   }
-  if (first) return Error::invalid_argument("{}: no colour attachment has an image", pass->desc_.label);
+  for (bool depth : {true, false}) {
+    const Image* img = depth ? pass->desc_.depth.image : pass->desc_.stencil.image;
+    if (Status st = check_zls(img, depth, pass->area_, first); !st.ok()) return st.error().context(pass->desc_.label);
+  }
+  if (first) return Error::invalid_argument("{}: no attachment has an image", pass->desc_.label);
   AGX_TRY(pass->tib_, tilebuffer::build_layout(targets, pass->area_.samples, pass->area_.layers > 1));
   for (size_t i = 0; i < pass->desc_.colors.size(); ++i)
     if (pass->tib_.spilled[i])
@@ -196,6 +229,38 @@ Result<drm_asahi_bg_eot> RenderPass::end_of_tile() {
   return place(*program, w, "end-of-tile program");
 }
 
+// ZLS Control and the buffers: load or clear (isp_bgobjdepth: the f32
+// bits or unorm16; isp_bgobjvals: the stencil in the low byte, with the
+// 0x300 Mesa's batches set), store; the layout's layer stride (stride 0).
+// A 16-bit depth buffer takes its bias in integer units (Mesa sets
+// DRM_ASAHI_RENDER_DBIAS_IS_INT for Z16).
+Status RenderPass::depth_stencil() {
+  drm_asahi_cmd_render& r = cmd_;
+  cs::ZlsControl z{};
+  z.z_format = cs::ZlsFormat::k32F;
+  r.isp_bgobjvals = 0x300 | desc_.stencil.clear;
+  if (const Image* d = desc_.depth.image) {
+    const bool z16 = d->layout().request.format == format::Format::Z16_UNORM;
+    z.z_format = z16 ? cs::ZlsFormat::k16 : cs::ZlsFormat::k32F;
+    z.z_load = desc_.depth.load == LoadOp::load;
+    z.z_store = desc_.depth.store == StoreOp::store;
+    z.z_load_tiling = z.z_store_tiling = zls_tiling(*d);
+    r.depth.base = d->gpu_va();
+    const float c = std::clamp(desc_.depth.clear, 0.0f, 1.0f);
+    r.isp_bgobjdepth = z16 ? uint32_t(std::lround(c * 65535.0f)) : std::bit_cast<uint32_t>(c);
+    if (z16) r.flags |= DRM_ASAHI_RENDER_DBIAS_IS_INT;
+  }
+  if (const Image* st = desc_.stencil.image) {
+    z.s_load = desc_.stencil.load == LoadOp::load;
+    z.s_store = desc_.stencil.store == StoreOp::store;
+    z.s_load_tiling = z.s_store_tiling = zls_tiling(*st);
+    r.stencil.base = st->gpu_va();
+  }
+  AGX_TRY(auto packed, cs::pack(z));
+  std::memcpy(&r.zls_ctrl, packed.data(), sizeof r.zls_ctrl);
+  return {};
+}
+
 Status RenderPass::end() {
   drm_asahi_cmd_render& r = cmd_;
   r = drm_asahi_cmd_render{};
@@ -209,6 +274,7 @@ Status RenderPass::end() {
   r.ppp_multisamplectl = default_sample_positions(area_.samples);
   AGX_TRY(r.bg, background());
   AGX_TRY(r.eot, end_of_tile());
+  AGX_CHECK(depth_stencil());
   // No draws yet: the VDM stream is a Stream Terminate.
   std::vector<uint8_t> stream;
   AGX_CHECK(push_vdm_terminate(stream));

@@ -37,8 +37,26 @@ struct ColorAttachment {
   Image* resolve = nullptr;
 };
 
+// Depth (Z32_FLOAT or Z16_UNORM) and stencil (S8_UINT) attachments: GPU-
+// tiled or twiddled images the ZLS loads and stores; a clear value when
+// not loaded.
+struct DepthAttachment {
+  Image* image = nullptr;
+  LoadOp load = LoadOp::clear;
+  StoreOp store = StoreOp::store;
+  float clear = 1.0f;
+};
+struct StencilAttachment {
+  Image* image = nullptr;
+  LoadOp load = LoadOp::clear;
+  StoreOp store = StoreOp::store;
+  uint8_t clear = 0;
+};
+
 struct RenderPassDesc {
   std::vector<ColorAttachment> colors;  // render target i is colors[i]
+  DepthAttachment depth;
+  StencilAttachment stencil;
   std::string label;                    // names the pass in errors
 };
 
@@ -49,10 +67,12 @@ struct RenderArea {
 
 class RenderPass {
  public:
-  // Checks the attachments (1 to 8 render targets, 2D or 2D multisampled
+  // Checks the attachments (up to 8 render targets, 2D or 2D multisampled
   // (arrays) images of one size, layer count and sample count, formats the
   // PBE writes; a resolve image single-sampled and of the same size and
-  // format) and lays out the tilebuffer. Errors name the attachment.
+  // format; depth and stencil images of their formats, not linear; at
+  // least one attachment) and lays out the tilebuffer. Errors name the
+  // attachment.
   static Result<std::unique_ptr<RenderPass>> begin(Device& device, RenderPassDesc desc);
   ~RenderPass();
 
@@ -69,6 +89,7 @@ class RenderPass {
   Result<drm_asahi_bg_eot> place(const compiler::TileProgram& program, UscWordList words, const char* what);
   Result<drm_asahi_bg_eot> background();
   Result<drm_asahi_bg_eot> end_of_tile();
+  Status depth_stencil();
 
   Device& device_;
   RenderPassDesc desc_;

@@ -147,6 +147,47 @@ TEST_F(RenderPassTest, MultisampledClearResolvedIntoASingleSampledImage) {
   expect_all(pixels(*ms, 16), {0, 0, 0, 0});  // the multisampled image is not stored
 }
 
+TEST_F(RenderPassTest, DepthAndStencilClearedStoredAndReadBack) {
+  Image* rt = image(format::Format::R8G8B8A8_UNORM, 40, 36);
+  Image* z = image(format::Format::Z32_FLOAT, 40, 36);
+  Image* s = image(format::Format::S8_UINT, 40, 36);
+  ASSERT_TRUE(rt && z && s);
+  RenderPassDesc d;
+  d.colors.push_back({rt, LoadOp::clear, StoreOp::store, {}});
+  d.depth = {z, LoadOp::clear, StoreOp::store, 0.75f};
+  d.stencil = {s, LoadOp::clear, StoreOp::store, 0x5a};
+  auto p = RenderPass::begin(*dev, d);
+  ASSERT_TRUE(p.ok()) << p.error().message();
+  ASSERT_TRUE((*p)->end().ok());
+  EXPECT_EQ((*p)->command().depth.base, z->gpu_va());
+  EXPECT_EQ((*p)->command().stencil.base, s->gpu_va());
+  const float v = 0.75f;
+  std::vector<uint8_t> bytes(4);
+  std::memcpy(bytes.data(), &v, 4);
+  expect_all(pixels(*z, 4), bytes);
+  expect_all(pixels(*s, 1), {0x5a});
+  // Loaded and stored again: kept; the stencil not stored: kept too.
+  d.depth.load = LoadOp::load;
+  d.stencil = {s, LoadOp::clear, StoreOp::dont_care, 0x11};
+  ASSERT_TRUE(run(d).ok());
+  expect_all(pixels(*z, 4), bytes);
+  expect_all(pixels(*s, 1), {0x5a});
+}
+
+TEST_F(RenderPassTest, DepthOnlyPassWith16BitDepth) {
+  Image* z = image(format::Format::Z16_UNORM, 33, 17);
+  ASSERT_NE(z, nullptr);
+  RenderPassDesc d;
+  d.depth = {z, LoadOp::clear, StoreOp::store, 0.5f};
+  auto p = RenderPass::begin(*dev, d);
+  ASSERT_TRUE(p.ok()) << p.error().message();
+  ASSERT_TRUE((*p)->end().ok());
+  EXPECT_EQ((*p)->command().bg.usc, 0u);
+  EXPECT_EQ((*p)->command().eot.usc, 0u);
+  EXPECT_TRUE((*p)->command().flags & DRM_ASAHI_RENDER_DBIAS_IS_INT);
+  expect_all(pixels(*z, 2), {0x00, 0x80});  // round(0.5 x 65535) = 32768
+}
+
 TEST_F(RenderPassTest, BadAttachmentsAreErrorsNamingThem) {
   Image* a = image(format::Format::R8G8B8A8_UNORM, 32, 32);
   Image* b = image(format::Format::R8G8B8A8_UNORM, 16, 32);
@@ -171,6 +212,11 @@ TEST_F(RenderPassTest, BadAttachmentsAreErrorsNamingThem) {
   RenderPassDesc empty;
   empty.colors.resize(2);
   EXPECT_FALSE(RenderPass::begin(*dev, empty).ok());
+  RenderPassDesc depth;
+  depth.depth.image = a;
+  auto z = RenderPass::begin(*dev, depth);
+  ASSERT_FALSE(z.ok());
+  EXPECT_NE(z.error().message().find("depth attachment"), std::string::npos) << z.error().message();
 }
 
 }  // namespace
