@@ -5,6 +5,8 @@
 // their PBE descriptors; the images are read back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "compiler/bg_eot.h"
 #include "compiler/compiler.h"
 #include "gpu/tests/pdm_fixture.h"
@@ -119,6 +121,15 @@ TEST_F(TileProgramTest, ClearColourComesFromUniformsSoOneProgramServesEveryValue
   expect_everywhere({255, 0, 0, 128});
 }
 
+// Whether `code` holds the encoding of the assembly line `text` (the form
+// the gpu unit's render tests assemble).
+bool holds(const std::vector<uint8_t>& code, const char* text) {
+  auto e = isa::assemble(text);
+  EXPECT_TRUE(e.ok()) << (e.ok() ? "" : e.error().message());
+  if (!e.ok()) return false;
+  return std::search(code.begin(), code.end(), e->bytes.begin(), e->bytes.begin() + e->length_B) != code.end();
+}
+
 TEST_F(TileProgramTest, ProgramsAreMachineCodeOfTheKey) {
   BackgroundKey bg;
   bg.op[0] = BackgroundOp::clear;
@@ -129,6 +140,7 @@ TEST_F(TileProgramTest, ProgramsAreMachineCodeOfTheKey) {
   EXPECT_NE(text.find("u5"), std::string::npos) << text;
   EXPECT_NE(text.find("st_tile"), std::string::npos) << text;
   EXPECT_NE(text.find("stop"), std::string::npos) << text;
+  EXPECT_TRUE(holds(b->code, "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0"));
   EXPECT_EQ(b->uniform_halves, 12u);
   EXPECT_EQ(b->texture_states, 0u);
   EndOfTileKey eot;
@@ -139,6 +151,8 @@ TEST_F(TileProgramTest, ProgramsAreMachineCodeOfTheKey) {
   EXPECT_NE(et.find("image_write_block"), std::string::npos) << et;
   EXPECT_NE(et.find("ts2"), std::string::npos) << et;
   EXPECT_EQ(e->texture_states, 3u);
+  EXPECT_TRUE(holds(e->code, "image_write_block r3l, r4_r5, 0, ts2, tex_2d, rte, u8norm, 0, 9, 1"));
+  EXPECT_TRUE(holds(e->code, "stop"));
 }
 
 TEST_F(TileProgramTest, TwoRenderTargetsClearedAndStored) {
