@@ -213,7 +213,7 @@ Result<drm_asahi_bg_eot> RenderPass::end_of_tile() {
   bool any = false;
   for (uint32_t rt = 0; rt < desc_.colors.size(); ++rt) {
     const ColorAttachment& c = desc_.colors[rt];
-    if (!c.image || c.store == StoreOp::dont_care) continue;
+    if (!c.image || (c.store == StoreOp::dont_care && !c.resolve)) continue;  // a resolve happens whatever the store
     key.store[rt] = any = true;
     key.resolve[rt] = c.resolve != nullptr;
     key.targets[rt] = tile_target(tib_, rt);

@@ -33,7 +33,8 @@ struct ColorAttachment {
   // integer ones (VkClearColorValue).
   std::array<uint32_t, 4> clear{};
   // A single-sampled image the samples are resolved into (average; sample
-  // 0 for integer formats) instead of storing the multisampled image.
+  // 0 for integer formats) instead of storing the multisampled image,
+  // whatever `store` says.
   Image* resolve = nullptr;
 };
 
