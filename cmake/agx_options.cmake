@@ -71,6 +71,19 @@ set(AGX_TESTS_OPT "-O1" CACHE STRING "Optimization flag of the test binaries' ow
 # registered with CTest. Tests run with the unit folder as working directory
 # so that test data is found as tests/data/... (cmake/unit_test_cwd.cpp does
 # the same when the binary is run by hand).
+# Removes from the list `var` the test files that contain a line matching
+# `regex` (tests that need units left out of the build).
+function(agx_drop_tests var regex)
+  set(kept ${${var}})
+  foreach(t ${${var}})
+    file(STRINGS ${t} hits REGEX "${regex}")
+    if(hits)
+      list(REMOVE_ITEM kept ${t})
+    endif()
+  endforeach()
+  set(${var} ${kept} PARENT_SCOPE)
+endfunction()
+
 function(agx_unit_tests name)
   cmake_parse_arguments(T "" "" "SOURCES;DEPS" ${ARGN})
   add_executable(agx_${name}_tests ${T_SOURCES} ${PROJECT_SOURCE_DIR}/cmake/unit_test_cwd.cpp)

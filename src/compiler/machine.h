@@ -97,6 +97,12 @@ class Emit {
   Status compare_offset(OperandFields f, const isa::Operand& o);
   Status pbe_lod(OperandFields f, const isa::Operand& o);
   void no_uniform_pair(size_t f);  // a kSampleUReg that is None
+  // Tile operands (st_tile / ld_tile / image_write_block): an immediate
+  // sample mask, the lane's own pixel as the tile coordinates (immediate
+  // 0), and the r16 holding a byte offset in tile memory.
+  void sample_mask(OperandFields f, uint32_t mask);
+  void own_pixel(OperandFields f);
+  void tile_offset(size_t f, unsigned half);
 
  private:
   Status fail(const isa::Operand& o, std::string_view expected) const;

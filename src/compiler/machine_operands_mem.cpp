@@ -142,4 +142,22 @@ void Emit::no_uniform_pair(size_t f) {
   add(Operand{}, OperandDesc::kSampleUReg);
 }
 
+// kSampleMask: an immediate when a 2-bit type field is 0 or a 1-bit one is
+// 1 (src/isa/operands.cpp, after applegpu's SampleMaskDesc).
+void Emit::sample_mask(OperandFields f, uint32_t mask) {
+  field(f.v, mask);
+  field(f.t, isa::field_width(m_.instr.op, f.t) == 2 ? 0 : 1);
+  add(imm_operand(mask), OperandDesc::kSampleMask);
+}
+
+void Emit::own_pixel(OperandFields f) {
+  field(f.v, 0), field(f.t, 0);
+  add(imm_operand(0), OperandDesc::kTileCoord);
+}
+
+void Emit::tile_offset(size_t f, unsigned half) {
+  field(f, half);
+  add(reg16(half), OperandDesc::kTileToMemoryReg);
+}
+
 }  // namespace agx::compiler

@@ -19,13 +19,6 @@ using D = isa::OperandDesc;
 constexpr uint32_t kConvertModes[] = {10, 11, 8, 9};
 constexpr uint32_t kRoundRtz = 0, kRoundRte = 1;
 
-// bitop truth tables (applegpu's aliases: and 0001, or 0111, xor 0110,
-// not 1010, mov 0101; digit k is tt_k).
-constexpr unsigned tt(const char (&digits)[5]) {
-  unsigned t = 0;
-  for (int k = 0; k < 4; ++k) t |= unsigned(digits[k] - '0') << k;
-  return t;
-}
 
 Status bitop(Selection& s, unsigned table, const isa::Operand& d, const isa::Operand& a, const isa::Operand& b) {
   constexpr auto r = kBitop;

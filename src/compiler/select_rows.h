@@ -94,6 +94,14 @@ inline constexpr BitopRow kBitop = {
     operand_fields(isa::Opcode::bitop, "A", "At"),
     operand_fields(isa::Opcode::bitop, "B", "Bt")};
 
+// bitop truth tables (applegpu's aliases: and 0001, or 0111, xor 0110,
+// not 1010, mov 0101; digit k is tt_k).
+constexpr unsigned tt(const char (&digits)[5]) {
+  unsigned t = 0;
+  for (int k = 0; k < 4; ++k) t |= unsigned(digits[k] - '0') << k;
+  return t;
+}
+
 struct MovImmRow {
   OperandFields d;
   size_t imm, kill = kNoField;
@@ -110,6 +118,29 @@ struct GetSrRow {
 };
 inline constexpr GetSrRow kGetSr = {operand_fields(isa::Opcode::get_sr, "D", "Dt"),
                                     isa::field_id(isa::Opcode::get_sr, "SR")};
+
+// texture_load / texture_sample (dougallj/applegpu applegpu.py
+// TextureLoadSampleBaseInstructionDesc).
+struct TextureRow {
+  size_t compare, mode, q3, slot, q6, mask, kill;
+  OperandFields R;
+  size_t U;
+  OperandFields T, S;
+  size_t n;
+  OperandFields C;
+  size_t lod, D;
+  OperandFields O;
+};
+constexpr TextureRow texture_row(isa::Opcode op) {
+  return {required_field(op, "compare"), required_field(op, "mode"), required_field(op, "q3"),
+          required_field(op, "slot"), required_field(op, "q6"), required_field(op, "mask"),
+          required_field(op, "kill"), operand_fields(op, "R", "Rt"), required_field(op, "U"),
+          operand_fields(op, "T", "Tt"), operand_fields(op, "S", "St"), required_field(op, "n"),
+          operand_fields(op, "C", "Ct", "Cs"), required_field(op, "lod"), required_field(op, "D"),
+          operand_fields(op, "O", "Ot")};
+}
+inline constexpr TextureRow kTextureLoad = texture_row(isa::Opcode::texture_load);
+inline constexpr TextureRow kTextureSample = texture_row(isa::Opcode::texture_sample);
 
 // icmpsel / fcmpsel: cond(A, B) ? X : Y (no inverted conditions).
 struct CmpselRow {

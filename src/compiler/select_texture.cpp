@@ -2,6 +2,7 @@
 // image_write. Operand order: dougallj/applegpu applegpu.py
 // TextureLoadSampleBaseInstructionDesc and ImageWriteInstructionDesc.
 #include "compiler/machine.h"
+#include "compiler/select_rows.h"
 
 namespace agx::compiler {
 
@@ -9,27 +10,6 @@ namespace {
 
 using O = isa::Opcode;
 using D = isa::OperandDesc;
-
-struct TextureRow {
-  size_t compare, mode, q3, slot, q6, mask, kill;
-  OperandFields R;
-  size_t U;
-  OperandFields T, S;
-  size_t n;
-  OperandFields C;
-  size_t lod, D;
-  OperandFields O;
-};
-constexpr TextureRow texture_row(isa::Opcode op) {
-  return {required_field(op, "compare"), required_field(op, "mode"), required_field(op, "q3"),
-          required_field(op, "slot"), required_field(op, "q6"), required_field(op, "mask"),
-          required_field(op, "kill"), operand_fields(op, "R", "Rt"), required_field(op, "U"),
-          operand_fields(op, "T", "Tt"), operand_fields(op, "S", "St"), required_field(op, "n"),
-          operand_fields(op, "C", "Ct", "Cs"), required_field(op, "lod"), required_field(op, "D"),
-          operand_fields(op, "O", "Ot")};
-}
-constexpr TextureRow kTextureLoad = texture_row(O::texture_load);
-constexpr TextureRow kTextureSample = texture_row(O::texture_sample);
 
 // applegpu's enums: texture `mode` (query_lod 2), `lod` (auto_lod 0,
 // lod_min with a register 0b110, lod_grad 0b100, lod_grad_min 0b1100) and

@@ -132,13 +132,15 @@ void Device::release(Buffer& b) {
 
 Buffer::~Buffer() { device_.release(*this); }
 
-Status Device::submit_compute(const drm_asahi_cmd_compute& command, std::string_view what) {
+// One command buffer of one command (header + payload) on the device's
+// queue: reset the syncobj, SUBMIT, wait, and a fault the in-process
+// device recorded for the queue as an error naming `what`.
+Status Device::submit(uint16_t type, const void* command, size_t size_B, std::string_view what) {
   Transport& t = *transport_;
-  std::vector<uint8_t> cmdbuf(sizeof(drm_asahi_cmd_header) + sizeof command);
-  drm_asahi_cmd_header h{DRM_ASAHI_CMD_COMPUTE, uint16_t(sizeof command), DRM_ASAHI_BARRIER_NONE,
-                         DRM_ASAHI_BARRIER_NONE};
+  std::vector<uint8_t> cmdbuf(sizeof(drm_asahi_cmd_header) + size_B);
+  drm_asahi_cmd_header h{type, uint16_t(size_B), DRM_ASAHI_BARRIER_NONE, DRM_ASAHI_BARRIER_NONE};
   std::memcpy(cmdbuf.data(), &h, sizeof h);
-  std::memcpy(cmdbuf.data() + sizeof h, &command, sizeof command);
+  std::memcpy(cmdbuf.data() + sizeof h, command, size_B);
   size_t faults_before = 0;
   if (kmd::Device* d = t.in_process_device()) faults_before = d->faults().size();
   drm_syncobj_array reset{reinterpret_cast<uint64_t>(&syncobj_), 1, 0};
@@ -161,6 +163,14 @@ Status Device::submit_compute(const drm_asahi_cmd_compute& command, std::string_
     }
   }
   return {};
+}
+
+Status Device::submit_compute(const drm_asahi_cmd_compute& command, std::string_view what) {
+  return submit(DRM_ASAHI_CMD_COMPUTE, &command, sizeof command, what);
+}
+
+Status Device::submit_render(const drm_asahi_cmd_render& command, std::string_view what) {
+  return submit(DRM_ASAHI_CMD_RENDER, &command, sizeof command, what);
 }
 
 }  // namespace agx::runtime

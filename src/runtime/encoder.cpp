@@ -138,7 +138,7 @@ Result<std::vector<uint8_t>> pack_usc_words(const UscWordList& w) {
   shared.uses_shared_memory = w.threadgroup_memory_B > 0;
   shared.layout = cs::SharedLayout::kVertexCompute;
   shared.bytes_per_threadgroup = w.threadgroup_memory_B > 0 ? w.threadgroup_memory_B : kMaxThreadgroupMemory_B;
-  AGX_CHECK(push(out, shared));
+  AGX_CHECK(push(out, w.tile_shared ? *w.tile_shared : shared));
   // Shader and Registers as Mesa's linker packs a linked shader's words
   // (bminor/mesa-mesa src/asahi/lib/agx_linker.c): Unk 2 = 3 for a
   // non-fragment shader ("fragment ? 2 : 3", also in
@@ -232,6 +232,7 @@ Status push_cdm_barrier(std::vector<uint8_t>& out) {
 }
 
 Status push_cdm_terminate(std::vector<uint8_t>& out) { return push(out, cs::CdmStreamTerminate{}); }
+Status push_vdm_terminate(std::vector<uint8_t>& out) { return push(out, cs::VdmStreamTerminate{}); }
 
 Result<std::vector<uint8_t>> pack_cdm_launch(const LaunchDesc& l, uint64_t pipeline_usc) {
   AGX_CHECK(check(l));

@@ -48,6 +48,9 @@ struct UscWordList {
   bool extended_samplers = false;
   uint32_t threadgroup_memory_B = 0;  // 0: no threadgroup memory
   std::optional<uint32_t> preshader_usc;  // none: No Preshader
+  // A fragment-side program (background, end of tile): the tilebuffer's
+  // Shared word (tilebuffer::usc_shared) instead of the vertex/compute one.
+  std::optional<cmdstream::UscShared> tile_shared;
 };
 Result<std::vector<uint8_t>> pack_usc_words(const UscWordList& words);
 
@@ -70,6 +73,8 @@ Status push_cdm_launch(std::vector<uint8_t>& stream, const CdmLaunch& launch);
 // The Barrier Mesa puts after each launch on G13 (libagx_dgc.h agx_cdm_barrier).
 Status push_cdm_barrier(std::vector<uint8_t>& stream);
 Status push_cdm_terminate(std::vector<uint8_t>& stream);
+// The VDM stream's Stream Terminate (a render command's vertex half).
+Status push_vdm_terminate(std::vector<uint8_t>& stream);
 
 struct LaunchDesc {
   std::span<const uint8_t> code;        // AGX machine code ending in stop

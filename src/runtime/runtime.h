@@ -105,11 +105,14 @@ class Device {
   // returns an Error naming `what` (the dispatch) on a GPU fault or a
   // failed SUBMIT.
   Status submit_compute(const drm_asahi_cmd_compute& command, std::string_view what);
+  // The same for one render command (both halves: vertex and fragment).
+  Status submit_render(const drm_asahi_cmd_render& command, std::string_view what);
 
  private:
   friend class Buffer;
   explicit Device(std::unique_ptr<Transport> transport) : transport_(std::move(transport)) {}
   Status init();
+  Status submit(uint16_t type, const void* command, size_t size_B, std::string_view what);
   Result<uint64_t> allocate_va(uint64_t size_B, bool usc);
   void release(Buffer& buffer);
 

@@ -193,6 +193,35 @@ TEST(Encoder, IndirectLaunchesBarrierAndTerminate) {
   EXPECT_EQ(pre->code, 0x200u);
 }
 
+// A fragment-side word list (background / end of tile) carries the
+// tilebuffer's Shared word as given; a render command's VDM stream ends
+// with the VDM Stream Terminate.
+TEST(Encoder, TileSharedWordAndVdmTerminate) {
+  UscWordList w;
+  w.code_usc = 0x140;
+  w.register_halves = 16;
+  cs::UscShared tile;
+  tile.uses_shared_memory = true;
+  tile.layout = cs::SharedLayout::k32x32;
+  tile.sample_count = 4;
+  tile.sample_stride_in_8_bytes = 2;
+  tile.bytes_per_threadgroup = 16384;
+  w.tile_shared = tile;
+  auto words = pack_usc_words(w);
+  ASSERT_TRUE(words.ok()) << words.error().message();
+  auto sh = cs::unpack<cs::UscShared>(*words);
+  ASSERT_TRUE(sh.ok()) << sh.error().message();
+  EXPECT_EQ(sh->layout, cs::SharedLayout::k32x32);
+  EXPECT_EQ(sh->sample_count, 4u);
+  EXPECT_EQ(sh->sample_stride_in_8_bytes, 2u);
+  EXPECT_TRUE(sh->uses_shared_memory);
+  std::vector<uint8_t> s;
+  ASSERT_TRUE(push_vdm_terminate(s));
+  auto t = cs::unpack<cs::VdmStreamTerminate>(s);
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  EXPECT_EQ(s.size(), 32u);  // read whole (docs/gpu.md "The VDM stream")
+}
+
 TEST(Encoder, ShaderLaunchTakesWhatTheCompilerReports) {
   compiler::Shader sh;
   sh.code = {1, 2, 3, 4};
