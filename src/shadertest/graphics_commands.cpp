@@ -117,7 +117,7 @@ Result<GraphicsCommand> parse_multidraw(const Words& w) {
 
 // probe rect ..., probe depth, probe warn all rgba, probe xfb ...; nullopt
 // for the probes the compute parser knows (rgb, rgba, all, ssbo, atomic).
-std::optional<Result<GraphicsCommand>> parse_probe(const Words& w, bool relative) {
+std::optional<Result<GraphicsCommand>> parse_probe(Words w, bool relative) {
   size_t i = relative ? 2 : 1;
   if (relative && (w.size() < 2 || w[1] != "probe")) return Result<GraphicsCommand>(Error::parse("expected 'relative probe ...'"));
   if (!relative && w.size() >= 2 && w[1] == "depth") {
@@ -148,6 +148,9 @@ std::optional<Result<GraphicsCommand>> parse_probe(const Words& w, bool relative
   ++i;
   if (relative && p.rect && p.alpha && i < w.size() && w[i] == "int") p.integer = true, ++i;
   size_t where = p.rect ? 4 : 2, color = p.alpha ? 4 : 3;
+  // A relative probe is shader_runner's sscanf: values after the ones it
+  // converts are ignored (`relative probe rgb (0, 0) (1, 0, 0, 1)`).
+  if (relative && w.size() > i + where + color) w.resize(i + where + color);
   if (w.size() != i + where + color)
     return Result<GraphicsCommand>(Error::parse("expected {} coordinates and {} channels", where, color));
   for (size_t k = 0; k < where; ++k) {

@@ -102,6 +102,10 @@ TEST(GraphicsCommands, Probes) {
   EXPECT_EQ(d.depth, 0.625f);
   // probe rgb / all stay the compute parser's commands.
   EXPECT_TRUE(std::holds_alternative<CmdProbeRgba>(*parse_command("probe rgb 1 1 0 0 0", 1)));
+  p = std::get<CmdProbeRegion>(graphics("relative probe rgb (0.0, 0.0) (1.0, 0.5, 1.0, 1.0)"));  // sscanf: 4th ignored
+  EXPECT_EQ(p.rgba, (std::array<float, 4>{1.0f, 0.5f, 1.0f, 1.0f}));
+  p = std::get<CmdProbeRegion>(graphics("relative probe rgb (0.0, 0.0) (1.0, 0.5, 1.0, 0.0)"));
+  EXPECT_EQ(p.rgba[3], 1.0f);
   EXPECT_NE(error_of("relative probe rgb (0.5) (1, 0, 0)").find("2 coordinates and 3 channels"), std::string::npos);
   EXPECT_NE(error_of("probe rect rgb (0, 0, 1.5, 1) (1, 0, 0)").find("not an integer"), std::string::npos);
 }
