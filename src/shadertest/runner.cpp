@@ -9,6 +9,7 @@
 #include "runtime/runtime.h"
 #include "runtime/uniform_blocks.h"
 #include "runtime/variable_group_size.h"
+#include "shadertest/graphics_program.h"
 #include "shadertest/session.h"
 
 namespace agx::shadertest {
@@ -63,11 +64,16 @@ std::string version_text(const VersionRequirement& v) {
 
 std::optional<std::string> skip_reason(const ShaderTest& test, const Capabilities& caps) {
   bool compute = false;
-  for (const auto& s : test.shaders) compute = compute || s.kind != ShaderKind::other;
+  for (const auto& s : test.shaders) compute = compute || is_compute(s.kind);
   for (const auto& s : test.shaders) {
     // With a compute shader too, it is a link error the runner reports.
+    if (compute) break;
+    if (s.header.starts_with("geometry") || s.header.starts_with("tessellation"))
+      return "geometry/tessellation shaders are not supported";
+  }
+  for (const auto& s : test.shaders) {
     if (s.kind == ShaderKind::other && !compute)
-      return fmt::format("has a [{}] section: not a compute-only test", s.header);
+      return fmt::format("has a [{}] section: only GLSL vertex and fragment shaders are supported", s.header);
   }
   for (const auto& v : test.require.versions) {
     unsigned offered = v.api == Api::glsl ? (v.es ? caps.glsl_es_num : caps.glsl_num)
@@ -110,39 +116,17 @@ std::optional<std::string> skip_reason(const ShaderTest& test, const Capabilitie
 
 std::string adapt_glsl(const ShaderTest& test, const ShaderSection& section,
                        std::vector<std::string>* notes) {
-  const std::string& text = section.text;
   // Where is #version? (piglit adds one from [require] when it is missing)
-  size_t vpos = std::string::npos;
-  for (size_t p = text.find("#version"); p != std::string::npos; p = text.find("#version", p + 1)) {
-    size_t bol = text.rfind('\n', p);
-    bol = bol == std::string::npos ? 0 : bol + 1;
-    if (text.find_first_not_of(" \t", bol) == p) {
-      vpos = p;
-      break;
-    }
-  }
-  unsigned version = 0;
-  bool es = false;
-  std::string body = text;
-  if (vpos == std::string::npos) {
-    version = test.require.glsl_num().value_or(110);
-    es = test.require.glsl_es();
-    // A #line keeps glslang's line numbers those of the file.
-    body = fmt::format("#line {}\n{}", section.first_line, text);
-  } else {
-    size_t eol = text.find('\n', vpos);
-    std::string line = text.substr(vpos, eol == std::string::npos ? std::string::npos : eol - vpos);
-    std::sscanf(line.c_str(), "#version %u", &version);
-    es = line.find(" es") != std::string::npos;
-    // The #version line is replaced by an empty one so lines stay in place.
-    body = text.substr(0, vpos) + (eol == std::string::npos ? "" : text.substr(eol));
-    body = fmt::format("#line {}\n{}", section.first_line, body);
-  }
+  VersionLine v = find_version(section.text);
+  unsigned version = v.found ? v.number : test.require.glsl_num().value_or(110);
+  bool es = v.found ? v.es : test.require.glsl_es();
+  // A #line keeps glslang's line numbers those of the file.
+  std::string body = fmt::format("#line {}\n{}", section.first_line, v.body);
   unsigned used = version;
   if (!es && version < 420) {
     used = 430;
     if (notes) notes->push_back(fmt::format("GLSL {} compute shader compiled as GLSL 430", version));
-  } else if (vpos == std::string::npos && notes) {
+  } else if (!v.found && notes) {
     notes->push_back(fmt::format("#version {}{} added from [require]", version, es ? " es" : ""));
   }
   return fmt::format("#version {}{}\n{}", used, es ? " es" : "", body);
@@ -165,6 +149,8 @@ Verdict run_shader_test(std::string_view text) {
   if (!parsed.ok()) return fail(parsed.error().message());
   const ShaderTest& test = *parsed;
   if (auto reason = skip_reason(test, Capabilities::stack())) return {Outcome::skip, *reason};
+  if (!test.has_stage(ShaderKind::compute_glsl) && !test.has_stage(ShaderKind::compute_spirv))
+    return run_graphics_test(test);
 
   // SPIRV ONLY takes the [compute shader spirv] section; otherwise GLSL, as
   // piglit's shader_runner does without -spirv.

@@ -1,5 +1,8 @@
 #include "shadertest/session.h"
 
+#include "shadertest/census.h"
+#include "shadertest/overloaded.h"
+
 #include "runtime/encoder.h"
 #include "runtime/image_binding.h"
 
@@ -10,13 +13,6 @@
 namespace agx::shadertest {
 
 namespace {
-
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
 
 uint8_t unorm8(float v) {
   if (!(v > 0)) return 0;
@@ -55,15 +51,6 @@ Result<std::vector<uint8_t>> read_rgba8(const runtime::Image& image) {
   return px;
 }
 
-namespace {
-
-std::array<float, 4> texel_at(const std::vector<uint8_t>& px, uint32_t width_px, uint32_t x, uint32_t y) {
-  const uint8_t* p = px.data() + (size_t(y) * width_px + x) * 4;
-  return {p[0] / 255.0f, p[1] / 255.0f, p[2] / 255.0f, p[3] / 255.0f};
-}
-
-}  // namespace
-
 std::vector<uint8_t> rgbw_rgba8(uint32_t w, uint32_t h) {
   std::vector<uint8_t> out(size_t(w) * h * 4);
   for (uint32_t y = 0; y < h; ++y) {
@@ -80,13 +67,6 @@ std::vector<uint8_t> rgbw_rgba8(uint32_t w, uint32_t h) {
     }
   }
   return out;
-}
-
-bool probe_matches(const std::array<float, 4>& observed, const std::array<float, 4>& expected,
-                   const std::array<float, 4>& tolerance, int channels) {
-  for (int i = 0; i < channels; ++i)
-    if (!(std::fabs(observed[i] - expected[i]) <= tolerance[i])) return false;
-  return true;
 }
 
 bool probe_value(ProbeType type, uint64_t observed, uint64_t reference, Compare cmp) {
@@ -349,46 +329,23 @@ Status Session::probe_failed(std::string message) {
   return {};
 }
 
-namespace {
-
-// piglit-util-gl.c's "Probe color at (x,y)" report, with the probe's channels.
-std::string bad_pixel(uint32_t x, uint32_t y, const std::array<float, 4>& expected,
-                      const std::array<float, 4>& observed, int channels) {
-  std::string e, o;
-  for (int i = 0; i < channels; ++i) {
-    e += fmt::format(" {:f}", expected[i]);
-    o += fmt::format(" {:f}", observed[i]);
-  }
-  return fmt::format("Probe color at ({},{})\n  Expected:{}\n  Observed:{}", x, y, e, o);
+Result<Framebuffer> Session::framebuffer_model() {
+  AGX_TRY(runtime::Image * fb, read_framebuffer());
+  AGX_TRY(auto px, read_rgba8(*fb));
+  return Framebuffer::from_rgba8(fb->width_px(), fb->height_px(), px);
 }
 
-}  // namespace
-
 Status Session::probe_pixel(const CmdProbeRgba& p) {
-  AGX_TRY(runtime::Image * fb, read_framebuffer());
-  if (p.x < 0 || p.y < 0 || uint32_t(p.x) >= fb->width_px() || uint32_t(p.y) >= fb->height_px())
-    return Error::invalid_argument("probe at ({}, {}) is outside the {}x{} framebuffer", p.x, p.y, fb->width_px(),
-                                   fb->height_px());
-  AGX_TRY(auto px, read_rgba8(*fb));
-  auto got = texel_at(px, fb->width_px(), uint32_t(p.x), uint32_t(p.y));
-  int channels = p.alpha ? 4 : 3;
-  if (!probe_matches(got, p.rgba, tolerance_, channels))
-    return probe_failed(bad_pixel(uint32_t(p.x), uint32_t(p.y), p.rgba, got, channels));
-  return {};
+  AGX_TRY(Framebuffer fb, framebuffer_model());
+  AGX_TRY(auto report, shadertest::probe_pixel(fb, p.x, p.y, p.rgba, p.alpha ? 4 : 3, tolerance_));
+  return report ? probe_failed(*report) : Status{};
 }
 
 Status Session::probe_all(const CmdProbeAll& p) {
-  AGX_TRY(runtime::Image * fb, read_framebuffer());
-  AGX_TRY(auto px, read_rgba8(*fb));
-  int channels = p.alpha ? 4 : 3;
-  for (uint32_t y = 0; y < fb->height_px(); ++y) {
-    for (uint32_t x = 0; x < fb->width_px(); ++x) {
-      auto got = texel_at(px, fb->width_px(), x, y);
-      // piglit_probe_rect_* reports the first pixel that differs.
-      if (!probe_matches(got, p.rgba, tolerance_, channels)) return probe_failed(bad_pixel(x, y, p.rgba, got, channels));
-    }
-  }
-  return {};
+  AGX_TRY(Framebuffer fb, framebuffer_model());
+  PixelRect all{0, 0, int(fb.width_px()), int(fb.height_px())};
+  AGX_TRY(auto report, probe_rect(fb, all, p.rgba, p.alpha ? 4 : 3, tolerance_));
+  return report ? probe_failed(*report) : Status{};
 }
 
 Status Session::run(const Command& command) {
@@ -501,6 +458,11 @@ Status Session::run(const Command& command) {
                             &block_data_.matrix_stride, &block_data_.row_major};
             *field[int(b.field)] = b.value;
             return {};
+          },
+          // A compute session has no draws, window depth or fixed-function state.
+          [&](const CmdGraphics& g) -> Status {
+            return Error::unsupported("'{}' is a graphics command, which a compute program cannot run",
+                                      graphics_kind(g.command));
           },
       },
       command.body);

@@ -19,6 +19,7 @@
 #include "runtime/program_query.h"
 #include "runtime/runtime.h"
 #include "runtime/uniform_blocks.h"
+#include "shadertest/framebuffer.h"
 #include "shadertest/shader_test.h"
 
 namespace agx::shadertest {
@@ -28,10 +29,6 @@ namespace agx::shadertest {
 // (X11Libre/mirror.fdo.piglit tests/util/piglit-util-gl.c piglit_rgbw_image_ubyte).
 std::vector<uint8_t> rgbw_rgba8(uint32_t width_px, uint32_t height_px);
 
-// piglit's probe: every channel within the tolerance (|observed - expected|
-// <= tolerance); `channels` is 3 for rgb, 4 for rgba.
-bool probe_matches(const std::array<float, 4>& observed, const std::array<float, 4>& expected,
-                   const std::array<float, 4>& tolerance, int channels);
 
 // `texture integer UNIT (W, H) (B, A) FORMAT`: the image format and the
 // texels piglit's shader_runner makes, as measured with llvmpipe through
@@ -125,6 +122,7 @@ class Session {
   Status texture_shaped(const CmdTextureShaped& t);
   Status probe_atomic_counter(const CmdProbeAtomicCounter& p);
   Status probe_all(const CmdProbeAll& p);
+  Result<Framebuffer> framebuffer_model();  // the read framebuffer, downloaded
   Status verify_program_query(const CmdVerifyProgramQuery& q);
   Result<runtime::Image*> read_framebuffer();
   Status bind_framebuffer(const CmdFbTex2d& f);

@@ -179,15 +179,37 @@ bool Requirements::glsl_es() const {
   return false;
 }
 
+bool is_compute(ShaderKind k) { return k == ShaderKind::compute_glsl || k == ShaderKind::compute_spirv; }
+
 bool ShaderTest::has_non_compute_stage() const {
   for (const auto& s : shaders)
-    if (s.kind == ShaderKind::other) return true;
+    if (!is_compute(s.kind)) return true;
   return false;
+}
+
+bool ShaderTest::has_stage(ShaderKind k) const {
+  for (const auto& s : shaders)
+    if (s.kind == k) return true;
+  return false;
+}
+
+std::vector<std::string> section_headers(std::string_view text) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    std::string_view line = trim(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (line.size() >= 2 && line.front() == '[' && line.back() == ']') out.emplace_back(line.substr(1, line.size() - 2));
+  }
+  return out;
 }
 
 Result<ShaderTest> parse_shader_test(std::string_view text) {
   ShaderTest test;
-  enum class Section { none, require, shader, specializations, test, ignored } section = Section::none;
+  enum class Section { none, require, shader, specializations, vertex_data, test, ignored } section = Section::none;
+  std::string vertex_data;
+  unsigned vertex_data_line = 0;
   ShaderSection* shader = nullptr;
   bool saw_test = false;
   unsigned line_num = 0;
@@ -216,11 +238,21 @@ Result<ShaderTest> parse_shader_test(std::string_view text) {
         shader = &test.shaders.back();
       } else if (name == "compute shader specializations") {
         section = Section::specializations;
-      } else if (name == "vertex shader" || name == "vertex shader passthrough" ||
-                 name == "fragment shader" || name == "geometry shader" ||
+      } else if (name == "vertex shader" || name == "fragment shader" || name == "vertex shader passthrough") {
+        section = name == "vertex shader passthrough" ? Section::ignored : Section::shader;
+        test.shaders.push_back({name == "vertex shader"     ? ShaderKind::vertex_glsl
+                                : name == "fragment shader" ? ShaderKind::fragment_glsl
+                                                            : ShaderKind::vertex_passthrough,
+                                std::string(name), {}, line_num + 1});
+        shader = &test.shaders.back();
+      } else if (name == "vertex data") {
+        if (vertex_data_line) return Error::parse("line {}: a second [vertex data] section", line_num);
+        section = Section::vertex_data;
+        vertex_data_line = line_num + 1;
+      } else if (name == "geometry shader" ||
                  name == "tessellation control shader" ||
                  name == "tessellation evaluation shader" || name == "vertex program" ||
-                 name == "fragment program" || name == "vertex data" ||
+                 name == "fragment program" ||
                  name.find(" spirv") != std::string_view::npos ||
                  name.find("specializations") != std::string_view::npos ||
                  name == "geometry layout" || name == "shader include" ||
@@ -249,6 +281,10 @@ Result<ShaderTest> parse_shader_test(std::string_view text) {
         break;
       case Section::ignored:
         break;
+      case Section::vertex_data:
+        vertex_data.append(raw);
+        vertex_data.push_back('\n');
+        break;
       case Section::specializations: {
         if (line.empty() || line.front() == '#') break;
         auto st = parse_specialization(line, test.compute_specializations);
@@ -272,6 +308,9 @@ Result<ShaderTest> parse_shader_test(std::string_view text) {
     }
   }
   if (test.shaders.empty()) return Error::parse("no shader section");
+  if (vertex_data_line) {
+    AGX_TRY(test.vertex_data, parse_vertex_data(vertex_data, vertex_data_line));
+  }
   return test;
 }
 

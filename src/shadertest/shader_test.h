@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "shadertest/glsl_value.h"
+#include "shadertest/graphics_commands.h"
+#include "shadertest/vertex_data.h"
 #include "util/result.h"
 
 namespace agx::shadertest {
@@ -59,7 +61,10 @@ struct Requirements {
   bool glsl_es() const;
 };
 
-enum class ShaderKind { compute_glsl, compute_spirv, other };
+// vertex_passthrough: [vertex shader passthrough], shader_runner's built-in
+// `gl_Position = piglit_vertex` shader (the section has no text).
+enum class ShaderKind { compute_glsl, compute_spirv, vertex_glsl, vertex_passthrough, fragment_glsl, other };
+bool is_compute(ShaderKind k);
 struct ShaderSection {
   ShaderKind kind = ShaderKind::compute_glsl;
   std::string header;      // "compute shader", "vertex shader", ...
@@ -164,6 +169,9 @@ struct CmdVerifyProgramQuery { std::string name; std::string value; };
 // "block offset N", "block matrix stride N", "block row major N".
 enum class BlockField { array_index, binding, offset, matrix_stride, row_major };
 struct CmdBlockIndex { BlockField field = BlockField::array_index; std::string what; int value = 0; };
+// A command of vertex/fragment files (graphics_commands.h): draws, depth
+// clears, framebuffer probes, fixed-function state.
+struct CmdGraphics { GraphicsCommand command; };
 
 using CommandBody = std::variant<
     CmdUniform, CmdUniformHandle, CmdSsbo, CmdSsboSubdata, CmdAtomicCounters,
@@ -171,7 +179,7 @@ using CommandBody = std::variant<
     CmdProbeSsbo, CmdProbeAtomicCounter, CmdTextureRgbw, CmdTextureInteger,
     CmdTextureMiptree, CmdTextureShaped, CmdTexParameter, CmdImageTexture, CmdFbTex2d, CmdClearColor,
     CmdClear, CmdProbeRgba, CmdProbeAll, CmdTolerance, CmdMemoryBarrier, CmdLinkError,
-    CmdLinkSuccess, CmdVerifyProgramQuery, CmdBlockIndex>;
+    CmdLinkSuccess, CmdVerifyProgramQuery, CmdBlockIndex, CmdGraphics>;
 
 struct Command {
   unsigned line = 0;     // 1-based line in the file
@@ -186,13 +194,20 @@ struct ShaderTest {
   // lines (piglit's shader_runner.c process_specialization), as the 32
   // bits glSpecializeShader gets, by SpecId. Applied to the SPIR-V section.
   std::map<uint32_t, uint32_t> compute_specializations;
+  std::optional<VertexData> vertex_data;  // [vertex data]
   std::vector<Command> commands;
-  // Sections the runner does not understand are an error at parse time,
-  // except these, kept for the reason of a SKIP: "vertex shader", ...
+  // Unknown sections are an error at parse time; the stages the runner
+  // cannot run (geometry, tessellation, ARB programs, SPIR-V of graphics
+  // stages) are kept as ShaderKind::other for the reason of a SKIP.
   bool has_non_compute_stage() const;
+  bool has_stage(ShaderKind k) const;
 };
 
 Result<ShaderTest> parse_shader_test(std::string_view text);
+
+// The names of a file's section headers, in order ("require", "vertex
+// shader", ...), as parse_shader_test sees them; for files it may reject.
+std::vector<std::string> section_headers(std::string_view text);
 
 // One [test] line (without comments); `line` is used in the error.
 Result<CommandBody> parse_command(std::string_view text, unsigned line);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "shadertest/census.h"
 #include "shadertest/isolated.h"
 #include "shadertest/runner.h"
 
@@ -55,13 +56,41 @@ agx::Result<std::vector<std::string>> collect(const std::vector<std::string>& ar
   return paths;
 }
 
+// `--census`: the model is agx::shadertest::Census; this prints it.
+void print_census(const std::vector<std::string>& paths) {
+  agx::shadertest::Census census;
+  for (const auto& path : paths) {
+    auto text = agx::cli::read_file(path);
+    if (!text.ok()) agx::cli::fail(text.error());
+    census.add(path, *text, /*compile=*/true);
+  }
+  fmt::print("vertex/fragment files: {} ({} parse, {} do not)\n", census.vertex_fragment_files, census.parsed,
+             census.failures.size());
+  fmt::print("geometry/tessellation files: {} (SKIP: geometry/tessellation shaders are not supported)\n",
+             census.geometry_tessellation_files);
+  fmt::print("other files (compute, no shader stage): {}\n", census.other_files);
+  auto by_count = [](const std::map<std::string, size_t>& m) {
+    std::vector<std::pair<std::string, size_t>> v(m.begin(), m.end());
+    std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    return v;
+  };
+  fmt::print("sections (files using them):\n");
+  for (const auto& [name, n] : by_count(census.sections)) fmt::print("  {:6}  [{}]\n", n, name);
+  fmt::print("commands (uses):\n");
+  for (const auto& [name, n] : by_count(census.commands)) fmt::print("  {:6}  {}\n", n, name);
+  fmt::print("lowered GLSL to SPIR-V (glslang): {} of {} files\n", census.compiled, census.parsed);
+  for (const auto& [kind, n] : by_count(census.compile_failures)) fmt::print("  {:6}  {}\n", n, kind);
+  if (!census.failures.empty()) fmt::print("parse failures:\n");
+  for (const auto& f : census.failures) fmt::print("  {}\n", f);
+}
+
 void setup_shader_test(agx::cli::Args& sub) {
   struct Opts {
     std::vector<std::string> inputs;
     std::string list, root;
     unsigned jobs = 1;
     double timeout_s = 60;
-    bool json = false, piglit = false;
+    bool json = false, piglit = false, census = false;
   };
   auto o = std::make_shared<Opts>();
   sub.add_option("FILE", o->inputs, ".shader_test files or directories (searched recursively)");
@@ -73,6 +102,9 @@ void setup_shader_test(agx::cli::Args& sub) {
   sub.add_flag("--json", o->json, "One JSON object per file: {\"file\", \"result\", \"detail\", \"ms\"}");
   sub.add_flag("--piglit", o->piglit,
                "For one file, print what piglit's shader_runner prints: PIGLIT: {\"result\": \"pass\" }");
+  sub.add_flag("--census", o->census,
+               "Count the sections and [test] commands of the vertex/fragment files and how many parse and "
+               "compile to SPIR-V after the GLSL lowering (nothing runs)");
   // piglit's framework passes shader_runner's flags (-auto -fbo ...): accepted
   // and ignored with --piglit.
   sub.allow_extras();
@@ -85,6 +117,11 @@ void setup_shader_test(agx::cli::Args& sub) {
     if (!paths.ok()) agx::cli::fail(paths.error());
     if (paths->empty()) agx::cli::fail("no .shader_test files given");
     if (o->piglit && paths->size() != 1) agx::cli::fail("--piglit runs exactly one file");
+    if (o->census) {
+      if (o->json || o->piglit) agx::cli::fail("--census excludes --json and --piglit");
+      print_census(*paths);
+      return;
+    }
 
     agx::shadertest::IsolationOptions iso;
     iso.jobs = o->jobs;

@@ -24,8 +24,43 @@ TEST(Runner, SkipReasons) {
   EXPECT_EQ(*skip_reason(parse("[require]\n!GL_ARB_compute_shader\n[compute shader]\n"), caps),
             "requires GL_ARB_compute_shader to be absent");
   EXPECT_FALSE(skip_reason(parse("[require]\nGL ES >= 3.1\nGLSL ES >= 3.10\n[compute shader]\n"), caps));
-  EXPECT_EQ(*skip_reason(parse("[require]\n[vertex shader]\nvoid main() {}\n"), caps),
-            "has a [vertex shader] section: not a compute-only test");
+  // Vertex/fragment files go on to the graphics path (tests below); the
+  // stages the runner cannot run are skipped by name.
+  EXPECT_FALSE(skip_reason(parse("[require]\n[vertex shader]\nvoid main() {}\n"), caps));
+  EXPECT_EQ(*skip_reason(parse("[require]\n[vertex shader]\n[geometry shader]\n"), caps),
+            "geometry/tessellation shaders are not supported");
+  EXPECT_EQ(*skip_reason(parse("[require]\n[tessellation control shader]\n"), caps),
+            "geometry/tessellation shaders are not supported");
+  EXPECT_EQ(*skip_reason(parse("[require]\n[vertex program]\n"), caps),
+            "has a [vertex program] section: only GLSL vertex and fragment shaders are supported");
+}
+
+TEST(Runner, VertexFragmentVerdictsBeforeDraws) {
+  const std::string vs = "[require]\nGLSL >= 1.10\n[vertex shader]\nvoid main() { gl_Position = gl_Vertex; }\n";
+  const std::string fs = "[fragment shader]\nvoid main() { gl_FragColor = vec4(0.0, 1.0, 0.0, 1.0); }\n";
+  // glslang rejects the program: what `link error` wants.
+  auto v = run_shader_test(vs + "[fragment shader]\nvoid main() { undeclared = 1.0; }\n[test]\nlink error\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run_shader_test(vs + "[fragment shader]\nvoid main() { undeclared = 1.0; }\n[test]\nlink success\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_NE(v.detail.find("'undeclared' : undeclared identifier"), std::string::npos) << v.detail;
+  // A compatibility built-in the lowering leaves: a SKIP naming it.
+  v = run_shader_test(vs + "[fragment shader]\nvoid main() { gl_FragColor = gl_LightSource[0].ambient; }\n");
+  EXPECT_EQ(v.outcome, Outcome::skip);
+  EXPECT_NE(v.detail.find("gl_LightSource"), std::string::npos) << v.detail;
+  // Both stages lower and reach the compiler, whose message says why it
+  // cannot compile them yet (or, once it can, the file draws: not yet).
+  v = run_shader_test(vs + fs + "[test]\ndraw rect -1 -1 2 2\nprobe all rgba 0 1 0 1\n");
+  EXPECT_EQ(v.outcome, Outcome::skip) << v.detail;
+  EXPECT_FALSE(v.detail.empty());
+  // Two shader objects of one stage: glslang's SPIR-V path takes one.
+  v = run_shader_test(vs + "[vertex shader]\nvoid f() {}\n" + fs);
+  EXPECT_EQ(v.outcome, Outcome::skip);
+  EXPECT_NE(v.detail.find("2 [vertex shader] sections"), std::string::npos) << v.detail;
+  v = run_shader_test("[require]\nGLSL >= 1.10\n[vertex shader]\nconst int N = 2;\nvarying vec4 a[N];\n"
+                      "void main() {}\n" + fs);
+  EXPECT_EQ(v.outcome, Outcome::skip);
+  EXPECT_NE(v.detail.find("GLSL lowering: an array of a size that is not a number"), std::string::npos) << v.detail;
 }
 
 TEST(Runner, LimitRequirements) {

@@ -1,0 +1,75 @@
+// Lowering of the GLSL piglit's vertex/fragment files are written in (GLSL
+// 1.10-4.60, many in the compatibility profile, and GLSL ES 1.00-3.20) to
+// the core-profile GLSL glslang turns into OpenGL SPIR-V (glslang refuses
+// the compatibility profile for SPIR-V). docs/shadertest.md "Vertex and
+// fragment files" gives each rewrite with its public source; in short:
+//
+// - `#version`: desktop GLSL below 4.50 is compiled as `#version 450`,
+//   ES 1.00 as desktop 4.50 (ES 1.00 has no SPIR-V path), ES 3.00 as
+//   `#version 310 es`; a `#line` keeps the file's line numbers.
+// - `attribute` -> `in`; `varying` -> `out` (vertex) / `in` (fragment)
+//   (GLSL 1.30 section 4.3: the storage qualifiers that replaced them).
+// - the compatibility built-ins (GLSL 1.20 section 7): vertex attributes
+//   gl_Vertex, gl_Normal, gl_Color, gl_SecondaryColor, gl_FogCoord,
+//   gl_MultiTexCoord0-7 -> `in` variables at the generic locations they
+//   alias (ARB_vertex_program, "Generic vertex attribute aliasing": 0, 2,
+//   3, 4, 5, 8-15); the matrices gl_ModelViewMatrix, gl_ProjectionMatrix,
+//   gl_ModelViewProjectionMatrix, gl_TextureMatrix[8], gl_NormalMatrix and
+//   their Inverse / Transpose / InverseTranspose forms -> loose uniforms
+//   `piglit_<name>` the runner writes (identity unless `ortho`/`frustum`);
+//   ftransform() -> piglit_ModelViewProjectionMatrix * gl_Vertex; the
+//   varyings gl_FrontColor, gl_BackColor, gl_FrontSecondaryColor,
+//   gl_BackSecondaryColor, gl_TexCoord[8], gl_FogFragCoord -> `out`/`in`
+//   variables (fragment gl_Color / gl_SecondaryColor read the front ones);
+//   gl_FragColor / gl_FragData[8] -> `out vec4` at location 0.
+// - the GLSL 1.10 sampling functions (texture2D, texture2DProj,
+//   texture2DLod, textureCube, texture1D/3D, texture2DRect, ...) -> the
+//   GLSL 1.30 overloaded ones; shadow1D/2D/2DRect (+Proj, +Lod) return
+//   vec4(texture(...)) as GLSL 1.20 section 8.7 defines them.
+// - every vertex input and varying gets an explicit location: varyings by
+//   name, the same in both stages (GL links them by name; SPIR-V by
+//   location), vertex inputs the lowest locations the built-ins leave free.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/compiler.h"
+#include "util/result.h"
+
+namespace agx::shadertest {
+
+// A source's `#version` line: its number, `es`, and the text with that line
+// emptied (the other lines keep their numbers).
+struct VersionLine {
+  bool found = false;
+  unsigned number = 0;
+  bool es = false;
+  std::string body;
+};
+VersionLine find_version(std::string_view text);
+
+// What the lowering of one program keeps across its stages.
+struct LoweringState {
+  std::map<std::string, uint32_t> varying_locations;  // name -> first location
+  uint32_t next_varying = 0;
+};
+
+struct LoweredShader {
+  std::string source;                   // what glslang is given
+  std::vector<std::string> uniforms;    // the piglit_* matrices the runner writes
+  std::vector<std::string> attributes;  // the built-in attributes read (gl_Vertex, ...)
+  // Features the lowering keeps compiling but a draw cannot honour yet
+  // (gl_ClipVertex: user clip planes).
+  std::vector<std::string> unsupported;
+};
+
+// `version`/`es`: the #version to assume when the text has none (piglit
+// adds one from [require]); `first_line`: the file line of the text's
+// first line. Errors name what cannot be lowered.
+Result<LoweredShader> lower_glsl(std::string_view text, compiler::Stage stage, unsigned version, bool es,
+                                 unsigned first_line, LoweringState& state);
+
+}  // namespace agx::shadertest

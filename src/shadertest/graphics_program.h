@@ -1,0 +1,61 @@
+// A vertex/fragment file's program: each stage's GLSL lowered
+// (glsl_lowering.h) and turned into OpenGL SPIR-V by glslang, then compiled
+// by the compiler for its stage; and the verdict a file gets before draws
+// run (link results, files without draws).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <variant>
+#include <string>
+#include <vector>
+
+#include "shadertest/glsl_lowering.h"
+#include "shadertest/runner.h"
+#include "shadertest/shader_test.h"
+#include "util/result.h"
+
+namespace agx::shadertest {
+
+// shader_runner's [vertex shader passthrough]: gl_Position = piglit_vertex
+// (X11Libre/mirror.fdo.piglit tests/shaders/shader_runner.c
+// passthrough_vertex_shader_source; written here for GLSL 4.50).
+inline constexpr const char* kPassthroughVertexShader =
+    "#version 450\nlayout(location = 0) in vec4 piglit_vertex;\nvoid main() { gl_Position = piglit_vertex; }\n";
+
+struct StageProgram {
+  compiler::Stage stage = compiler::Stage::vertex;
+  LoweredShader lowered;
+  std::vector<uint32_t> spirv;
+};
+
+struct GraphicsProgram {
+  std::vector<StageProgram> stages;  // vertex first, then fragment
+};
+
+// Why a program did not become SPIR-V: the lowering refused it
+// (unsupported), glslang reported an error (the GLSL is invalid, or uses a
+// compatibility feature the lowering leaves), or the file has more than one
+// shader object of a stage (GL links them; glslang's SPIR-V path takes one).
+struct ProgramError {
+  enum class Kind { lowering, glslang, several_units } kind = Kind::glslang;
+  std::string message;
+};
+
+// Lowers and runs glslang on the file's vertex and fragment sections.
+std::variant<GraphicsProgram, ProgramError> build_graphics_program(const ShaderTest& test);
+
+// The verdict of a vertex/fragment file before draws run: glslang's
+// rejection PASSes a `link error` file and FAILs another (SKIP when it names
+// a compatibility built-in the lowering leaves: the feature is missing, the
+// file is not wrong); a stage the compiler cannot compile yet SKIPs with the
+// compiler's message; a file whose [test] only says `link success` PASSes
+// once both stages compile; anything that draws or probes SKIPs until the
+// runtime draws.
+Verdict run_graphics_test(const ShaderTest& test);
+
+// The first error line of a glslang log, without file and line: what the
+// census groups failures by ("'gl_LightSource' : undeclared identifier").
+std::string glslang_error_kind(const std::string& message);
+
+}  // namespace agx::shadertest

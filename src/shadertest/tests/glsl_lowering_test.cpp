@@ -1,0 +1,111 @@
+// The compatibility-profile lowering: what each built-in becomes, the
+// locations shared by both stages, and glslang accepting the result.
+#include <gtest/gtest.h>
+
+#include "compiler/compiler.h"
+#include "shadertest/glsl_lowering.h"
+#include "shadertest/graphics_program.h"
+
+namespace agx::shadertest {
+namespace {
+
+using compiler::Stage;
+
+LoweredShader lower(std::string_view text, Stage stage, LoweringState& state, unsigned version = 110, bool es = false) {
+  auto l = lower_glsl(text, stage, version, es, 5, state);
+  EXPECT_TRUE(l.ok()) << (l.ok() ? "" : l.error().message());
+  return l.ok() ? std::move(*l) : LoweredShader{};
+}
+
+void compiles(const LoweredShader& l, Stage stage) {
+  compiler::Options o;
+  o.env = compiler::TargetEnv::opengl;
+  o.stage = stage;
+  auto words = compiler::glsl_to_spirv(l.source, o);
+  EXPECT_TRUE(words.ok()) << l.source << "\n" << (words.ok() ? "" : words.error().message());
+}
+
+bool has(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+
+TEST(GlslLowering, CompatibilityVertexShader) {
+  LoweringState state;
+  auto v = lower("attribute vec4 pos;\nvarying vec3 n;\nvoid main() {\n"
+                 "  gl_Position = ftransform() + gl_ModelViewMatrixInverse * gl_Vertex + pos;\n"
+                 "  n = gl_NormalMatrix * gl_Normal;\n  gl_FrontColor = gl_Color;\n"
+                 "  gl_TexCoord[1] = gl_MultiTexCoord1;\n  gl_ClipVertex = gl_Vertex;\n}\n",
+                 Stage::vertex, state);
+  EXPECT_TRUE(has(v.source, "#version 450\n#line 5\n"));
+  EXPECT_TRUE(has(v.source, "layout(location = 0) in vec4 piglit_Vertex;"));
+  EXPECT_TRUE(has(v.source, "layout(location = 2) in vec3 piglit_Normal;"));
+  EXPECT_TRUE(has(v.source, "layout(location = 3) in vec4 piglit_Color;"));
+  EXPECT_TRUE(has(v.source, "layout(location = 9) in vec4 piglit_MultiTexCoord1;"));
+  // The user's attribute takes the lowest location the built-ins leave: 1.
+  EXPECT_TRUE(has(v.source, "layout(location = 1) in vec4 pos;")) << v.source;
+  EXPECT_TRUE(has(v.source, "uniform mat4 piglit_ModelViewMatrixInverse;"));
+  EXPECT_TRUE(has(v.source, "uniform mat3 piglit_NormalMatrix;"));
+  EXPECT_TRUE(has(v.source, "piglit_ftransform()"));
+  EXPECT_EQ(v.unsupported, (std::vector<std::string>{"gl_ClipVertex (user clip planes)"}));
+  EXPECT_EQ(v.attributes.size(), 4u);
+  compiles(v, Stage::vertex);
+  // The fragment stage finds the varyings at the vertex stage's locations.
+  auto f = lower("varying vec3 n;\nuniform sampler2D s;\nuniform sampler2DShadow z;\nvoid main() {\n"
+                 "  gl_FragColor = gl_Color + texture2D(s, n.xy) + gl_TexCoord[1] + shadow2D(z, n);\n}\n",
+                 Stage::fragment, state);
+  uint32_t n_at = state.varying_locations.at("n");
+  EXPECT_TRUE(has(f.source, fmt::format("layout(location = {}) in vec3 n;", n_at))) << f.source;
+  EXPECT_TRUE(has(f.source, fmt::format("layout(location = {}) in vec4 piglit_FrontColor;",
+                                        state.varying_locations.at("piglit_FrontColor"))));
+  EXPECT_TRUE(has(f.source, "layout(location = 0) out vec4 piglit_FragColor;"));
+  EXPECT_TRUE(has(f.source, "texture(s, n.xy)"));
+  EXPECT_TRUE(has(f.source, "vec4 piglit_shadow2D(sampler2DShadow s, vec3 c) { return vec4(texture(s, c)); }"));
+  compiles(f, Stage::fragment);
+}
+
+TEST(GlslLowering, LinesVersionsAndComments) {
+  LoweringState state;
+  // #version 120 with an #extension: the preamble goes after the directives,
+  // and #line puts the first code line back at its file line (5 + 3).
+  auto v = lower("#version 120\n#extension GL_ARB_foo : enable\n// gl_Vertex in a comment\n"
+                 "void main() { gl_Position = gl_Vertex; }\n", Stage::vertex, state);
+  EXPECT_TRUE(has(v.source, "// gl_Vertex in a comment\nlayout(location = 0) in vec4 piglit_Vertex;\n#line 8\n"))
+      << v.source;
+  // ES 3.00 is compiled as 3.10 es, with precision on the preamble.
+  auto f = lower("#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n",
+                 Stage::fragment, state);
+  EXPECT_TRUE(has(f.source, "#version 310 es\n"));
+  compiles(f, Stage::fragment);
+  // ES 1.00 becomes desktop 4.50.
+  auto e = lower("#version 100\nprecision mediump float;\nvarying vec4 c;\nvoid main() { gl_FragColor = c; }\n",
+                 Stage::fragment, state);
+  EXPECT_TRUE(has(e.source, "#version 450\n"));
+  compiles(e, Stage::fragment);
+}
+
+TEST(GlslLowering, ErrorsNameWhatCannotBeLowered) {
+  LoweringState state;
+  auto r = lower_glsl("struct S { float a; };\nvarying S s;\nvoid main() {}\n", Stage::vertex, 110, false, 1, state);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(has(r.error().message(), "a varying of type 'S'"));
+  r = lower_glsl("const int N = 2;\nvarying vec4 v[N];\nvoid main() {}\n", Stage::vertex, 110, false, 1, state);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(has(r.error().message(), "not a number"));
+  EXPECT_FALSE(lower_glsl("void main() {}", Stage::compute, 450, false, 1, state).ok());
+}
+
+TEST(GlslLowering, FindVersion) {
+  auto v = find_version("// c\n  #version 300 es\nvoid main() {}\n");
+  EXPECT_TRUE(v.found && v.es);
+  EXPECT_EQ(v.number, 300u);
+  EXPECT_EQ(v.body, "// c\n  \nvoid main() {}\n");
+  EXPECT_FALSE(find_version("void main() {}\n").found);
+}
+
+TEST(GlslLowering, GlslangErrorKind) {
+  EXPECT_EQ(glslang_error_kind("ERROR: vertex shader:12: 'gl_LightSource' : undeclared identifier\nERROR: 1 error"),
+            "'gl_LightSource' : undeclared identifier");
+  EXPECT_EQ(glslang_error_kind("fragment shader:6: 'gl_X' : undeclared identifier\nmore"), "'gl_X' : undeclared identifier");
+  EXPECT_EQ(glslang_error_kind("no error line"), "no error line");
+}
+
+}  // namespace
+}  // namespace agx::shadertest
