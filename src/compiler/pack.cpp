@@ -48,6 +48,8 @@ Status select_one(const Function& f, const Instr& in, Selection& s) {
       return select_memory(f, in, s);
     case Op::texture_load: case Op::texture_sample: case Op::image_write: return select_texture(f, in, s);
     case Op::wait: case Op::barrier: case Op::memory_barrier: return select_control(f, in, s);
+    case Op::iter: case Op::sample_mask: case Op::tile_load: case Op::tile_store: case Op::zs_emit:
+      return select_fragment(f, in, s);
     default: break;
   }
   if (info.flags & kOpControl) return select_control(f, in, s);

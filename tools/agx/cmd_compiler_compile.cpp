@@ -1,6 +1,8 @@
-// `agx compile`: a compute shader (GLSL .comp or SPIR-V .spv) to AGX
-// machine code (docs/compiler.md).
+// `agx compile`: a compute or fragment shader (GLSL .comp / .frag or SPIR-V
+// .spv) to AGX machine code (docs/compiler.md). A fragment shader is linked
+// with the default epilog (one RGBA8 target, no blending) unless --no-epilog.
 //   agx compile SHADER [-o OUT.bin] [--disasm] [--stats] [--json] [--entry NAME]
+//                      [--stage comp|frag] [--no-epilog]
 //                      [--target vulkan|opengl] [--ir] [--no-opt] [--no-preamble]
 //                      [--no-pressure-schedule] [--spec ID=VALUE]...
 #include <charconv>
@@ -17,6 +19,8 @@ namespace {
 
 struct Options {
   std::string input, out, entry = "main", target = "vulkan";
+  std::string stage;     // comp, frag; empty: from the extension (.frag), else compute
+  bool no_epilog = false;
   std::vector<std::string> specs;  // ID=VALUE
   bool disasm = false, stats = false, json = false, ir = false, no_opt = false, no_schedule = false, no_preamble = false;
 };
@@ -73,6 +77,36 @@ nlohmann::json abi_json(const agx::compiler::Abi& abi) {
   return out;
 }
 
+nlohmann::json fragment_json(const agx::compiler::FragmentAbi& f) {
+  nlohmann::json inputs = nlohmann::json::array();
+  for (const auto& i : f.inputs)
+    inputs.push_back({{"location", i.location}, {"component", i.component}, {"components", i.components},
+                      {"interpolation", agx::compiler::interpolation_name(i.interpolation)},
+                      {"point", agx::compiler::interpolation_point_name(i.point)}, {"cf", i.cf}});
+  auto cf = [](uint32_t c) { return c == agx::compiler::FragmentAbi::kNoCf ? nlohmann::json() : nlohmann::json(c); };
+  return {{"inputs", inputs}, {"w_cf", f.w_cf}, {"z_cf", cf(f.z_cf)}, {"point_coord_cf", cf(f.point_coord_cf)},
+          {"primitive_id_cf", cf(f.primitive_id_cf)}, {"cf_count", f.cf_count}, {"colour_outputs", f.colour_outputs},
+          {"dual_source", f.dual_source}, {"writes_depth", f.writes_depth}, {"writes_stencil", f.writes_stencil},
+          {"discards", f.discards}, {"early_fragment_tests", f.early_fragment_tests},
+          {"origin_lower_left", f.origin_lower_left}, {"pixel_center_integer", f.pixel_center_integer}};
+}
+
+// --stage, or the extension: .frag is a fragment shader, anything else compute.
+agx::compiler::Stage stage_of(const Options& o) {
+  const std::string& st = o.stage;
+  if (st == "frag" || st == "fragment") return agx::compiler::Stage::fragment;
+  if (st == "comp" || st == "compute") return agx::compiler::Stage::compute;
+  if (!st.empty()) agx::cli::fail(fmt::format("--stage '{}': expected comp or frag", st));
+  const bool frag = o.input.size() > 5 && o.input.substr(o.input.size() - 5) == ".frag";
+  return frag ? agx::compiler::Stage::fragment : agx::compiler::Stage::compute;
+}
+
+// A fragment shader linked with the default epilog.
+agx::Result<agx::compiler::Shader> with_epilog(const agx::compiler::Shader& main) {
+  AGX_TRY(auto epilog, agx::compiler::compile_fragment_epilog(agx::compiler::FragmentEpilogKey{}));
+  return agx::compiler::link_fragment(main, epilog);
+}
+
 // abi_json plus the keys only some shaders have.
 nlohmann::json abi_json_full(const agx::compiler::Abi& abi) {
   nlohmann::json j = abi_json(abi);
@@ -91,6 +125,7 @@ void run(const Options& o) {
   co.optimize = !o.no_opt;
   co.pressure_schedule = !o.no_schedule;
   co.preamble = !o.no_preamble;
+  co.stage = stage_of(o);
   for (const std::string& spec : o.specs) {
     size_t eq = spec.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
@@ -118,6 +153,10 @@ void run(const Options& o) {
     shader = agx::compiler::compile_glsl(*text, co);
   }
   if (!shader) agx::cli::fail(shader.error());
+  if (co.stage == agx::compiler::Stage::fragment && !o.no_epilog) {
+    shader = with_epilog(*shader);
+    if (!shader) agx::cli::fail(shader.error());
+  }
   if (!o.out.empty())
     if (auto st = agx::cli::write_binary(o.out, shader->code); !st) agx::cli::fail(st.error());
   const auto& s = shader->stats;
@@ -127,6 +166,7 @@ void run(const Options& o) {
                         {"threads_per_core", s.threads_per_core}, {"loops", s.loops},
                         {"preamble_instructions", s.preamble_instructions}, {"preamble_bytes", s.preamble_bytes},
                         {"preamble_gprs", s.preamble_gprs}, {"abi", abi_json_full(shader->abi)}};
+    if (co.stage == agx::compiler::Stage::fragment) j["abi"]["fragment"] = fragment_json(shader->abi.fragment);
     fmt::print("{}\n", j.dump());
     return;
   }
@@ -139,8 +179,8 @@ void run(const Options& o) {
     fmt::print("{}", agx::compiler::disassemble(shader->code));
   }
   if (o.stats)
-    fmt::print("compute shader: {} inst, {} bytes, {} halfregs, {} threads, {} loops, {}:{} spills:fills, {} uniform halves{}\n",
-               s.instructions, s.bytes, s.gprs, s.threads_per_core, s.loops, s.spills, s.fills, s.uniforms,
+    fmt::print("{} shader: {} inst, {} bytes, {} halfregs, {} threads, {} loops, {}:{} spills:fills, {} uniform halves{}\n",
+               agx::compiler::stage_name(co.stage), s.instructions, s.bytes, s.gprs, s.threads_per_core, s.loops, s.spills, s.fills, s.uniforms,
                pre ? fmt::format(", preamble {} inst {} bytes {} halfregs", s.preamble_instructions, s.preamble_bytes,
                                  s.preamble_gprs)
                    : "");
@@ -148,7 +188,9 @@ void run(const Options& o) {
 
 void setup(CLI::App& sub) {
   auto o = std::make_shared<Options>();
-  sub.add_option("shader", o->input, "GLSL compute shader (.comp, or any other name) or SPIR-V (.spv)")->required();
+  sub.add_option("shader", o->input, "GLSL shader (.comp, .frag: a fragment shader, any other name: compute) or SPIR-V (.spv)")->required();
+  sub.add_option("--stage", o->stage, "comp or frag (default: from the extension)");
+  sub.add_flag("--no-epilog", o->no_epilog, "Fragment shaders: the main shader alone, without the default epilog");
   sub.add_option("-o,--output", o->out, "Write the machine code to this file");
   sub.add_flag("--disasm", o->disasm, "Print the disassembly");
   sub.add_flag("--stats", o->stats, "Print shader-db style statistics");
@@ -163,6 +205,6 @@ void setup(CLI::App& sub) {
   sub.callback([o] { run(*o); });
 }
 
-agx::cli::Command kCompile{"compile", "Compile a compute shader (GLSL or SPIR-V) to AGX machine code", setup};
+agx::cli::Command kCompile{"compile", "Compile a compute or fragment shader (GLSL or SPIR-V) to AGX machine code", setup};
 
 }  // namespace
