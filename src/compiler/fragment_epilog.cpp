@@ -56,6 +56,16 @@ class Epilog {
   Src one_minus(Src x) { x.neg = !x.neg; return fop(Op::fadd, {f1(1.0f), x}); }
   Src fmin(Src a, Src b) { return b_.select(Cond::flt, false, a, b, a, b); }
   Src fmax(Src a, Src b) { return b_.select(Cond::fgt, false, a, b, a, b); }
+  // f16 targets: ld_tile / st_tile move the raw half bits (the usc unit's
+  // memory formats), so the epilog converts.
+  Src from_half(Src bits) {
+    Src lo = Src::val(b_.def(Op::mov, {bits}), 16);
+    return fop(Op::fadd, {lo, f1(-0.0f)});
+  }
+  Src to_half_bits(Src x) {
+    const Src h = Src::val(b_.def(Op::fadd, {x, f1(-0.0f)}, 16), 16);
+    return Src::val(b_.def(Op::iadd, {h, Src::immediate(0)}));
+  }
   Vec4 registers(uint32_t first_reg);
   Vec4 tile_load(uint32_t rt, uint32_t code);
   Src factor(BlendFactor f, unsigned c, const Vec4& s, const Vec4& d);
@@ -201,7 +211,10 @@ Status Epilog::target(uint32_t rt) {
   const bool whole = mask == present || !l.supports_mask(rt);
   const bool need_dst = blending || key_.logic_op_enable || (mask != present && packed(isa));
   Vec4 d{};
+  const bool f16 = isa == IsaFormat::F16;
   if (need_dst) d = tile_load(rt, static_cast<uint32_t>(code));
+  if (need_dst && f16)
+    for (Src& v : d) v = from_half(v);
   if (blending) {
     // Fixed-point targets clamp the source (and constant) first.
     const bool unorm = fi.type == format::TextureType::Unorm, snorm = fi.type == format::TextureType::Snorm;
@@ -215,7 +228,8 @@ Status Epilog::target(uint32_t rt) {
   uint32_t store_mask = whole ? (packed(isa) ? 0xFu : present) : mask;
   for (unsigned c = 0; c < 4; ++c) {
     if (!(store_mask >> c & 1)) continue;
-    data.push_back(mask >> c & 1 || !need_dst ? s[c] : d[c]);
+    const Src v = mask >> c & 1 || !need_dst ? s[c] : d[c];
+    data.push_back(f16 ? to_half_bits(v) : v);
   }
   const ValueId v = b_.def(Op::collect, data, 32, static_cast<uint8_t>(data.size()));
   b_.emit(Op::tile_store, {Src::val(v)}, tile_imm(static_cast<uint32_t>(code), store_mask, l.offset_B[rt]));

@@ -250,3 +250,153 @@ TEST_F(FragmentRender, EveryBlendFactorAndEquation) {
 
 }  // namespace
 }  // namespace agx::compiler
+
+namespace agx::compiler {
+namespace {
+
+// One tilebuffer format class: the render target, the shader's output, the
+// epilog state and the raw bytes the image must hold at every pixel.
+struct FormatCase {
+  const char* format;
+  const char* tile_format;  // image_write_block's / st_tile's F for bg and eot
+  const char* output;       // the shader's `out` declaration type
+  const char* value;        // what it writes
+  std::string clear;        // the background's moves into r0.. (bits)
+  unsigned clear_mask;      // bg's st_tile mask
+  EpilogTarget target;
+  bool logic_xor = false;
+  std::vector<uint8_t> want;  // the pixel's bytes
+};
+std::string regs(std::initializer_list<uint32_t> v) {
+  std::string s;
+  unsigned i = 0;
+  for (uint32_t x : v) s += "mov_imm r" + std::to_string(i++) + ", " + std::to_string(x) + ", 0b0\n";
+  return s;
+}
+
+BlendState alpha_blend() {
+  BlendState b;
+  b.enable = true;
+  b.src_rgb = b.src_alpha = BlendFactor::src_alpha;
+  b.dst_rgb = b.dst_alpha = BlendFactor::one_minus_src_alpha;
+  return b;
+}
+
+std::vector<FormatCase> format_cases() {
+  const uint32_t one = 0x3F800000, half = 0x3F000000, zero = 0;
+  std::vector<FormatCase> c;
+  // u8norm, no blending: the colour converted.
+  c.push_back({"R8G8B8A8_UNORM", "u8norm", "vec4", "vec4(1.0, 0.5, 0.0, 1.0)", regs({zero, zero, zero, zero}), 0xF, {}, false, {255, 128, 0, 255}});
+  // u8norm, alpha blending over 0.5 grey: 0.25 * 1.0 + 0.75 * 0.5.
+  c.push_back({"R8G8B8A8_UNORM", "u8norm", "vec4", "vec4(1.0, 0.0, 0.5, 0.25)", regs({half, half, half, half}), 0xF, {0xF, alpha_blend()}, false,
+               {160, 96, 128, 112}});
+  // A write mask st_tile can do itself (x and z only).
+  c.push_back({"R8G8B8A8_UNORM", "u8norm", "vec4", "vec4(1.0)", regs({half, half, half, half}), 0xF, {0x5, {}}, false, {255, 128, 255, 128}});
+  // A logic op (xor) on unorm8: 0xFF ^ 0x80.
+  c.push_back({"R8G8B8A8_UNORM", "u8norm", "vec4", "vec4(1.0, 0.0, 1.0, 0.0)", regs({half, half, half, half}), 0xF, {}, true, {127, 128, 127, 128}});
+  // f16: half floats.
+  c.push_back({"R16G16B16A16_FLOAT", "f16", "vec4", "vec4(0.5, -2.0, 0.25, 1.0)", regs({zero, zero, zero, zero}), 0xF, {}, false,
+               {0x00, 0x38, 0x00, 0xC0, 0x00, 0x34, 0x00, 0x3C}});
+  // f16 blending (the destination read back from half bits): 0.5 * 0.5 + 0.5 * 1.0.
+  c.push_back({"R16G16B16A16_FLOAT", "f16", "vec4", "vec4(0.5, 0.5, 0.5, 0.5)", regs({0x3C00, 0x3C00, 0x3C00, 0x3C00}), 0xF,
+               {0xF, alpha_blend()}, false, {0x00, 0x3A, 0x00, 0x3A, 0x00, 0x3A, 0x00, 0x3A}});
+  // A 32-bit integer target: blending is skipped; then xor.
+  c.push_back({"R32_UINT", "i32", "uvec4", "uvec4(0x12345678u, 0u, 0u, 0u)", regs({7}), 0x1, {0xF, alpha_blend()}, false,
+               {0x78, 0x56, 0x34, 0x12}});
+  c.push_back({"R32_UINT", "i32", "uvec4", "uvec4(0x12345678u, 0u, 0u, 0u)", regs({7}), 0x1, {}, true, {0x7F, 0x56, 0x34, 0x12}});
+  // 8-bit integers.
+  c.push_back({"R8G8B8A8_UINT", "i8", "uvec4", "uvec4(1u, 2u, 250u, 7u)", regs({zero, zero, zero, zero}), 0xF, {}, false, {1, 2, 250, 7}});
+  // s8norm, two components.
+  c.push_back({"R8G8_SNORM", "s8norm", "vec4", "vec4(-1.0, 0.5, 0.0, 1.0)", regs({zero, zero}), 0x3, {}, false, {0x81, 64}});
+  // u16norm.
+  c.push_back({"R16_UNORM", "u16norm", "vec4", "vec4(0.5, 0.0, 0.0, 1.0)", regs({zero}), 0x1, {}, false, {0x00, 0x80}});
+  // rgb10a2 (packed): whole, then with a write mask through ld_tile.
+  c.push_back({"R10G10B10A2_UNORM", "rgb10a2", "vec4", "vec4(1.0, 0.0, 0.5, 1.0)", regs({zero, zero, zero, zero}), 0xF, {}, false, {0xFF, 0x03, 0x00, 0xE0}});
+  c.push_back({"R10G10B10A2_UNORM", "rgb10a2", "vec4", "vec4(1.0, 1.0, 0.0, 0.0)", regs({zero, zero, half, one}), 0xF, {0x1, {}}, false,
+               {0xFF, 0x03, 0x00, 0xE0}});
+  return c;
+}
+
+class FragmentFormats : public FragmentRender, public testing::WithParamInterface<size_t> {};
+
+TEST_P(FragmentFormats, EpilogStoresTheFormat) {
+  const FormatCase fc = format_cases()[GetParam()];
+  SCOPED_TRACE(fc.format);
+  target_of(fc.format, 16, 16);
+  static const char* kMasks[] = {"", "x", "y", "xy", "z", "xz", "yz", "xyz", "w", "xw", "yw", "xyw", "zw", "xzw", "yzw", "xyzw"};
+  const unsigned regs = unsigned(std::popcount(fc.clear_mask));
+  std::string tuple;
+  for (unsigned i = 0; i < regs; ++i) tuple += (i ? "_r" : "r") + std::to_string(i);
+  render.bg = tile_program(fc.clear + "st_tile " + tuple + ", " + fc.tile_format + ", 0, " + kMasks[fc.clear_mask] +
+                               ", 0, 255, 0\n",
+                           false);
+  render.eot = tile_program(std::string("get_sr r4, sr2\nmov_imm r3l, 0\nimage_write_block r3l, r4_r5, 0, ts0, tex_2d, rte, ") +
+                                fc.tile_format + ", 0, 9, 1\n",
+                            true);
+  FragmentEpilogKey key;
+  tilebuffer::RenderTargets rts{};
+  rts[0] = *format::find_format(fc.format);
+  auto l = tilebuffer::build_layout(rts, 1);
+  ASSERT_TRUE(l.ok());
+  key.layout = *l;
+  key.targets[0] = fc.target;
+  key.logic_op_enable = fc.logic_xor;
+  key.logic_op = LogicOp::xor_;
+  const Shader s = linked(std::string("#version 450\nlayout(location = 0) out ") + fc.output + " o;\nvoid main() { o = " +
+                              fc.value + "; }\n",
+                          key);
+  ASSERT_FALSE(s.code.empty());
+  rect(draw_shader(s, {}), 0, 0, 16, 16, 0.5);
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  for (int y : {0, 9})
+    for (int x : {0, 13}) {
+      auto at = layout::element_address_B(target.layout, uint32_t(x), uint32_t(y), 0, 0, 0);
+      ASSERT_TRUE(at.ok());
+      std::vector<uint8_t> got(fc.want.size());
+      GpuFault f;
+      ASSERT_TRUE(mem.read(kTarget + *at, got.data(), got.size(), GpuUnit::host, &f));
+      for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], fc.want[i], 1) << "byte " << i << " at " << x << "," << y;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Classes, FragmentFormats, testing::Range<size_t>(0, format_cases().size()));
+
+TEST(FragmentEpilog, DefaultLayoutIsTheTilebufferUnits) {
+  tilebuffer::RenderTargets rts{};
+  rts[0] = format::Format::R8G8B8A8_UNORM;
+  auto l = tilebuffer::build_layout(rts, 1);
+  ASSERT_TRUE(l.ok());
+  const tilebuffer::Layout d = FragmentEpilogKey::default_layout();
+  EXPECT_EQ(d.formats, l->formats);
+  EXPECT_EQ(d.offset_B, l->offset_B);
+  EXPECT_EQ(d.sample_size_B, l->sample_size_B);
+  EXPECT_EQ(d.samples, l->samples);
+  EXPECT_EQ(d.tile, l->tile);
+}
+
+TEST(FragmentEpilog, RefusesWhatItCannotStore) {
+  FragmentEpilogKey key;
+  tilebuffer::RenderTargets rts{};
+  rts[0] = format::Format::R32G32B32A32_FLOAT;
+  auto l = tilebuffer::build_layout(rts, 1);
+  ASSERT_TRUE(l.ok());
+  key.layout = *l;
+  key.logic_op_enable = true;
+  auto e = compile_fragment_epilog(key);
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.error().message().find("logic op on render target 0"), std::string::npos) << e.error().message();
+  Shader not_linked;
+  not_linked.code = {0x88, 0x00};
+  not_linked.code.insert(not_linked.code.begin(), {0x7e, 0x31, 0x50, 0x0a, 0x80, 0x00});  // mov, then stop
+  auto ok = link_fragment(not_linked, not_linked);
+  EXPECT_TRUE(ok.ok());
+  Shader no_stop;
+  no_stop.code = {0x7e, 0x31, 0x50, 0x0a, 0x80, 0x00};
+  auto bad = link_fragment(no_stop, not_linked);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message().find("does not end in stop"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace agx::compiler
