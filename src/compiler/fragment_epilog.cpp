@@ -47,7 +47,7 @@ using Vec4 = std::array<Src, 4>;
 
 class Epilog {
  public:
-  Epilog(const FragmentEpilogKey& key, Function& f) : key_(key), b_(f) {}
+  Epilog(const FragmentEpilogKey& key, Function& f) : key_(key), b_(f), f_(f) {}
   Status run();
 
  private:
@@ -67,6 +67,18 @@ class Epilog {
     return Src::val(b_.def(Op::iadd, {h, Src::immediate(0)}));
   }
   Vec4 registers(uint32_t first_reg);
+  // Whether `data` are render target rt's colour registers r(4(rt+1)).., in order.
+  bool is_colour_read(const std::vector<Src>& data, uint32_t rt) const {
+    for (size_t c = 0; c < data.size(); ++c) {
+      if (!data[c].is_value() || data[c].neg || data[c].abs) return false;
+      const ValueId v = data[c].value;
+      bool found = false;
+      for (const Instr& in : f_.instrs)
+        found |= in.dest == v && in.op == Op::reg_read && in.imm == 2 * (FragmentAbi::colour_register(rt) + c);
+      if (!found) return false;
+    }
+    return true;
+  }
   Vec4 tile_load(uint32_t rt, uint32_t code);
   Src factor(BlendFactor f, unsigned c, const Vec4& s, const Vec4& d);
   Vec4 blend(const BlendState& bs, const Vec4& s, const Vec4& d);
@@ -76,6 +88,7 @@ class Epilog {
 
   const FragmentEpilogKey& key_;
   Builder b_;
+  const Function& f_;
   Vec4 src1_{}, constant_{};
   bool reads_constant_ = false;
 };
@@ -231,8 +244,14 @@ Status Epilog::target(uint32_t rt) {
     const Src v = mask >> c & 1 || !need_dst ? s[c] : d[c];
     data.push_back(f16 ? to_half_bits(v) : v);
   }
+  const uint64_t imm = tile_imm(static_cast<uint32_t>(code), store_mask, l.offset_B[rt]);
+  if (data == std::vector<Src>(s.begin(), s.begin() + static_cast<long>(data.size())) && is_colour_read(data, rt)) {
+    // The main shader's registers as they are: stored in place.
+    b_.emit(Op::tile_store, {}, imm | tile_fixed(2 * FragmentAbi::colour_register(rt)));
+    return {};
+  }
   const ValueId v = b_.def(Op::collect, data, 32, static_cast<uint8_t>(data.size()));
-  b_.emit(Op::tile_store, {Src::val(v)}, tile_imm(static_cast<uint32_t>(code), store_mask, l.offset_B[rt]));
+  b_.emit(Op::tile_store, {Src::val(v)}, imm);
   return {};
 }
 

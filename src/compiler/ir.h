@@ -108,6 +108,10 @@ inline uint64_t tile_imm(uint32_t format, uint32_t mask, uint32_t offset_B) {
 inline uint32_t tile_format(uint64_t imm) { return static_cast<uint32_t>(imm & 0xF); }
 inline uint32_t tile_mask(uint64_t imm) { return static_cast<uint32_t>(imm >> 4 & 0xF); }
 inline uint32_t tile_offset_B(uint64_t imm) { return static_cast<uint32_t>(imm >> 8 & 0xFF); }
+// tile_store without a source: the data in the fixed 32-bit registers from
+// this half on (bits 16-23), e.g. the colour the main shader left.
+inline uint64_t tile_fixed(uint32_t half) { return uint64_t{half & 0xFF} << 16; }
+inline uint32_t tile_fixed_half(uint64_t imm) { return static_cast<uint32_t>(imm >> 16 & 0xFF); }
 
 // Conversions (Instr::imm of Op::convert): applegpu's convert modes.
 enum class Conv : uint8_t { u32_to_f, s32_to_f, f_to_u32, f_to_s32 };

@@ -68,13 +68,17 @@ Status sample_mask(const Instr& in, Selection& s) {
 // every sample (S = 0xFF, an immediate: St 0).
 Status tile_access(const Function& f, const Instr& in, Selection& s) {
   const bool load = in.op == Op::tile_load;
-  const Value& v = load ? f.values[in.dest] : f.values[in.srcs[0].value];
-  if (!load && !in.srcs[0].is_value()) return Error::invalid_argument("st_tile of a non-register");
   const uint32_t mask = tile_mask(in.imm);
-  if (v.bits != 32 || v.comps != static_cast<unsigned>(std::popcount(mask)))
-    return Error::invalid_argument("{}: {} x {}-bit registers for mask {:x}", load ? "ld_tile" : "st_tile", unsigned(v.comps),
-                                   unsigned(v.bits), mask);
-  const std::array<Field, 9> f9{{{"R", static_cast<uint32_t>(v.reg)}, {"Rt", 1}, {"F", tile_format(in.imm)}, {"mask", mask},
+  uint32_t half = tile_fixed_half(in.imm);
+  if (load || !in.srcs.empty()) {
+    if (!load && (in.srcs.size() != 1 || !in.srcs[0].is_value())) return Error::invalid_argument("st_tile of a non-register");
+    const Value& v = load ? f.values[in.dest] : f.values[in.srcs[0].value];
+    if (v.bits != 32 || v.comps != static_cast<unsigned>(std::popcount(mask)))
+      return Error::invalid_argument("{}: {} x {}-bit registers for mask {:x}", load ? "ld_tile" : "st_tile", unsigned(v.comps),
+                                     unsigned(v.bits), mask);
+    half = static_cast<uint32_t>(v.reg);
+  }
+  const std::array<Field, 9> f9{{{"R", half}, {"Rt", 1}, {"F", tile_format(in.imm)}, {"mask", mask},
                                   {"O", tile_offset_B(in.imm)}, {"S", 0xFF}, {"St", 0}, {"C", 0}, {"Ct", 0}}};
   return emit_fields(load ? O::ld_tile : O::st_tile, f9, s);
 }

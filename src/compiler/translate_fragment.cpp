@@ -225,8 +225,13 @@ Status Translator::finish_fragment() {
     const uint32_t scalar = ty.kind == Kind::vector ? ty.elem : l.type;
     if ((ty.kind != Kind::vector && ty.kind != Kind::float_ && ty.kind != Kind::int_) || type(scalar).width != 32)
       return Error::unsupported("{}: output '{}': only 32-bit scalars and vectors are supported", o_.file_name, m_.names[l.var]);
-    AGX_TRY(auto p, variable_pointer(l.var, at));
-    AGX_TRY(auto words, local_load(p, at));
+    std::vector<Src> words;
+    if (l.registers) {  // the words themselves: no copy before the move into place
+      for (ValueId w : l.words) words.push_back(Src::val(w));
+    } else {
+      AGX_TRY(auto p, variable_pointer(l.var, at));
+      AGX_TRY(words, local_load(p, at));
+    }
     if (register_output_builtin(d.builtin)) {
       const bool depth = is_builtin(d.builtin, BuiltIn::FragDepth);
       b_.emit(Op::reg_write, {words.at(0)}, 2 * (depth ? FragmentAbi::kDepthRegister : FragmentAbi::kStencilHalf / 2));

@@ -67,19 +67,10 @@ class FragmentRender : public gpu::test::RenderTest {
     u.size_halfs = 8;
     u.buffer = where;
     append(state, u);
-    cs::PppHeader h{};
-    h.fragment_shader = true;
-    auto hb = cs::pack(h);
-    uint32_t bit = 0;
-    if (hb.ok()) std::memcpy(&bit, hb->data(), 4);
-    w.present |= bit;
-    std::vector<uint8_t> bind(words_b->size() * 4);
-    std::memcpy(bind.data(), words_b->data(), bind.size());
     cs::UscFragmentProperties late{};
     late.early_z_testing = false;
-    w.fragment_shader_0.cf_binding_count = b->bindings.size();
-    w.fragment_shader_1.pipeline = words(usc_put(s.code), false, std::max(s.stats.gprs, 8u), late, state);
-    w.fragment_shader_2.cf_bindings = usc_put(bind, 4);
+    set_fragment_shader(w, words(usc_put(s.code), false, std::max(s.stats.gprs, 8u), late, state), *words_b,
+                        b->bindings.size());
     gpu::DrawState ds;
     ds.ppp = w;
     ds.slots = report->slots;
@@ -140,6 +131,25 @@ void main() {
       ASSERT_EQ(p[3], 255);
       ASSERT_FLOAT_EQ(depth_at(x, y), float((y + 0.5) / 64.0)) << x << "," << y;
     }
+}
+
+// Alpha-to-coverage at one sample: alpha below 0.5 covers nothing.
+TEST_F(FragmentRender, AlphaToCoverage) {
+  target_of("R8G8B8A8_UNORM", 16, 16);
+  clear_and_store(0, 0, 0, 1);
+  FragmentEpilogKey key;
+  key.alpha_to_coverage = true;
+  auto shader = [&](const char* alpha) {
+    return linked(std::string("#version 450\nlayout(location = 0) out vec4 o;\nvoid main() { o = vec4(1.0, 1.0, 1.0, ") +
+                      alpha + "); }\n",
+                  key);
+  };
+  rect(draw_shader(shader("0.3"), {}), 0, 0, 8, 16, 0.5);
+  rect(draw_shader(shader("0.7"), {}), 8, 0, 16, 16, 0.5);
+  auto r = run();
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_EQ(pixel(3, 5), (std::array<uint8_t, 4>{0, 0, 0, 255}));
+  EXPECT_EQ(pixel(12, 5), (std::array<uint8_t, 4>{255, 255, 255, 178}));
 }
 
 // Every blend factor (as the source factor, then as the destination
