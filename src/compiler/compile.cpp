@@ -37,8 +37,7 @@ Result<std::optional<std::vector<uint8_t>>> compile_preamble(Function& pre, cons
   return std::optional<std::vector<uint8_t>>(std::move(code));
 }
 
-// The entry point's execution model must be the stage asked for; only
-// compute is compiled so far (docs/compiler.md).
+// The entry point's execution model must be the stage asked for.
 Status check_stage(const spirv::Module& m, const Options& o) {
   Stage model = m.execution_model == spv::ExecutionModel::Vertex     ? Stage::vertex
                 : m.execution_model == spv::ExecutionModel::Fragment ? Stage::fragment
@@ -46,8 +45,6 @@ Status check_stage(const spirv::Module& m, const Options& o) {
   if (model != o.stage)
     return Error::invalid_argument("{}: entry point '{}' is a {} shader, a {} shader was asked for", o.file_name, o.entry,
                                    stage_name(model), stage_name(o.stage));
-  if (model == Stage::fragment)
-    return Error::unsupported("{}: {} shaders are not compiled yet (only compute and vertex)", o.file_name, stage_name(model));
   return {};
 }
 
@@ -70,6 +67,11 @@ Result<Shader> compile_spirv(std::span<const uint32_t> words, const Options& opt
   Function f;
   detail::Translator translator(module, f, shader.abi, options);
   if (auto st = translator.run(); !st) return std::move(st).error();
+  AGX_CHECK(compile_function(f, options, shader));
+  return shader;
+}
+
+Status compile_function(Function& f, const Options& options, Shader& shader) {
   AGX_CHECK(checked(f, options, "translation"));
   for (int round = 0; round < 4; ++round) {
     bool progress = opt_copy_prop(f);
@@ -133,7 +135,7 @@ Result<Shader> compile_spirv(std::span<const uint32_t> words, const Options& opt
   shader.stats.instructions += shader.stats.preamble_instructions;
   shader.stats.uniforms = shader.abi.uniform_count * 2;
   for (const Instr& in : f.instrs) shader.stats.loops += in.op == Op::loop;
-  return shader;
+  return {};
 }
 
 Result<Shader> compile_glsl(std::string_view source, const Options& options) {

@@ -13,8 +13,9 @@
 #include <string_view>
 #include <vector>
 
-#include "util/result.h"
+#include "compiler/fragment.h"
 #include "compiler/vertex.h"
+#include "util/result.h"
 
 namespace agx::compiler {
 
@@ -142,6 +143,8 @@ struct Abi {
   uint32_t preamble_uniform = 0, preamble_uniform_count = 0;
   // Stage::vertex: attributes, the prolog's uniforms, outputs (vertex.h).
   VertexAbi vertex;
+  // Stage::fragment: inputs, outputs and reserved uniforms (fragment.h).
+  FragmentAbi fragment;
 };
 
 // shader-db style figures.
@@ -177,6 +180,15 @@ Result<std::vector<uint32_t>> optimize_spirv(std::span<const uint32_t> words, co
 
 Result<Shader> compile_spirv(std::span<const uint32_t> words, const Options& options);
 Result<Shader> compile_glsl(std::string_view source, const Options& options);
+
+// The fragment epilog (docs/compiler.md, "Fragment shaders"): converts,
+// blends and stores the colour the main shader left in r4.. to the
+// tilebuffer (st_tile, ld_tile when blending, a logic op or a write mask
+// needs the destination) and emits depth / stencil (zs_emit) from r2 / r3l.
+Result<Shader> compile_fragment_epilog(const FragmentEpilogKey& key);
+// One program: the main shader (its final stop dropped) followed by the
+// epilog; registers and uniforms are the larger of both.
+Result<Shader> link_fragment(const Shader& main, const Shader& epilog);
 
 // AGX disassembly of a compiled shader, one instruction per line
 // ("OFFSET: HEX  TEXT" as `agx disasm` prints).

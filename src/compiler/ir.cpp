@@ -81,6 +81,17 @@ std::string print_instr(const Function& f, const Instr& in) {
       if (mem_shift(in.imm)) t += fmt::format(".lsl{}", mem_shift(in.imm));
       break;
     case Op::uniform_store: t += fmt::format(" u{}", in.imm); break;
+    case Op::reg_write: case Op::reg_read: t += fmt::format(" r{}", in.imm / 2); break;
+    case Op::tile_load: case Op::tile_store:
+      t += fmt::format(" F{} mask{:x} @{}", tile_format(in.imm), tile_mask(in.imm), tile_offset_B(in.imm));
+      break;
+    case Op::zs_emit: t += fmt::format("{}{}", in.imm & 1 ? " z" : "", in.imm & 2 ? " s" : ""); break;
+    case Op::iter:
+      t += cf_kind(in.imm) == CfRead::ldcf       ? fmt::format(".ldcf cf{}", cf_index(in.imm))
+           : cf_kind(in.imm) == CfRead::iterproj ? fmt::format(".proj cf{} cf{}", cf_index(in.imm), cf_w(in.imm))
+                                                 : fmt::format(" cf{}", cf_index(in.imm));
+      if (cf_point(in.imm) == 2) t += " centroid";
+      break;
     case Op::image_write:
       if (in.imm & kTexStateReg) t += fmt::format(" ts(reg) n{}", image_dim(in.imm));
       else t += fmt::format(" ts{} n{}", image_texture_state(in.imm), image_dim(in.imm));

@@ -86,6 +86,33 @@ inline uint64_t mem_imm(uint32_t shift, uint32_t elem_B = 4) { return shift | ui
 inline uint32_t mem_shift(uint64_t imm) { return static_cast<uint32_t>(imm & 0xFF); }
 inline uint32_t mem_elem_B(uint64_t imm) { uint32_t e = static_cast<uint32_t>(imm >> 8 & 0xFF); return e ? e : 4; }
 
+// Instr::imm of Op::iter: the coefficient register (bits 0-7), the W
+// register of iterproj (8-15), the kind (16-17: 0 iter, 1 iterproj, 2
+// ldcf) and the point (18-19: the iter instructions' interpolation field,
+// 0 center, 2 centroid). The destination's component count is the count.
+enum class CfRead : uint8_t { iter, iterproj, ldcf };
+inline uint64_t cf_imm(uint32_t cf, CfRead kind, uint32_t w_cf = 0, uint32_t point = 0) {
+  return (cf & 0xFF) | uint64_t{w_cf & 0xFF} << 8 | uint64_t{static_cast<uint32_t>(kind)} << 16 | uint64_t{point & 3} << 18;
+}
+inline uint32_t cf_index(uint64_t imm) { return static_cast<uint32_t>(imm & 0xFF); }
+inline uint32_t cf_w(uint64_t imm) { return static_cast<uint32_t>(imm >> 8 & 0xFF); }
+inline CfRead cf_kind(uint64_t imm) { return static_cast<CfRead>(imm >> 16 & 3); }
+inline uint32_t cf_point(uint64_t imm) { return static_cast<uint32_t>(imm >> 18 & 3); }
+
+// Instr::imm of Op::tile_load / tile_store: the st_tile memory format F
+// (bits 0-3), the component mask (4-7) and the byte offset in the sample
+// record (8-15).
+inline uint64_t tile_imm(uint32_t format, uint32_t mask, uint32_t offset_B) {
+  return (format & 0xF) | (mask & 0xF) << 4 | uint64_t{offset_B & 0xFF} << 8;
+}
+inline uint32_t tile_format(uint64_t imm) { return static_cast<uint32_t>(imm & 0xF); }
+inline uint32_t tile_mask(uint64_t imm) { return static_cast<uint32_t>(imm >> 4 & 0xF); }
+inline uint32_t tile_offset_B(uint64_t imm) { return static_cast<uint32_t>(imm >> 8 & 0xFF); }
+// tile_store without a source: the data in the fixed 32-bit registers from
+// this half on (bits 16-23), e.g. the colour the main shader left.
+inline uint64_t tile_fixed(uint32_t half) { return uint64_t{half & 0xFF} << 16; }
+inline uint32_t tile_fixed_half(uint64_t imm) { return static_cast<uint32_t>(imm >> 16 & 0xFF); }
+
 // Conversions (Instr::imm of Op::convert): applegpu's convert modes.
 enum class Conv : uint8_t { u32_to_f, s32_to_f, f_to_u32, f_to_s32 };
 
@@ -139,6 +166,9 @@ struct Function {
   // Bytes at the bottom of the thread's stack frame that local arrays use
   // (translate_local.cpp); spill slots go above them (register_allocate).
   uint32_t stack_B = 0;
+  // Halves below this are never allocated: r0-r1, and a fragment shader's
+  // output registers r2.. (fragment.h), which Op::reg_write fills at the end.
+  uint32_t first_free_half = 4;
   ValueId new_value(uint8_t bits = 32, uint8_t comps = 1, bool variable = false) {
     values.push_back(Value{bits, comps, variable, -1, false});
     return static_cast<ValueId>(values.size() - 1);

@@ -130,6 +130,7 @@ Status select_alu(const Function& f, const Instr& in, Selection& s);
 Status select_memory(const Function& f, const Instr& in, Selection& s);
 Status select_texture(const Function& f, const Instr& in, Selection& s);
 Status select_control(const Function& f, const Instr& in, Selection& s);
+Status select_fragment(const Function& f, const Instr& in, Selection& s);  // iter, sample_mask
 Status select_stack(const Function& f, const Instr& in, Selection& s);
 Status select_uniform_store(const Function& f, const Instr& in, Selection& s);
 Status select_store_output(const Function& f, const Instr& in, Selection& s);

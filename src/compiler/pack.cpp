@@ -52,6 +52,8 @@ Status select_one(const Function& f, const Instr& in, Selection& s) {
       if (f.values[in.dest].reg != static_cast<int32_t>(in.imm)) return Error::invalid_argument("a preload not in its register");
       return {};
     case Op::store_output: return select_store_output(f, in, s);
+    case Op::iter: case Op::sample_mask: case Op::tile_load: case Op::tile_store: case Op::zs_emit:
+      return select_fragment(f, in, s);
     default: break;
   }
   if (info.flags & kOpControl) return select_control(f, in, s);

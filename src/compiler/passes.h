@@ -91,6 +91,10 @@ Status insert_waits(Function& f);
 // machine.h), encoded with the isa unit's table (isa::encode); branch
 // offsets from the encoded lengths.
 Result<std::vector<uint8_t>> pack(const Function& f, Stats& stats);
+// The whole back end on a translated function (compile.cpp): optimization,
+// lowering, the preamble (options.preamble), allocation, waits, packing,
+// into `shader` (code, stats, ir text; the Abi as the translator left it).
+Status compile_function(Function& f, const Options& options, Shader& shader);
 // The disassembly of what pack() encodes, one instruction per line (for
 // tests).
 Result<std::vector<std::string>> pack_text(const Function& f);

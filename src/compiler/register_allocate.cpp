@@ -145,8 +145,9 @@ std::optional<Failure> allocate_once(Function& f, Stats& stats) {
     return std::span<const ValueId>(b.items.data() + b.first[i], b.first[i + 1] - b.first[i]);
   };
   HalfSet used;
-  for (unsigned h = 0; h < kFirstAllocatableHalf; ++h) used.set(h);
-  unsigned max_half = kFirstAllocatableHalf;
+  const unsigned first_free = std::max<unsigned>(kFirstAllocatableHalf, f.first_free_half);
+  for (unsigned h = 0; h < first_free; ++h) used.set(h);
+  unsigned max_half = first_free;
   // Preloaded values hold their register from the start of the program
   // (wherever the preload instruction ended up) to their last use.
   std::vector<uint8_t> fixed(n, 0);
@@ -170,7 +171,7 @@ std::optional<Failure> allocate_once(Function& f, Stats& stats) {
       unsigned align = register_alignment(val), size = val.halves();
       // The lowest free aligned run from the first allocatable half (which
       // every alignment divides).
-      int found = used.first_fit(kFirstAllocatableHalf, align, size);
+      int found = used.first_fit(first_free, align, size);
       if (found < 0) {
         Failure fail{i, {}};
         for (size_t w = 0; w < n; ++w)

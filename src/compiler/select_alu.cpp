@@ -214,6 +214,8 @@ Status convert(const Function& f, const Instr& in, Selection& s) {
 Status select_alu(const Function& f, const Instr& in, Selection& s) {
   switch (in.op) {
     case Op::mov: case Op::collect: return moves(f, in, s);
+    case Op::reg_write: return move(f, in.srcs[0], reg32(static_cast<unsigned>(in.imm) / 2), 32, s);
+    case Op::reg_read: return bitop(s, tt("0101"), dest_of(f, in.dest), reg32(static_cast<unsigned>(in.imm) / 2), imm_operand(0));
     case Op::get_sr: {
       Emit e(O::get_sr);
       AGX_CHECK(e.dst(kGetSr.d, dest_of(f, in.dest), D::kAluDst));

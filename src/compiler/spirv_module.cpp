@@ -44,6 +44,7 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
   std::vector<std::pair<uint32_t, std::string>> entry_names;
   std::vector<uint32_t> local_size_ids;
   std::vector<std::pair<uint32_t, Module::DerivativeGroup>> derivative_modes;
+  std::vector<std::pair<uint32_t, spv::ExecutionMode>> modes;
   struct RawFunction { uint32_t id; std::vector<Block> blocks; std::vector<uint32_t> vars; };
   std::vector<RawFunction> functions;
   Block* block = nullptr;
@@ -98,6 +99,7 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
       }
       case spv::Op::OpExecutionMode:
       case spv::Op::OpExecutionModeId:
+        if (need(2)) modes.push_back({w[0], static_cast<spv::ExecutionMode>(w[1])});
         if (need(5) && static_cast<spv::ExecutionMode>(w[1]) == spv::ExecutionMode::LocalSize) {
           local_size_fn.push_back({w[0], 0});
           entries.push_back({w[0], {w[2], w[3], w[4]}});
@@ -121,9 +123,12 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
           case spv::Decoration::Location: d.location = arg; break;
           case spv::Decoration::Offset: d.offset = arg; break;
           case spv::Decoration::BuiltIn: d.builtin = static_cast<int32_t>(arg); break;
-          case spv::Decoration::Component: d.component = arg; break;
           case spv::Decoration::Flat: d.flat = true; break;
           case spv::Decoration::NoPerspective: d.noperspective = true; break;
+          case spv::Decoration::Centroid: d.centroid = true; break;
+          case spv::Decoration::Sample: d.sample = true; break;
+          case spv::Decoration::Component: d.component = arg; break;
+          case spv::Decoration::Index: d.index = arg; break;
           case spv::Decoration::ArrayStride: m.types[w[0]].array_stride = arg; break;
           case spv::Decoration::Block: m.types[w[0]].block = true; break;
           case spv::Decoration::BufferBlock: m.types[w[0]].buffer_block = true; break;
@@ -381,6 +386,8 @@ Result<Module> parse(std::span<const uint32_t> words, const std::string& entry) 
   }
   for (size_t i = 0; i < m.local_size.size(); ++i)
     if (m.local_size[i] == 0 || m.local_size[i] > 1024) return Error::unsupported("SPIR-V: workgroup size {} out of range 1..1024", m.local_size[i]);
+  for (auto& [fn, mode] : modes)
+    if (fn == m.entry_function) m.execution_modes.push_back(mode);
   for (auto& [fn, group] : derivative_modes) {
     if (fn != m.entry_function) continue;
     if (m.derivative_group != Module::DerivativeGroup::none && m.derivative_group != group)

@@ -64,10 +64,10 @@ struct Variable {
 struct Decorations {
   uint32_t set = UINT32_MAX, binding = UINT32_MAX, location = UINT32_MAX, offset = UINT32_MAX;
   int32_t builtin = -1;
-  // Interface variables (vertex outputs, fragment inputs): Component and
-  // the interpolation qualifiers.
-  uint32_t component = 0;
-  bool flat = false, noperspective = false;
+  // Interface variables (vertex outputs, fragment inputs and outputs): the
+  // interpolation qualifiers, Component, Index (dual-source blending).
+  bool flat = false, noperspective = false, centroid = false, sample = false;
+  uint32_t component = 0, index = 0;
 };
 
 struct Block {
@@ -95,6 +95,15 @@ struct Module {
   std::array<uint32_t, 3> local_size{1, 1, 1};
   // GL_NV_compute_shader_derivatives' arrangement of derivative quads.
   enum class DerivativeGroup : uint8_t { none, quads, linear } derivative_group = DerivativeGroup::none;
+  // Fragment execution modes of the entry point (SPIR-V ExecutionMode
+  // values: OriginUpperLeft 7, OriginLowerLeft 8, PixelCenterInteger 6,
+  // EarlyFragmentTests 9, DepthReplacing 12, ...).
+  std::vector<spv::ExecutionMode> execution_modes;
+  bool has_mode(spv::ExecutionMode mode) const {
+    for (spv::ExecutionMode m : execution_modes)
+      if (m == mode) return true;
+    return false;
+  }
   std::vector<Block> blocks;         // the entry function's blocks, first = entry
   std::vector<int32_t> block_index;  // id -> index in blocks, -1
   std::vector<uint32_t> globals;     // module-scope variables in order

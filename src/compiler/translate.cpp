@@ -211,7 +211,8 @@ Status Translator::terminator(const spirv::Block& blk, const Ctx& ctx, int depth
       return {};
     case spv::Op::OpSwitch: return switch_(blk, ctx, depth);
     case spv::Op::OpKill: case spv::Op::OpTerminateInvocation:
-      return unsupported(t, "discard in a compute shader");
+      if (o_.stage != Stage::fragment) return unsupported(t, "discard outside a fragment shader");
+      return discard();
     default:
       return unsupported(t, fmt::format("block terminator op {}", static_cast<unsigned>(t.op)));
   }
@@ -273,6 +274,7 @@ Status Translator::run() {
   AGX_CHECK(setup_resources());
   AGX_CHECK(setup_images());
   AGX_CHECK(setup_locals());
+  AGX_CHECK(setup_fragment());
   // Phi results become variables, one per scalar component.
   for (const spirv::Block& blk : m_.blocks) {
     for (const spirv::Inst& phi : blk.phis) {
@@ -294,6 +296,7 @@ Status Translator::run() {
   }
   Ctx top;
   AGX_CHECK(block(m_.blocks[0].id, top, 0));
+  AGX_CHECK(finish_fragment());
   drop_dead_local_inits();
   if (o_.stage == Stage::vertex) AGX_CHECK(store_vertex_outputs());
   b_.emit(Op::stop);

@@ -210,6 +210,15 @@ class Translator {
     std::vector<ValueId> words;    // registers: one IR variable per 32-bit word
   };
   Status setup_locals();
+  std::vector<uint8_t> mentioned_ids() const;
+  // translate_fragment.cpp: a fragment shader's inputs, outputs, built-ins
+  // and discard (docs/compiler.md, "Fragment shaders").
+  bool fragment_io(uint32_t var) const;
+  Status setup_fragment();
+  Status fragment_input(uint32_t var, uint32_t& next_cf);
+  Result<Src> fragment_builtin(int32_t builtin, unsigned comp, const spirv::Inst& in);
+  Status discard();
+  Status finish_fragment();
   void drop_dead_local_inits();
   Result<std::vector<LocalLeaf>> local_leaves(uint32_t type_id) const;
   Src local_clamp(Src idx, uint32_t count);

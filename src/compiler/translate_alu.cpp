@@ -128,7 +128,10 @@ Status Translator::instruction(const spirv::Inst& in) {
     return copy(in);  // translate_struct_copy.cpp
   switch (in.op) {
     case Op::OpNop: case Op::OpSelectionMerge: case Op::OpLoopMerge: return {};
-    case Op::OpVariable: return {};  // laid out and initialized by setup_locals (translate_local.cpp)
+    case Op::OpVariable: return {};
+    case Op::OpDemoteToHelperInvocation:
+      if (o_.stage != Stage::fragment) return unsupported(in, "demote outside a fragment shader");
+      return discard();  // laid out and initialized by setup_locals (translate_local.cpp)
     case Op::OpAccessChain: case Op::OpInBoundsAccessChain:
       AGX_CHECK(need(3));
       return access_chain(in);

@@ -81,9 +81,8 @@ Result<std::vector<LocalLeaf>> Translator::local_leaves(uint32_t t) const {
   return out;
 }
 
-Status Translator::setup_locals() {
-  local_index_.assign(m_.bound, -1);
-  // The variables the function mentions (SPIRV-Tools leaves unused ones).
+// The ids the function mentions (SPIRV-Tools leaves unused variables).
+std::vector<uint8_t> Translator::mentioned_ids() const {
   std::vector<uint8_t> used(m_.bound, 0);
   auto mark = [&](const spirv::Inst& in) {
     for (uint32_t w : in.w)
@@ -95,9 +94,17 @@ Status Translator::setup_locals() {
       if (in.op != spv::Op::OpVariable) mark(in);
     mark(blk.terminator);
   }
+  return used;
+}
+
+Status Translator::setup_locals() {
+  local_index_.assign(m_.bound, -1);
+  const std::vector<uint8_t> used = mentioned_ids();
   std::vector<uint32_t> vars;
+  // Private variables, and a fragment shader's inputs and outputs
+  // (translate_fragment.cpp).
   for (uint32_t v : m_.globals)
-    if (m_.variables[v].storage == StorageClass::Private || vertex_local(v)) vars.push_back(v);
+    if (m_.variables[v].storage == StorageClass::Private || vertex_local(v) || fragment_io(v)) vars.push_back(v);
   for (uint32_t v : m_.function_variables)
     if (m_.variables[v].storage == StorageClass::Function) vars.push_back(v);
   uint32_t frame_B = 0;

@@ -139,7 +139,9 @@ Status Translator::setup_resources() {
   std::stable_sort(res.begin(), res.end(), [](const Res& a, const Res& b) {
     return std::tie(a.kind, a.set, a.binding, a.element) < std::tie(b.kind, b.set, b.binding, b.element);
   });
-  uint32_t next_u = first_uniform_;
+  // Fragment shaders keep u0..u7 for the epilog and the driver
+  // (fragment.h); vertex shaders start after the prolog's (vertex.h).
+  uint32_t next_u = o_.stage == Stage::fragment ? FragmentAbi::kFirstShaderUniform : first_uniform_;
   for (const Res& r : res) {
     int32_t existing = -1;
     for (const Resource& x : abi_.resources)
@@ -219,7 +221,7 @@ Result<Ptr> Translator::variable_pointer(uint32_t base, const spirv::Inst& in) {
     case StorageClass::PushConstant: p.space = Ptr::Space::push; p.uniform = abi_.push_constants_uniform; break;
     case StorageClass::Workgroup: p.space = Ptr::Space::shared; p.const_B = shared_offset_B_[base]; break;
     case StorageClass::Input: case StorageClass::Output:
-      if (local_index_[base] >= 0) {  // a vertex attribute or output (translate_vertex.cpp)
+      if (local_index_[base] >= 0) {  // a vertex attribute or output (translate_vertex.cpp), a fragment in/out (translate_fragment.cpp)
         p.space = Ptr::Space::local;
         p.local = static_cast<uint32_t>(local_index_[base]);
         break;
@@ -458,6 +460,11 @@ Status Translator::load(const spirv::Inst& in) {
     if (!n) return unsupported(in, "load of a composite built-in");
     for (unsigned i = 0; i < n; ++i) {
       unsigned c = first + i;
+      if (o_.stage == Stage::fragment) {
+        AGX_TRY(auto s, fragment_builtin(bi, c, in));
+        out.c.push_back(s);
+        continue;
+      }
       if (bi == static_cast<int32_t>(spv::BuiltIn::NumWorkgroups)) {
         out.c.push_back(Src::uniform(abi_.workgroup_count_uniform + c));
         continue;

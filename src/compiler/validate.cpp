@@ -1,4 +1,6 @@
 // The IR validator (ir.h validate), run after every pass in debug use.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "compiler/ir.h"
@@ -98,7 +100,7 @@ Status validate(const Function& f, bool allocated) {
       if (!defined[i] && v.reg < 0) continue;  // unused (removed) value
       if (v.reg < 0) return Error::invalid_argument("IR validation: %{} has no register", i);
       unsigned align = register_alignment(v);
-      if (v.reg < static_cast<int32_t>(kFirstAllocatableHalf) || v.reg % align || v.reg + v.halves() > kRegisterHalves)
+      if (v.reg < static_cast<int32_t>(std::max<uint32_t>(kFirstAllocatableHalf, f.first_free_half)) || v.reg % align || v.reg + v.halves() > kRegisterHalves)
         return Error::invalid_argument("IR validation: %{} at half {} breaks the register file rules (alignment {})", i, v.reg, align);
     }
   }

@@ -1,6 +1,9 @@
-// `agx compile`: a compute or vertex shader (GLSL .comp / .vert or SPIR-V
-// .spv) to AGX machine code (docs/compiler.md).
-//   agx compile SHADER [-o OUT.bin] [--disasm] [--stats] [--json] [--entry NAME] [--stage comp|vert|frag]
+// `agx compile`: a compute, vertex or fragment shader (GLSL .comp / .vert /
+// .frag or SPIR-V .spv) to AGX machine code (docs/compiler.md). A fragment
+// shader is linked with the default epilog (one RGBA8 target, no blending)
+// unless --no-epilog.
+//   agx compile SHADER [-o OUT.bin] [--disasm] [--stats] [--json] [--entry NAME]
+//                      [--stage comp|vert|frag] [--no-epilog]
 //                      [--target vulkan|opengl] [--ir] [--no-opt] [--no-preamble]
 //                      [--no-pressure-schedule] [--spec ID=VALUE]...
 #include <charconv>
@@ -16,7 +19,9 @@
 namespace {
 
 struct Options {
-  std::string input, out, entry = "main", target = "vulkan", stage;
+  std::string input, out, entry = "main", target = "vulkan";
+  std::string stage;     // comp, vert, frag; empty: from the extension (.vert, .frag), else compute
+  bool no_epilog = false;
   std::vector<std::string> specs;  // ID=VALUE
   bool disasm = false, stats = false, json = false, ir = false, no_opt = false, no_schedule = false, no_preamble = false;
 };
@@ -107,6 +112,26 @@ agx::compiler::Stage stage_of(const Options& o) {
   agx::cli::fail(fmt::format("--stage '{}': expected comp, vert or frag", o.stage));
 }
 
+nlohmann::json fragment_json(const agx::compiler::FragmentAbi& f) {
+  nlohmann::json inputs = nlohmann::json::array();
+  for (const auto& i : f.inputs)
+    inputs.push_back({{"location", i.location}, {"component", i.component}, {"components", i.components},
+                      {"interpolation", agx::compiler::interpolation_name(i.interpolation)},
+                      {"point", agx::compiler::interpolation_point_name(i.point)}, {"cf", i.cf}});
+  auto cf = [](uint32_t c) { return c == agx::compiler::FragmentAbi::kNoCf ? nlohmann::json() : nlohmann::json(c); };
+  return {{"inputs", inputs}, {"w_cf", f.w_cf}, {"z_cf", cf(f.z_cf)}, {"point_coord_cf", cf(f.point_coord_cf)},
+          {"primitive_id_cf", cf(f.primitive_id_cf)}, {"cf_count", f.cf_count}, {"colour_outputs", f.colour_outputs},
+          {"dual_source", f.dual_source}, {"writes_depth", f.writes_depth}, {"writes_stencil", f.writes_stencil},
+          {"discards", f.discards}, {"early_fragment_tests", f.early_fragment_tests},
+          {"origin_lower_left", f.origin_lower_left}, {"pixel_center_integer", f.pixel_center_integer}};
+}
+
+// A fragment shader linked with the default epilog.
+agx::Result<agx::compiler::Shader> with_epilog(const agx::compiler::Shader& main) {
+  AGX_TRY(auto epilog, agx::compiler::compile_fragment_epilog(agx::compiler::FragmentEpilogKey{}));
+  return agx::compiler::link_fragment(main, epilog);
+}
+
 // abi_json plus the keys only some shaders have.
 nlohmann::json abi_json_full(const agx::compiler::Abi& abi) {
   nlohmann::json j = abi_json(abi);
@@ -154,6 +179,10 @@ void run(const Options& o) {
     shader = agx::compiler::compile_glsl(*text, co);
   }
   if (!shader) agx::cli::fail(shader.error());
+  if (co.stage == agx::compiler::Stage::fragment && !o.no_epilog) {
+    shader = with_epilog(*shader);
+    if (!shader) agx::cli::fail(shader.error());
+  }
   if (!o.out.empty())
     if (auto st = agx::cli::write_binary(o.out, shader->code); !st) agx::cli::fail(st.error());
   const auto& s = shader->stats;
@@ -163,6 +192,7 @@ void run(const Options& o) {
                         {"threads_per_core", s.threads_per_core}, {"loops", s.loops},
                         {"preamble_instructions", s.preamble_instructions}, {"preamble_bytes", s.preamble_bytes},
                         {"preamble_gprs", s.preamble_gprs}, {"abi", abi_json_full(shader->abi)}};
+    if (co.stage == agx::compiler::Stage::fragment) j["abi"]["fragment"] = fragment_json(shader->abi.fragment);
     fmt::print("{}\n", j.dump());
     return;
   }
@@ -186,6 +216,7 @@ void setup(agx::cli::Args& sub) {
   auto o = std::make_shared<Options>();
   sub.add_option("shader", o->input, "GLSL shader (.vert: vertex, .frag: fragment, any other name: compute) or SPIR-V (.spv)")->required();
   sub.add_option("--stage", o->stage, "Pipeline stage: comp, vert or frag (default: by the file's extension)");
+  sub.add_flag("--no-epilog", o->no_epilog, "Fragment shaders: the main shader alone, without the default epilog");
   sub.add_option("-o,--output", o->out, "Write the machine code to this file");
   sub.add_flag("--disasm", o->disasm, "Print the disassembly");
   sub.add_flag("--stats", o->stats, "Print shader-db style statistics");
@@ -200,6 +231,6 @@ void setup(agx::cli::Args& sub) {
   sub.callback([o] { run(*o); });
 }
 
-agx::cli::Command kCompile{"compile", "Compile a compute or vertex shader (GLSL or SPIR-V) to AGX machine code", setup};
+agx::cli::Command kCompile{"compile", "Compile a compute, vertex or fragment shader (GLSL or SPIR-V) to AGX machine code", setup};
 
 }  // namespace

@@ -206,6 +206,21 @@ class RenderTest : public ::testing::Test {
     }
     return w;
   }
+  // The PPP words' fragment shader: present in the header, its USC word
+  // list at `pipeline`, `count` CF bindings packed in `binding_words`.
+  void set_fragment_shader(PppWords& w, uint32_t pipeline, const std::vector<uint32_t>& binding_words, size_t count) {
+    cs::PppHeader h{};
+    h.fragment_shader = true;
+    auto hb = cs::pack(h);
+    uint32_t bit = 0;
+    if (hb.ok()) std::memcpy(&bit, hb->data(), 4);
+    w.present |= bit;
+    std::vector<uint8_t> bind(binding_words.size() * 4);
+    std::memcpy(bind.data(), binding_words.data(), bind.size());
+    w.fragment_shader_0.cf_binding_count = count;
+    w.fragment_shader_1.pipeline = pipeline;
+    w.fragment_shader_2.cf_bindings = usc_put(bind, 4);
+  }
   uint32_t draw_spill_bucket = 0;  // the Registers word's Spill size of draw()'s shaders
   // A draw state whose fragment shader is `fs` over `iface`'s varyings
   // (no shader when `fs` is empty); returns its index.
@@ -214,19 +229,9 @@ class RenderTest : public ::testing::Test {
     auto report = varyings::make_report(iface);
     EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.error().message());
     DrawState ds;
-    if (!fs.empty() && report.ok()) {
-      cs::PppHeader h{};
-      h.fragment_shader = true;
-      auto hb = cs::pack(h);
-      uint32_t bit = 0;
-      if (hb.ok()) std::memcpy(&bit, hb->data(), 4);
-      w.present |= bit;
-      std::vector<uint8_t> bind(report->binding_words.size() * 4);
-      std::memcpy(bind.data(), report->binding_words.data(), bind.size());
-      w.fragment_shader_0.cf_binding_count = report->bindings.bindings.size();
-      w.fragment_shader_1.pipeline = words(code(fs), false, 16, properties, {}, draw_spill_bucket);
-      w.fragment_shader_2.cf_bindings = usc_put(bind, 4);
-    }
+    if (!fs.empty() && report.ok())
+      set_fragment_shader(w, words(code(fs), false, 16, properties, {}, draw_spill_bucket), report->binding_words,
+                          report->bindings.bindings.size());
     ds.ppp = w;
     if (report.ok()) {
       ds.slots = report->slots;
