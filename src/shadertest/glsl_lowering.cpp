@@ -328,7 +328,7 @@ std::string Lowerer::preamble() {
   }
   if (has("gl_NormalMatrix")) {
     p += fmt::format("uniform {}mat3 piglit_NormalMatrix;\n", prec);
-    out.uniforms.push_back("piglit_NormalMatrix");
+    out.uniforms.push_back(piglit_name("gl_NormalMatrix"));  // (a literal here trips g++ 12's -Warray-bounds)
   }
   auto table = stage_ == Stage::vertex ? std::span<const Builtin>(kVertexBuiltins)
                                        : std::span<const Builtin>(kFragmentBuiltins);
