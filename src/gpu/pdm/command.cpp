@@ -186,6 +186,10 @@ Status prepare(Command& c, ProgramCache& programs, GpuFault* where) {
   AGX_CHECK(check_geometry(c, where));
   AGX_TRY(c.bg, tile_program(c, programs, c.render->bg, "background program", where));
   AGX_TRY(c.eot, tile_program(c, programs, c.render->eot, "end-of-tile program", where));
+  if (c.partial_every && c.scene->primitives.size() > c.partial_every) {
+    AGX_TRY(c.partial_bg, tile_program(c, programs, c.render->partial_bg, "partial background program", where));
+    AGX_TRY(c.partial_eot, tile_program(c, programs, c.render->partial_eot, "partial end-of-tile program", where));
+  }
   const Scene& scene = *c.scene;
   c.draws.assign(scene.states.size(), DrawShader{});
   std::vector<bool> used(scene.states.size());
