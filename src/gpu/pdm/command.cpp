@@ -158,7 +158,10 @@ bool has_fragment_shader(const PppWords& w) {
 Status prepare_draw(Command& c, ProgramCache& programs, uint32_t index, GpuFault* where) {
   const PppWords& w = c.scene->states[index].ppp;
   DrawShader& d = c.draws[index];
-  d.has_shader = has_fragment_shader(w);
+  AGX_CHECK(check_ppp_fields(w, index, where));
+  // Tag write disable: the ISP tests and writes depth / stencil, the
+  // shader does not run (docs/gpu.md, "PPP fields").
+  d.has_shader = has_fragment_shader(w) && !tag_write_disabled(w);
   if (!d.has_shader) return {};
   const std::string what = fmt::format("fragment shader of draw state {}", index);
   auto counts = usc_counts(w.fragment_shader_0);

@@ -126,6 +126,14 @@ Status prepare(Command& c, ProgramCache& programs, GpuFault* where);
 // Mesa sets, else a fault naming the field (fields.cpp).
 Status check_register_fields(const drm_asahi_cmd_render& r, GpuFault* where);
 
+// Tag write disable in either Fragment control word: the draw's fragment
+// shader does not run (ppp_fields.cpp).
+bool tag_write_disabled(const PppWords& w);
+// Sample mask after depth/stencil set, or a Pass type / Object type that is
+// no value of its enum: a fault naming draw state `state`, the word and the
+// field (ppp_fields.cpp).
+Status check_ppp_fields(const PppWords& w, uint32_t state, GpuFault* where);
+
 // Fills c.bins from c.prims: each primitive (not degenerate, on a layer
 // the command renders) into every tile its bounding box touches.
 void bin_primitives(Command& c);
