@@ -158,7 +158,10 @@ bool has_fragment_shader(const PppWords& w) {
 Status prepare_draw(Command& c, ProgramCache& programs, uint32_t index, GpuFault* where) {
   const PppWords& w = c.scene->states[index].ppp;
   DrawShader& d = c.draws[index];
-  d.has_shader = has_fragment_shader(w);
+  AGX_CHECK(check_ppp_fields(w, index, where));
+  // Tag write disable: the ISP tests and writes depth / stencil, the
+  // shader does not run (docs/gpu.md, "PPP fields").
+  d.has_shader = has_fragment_shader(w) && !tag_write_disabled(w);
   if (!d.has_shader) return {};
   const std::string what = fmt::format("fragment shader of draw state {}", index);
   auto counts = usc_counts(w.fragment_shader_0);
@@ -186,6 +189,10 @@ Status prepare(Command& c, ProgramCache& programs, GpuFault* where) {
   AGX_CHECK(check_geometry(c, where));
   AGX_TRY(c.bg, tile_program(c, programs, c.render->bg, "background program", where));
   AGX_TRY(c.eot, tile_program(c, programs, c.render->eot, "end-of-tile program", where));
+  if (c.partial_every && c.scene->primitives.size() > c.partial_every) {
+    AGX_TRY(c.partial_bg, tile_program(c, programs, c.render->partial_bg, "partial background program", where));
+    AGX_TRY(c.partial_eot, tile_program(c, programs, c.render->partial_eot, "partial end-of-tile program", where));
+  }
   const Scene& scene = *c.scene;
   c.draws.assign(scene.states.size(), DrawShader{});
   std::vector<bool> used(scene.states.size());

@@ -21,6 +21,11 @@ struct FragmentOptions {
   unsigned threads = 0;      // workers; 0: AGX_GPU_THREADS, else the host's cores
   uint64_t step_limit = 0;   // instructions per SIMD group; 0: AGX_GPU_STEP_LIMIT, else 50 million
   FixedFunctionFactory fixed_function;  // the texture unit (texture_unit_factory())
+  // Partial renders: the scene is split after every N primitives (in
+  // submission order), as the hardware splits it when the tiler's memory
+  // is full: every tile runs partial_eot, ZLS store, ZLS load, partial_bg
+  // between the parts. 0: AGX_GPU_PARTIAL_RENDER=N, else never split.
+  uint64_t partial_render_every = 0;
 };
 
 struct FragmentStats {
@@ -29,6 +34,7 @@ struct FragmentStats {
   uint64_t primitives_binned = 0;  // (primitive, tile) pairs
   uint64_t quads_shaded = 0;
   uint64_t samples_passed = 0;     // samples that passed the depth / stencil tests
+  uint64_t partial_renders = 0;    // tile splits (a tile stored and resumed once)
   uint64_t faults = 0;
 };
 

@@ -41,7 +41,10 @@ struct Command {
   uint32_t samples = 1, sample_stride_B = 0;
   SamplePositions positions;
   ZlsPlan zls;
-  std::optional<Shader> bg, eot;
+  std::optional<Shader> bg, eot, partial_bg, partial_eot;
+  // Split the scene after every `partial_every` primitives (0: never):
+  // parts = ceil(primitives / partial_every), every tile split between them.
+  uint64_t partial_every = 0;
   std::vector<DrawShader> draws;         // one per Scene::states entry
   std::vector<RasterPrimitive> prims;    // one per Scene::primitives entry
   // The tiles' primitive lists (bin_primitives): tile t (Tile::index) walks
@@ -85,7 +88,7 @@ struct Tile {
   DepthStencilTile zs;
   // (occlusion query index, Visibility mode) -> samples passed
   std::map<std::pair<uint32_t, cmdstream::VisibilityMode>, uint64_t> visibility;
-  uint64_t binned = 0, quads = 0, passed = 0;
+  uint64_t binned = 0, quads = 0, passed = 0, splits = 0;
 };
 
 // The GraphicsHook of one SIMD group: its lanes' pixels in the tile.
@@ -122,6 +125,14 @@ Status prepare(Command& c, ProgramCache& programs, GpuFault* where);
 // ppp_ctrl, isp_merge_upper_x / _y and isp_zls_pixels: 0 or the values
 // Mesa sets, else a fault naming the field (fields.cpp).
 Status check_register_fields(const drm_asahi_cmd_render& r, GpuFault* where);
+
+// Tag write disable in either Fragment control word: the draw's fragment
+// shader does not run (ppp_fields.cpp).
+bool tag_write_disabled(const PppWords& w);
+// Sample mask after depth/stencil set, or a Pass type / Object type that is
+// no value of its enum: a fault naming draw state `state`, the word and the
+// field (ppp_fields.cpp).
+Status check_ppp_fields(const PppWords& w, uint32_t state, GpuFault* where);
 
 // Fills c.bins from c.prims: each primitive (not degenerate, on a layer
 // the command renders) into every tile its bounding box touches.

@@ -21,6 +21,7 @@ struct FragmentPipeline::Impl {
   std::unique_ptr<WorkerPool> pool;
   std::vector<std::unique_ptr<pdm::Worker>> workers;
   uint64_t step_limit = 0;
+  uint64_t partial_every = 0;  // FragmentOptions::partial_render_every, else AGX_GPU_PARTIAL_RENDER, else 0
   std::mutex run_mu;  // one command at a time
   std::mutex helper_mu;
   mutable std::mutex stats_mu;
@@ -36,6 +37,7 @@ FragmentPipeline::FragmentPipeline(FragmentOptions options) : impl_(std::make_un
   const unsigned threads = impl_->options.threads ? impl_->options.threads : default_threads_from_env();
   impl_->step_limit =
       step_limit_from_env(impl_->options.step_limit, kDefaultFragmentStepLimit);
+  impl_->partial_every = count_from_env("AGX_GPU_PARTIAL_RENDER", impl_->options.partial_render_every, 0);
   impl_->pool = std::make_unique<WorkerPool>(threads);
   for (unsigned w = 0; w < threads; ++w) impl_->workers.push_back(std::make_unique<pdm::Worker>());
 }
@@ -90,6 +92,7 @@ Status FragmentPipeline::run(const kmd::FirmwareCommand& cmd, const Scene& scene
   c.render = cmd.render;
   c.scene = &scene;
   c.run.step_limit = im.step_limit;
+  c.partial_every = im.partial_every;
   c.fixed_function = im.options.fixed_function;
   c.helper_header = cmd.render->fragment_helper.binary ? cmd.render->fragment_helper.data : 0;
   c.helper_mu = &im.helper_mu;
@@ -126,6 +129,7 @@ Status FragmentPipeline::run(const kmd::FirmwareCommand& cmd, const Scene& scene
     add.primitives_binned += t.binned;
     add.quads_shaded += t.quads;
     add.samples_passed += t.passed;
+    add.partial_renders += t.splits;
     for (const auto& [k, n] : t.visibility) visibility[k] += n;
   });
   if (first_fault.load() != UINT64_MAX) {
@@ -139,6 +143,7 @@ Status FragmentPipeline::run(const kmd::FirmwareCommand& cmd, const Scene& scene
   im.stats.primitives_binned += add.primitives_binned;
   im.stats.quads_shaded += add.quads_shaded;
   im.stats.samples_passed += add.samples_passed;
+  im.stats.partial_renders += add.partial_renders;
   return {};
 }
 

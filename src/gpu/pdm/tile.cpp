@@ -105,21 +105,56 @@ Status run_tile_program(const Command& c, Worker& w, Tile& t, const Shader& s, c
   return {};
 }
 
+namespace {
+
+Status load_tile(const Command& c, Tile& t, GpuFault* where) {
+  if (Status st = zls_load(*c.cmd->memory, c.zls, t.x0, t.y0, t.layer, t.zs, where); !st)
+    return std::move(st).error().context(tile_text(t));
+  return {};
+}
+
+Status store_tile(const Command& c, Tile& t, GpuFault* where) {
+  if (Status st = zls_store(*c.cmd->memory, c.zls, t.x0, t.y0, t.layer, t.zs, where); !st)
+    return std::move(st).error().context(tile_text(t));
+  return {};
+}
+
+// A partial render between two parts of the scene: the partial end-of-tile
+// program, ZLS store (as zls_ctrl stores), a fresh tile (its tilebuffer
+// zeroed: the colour survives only through what the partial programs
+// store and reload), ZLS load (as zls_ctrl loads, else the clear values),
+// the partial background program.
+Status split_tile(const Command& c, Worker& w, Tile& t, GpuFault* where) {
+  if (c.partial_eot) AGX_CHECK(run_tile_program(c, w, t, *c.partial_eot, "partial end-of-tile program", where));
+  AGX_CHECK(store_tile(c, t, where));
+  std::fill(t.memory.begin(), t.memory.end(), uint8_t(0));
+  AGX_CHECK(load_tile(c, t, where));
+  if (c.partial_bg) AGX_CHECK(run_tile_program(c, w, t, *c.partial_bg, "partial background program", where));
+  ++t.splits;
+  return {};
+}
+
+}  // namespace
+
 Status run_tile(const Command& c, Worker& w, Tile& t, GpuFault* where) {
   t.memory.assign(size_t(c.sample_stride_B) * c.samples * c.tile_w * c.tile_h, 0);
   t.zs.reset(c.tile_w, c.tile_h, c.samples);
   w.memory.reset();
-  if (Status st = zls_load(*c.cmd->memory, c.zls, t.x0, t.y0, t.layer, t.zs, where); !st)
-    return std::move(st).error().context(tile_text(t));
+  AGX_CHECK(load_tile(c, t, where));
   if (c.bg) AGX_CHECK(run_tile_program(c, w, t, *c.bg, "background program", where));
+  // Every tile splits at every boundary between the scene's parts, also
+  // where it has no primitive on either side (the hardware flushes the
+  // whole scene when the tiler's memory is full).
+  const uint64_t total = c.scene->primitives.size();
+  uint64_t next_split = c.partial_every ? c.partial_every : UINT64_MAX;
   for (uint64_t k = c.bin_start[t.index]; k < c.bin_start[t.index + 1]; ++k) {
+    for (; next_split <= c.bins[k]; next_split += c.partial_every) AGX_CHECK(split_tile(c, w, t, where));
     ++t.binned;
     AGX_CHECK(shade_primitive(c, w, t, c.bins[k], where));
   }
+  for (; next_split < total; next_split += c.partial_every) AGX_CHECK(split_tile(c, w, t, where));
   if (c.eot) AGX_CHECK(run_tile_program(c, w, t, *c.eot, "end-of-tile program", where));
-  if (Status st = zls_store(*c.cmd->memory, c.zls, t.x0, t.y0, t.layer, t.zs, where); !st)
-    return std::move(st).error().context(tile_text(t));
-  return {};
+  return store_tile(c, t, where);
 }
 
 }  // namespace agx::gpu::pdm

@@ -76,8 +76,12 @@ unsigned default_threads_from_env() {
 }
 
 uint64_t step_limit_from_env(uint64_t option, uint64_t fallback) {
+  return count_from_env("AGX_GPU_STEP_LIMIT", option, fallback);
+}
+
+uint64_t count_from_env(const char* name, uint64_t option, uint64_t fallback) {
   if (option) return option;
-  if (const char* env = std::getenv("AGX_GPU_STEP_LIMIT")) {
+  if (const char* env = std::getenv(name)) {
     char* end = nullptr;
     unsigned long long n = std::strtoull(env, &end, 10);
     if (end != env && *end == '\0' && n >= 1) return n;

@@ -268,5 +268,8 @@ unsigned default_threads_from_env();
 // A data master's instruction limit per SIMD group: `option` when not 0,
 // else AGX_GPU_STEP_LIMIT when it is a number >= 1, else `fallback`.
 uint64_t step_limit_from_env(uint64_t option, uint64_t fallback);
+// A count option: `option` when not 0, else the environment variable
+// `name` when it is a number >= 1, else `fallback`.
+uint64_t count_from_env(const char* name, uint64_t option, uint64_t fallback);
 
 }  // namespace agx::gpu

@@ -21,6 +21,7 @@
 #include "isa/isa.h"
 #include "pbe_words.h"
 #include "texture_helpers.h"
+#include "texture_words.h"
 #include "tilebuffer/tilebuffer.h"
 
 namespace agx::gpu::test {
@@ -151,13 +152,18 @@ class RenderTest : public ::testing::Test {
   // bg / eot: the word list and a Counts rsrc_spec (one texture register
   // for the eot's PBE descriptor).
   drm_asahi_bg_eot tile_program(const std::string& text, bool pbe) {
-    const uint32_t at = words(code(text), pbe);
+    return tile_program_at(words(code(text), pbe), pbe ? 8 : 0);
+  }
+  // The tagged USC offset of the word list at `words_at` and its rsrc_spec.
+  drm_asahi_bg_eot tile_program_at(uint32_t words_at, uint32_t texture_registers,
+                                   cs::SamplerStates samplers = {}) {
     cs::Counts counts{};
-    counts.texture_state_register_count = pbe ? 8 : 0;
+    counts.texture_state_register_count = texture_registers;
+    counts.sampler_state_register_count = samplers;
     auto b = cs::pack(counts);
     EXPECT_TRUE(b.ok());
     drm_asahi_bg_eot p{};
-    p.usc = at | 4;
+    p.usc = words_at | 4;
     if (b.ok()) std::memcpy(&p.rsrc_spec, b->data(), 4);
     return p;
   }
@@ -170,14 +176,46 @@ class RenderTest : public ::testing::Test {
   }
   void clear_and_store(float r, float g, float b, float a) {
     render.bg = tile_program(fill_rgba(r, g, b, a), false);
+    render.eot = store_program();
+  }
+  // The end-of-tile program storing the tile to the target through the PBE.
+  drm_asahi_bg_eot store_program() {
     // 2D MS and arrays take a half after the coordinates (isa kTexSizes);
     // an array's layer is the first half of C, here the tile's layer (sr2).
     const std::string dim = render.samples > 1  ? "r4l_r4h_r5l_r5h_r6l, 0, ts0, tex_2d_ms"
                             : render.layers > 1 ? "r4l_r4h_r5l_r5h_r6l, 0, ts0, tex_2d_array"
                                                 : "r4_r5, 0, ts0, tex_2d";
-    render.eot = tile_program("get_sr r4, sr2\nmov_imm r3l, 0\nimage_write_block r3l, " + dim +
-                                  ", rte, u8norm, 0, 9, 1\n",
-                              true);
+    return tile_program("get_sr r4, sr2\nmov_imm r3l, 0\nimage_write_block r3l, " + dim + ", rte, u8norm, 0, 9, 1\n",
+                        true);
+  }
+  // Mesa's background program for a loaded attachment (single-sampled 2D
+  // RGBA8 target): texture_load of the target at the pixel's coordinates
+  // (sr80, sr81) through a Texture and a Sampler word (at kIsp + 3072), then
+  // st_tile.
+  drm_asahi_bg_eot reload_program() {
+    constexpr GpuVa kTex = kIsp + 3072;
+    std::vector<uint8_t> heap = texture_words(target, cs::TextureDimension::k2D, cs::Layout::kTwiddled);
+    cs::Sampler txf{};
+    txf.wrap_s = txf.wrap_t = txf.wrap_r = cs::Wrap::kClampToEdge;
+    const std::vector<uint8_t> sampler = sampler_words(txf);
+    heap.insert(heap.end(), sampler.begin(), sampler.end());
+    GpuFault f;
+    EXPECT_TRUE(mem.write(kTex, heap.data(), heap.size(), GpuUnit::host, &f)) << describe(f);
+    std::vector<uint8_t> state;
+    cs::UscTexture t{};
+    t.count = 1;
+    t.buffer = kTex;
+    append(state, t);
+    cs::UscSampler smp{};
+    smp.count = 1;
+    smp.buffer = kTex + 24;
+    append(state, smp);
+    const uint32_t words_at = words(code("get_sr r4, sr80\nget_sr r5, sr81\nmov_imm r6l, 0\n"
+                                         "texture_load 0, 0b0000, 0b0, none, xyzw, 0b00, r0_r1_r2_r3, None, ts0, "
+                                         "ss0, tex_2d, r4_r5, lod_min, r6l\nwait 0\n"
+                                         "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"),
+                                    false, 16, std::nullopt, state);
+    return tile_program_at(words_at, 8, cs::SamplerStates::k4Compact);
   }
   // A fragment shader writing one RGBA8 colour to every live sample.
   static std::string colour(float r, float g, float b, float a) { return fill_rgba(r, g, b, a); }

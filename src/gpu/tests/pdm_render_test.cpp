@@ -152,35 +152,7 @@ TEST_F(PdmRender, BackgroundLoadsTheTargetThroughTheTextureUnit) {
       GpuFault f;
       ASSERT_TRUE(mem.write(kTarget + *at, p, 4, GpuUnit::host, &f));
     }
-  constexpr GpuVa kTex = kIsp + 3072;
-  std::vector<uint8_t> heap = texture_words(target, cs::TextureDimension::k2D, cs::Layout::kTwiddled);
-  cs::Sampler txf{};
-  txf.wrap_s = txf.wrap_t = txf.wrap_r = cs::Wrap::kClampToEdge;
-  const std::vector<uint8_t> sampler = sampler_words(txf);
-  heap.insert(heap.end(), sampler.begin(), sampler.end());
-  GpuFault f;
-  ASSERT_TRUE(mem.write(kTex, heap.data(), heap.size(), GpuUnit::host, &f));
-  std::vector<uint8_t> state;
-  cs::UscTexture t{};
-  t.count = 1;
-  t.buffer = kTex;
-  append(state, t);
-  cs::UscSampler smp{};
-  smp.count = 1;
-  smp.buffer = kTex + 24;
-  append(state, smp);
-  const uint32_t words_at = words(code("get_sr r4, sr80\nget_sr r5, sr81\nmov_imm r6l, 0\n"
-                                       "texture_load 0, 0b0000, 0b0, none, xyzw, 0b00, r0_r1_r2_r3, None, ts0, ss0, "
-                                       "tex_2d, r4_r5, lod_min, r6l\nwait 0\n"
-                                       "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n"),
-                                  false, 16, std::nullopt, state);
-  cs::Counts counts{};
-  counts.texture_state_register_count = 8;
-  counts.sampler_state_register_count = cs::SamplerStates::k4Compact;
-  auto cb = cs::pack(counts);
-  ASSERT_TRUE(cb.ok());
-  render.bg.usc = words_at | 4;
-  std::memcpy(&render.bg.rsrc_spec, cb->data(), 4);
+  render.bg = reload_program();
   render.eot = tile_program("mov_imm r3l, 0\nimage_write_block r3l, r4_r5, 0, ts0, tex_2d, rte, u8norm, 0, 9, 1\n",
                             true);
   rect(draw(kGreen, {}), 8, 4, 36, 10, 0.5);
