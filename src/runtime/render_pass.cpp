@@ -275,8 +275,15 @@ Status RenderPass::end() {
   AGX_TRY(r.bg, background());
   AGX_TRY(r.eot, end_of_tile());
   AGX_CHECK(depth_stencil());
-  // No draws yet: the VDM stream is a Stream Terminate.
-  std::vector<uint8_t> stream;
+  // The draws' scissor and depth-bias arrays; the recorded stream and its
+  // Stream Terminate.
+  if (!scissors_.empty()) {
+    AGX_TRY(r.isp_scissor_base, upload(scissors_, "scissor array", false));
+  }
+  if (!depth_biases_.empty()) {
+    AGX_TRY(r.isp_dbias_base, upload(depth_biases_, "depth bias array", false));
+  }
+  std::vector<uint8_t> stream = stream_;
   AGX_CHECK(push_vdm_terminate(stream));
   AGX_TRY(r.vdm_ctrl_stream_base, upload(stream, "VDM stream", false));
   return device_.submit_render(r, desc_.label);
