@@ -268,6 +268,7 @@ Status RenderPass::record(const DrawCounts& c) {
     size.size = uint32_t(std::min<uint64_t>(index_size, 0xFFFFFFFCu));
     AGX_CHECK(word(size));
   }
+  draw_ends_.push_back(stream_.size());
   ++draws_;
   return {};
 }

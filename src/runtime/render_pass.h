@@ -113,6 +113,8 @@ class RenderPass {
   struct DrawCounts;
   Status record(const DrawCounts& counts);
   Status draw_state();
+  Result<uint64_t> stream_prefix(uint32_t draws);
+  Error faulting_draw(Error pass_fault);
   Result<uint32_t> fragment_words(const GraphicsPipeline& p);
 
   Device& device_;
@@ -129,6 +131,7 @@ class RenderPass {
   IndexType index_type_ = IndexType::u16;
   uint32_t draws_ = 0;
   std::vector<uint8_t> stream_;                 // the VDM stream without its Stream Terminate
+  std::vector<size_t> draw_ends_;               // where each draw's blocks end in stream_
   std::vector<uint8_t> scissors_, depth_biases_;  // the ISP's arrays, an entry per draw
   std::vector<std::pair<const GraphicsPipeline*, uint32_t>> fragment_words_;  // word lists with this pass's Shared word
 };

@@ -240,6 +240,31 @@ TEST_F(DrawTest, RecordingErrorsNameTheDraw) {
   ASSERT_TRUE(pass->end().ok());
 }
 
+// Draw 2's vertex program reads its table from an unmapped address: the
+// pass's fault names that draw (found by replaying the stream's prefixes).
+TEST_F(DrawTest, AFaultNamesTheDraw) {
+  Image* rt = image(format::Format::R8G8B8A8_UNORM);
+  const GraphicsPipeline* good = pipeline(desc(rect(0, 0, 8, 8, kRed)));
+  GraphicsPipelineDesc d = desc(rect(0, 0, 8, 8, kRed));
+  d.vertex.uniforms = {0xdead0000u, 0x7};
+  const GraphicsPipeline* bad = pipeline(d);
+  ASSERT_TRUE(rt && good && bad);
+  for (uint32_t draws : {3u, 4u, 6u}) {
+    SCOPED_TRACE(draws);
+    auto pass = begin(rt);
+    ASSERT_TRUE(pass);
+    for (uint32_t i = 0; i < draws; ++i) {
+      ASSERT_TRUE(pass->bind_pipeline(i == 2 ? *bad : *good).ok());
+      ASSERT_TRUE(pass->draw(6).ok());
+    }
+    Status st = pass->end();
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().kind(), ErrorKind::fault);
+    EXPECT_NE(st.error().message().find("frame: draw 2: GPU fault: read of 0x00000007dead0000"), std::string::npos)
+        << st.error().message();
+  }
+}
+
 TEST_F(DrawTest, PipelineErrorsNameThePipeline) {
   GraphicsPipelineDesc d = desc(rect(0, 0, 8, 8, kRed));
   d.label = "quad";
