@@ -14,6 +14,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <string>
 
 #include "isa/isa.h"
 #include "runtime/render_pass.h"
@@ -24,17 +25,16 @@ inline uint32_t f2u(float f) { return std::bit_cast<uint32_t>(f); }
 
 using Vertex = std::array<float, 8>;  // clip-space x, y, z, w; r, g, b, a
 
-inline constexpr const char* kVertexCode =
-    "iadd r7, r5, r6\niadd r7, r7, r6\niadd r7, r7, r6\n"
-    "iadd r7, r7, r7\niadd r7, r7, r7\niadd r7, r7, r7\n"
-    "device_load 0, i32, x, r8, u0_u1, r7, unsigned\niadd r7, r7, 1\n"
-    "device_load 0, i32, x, r9, u0_u1, r7, unsigned\niadd r7, r7, 1\n"
-    "device_load 0, i32, x, r10, u0_u1, r7, unsigned\niadd r7, r7, 1\n"
-    "device_load 0, i32, x, r11, u0_u1, r7, unsigned\niadd r7, r7, 1\n"
-    "device_load 0, i32, x, r12, u0_u1, r7, unsigned\niadd r7, r7, 1\n"
-    "device_load 0, i32, x, r13, u0_u1, r7, unsigned\niadd r7, r7, 1\n"
-    "device_load 0, i32, x, r14, u0_u1, r7, unsigned\niadd r7, r7, 1\n"
-    "device_load 0, i32, x, r15, u0_u1, r7, unsigned\nwait 0\n";
+// t = r5 + 3 x r6; words 8t..8t+7 of the table into r8..r15.
+inline std::string vertex_code() {
+  std::string s = "iadd r7, r5, r6\niadd r7, r7, r6\niadd r7, r7, r6\n";
+  for (int i = 0; i < 3; ++i) s += "iadd r7, r7, r7\n";
+  for (int i = 0; i < 8; ++i) {
+    if (i) s += "iadd r7, r7, 1\n";
+    s += "device_load 0, i32, x, r" + std::to_string(8 + i) + ", u0_u1, r7, unsigned\n";
+  }
+  return s + "wait 0\n";
+}
 
 inline constexpr const char* kFragmentCode =
     "iterproj r0_r1_r2_r3, cf1, cf0, center, 0b0, 0, 0, 0, 0, 0\n"
@@ -97,7 +97,7 @@ class DrawTest : public ::testing::Test {
   GraphicsPipelineDesc desc(const std::vector<Vertex>& vertices) {
     Buffer* table = buffer(vertices.data(), vertices.size() * sizeof(Vertex), "vertex table");
     GraphicsPipelineDesc d;
-    d.vertex.code = assemble(kVertexCode);
+    d.vertex.code = assemble(vertex_code());
     for (unsigned i = 0; i < 8; ++i) {
       const auto w = st_var(8 + i, i, i == 7);
       d.vertex.code.insert(d.vertex.code.end(), w.begin(), w.end());
