@@ -188,6 +188,7 @@ Status RenderPass::draw_state() {
   ps.size_words = uint32_t(update.size() / 4);
   AGX_CHECK(push(stream_, ps));
 
+  const size_t state_at = stream_.size();
   cs::VdmState vs{};
   vs.restart_index_present = vs.vertex_shader_word_0_present = vs.vertex_shader_word_1_present = true;
   vs.vertex_outputs_present = true;
@@ -203,7 +204,7 @@ Status RenderPass::draw_state() {
   AGX_CHECK(push(stream_, w1));
   AGX_TRY(auto outputs, from_word<cs::VdmStateVertexOutputs>(layout.vdm_vertex_outputs));
   AGX_CHECK(push(stream_, outputs));
-  while (stream_.size() % 8) stream_.push_back(0);  // VDM State blocks are padded to 8 bytes
+  while ((stream_.size() - state_at) % 8) stream_.push_back(0);  // a VDM State block is padded to 8 bytes
   return {};
 }
 

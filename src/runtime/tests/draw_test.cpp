@@ -214,7 +214,8 @@ TEST_F(DrawTest, IndirectCountsAreReadWhenTheDrawRuns) {
   ASSERT_TRUE(pass->draw_indirect(*counts, 0).ok());
   ASSERT_TRUE(pass->bind_index_buffer(*ib, 0, IndexType::u16).ok());
   ASSERT_TRUE(pass->draw_indexed_indirect(*icounts, 0).ok());
-  ASSERT_TRUE(pass->end().ok());
+  Status st = pass->end();
+  ASSERT_TRUE(st.ok()) << st.error().message();
   expect_pixels(pixels(*rt), [](uint32_t x, uint32_t y) { return in_rect(x, y, 8, 8, 40, 24, {0, 255, 0, 255}); });
 }
 
