@@ -275,11 +275,69 @@ Status RenderPass::end() {
   AGX_TRY(r.bg, background());
   AGX_TRY(r.eot, end_of_tile());
   AGX_CHECK(depth_stencil());
-  // No draws yet: the VDM stream is a Stream Terminate.
-  std::vector<uint8_t> stream;
+  // The draws' scissor and depth-bias arrays; the recorded stream and its
+  // Stream Terminate.
+  if (!scissors_.empty()) {
+    AGX_TRY(r.isp_scissor_base, upload(scissors_, "scissor array", false));
+  }
+  if (!depth_biases_.empty()) {
+    AGX_TRY(r.isp_dbias_base, upload(depth_biases_, "depth bias array", false));
+  }
+  AGX_TRY(r.vdm_ctrl_stream_base, stream_prefix(draws_));
+  Status st = device_.submit_render(r, desc_.label);
+  if (st.ok() || st.error().kind() != ErrorKind::fault || draws_ == 0) return st;
+  return faulting_draw(st.error());
+}
+
+// The VDM stream of the first `draws` draws, then Stream Terminate.
+Result<uint64_t> RenderPass::stream_prefix(uint32_t draws) {
+  const size_t end_B = draws == 0 ? 0 : draw_ends_[draws - 1];
+  std::vector<uint8_t> stream(stream_.begin(), stream_.begin() + ptrdiff_t(end_B));
   AGX_CHECK(push_vdm_terminate(stream));
-  AGX_TRY(r.vdm_ctrl_stream_base, upload(stream, "VDM stream", false));
-  return device_.submit_render(r, desc_.label);
+  return upload(stream, "VDM stream", false);
+}
+
+// A pass with draws faulted: the first faulting draw is found by replaying
+// prefixes of the stream (a binary search; faults are deterministic)
+// without the end-of-tile program or depth/stencil stores, so the
+// attachments keep what the pass left; the error is that replay's, naming
+// the draw. Shaders that store to memory store again.
+Error RenderPass::faulting_draw(Error pass_fault) {
+  drm_asahi_cmd_render r = cmd_;
+  r.eot = drm_asahi_bg_eot{};
+  auto z = cs::unpack<cs::ZlsControl>(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&cmd_.zls_ctrl), 8));
+  if (!z.ok()) return pass_fault;
+  z->z_store = z->s_store = false;
+  auto packed = cs::pack(*z);
+  if (!packed.ok()) return pass_fault;
+  std::memcpy(&r.zls_ctrl, packed->data(), sizeof r.zls_ctrl);
+  auto replay = [&](uint32_t last) -> Result<bool> {  // whether draws 0..last run without a fault
+    AGX_TRY(r.vdm_ctrl_stream_base, stream_prefix(last + 1));
+    Status st = device_.submit_render(r, fmt::format("{}: draw {}", desc_.label, last));
+    if (!st.ok() && st.error().kind() != ErrorKind::fault) return st.error();
+    if (!st.ok()) pass_fault = st.error();
+    return st.ok();
+  };
+  // The first faulting draw is in [lo, hi]; pass_fault becomes the
+  // replay's error of draws 0..hi once one is run.
+  uint32_t lo = 0, hi = draws_ - 1;
+  bool named = false;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    auto ok = replay(mid);
+    if (!ok.ok()) return ok.error();
+    if (*ok) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+      named = true;
+    }
+  }
+  if (!named) {
+    auto ok = replay(hi);
+    if (!ok.ok()) return ok.error();
+  }
+  return pass_fault;
 }
 
 }  // namespace agx::runtime
