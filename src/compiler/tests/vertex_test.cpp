@@ -148,13 +148,17 @@ TEST(Vertex, Errors) {
     const std::string e = error_of(src);
     EXPECT_NE(e.find(want), std::string::npos) << e;
   }
-  // The fragment stage is not compiled yet.
+  // A fragment shader compiled as a vertex shader is refused by its stage.
   Options o;
-  o.stage = Stage::fragment;
   o.file_name = "f.frag";
-  auto f = compile_glsl("#version 450\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(1.0); }\n", o);
+  o.stage = Stage::fragment;
+  auto spirv = glsl_to_spirv("#version 450\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(1.0); }\n", o);
+  ASSERT_TRUE(spirv.ok()) << spirv.error().message();
+  o.stage = Stage::vertex;
+  auto f = compile_spirv(*spirv, o);
   ASSERT_FALSE(f.ok());
-  EXPECT_NE(f.error().message().find("fragment shaders are not compiled yet"), std::string::npos) << f.error().message();
+  EXPECT_NE(f.error().message().find("is a fragment shader, a vertex shader was asked for"), std::string::npos)
+      << f.error().message();
 }
 
 // ---- run by the software GPU's vertex half -------------------------------
