@@ -29,6 +29,13 @@ const char* to_string(Scalar s) {
   return "?";
 }
 
+std::string_view next_line(std::string_view text, size_t& pos) {
+  size_t nl = text.find('\n', pos);
+  std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+  pos = nl == std::string_view::npos ? text.size() : nl + 1;
+  return line;
+}
+
 std::vector<std::string_view> split_words(std::string_view text) {
   std::vector<std::string_view> words;
   size_t i = 0;

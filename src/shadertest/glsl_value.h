@@ -60,4 +60,8 @@ bool compare(T reference, T observed, Compare c) {
 // Splits on spaces and tabs; empty tokens dropped.
 std::vector<std::string_view> split_words(std::string_view text);
 
+// The line of `text` that starts at `pos` (without its '\n'); moves `pos`
+// past it. Call while pos < text.size().
+std::string_view next_line(std::string_view text, size_t& pos);
+
 }  // namespace agx::shadertest

@@ -197,9 +197,7 @@ std::vector<std::string> section_headers(std::string_view text) {
   std::vector<std::string> out;
   size_t pos = 0;
   while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    std::string_view line = trim(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
-    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    std::string_view line = trim(next_line(text, pos));
     if (line.size() >= 2 && line.front() == '[' && line.back() == ']') out.emplace_back(line.substr(1, line.size() - 2));
   }
   return out;
@@ -215,9 +213,7 @@ Result<ShaderTest> parse_shader_test(std::string_view text) {
   unsigned line_num = 0;
   size_t pos = 0;
   while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    std::string_view raw = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    std::string_view raw = next_line(text, pos);
     ++line_num;
     std::string_view line = trim(raw);
     if (!line.empty() && line.front() == '[') {

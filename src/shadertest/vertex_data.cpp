@@ -111,9 +111,7 @@ Result<VertexData> parse_vertex_data(std::string_view text, unsigned first_line)
   unsigned line_num = first_line - 1;
   size_t pos = 0;
   while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    std::string_view line = next_line(text, pos);
     ++line_num;
     if (size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
     auto w = split_words(line);
