@@ -205,7 +205,12 @@ Result<uint64_t> parse_scalar(std::string_view token, Scalar s) {
     }
   }
   if (end == begin || token.empty()) return Error::parse("'{}' is not a {}", token, to_string(s));
-  if (*end != '\0') return Error::parse("'{}' is not a {} (stray '{}')", token, to_string(s), end);
+  // A GLSL unsigned literal's 'u' suffix ends an unsigned value: piglit's
+  // generated built-in tests write "uniform uint expect0 4227922944u", which
+  // shader_runner's strtoul reads up to the 'u'.
+  const bool unsigned_suffix = (s == Scalar::uint32 || s == Scalar::uint64) && (*end == 'u' || *end == 'U') && end[1] == '\0';
+  if (*end != '\0' && !unsigned_suffix)
+    return Error::parse("'{}' is not a {} (stray '{}')", token, to_string(s), end);
   if (errno == ERANGE) return Error::parse("'{}' is out of range for {}", token, to_string(s));
   if (s == Scalar::boolean) bits = bits != 0;
   return bits;

@@ -108,6 +108,10 @@ TEST(ShaderTest, NumberSyntax) {
   EXPECT_EQ(*parse_scalar("-9223372036854775808", Scalar::int64), 0x8000000000000000ull);
   EXPECT_EQ(*parse_scalar("18446744073709551615", Scalar::uint64), ~0ull);
   EXPECT_EQ(*parse_scalar("0x4000000000000000", Scalar::float64), 0x4000000000000000ull);
+  EXPECT_EQ(*parse_scalar("4227922944u", Scalar::uint32), 4227922944u);  // GLSL's suffix, as strtoul reads it
+  EXPECT_EQ(*parse_scalar("0U", Scalar::uint64), 0u);
+  EXPECT_FALSE(parse_scalar("1u", Scalar::int32).ok());
+  EXPECT_FALSE(parse_scalar("1uu", Scalar::uint32).ok());
   EXPECT_FALSE(parse_scalar("4294967296", Scalar::uint32).ok());
   EXPECT_FALSE(parse_scalar("1.5", Scalar::int32).ok());
   EXPECT_FALSE(parse_scalar("", Scalar::float32).ok());
