@@ -133,6 +133,9 @@ class Translator {
   // translate_alu.cpp
   Status instruction(const spirv::Inst& in);
   Status alu(const spirv::Inst& in, bool& handled);
+  Status composite(const spirv::Inst& in, bool& handled);  // translate_alu.cpp
+  Status logic(const spirv::Inst& in, bool& handled);
+  Status check_arith_width(const spirv::Inst& in, uint32_t type_id);
 
   // translate_glsl_std.cpp
   Status ext_glsl(const spirv::Inst& in);

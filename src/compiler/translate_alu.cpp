@@ -180,7 +180,9 @@ Status Translator::instruction(const spirv::Inst& in) {
   return {};
 }
 
-Status Translator::alu(const spirv::Inst& in, bool& handled) {
+// Composites and copies: OpCopyObject, OpUndef, OpBitcast, construct,
+// extract, insert, shuffle, dynamic extract (component moves, no ALU).
+Status Translator::composite(const spirv::Inst& in, bool& handled) {
   const auto& w = in.w;
   handled = true;
   if (w.size() < 3) { handled = false; return {}; }
@@ -190,63 +192,6 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
   out.type = rtype;
   unsigned n = components(rtype);
   auto finish = [&]() -> Status { vals_[rid] = std::move(out); return {}; };
-  auto check_width = [&](uint32_t t) -> Status {
-    uint32_t st = scalar_type(t);
-    if (type(st).kind != spirv::Type::Kind::bool_ && type(st).width != 32 && !(small_active_ && small_width(st)))
-      return unsupported(in, fmt::format("{}-bit arithmetic is not supported (32-bit only)", type(st).width));
-    return {};
-  };
-
-  // Per-component binary/unary ops.
-  auto per_comp = [&](auto fn, size_t nsrc) -> Status {
-    AGX_CHECK(check_width(rtype));
-    for (unsigned i = 0; i < n; ++i) {
-      Src s[3];
-      for (size_t k = 0; k < nsrc; ++k) {
-        AGX_TRY(auto v, scalar(w[2 + k], in, i));
-        s[k] = v;
-      }
-      AGX_TRY(auto r, fn(s));
-      out.c.push_back(r);
-    }
-    return finish();
-  };
-  auto int_bin = [&](IrOp op) {
-    return per_comp([&](Src* s) -> Result<Src> { return b_.binary(op, s[0], s[1]); }, 2);
-  };
-  auto float_bin = [&](IrOp op) {
-    return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(op, {s[0], s[1]})); }, 2);
-  };
-  // A comparison: kept as a Cmp for scalars, 0/1 per component for vectors.
-  auto compare = [&](Cond cond, bool invert, bool swap) -> Status {
-    uint32_t at = 0;
-    {
-      AGX_TRY(auto a, get(w[2], in));
-      at = a->type;
-    }
-    AGX_CHECK(check_width(at));
-    for (unsigned i = 0; i < n; ++i) {
-      AGX_TRY(auto a, scalar(w[2], in, i));
-      AGX_TRY(auto bb, scalar(w[3], in, i));
-      Cmp c{cond, invert, swap ? bb : a, swap ? a : bb};
-      if (n == 1) out.cmp = c;
-      else out.c.push_back(materialize(c));
-    }
-    return finish();
-  };
-  // FOrdNotEqual / FUnordEqual: (a < b) or (a > b), and its inverse.
-  auto ordered_ne = [&](bool invert) -> Status {
-    for (unsigned i = 0; i < n; ++i) {
-      AGX_TRY(auto a, scalar(w[2], in, i));
-      AGX_TRY(auto bb, scalar(w[3], in, i));
-      Src gt = b_.select(Cond::fgt, false, a, bb, Src::immediate(1), Src::immediate(0));
-      Src r = b_.select(Cond::flt, false, a, bb, Src::immediate(1), gt);
-      if (n == 1) out.cmp = Cmp{Cond::ueq, !invert, r, Src::immediate(0)};
-      else out.c.push_back(invert ? b_.binary(IrOp::ixor, r, Src::immediate(1)) : r);
-    }
-    return finish();
-  };
-
   switch (in.op) {
     case Op::OpCopyObject: {
       AGX_TRY(auto v, get(w[2], in));
@@ -348,6 +293,183 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
       out.c.push_back(r);
       return finish();
     }
+    default:
+      handled = false;
+      return {};
+  }
+}
+
+// Arithmetic is 32-bit (bools pass; 8/16-bit while small types are lowered).
+Status Translator::check_arith_width(const spirv::Inst& in, uint32_t t) {
+  uint32_t st = scalar_type(t);
+  if (type(st).kind != spirv::Type::Kind::bool_ && type(st).width != 32 && !(small_active_ && small_width(st)))
+    return unsupported(in, fmt::format("{}-bit arithmetic is not supported (32-bit only)", type(st).width));
+  return {};
+}
+
+// Comparisons, the logical ops and OpSelect.
+Status Translator::logic(const spirv::Inst& in, bool& handled) {
+  const auto& w = in.w;
+  handled = true;
+  if (w.size() < 3) { handled = false; return {}; }
+  uint32_t rtype = w[0], rid = w[1];
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = rtype;
+  unsigned n = components(rtype);
+  auto finish = [&]() -> Status { vals_[rid] = std::move(out); return {}; };
+  // A comparison: kept as a Cmp for scalars, 0/1 per component for vectors.
+  auto compare = [&](Cond cond, bool invert, bool swap) -> Status {
+    uint32_t at = 0;
+    {
+      AGX_TRY(auto a, get(w[2], in));
+      at = a->type;
+    }
+    AGX_CHECK(check_arith_width(in, at));
+    for (unsigned i = 0; i < n; ++i) {
+      AGX_TRY(auto a, scalar(w[2], in, i));
+      AGX_TRY(auto bb, scalar(w[3], in, i));
+      Cmp c{cond, invert, swap ? bb : a, swap ? a : bb};
+      if (n == 1) out.cmp = c;
+      else out.c.push_back(materialize(c));
+    }
+    return finish();
+  };
+  // FOrdNotEqual / FUnordEqual: (a < b) or (a > b), and its inverse.
+  auto ordered_ne = [&](bool invert) -> Status {
+    for (unsigned i = 0; i < n; ++i) {
+      AGX_TRY(auto a, scalar(w[2], in, i));
+      AGX_TRY(auto bb, scalar(w[3], in, i));
+      Src gt = b_.select(Cond::fgt, false, a, bb, Src::immediate(1), Src::immediate(0));
+      Src r = b_.select(Cond::flt, false, a, bb, Src::immediate(1), gt);
+      if (n == 1) out.cmp = Cmp{Cond::ueq, !invert, r, Src::immediate(0)};
+      else out.c.push_back(invert ? b_.binary(IrOp::ixor, r, Src::immediate(1)) : r);
+    }
+    return finish();
+  };
+  switch (in.op) {
+    case Op::OpIEqual: case Op::OpLogicalEqual: return compare(Cond::ueq, false, false);
+    case Op::OpINotEqual: case Op::OpLogicalNotEqual: return compare(Cond::ueq, true, false);
+    case Op::OpULessThan: return compare(Cond::ult, false, false);
+    case Op::OpULessThanEqual: return compare(Cond::ugt, true, false);
+    case Op::OpUGreaterThan: return compare(Cond::ugt, false, false);
+    case Op::OpUGreaterThanEqual: return compare(Cond::ult, true, false);
+    case Op::OpSLessThan: return compare(Cond::slt, false, false);
+    case Op::OpSLessThanEqual: return compare(Cond::sgt, true, false);
+    case Op::OpSGreaterThan: return compare(Cond::sgt, false, false);
+    case Op::OpSGreaterThanEqual: return compare(Cond::slt, true, false);
+    case Op::OpFOrdEqual: return compare(Cond::feq, false, false);
+    case Op::OpFUnordNotEqual: return compare(Cond::feq, true, false);
+    case Op::OpFOrdLessThan: return compare(Cond::flt, false, false);
+    case Op::OpFOrdGreaterThan: return compare(Cond::fgt, false, false);
+    case Op::OpFOrdLessThanEqual: return compare(Cond::flte, false, false);
+    case Op::OpFOrdGreaterThanEqual: return compare(Cond::fgte, false, false);
+    case Op::OpFUnordLessThan: return compare(Cond::fgte, true, false);
+    case Op::OpFUnordGreaterThan: return compare(Cond::flte, true, false);
+    case Op::OpFUnordLessThanEqual: return compare(Cond::fgt, true, false);
+    case Op::OpFUnordGreaterThanEqual: return compare(Cond::flt, true, false);
+    case Op::OpFOrdNotEqual: return ordered_ne(false);
+    case Op::OpFUnordEqual: return ordered_ne(true);
+    case Op::OpIsNan:
+      // x != x only for NaN.
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto a, scalar(w[2], in, i));
+        Cmp c{Cond::feq, true, a, a};
+        if (n == 1) out.cmp = c; else out.c.push_back(materialize(c));
+      }
+      return finish();
+    case Op::OpLogicalNot: {
+      if (n == 1) {
+        AGX_TRY(auto c, condition(w[2], in));
+        c.invert = !c.invert;
+        out.cmp = c;
+        return finish();
+      }
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto x, scalar(w[2], in, i));
+        out.c.push_back(b_.binary(IrOp::ixor, x, Src::immediate(1)));
+      }
+      return finish();
+    }
+    case Op::OpAll: case Op::OpAny: {
+      // Every / any component of a bool vector (0/1 values).
+      AGX_TRY(auto v, get(w[2], in));
+      IrOp op = in.op == Op::OpAll ? IrOp::iand : IrOp::ior;
+      Src r;
+      if (v->cmp) r = materialize(*v->cmp);
+      for (size_t i = 0; !v->cmp && i < v->c.size(); ++i) r = i == 0 ? v->c[0] : b_.binary(op, r, v->c[i]);
+      out.cmp = Cmp{Cond::ueq, true, r, Src::immediate(0)};
+      return finish();
+    }
+    case Op::OpLogicalAnd: case Op::OpLogicalOr: {
+      IrOp op = in.op == Op::OpLogicalAnd ? IrOp::iand : IrOp::ior;
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto a, scalar(w[2], in, i));
+        AGX_TRY(auto bb, scalar(w[3], in, i));
+        Src r = b_.binary(op, a, bb);
+        if (n == 1) out.cmp = Cmp{Cond::ueq, true, r, Src::immediate(0)};
+        else out.c.push_back(r);
+      }
+      return finish();
+    }
+    case Op::OpSelect: {
+      // Scalars, vectors and (SPIR-V 1.4) composites, per flattened scalar.
+      for (unsigned i = 0; i < std::max(1u, flat_count(rtype)); ++i) {
+        AGX_TRY(auto cv, get(w[2], in));
+        Cmp c;
+        if (cv->cmp) c = *cv->cmp;
+        else {
+          size_t ci = cv->c.size() > 1 ? i : 0;
+          if (ci >= cv->c.size()) return unsupported(in, "OpSelect condition shape");
+          c = Cmp{Cond::ueq, true, cv->c[ci], Src::immediate(0)};
+        }
+        AGX_TRY(auto x, scalar(w[3], in, i));
+        AGX_TRY(auto y, scalar(w[4], in, i));
+        out.c.push_back(b_.select(c.cond, c.invert, c.a, c.b, x, y));
+      }
+      if (is_bool(rtype) && n == 1) { out.cmp = Cmp{Cond::ueq, true, out.c[0], Src::immediate(0)}; out.c.clear(); }
+      return finish();
+    }
+    default:
+      handled = false;
+      return {};
+  }
+}
+
+Status Translator::alu(const spirv::Inst& in, bool& handled) {
+  if (auto st = composite(in, handled); !st || handled) return st;
+  if (auto st = logic(in, handled); !st || handled) return st;
+  const auto& w = in.w;
+  handled = true;
+  if (w.size() < 3) { handled = false; return {}; }
+  uint32_t rtype = w[0], rid = w[1];
+  TVal out;
+  out.kind = TVal::Kind::data;
+  out.type = rtype;
+  unsigned n = components(rtype);
+  auto finish = [&]() -> Status { vals_[rid] = std::move(out); return {}; };
+
+  // Per-component binary/unary ops.
+  auto per_comp = [&](auto fn, size_t nsrc) -> Status {
+    AGX_CHECK(check_arith_width(in, rtype));
+    for (unsigned i = 0; i < n; ++i) {
+      Src s[3];
+      for (size_t k = 0; k < nsrc; ++k) {
+        AGX_TRY(auto v, scalar(w[2 + k], in, i));
+        s[k] = v;
+      }
+      AGX_TRY(auto r, fn(s));
+      out.c.push_back(r);
+    }
+    return finish();
+  };
+  auto int_bin = [&](IrOp op) {
+    return per_comp([&](Src* s) -> Result<Src> { return b_.binary(op, s[0], s[1]); }, 2);
+  };
+  auto float_bin = [&](IrOp op) {
+    return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(op, {s[0], s[1]})); }, 2);
+  };
+  switch (in.op) {
     case Op::OpIAdd: return int_bin(IrOp::iadd);
     case Op::OpISub: return int_bin(IrOp::isub);
     case Op::OpIMul: return int_bin(IrOp::imul);
@@ -391,7 +513,7 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
     case Op::OpFNegate:
       return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::fadd, {fneg(s[0]), Src::immediate(0x80000000u)})); }, 1);
     case Op::OpVectorTimesScalar: {
-      AGX_CHECK(check_width(rtype));
+      AGX_CHECK(check_arith_width(in, rtype));
       AGX_TRY(auto k, scalar(w[3], in));
       for (unsigned i = 0; i < n; ++i) {
         AGX_TRY(auto a, scalar(w[2], in, i));
@@ -414,84 +536,6 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
       Conv mode = in.op == Op::OpConvertUToF ? Conv::u32_to_f : in.op == Op::OpConvertSToF ? Conv::s32_to_f
                 : in.op == Op::OpConvertFToU ? Conv::f_to_u32 : Conv::f_to_s32;
       return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::convert, {s[0]}, 32, 1, static_cast<uint64_t>(mode))); }, 1);
-    }
-    case Op::OpIEqual: case Op::OpLogicalEqual: return compare(Cond::ueq, false, false);
-    case Op::OpINotEqual: case Op::OpLogicalNotEqual: return compare(Cond::ueq, true, false);
-    case Op::OpULessThan: return compare(Cond::ult, false, false);
-    case Op::OpULessThanEqual: return compare(Cond::ugt, true, false);
-    case Op::OpUGreaterThan: return compare(Cond::ugt, false, false);
-    case Op::OpUGreaterThanEqual: return compare(Cond::ult, true, false);
-    case Op::OpSLessThan: return compare(Cond::slt, false, false);
-    case Op::OpSLessThanEqual: return compare(Cond::sgt, true, false);
-    case Op::OpSGreaterThan: return compare(Cond::sgt, false, false);
-    case Op::OpSGreaterThanEqual: return compare(Cond::slt, true, false);
-    case Op::OpFOrdEqual: return compare(Cond::feq, false, false);
-    case Op::OpFUnordNotEqual: return compare(Cond::feq, true, false);
-    case Op::OpFOrdLessThan: return compare(Cond::flt, false, false);
-    case Op::OpFOrdGreaterThan: return compare(Cond::fgt, false, false);
-    case Op::OpFOrdLessThanEqual: return compare(Cond::flte, false, false);
-    case Op::OpFOrdGreaterThanEqual: return compare(Cond::fgte, false, false);
-    case Op::OpFUnordLessThan: return compare(Cond::fgte, true, false);
-    case Op::OpFUnordGreaterThan: return compare(Cond::flte, true, false);
-    case Op::OpFUnordLessThanEqual: return compare(Cond::fgt, true, false);
-    case Op::OpFUnordGreaterThanEqual: return compare(Cond::flt, true, false);
-    case Op::OpFOrdNotEqual: return ordered_ne(false);
-    case Op::OpFUnordEqual: return ordered_ne(true);
-    case Op::OpIsNan:
-      // x != x only for NaN.
-      for (unsigned i = 0; i < n; ++i) {
-        AGX_TRY(auto a, scalar(w[2], in, i));
-        Cmp c{Cond::feq, true, a, a};
-        if (n == 1) out.cmp = c; else out.c.push_back(materialize(c));
-      }
-      return finish();
-    case Op::OpLogicalNot: {
-      if (n == 1) {
-        AGX_TRY(auto c, condition(w[2], in));
-        c.invert = !c.invert;
-        out.cmp = c;
-        return finish();
-      }
-      return per_comp([&](Src* s) -> Result<Src> { return b_.binary(IrOp::ixor, s[0], Src::immediate(1)); }, 1);
-    }
-    case Op::OpAll: case Op::OpAny: {
-      // Every / any component of a bool vector (0/1 values).
-      AGX_TRY(auto v, get(w[2], in));
-      IrOp op = in.op == Op::OpAll ? IrOp::iand : IrOp::ior;
-      Src r;
-      if (v->cmp) r = materialize(*v->cmp);
-      for (size_t i = 0; !v->cmp && i < v->c.size(); ++i) r = i == 0 ? v->c[0] : b_.binary(op, r, v->c[i]);
-      out.cmp = Cmp{Cond::ueq, true, r, Src::immediate(0)};
-      return finish();
-    }
-    case Op::OpLogicalAnd: case Op::OpLogicalOr: {
-      IrOp op = in.op == Op::OpLogicalAnd ? IrOp::iand : IrOp::ior;
-      for (unsigned i = 0; i < n; ++i) {
-        AGX_TRY(auto a, scalar(w[2], in, i));
-        AGX_TRY(auto bb, scalar(w[3], in, i));
-        Src r = b_.binary(op, a, bb);
-        if (n == 1) out.cmp = Cmp{Cond::ueq, true, r, Src::immediate(0)};
-        else out.c.push_back(r);
-      }
-      return finish();
-    }
-    case Op::OpSelect: {
-      // Scalars, vectors and (SPIR-V 1.4) composites, per flattened scalar.
-      for (unsigned i = 0; i < std::max(1u, flat_count(rtype)); ++i) {
-        AGX_TRY(auto cv, get(w[2], in));
-        Cmp c;
-        if (cv->cmp) c = *cv->cmp;
-        else {
-          size_t ci = cv->c.size() > 1 ? i : 0;
-          if (ci >= cv->c.size()) return unsupported(in, "OpSelect condition shape");
-          c = Cmp{Cond::ueq, true, cv->c[ci], Src::immediate(0)};
-        }
-        AGX_TRY(auto x, scalar(w[3], in, i));
-        AGX_TRY(auto y, scalar(w[4], in, i));
-        out.c.push_back(b_.select(c.cond, c.invert, c.a, c.b, x, y));
-      }
-      if (is_bool(rtype) && n == 1) { out.cmp = Cmp{Cond::ueq, true, out.c[0], Src::immediate(0)}; out.c.clear(); }
-      return finish();
     }
     default:
       handled = false;
