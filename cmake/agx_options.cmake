@@ -67,6 +67,16 @@ endfunction()
 # costs a quarter to a half less compile time at -O1 / -O0 than at -O2
 # (measured on src/usc/tests/memory_test.cpp: 3.9 s at -O2, 2.9 s at -O1).
 set(AGX_TESTS_OPT "-O1" CACHE STRING "Optimization flag of the test binaries' own files")
+# Test binaries are unity builds: their files are compiled AGX_UNITY_BATCH
+# at a time as one translation unit, so GoogleTest's headers and the unit's
+# own are parsed once per batch instead of once per file (measured on five
+# units' tests: 167 s of compile time down to 64 s). A test file's local
+# helpers go in `namespace AGX_UNITY_ID {` instead of an anonymous
+# namespace: in a unity build AGX_UNITY_ID is a name unique to the file (so
+# two files' `kBase` or `lines()` do not clash), otherwise it is empty (an
+# anonymous namespace). 0 turns unity builds off (one translation unit per
+# file, e.g. to check that each file includes what it uses).
+set(AGX_UNITY_BATCH "8" CACHE STRING "Test files per unity translation unit (0: no unity build)")
 # agx_unit_tests(NAME SOURCES... DEPS ...): GoogleTest binary agx_<NAME>_tests,
 # registered with CTest. Tests run with the unit folder as working directory
 # so that test data is found as tests/data/... (cmake/unit_test_cwd.cpp does
@@ -91,6 +101,12 @@ function(agx_unit_tests name)
   target_link_libraries(agx_${name}_tests PRIVATE agx_${name} ${T_DEPS} GTest::gtest GTest::gtest_main GTest::gmock)
   target_compile_options(agx_${name}_tests PRIVATE ${AGX_TESTS_OPT})
   agx_precompile(agx_${name}_tests TESTS)
+  if(AGX_UNITY_BATCH GREATER 0)
+    set_target_properties(agx_${name}_tests PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${AGX_UNITY_BATCH}
+                          UNITY_BUILD_UNIQUE_ID AGX_UNITY_ID)
+  else()
+    target_compile_definitions(agx_${name}_tests PRIVATE AGX_UNITY_ID=)
+  endif()
   gtest_discover_tests(agx_${name}_tests WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
                        DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${name})
 endfunction()

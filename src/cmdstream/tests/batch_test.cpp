@@ -5,7 +5,7 @@
 #include "cmdstream/cmdstream.h"
 
 namespace agx::cmdstream {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Batch, PackLines) {
   EXPECT_EQ(batch_pack_line(R"({"struct": "CDM Launch Word 0", "fields": {"Mode": "Indirect local"}})"),

@@ -14,7 +14,7 @@
 #include "isa/isa.h"
 
 namespace agx::cmdstream {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr uint64_t kBase = 0x10000;       // one 64 KiB mapping
 constexpr uint64_t kUscBase = 0x10000;    // usc_exec_base: USC addresses are offsets from kBase

@@ -9,7 +9,7 @@
 #include "util/hex.h"
 
 namespace agx::cmdstream {
-namespace {
+namespace AGX_UNITY_ID {
 
 std::vector<uint8_t> le32(uint32_t w) {
   return {uint8_t(w), uint8_t(w >> 8), uint8_t(w >> 16), uint8_t(w >> 24)};

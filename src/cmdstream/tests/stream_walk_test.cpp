@@ -10,7 +10,7 @@
 #include "cmdstream/stream_walk.h"
 
 namespace agx::cmdstream {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr GpuVa kBase = 0x1000;
 

@@ -12,7 +12,7 @@
 #include "kmd/kmd.h"
 
 namespace agx::cmdstream {
-namespace {
+namespace AGX_UNITY_ID {
 
 namespace tr = kmd::trace;
 constexpr uint64_t kPage = tr::kPageSize_B;

@@ -14,7 +14,7 @@
 #include "runtime/render_pass.h"
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 namespace cs = agx::cmdstream;
 using gpu::test::f2u;

@@ -11,7 +11,7 @@
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 size_t count_of(const std::string& disasm, const std::string& mnemonic) {
   size_t n = 0;

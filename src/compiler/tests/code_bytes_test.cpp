@@ -27,7 +27,7 @@
 #include "util/hex.h"
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 struct Shader {
   std::string name, source;

@@ -9,7 +9,7 @@
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // f(x, y) on the local invocation: small integers / 4, exact in float.
 float f(uint32_t x, uint32_t y, uint32_t group) { return float(x * x + 3 * x * y + 2 * y * y + 7 * group) / 4.0f; }

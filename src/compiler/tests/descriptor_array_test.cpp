@@ -8,7 +8,7 @@
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(DescriptorArray, VulkanBuffersIndexedByConstantsUniformAndNonUniformValues) {
   Shader s = must_compile(R"(#version 450

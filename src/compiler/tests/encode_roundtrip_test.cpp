@@ -14,7 +14,7 @@
 #include "compiler/passes.h"
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 // A function with hand-placed registers.
 struct Fx {
@@ -349,7 +349,7 @@ TEST(EncodeRoundTrip, Control) {
 }  // namespace agx::compiler
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(EncodeLayout, BranchOffsetsFollowTheEncodedLengths) {
   // loop { if (r2 > r3) { 6 movs } } stop: the if is jumped over when no

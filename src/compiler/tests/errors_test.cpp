@@ -5,7 +5,7 @@
 #include "compiler/compiler.h"
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 std::string error_of(const std::string& src, TargetEnv env = TargetEnv::vulkan) {
   Options o;

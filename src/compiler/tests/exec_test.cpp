@@ -9,7 +9,7 @@
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Exec, IntegerArithmeticPerInvocation) {
   Shader s = must_compile(R"(#version 450
@@ -295,7 +295,7 @@ void main() {
 }  // namespace agx::compiler::test
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Exec, SwitchWithFallthroughAndDefault) {
   Shader s = must_compile(R"(#version 450
@@ -400,7 +400,7 @@ void main() {
 }  // namespace agx::compiler::test
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Exec, RegionsNoLaneRunsAreJumpedOver) {
   Shader s = must_compile(R"(#version 450
@@ -440,7 +440,7 @@ void main() {
 }  // namespace agx::compiler::test
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Exec, VectorComparisonsAllAny) {
   Shader s = must_compile(R"(#version 450
@@ -469,7 +469,7 @@ void main() {
 }  // namespace agx::compiler::test
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Exec, UniformBufferStd140AndSharedStructs) {
   Shader s = must_compile(R"(#version 450
@@ -514,7 +514,7 @@ void main() {
 }  // namespace agx::compiler::test
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Exec, BitScansStepAndSmoothstep) {
   Shader s = must_compile(R"(#version 450
@@ -557,7 +557,7 @@ void main() {
 }  // namespace agx::compiler::test
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Exec, SpillsWhenMoreValuesLiveThanRegisters) {
   // 200 loaded values all live at once: more than the 128 registers, so
@@ -586,7 +586,7 @@ TEST(Exec, SpillsWhenMoreValuesLiveThanRegisters) {
 }  // namespace agx::compiler::test
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Exec, EarlyReturnsFromIfsAndLoops) {
   Shader s = must_compile(R"(#version 450

@@ -10,7 +10,7 @@
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
 float value(uint32_t u) { return std::bit_cast<float>(u); }

@@ -13,7 +13,7 @@
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 uint64_t bits(double d) { return std::bit_cast<uint64_t>(d); }
 double dbl(uint64_t b) { return std::bit_cast<double>(b); }

@@ -16,7 +16,7 @@
 #include "compiler/tests/mutation_rounds.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 uint64_t bits(double d) { return std::bit_cast<uint64_t>(d); }
 double dbl(uint64_t b) { return std::bit_cast<double>(b); }
@@ -234,7 +234,7 @@ void main() {
 }  // namespace agx::compiler::test
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // GLSL's min/max on doubles (a NaN loses to a number).
 double gmin(double x, double y) { return std::isnan(x) ? y : (y < x ? y : x); }
@@ -496,7 +496,7 @@ void main() {
 }  // namespace agx::compiler::test
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // Double SPIR-V (arithmetic, conversions, comparisons, dmat, library
 // functions) mutated as robustness_test.cpp does: a Shader or an Error.
@@ -527,7 +527,7 @@ void main() {
 }  // namespace agx::compiler::test
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // Cofactor expansion along the first row, in the compiler's order.
 double host_minor(const std::vector<double>& m, unsigned n, std::vector<unsigned> rs, std::vector<unsigned> cs) {
@@ -600,7 +600,7 @@ void main() {
 }  // namespace agx::compiler::test
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // std140 uniform buffer: a double array has a 16-byte stride, a dvec3
 // 32-byte alignment, a dmat2's columns 16 bytes apart (row-major: rows).

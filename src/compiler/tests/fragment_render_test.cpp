@@ -13,7 +13,7 @@
 #include "varyings/varyings.h"
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 namespace cs = agx::cmdstream;
 using gpu::test::f2u;
@@ -262,7 +262,7 @@ TEST_F(FragmentRender, EveryBlendFactorAndEquation) {
 }  // namespace agx::compiler
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 // One tilebuffer format class: the render target, the shader's output, the
 // epilog state and the raw bytes the image must hold at every pixel.

@@ -8,7 +8,7 @@
 #include "compiler/compiler.h"
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 Options frag_options() {
   Options o;

@@ -12,7 +12,7 @@
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 struct Case {
   const char* glsl;                          // expression of x (and y)
@@ -181,7 +181,7 @@ TEST(GlslStd, TrinaryMinMaxMid) {
 }  // namespace agx::compiler::test
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // Votes over the SIMD group: lanes 0-31 and 32-63 are two groups; the
 // values make any/all/allEqual differ between them, and a branch leaves
@@ -234,7 +234,7 @@ void main() {
 }  // namespace agx::compiler::test
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // .length() of runtime arrays: the bound sizes (in the size uniforms the
 // ABI names) minus the fixed part, over the stride; a range shorter than
@@ -266,7 +266,7 @@ void main() { o[0] = uint(v.length()); o[1] = uint(f.length()); o[2] = uint(tail
 }  // namespace agx::compiler::test
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // A packed half pair stored straight to memory is one word (the 16-bit
 // pair read as a 32-bit register): the word after the last stays.
@@ -298,7 +298,7 @@ void main() { uint i = gl_LocalInvocationIndex; o[i] = packHalf2x16(vec2(float(i
 }  // namespace agx::compiler::test
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // An OpenGL loose uniform array read by a dynamic index (a select chain
 // over its uniform registers) and an atomic counter array element.

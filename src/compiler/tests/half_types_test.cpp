@@ -19,7 +19,7 @@
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 const std::vector<uint16_t> kEdges = {
     0x0000, 0x8000, 0x3C00, 0xBC00, 0x7BFF, 0xFBFF, 0x7C00, 0xFC00, 0x7E00, 0x0001, 0x03FF,

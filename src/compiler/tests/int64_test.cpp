@@ -13,7 +13,7 @@
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // Edge values first, then random ones of every magnitude.
 std::vector<uint64_t> values(size_t n, uint32_t seed) {

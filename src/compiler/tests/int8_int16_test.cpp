@@ -15,7 +15,7 @@
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 template <typename T>
 std::vector<T> int_values(size_t n, uint32_t seed) {

@@ -12,7 +12,7 @@
 #include "compiler/tests/mutation_rounds.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(LocalArrays, ReadAndWriteByDynamicIndexOnTheStack) {
   Shader s = must_compile(R"(#version 450

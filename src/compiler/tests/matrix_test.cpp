@@ -13,7 +13,7 @@
 #include "compiler/tests/mutation_rounds.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // A column-major matrix in double: cols x rows, element (c, r).
 struct Mat {

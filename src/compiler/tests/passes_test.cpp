@@ -10,7 +10,7 @@
 #include "compiler/tests/ir_lines.h"
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 using test::lines;
 

@@ -11,7 +11,7 @@
 #include "run_helpers.h"
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 using test::execute;
 using test::Job;

@@ -11,7 +11,7 @@
 #include "run_helpers.h"
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 std::vector<std::string> lines(const Function& f) {
   std::vector<std::string> out;

@@ -10,7 +10,7 @@
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 struct Expr {
   std::string glsl;

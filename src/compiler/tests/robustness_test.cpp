@@ -11,7 +11,7 @@
 #include "compiler/tests/mutation_rounds.h"
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Robustness, MutatedSpirvGivesShadersOrErrors) {
   const char* seed = std::getenv("AGX_COMPILER_MUTATION_SEED");

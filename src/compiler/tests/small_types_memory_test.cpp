@@ -11,7 +11,7 @@
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 std::vector<uint32_t> words_of(const std::vector<uint8_t>& b) {
   std::vector<uint32_t> w((b.size() + 3) / 4);

@@ -10,7 +10,7 @@
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr const char* kSpecKernel = R"(#version 450
 layout(local_size_x_id = 7, local_size_y = 1) in;

@@ -15,7 +15,7 @@
 #include "run_helpers.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(SpillPass, VectorPairAndPhiVariableGoThroughTheirSlots) {
   Function f;

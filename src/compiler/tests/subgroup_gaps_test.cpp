@@ -9,7 +9,7 @@
 #include "compiler/tests/run_helpers.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr uint32_t kThreads = 128, kOuts64 = 5, kVotes = 5;
 

@@ -17,7 +17,7 @@
 #include "compiler/tests/mutation_rounds.h"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr uint32_t kSentinel = 0xdeadbeefu;
 

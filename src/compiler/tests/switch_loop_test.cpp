@@ -16,7 +16,7 @@
 #pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
 
 namespace agx::compiler::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 using uint = uint32_t;
 

@@ -12,7 +12,7 @@
 #include "gpu/tests/vdm_fixture.h"
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 Result<Shader> compile_vs(const std::string& src, TargetEnv env = TargetEnv::vulkan, bool preamble = true) {
   Options o;

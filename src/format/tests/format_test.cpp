@@ -11,7 +11,7 @@
 #include "format/format.h"
 
 namespace agx::format {
-namespace {
+namespace AGX_UNITY_ID {
 
 const FormatInfo& by_name(const char* n) {
   auto f = find_format(n);

@@ -8,7 +8,7 @@
 #include "cdm_fixture.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr uint64_t kHeader_B = 8 + 128 * 88;
 

@@ -30,7 +30,7 @@
 #include "cdm_fixture.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr uint32_t kImageHeapUniform_halfs = 108;  // hk_shader.h HK_IMAGE_HEAP_UNIFORM
 constexpr uint32_t kPushCount_halfs = kImageHeapUniform_halfs + 4;  // the highest uniform the words map

@@ -8,7 +8,7 @@
 #include "gpu/tests/cdm_fixture.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 using Cdm = CdmTest;
 

@@ -9,7 +9,7 @@
 #include "gpu/isp/isp.h"
 
 namespace agx::gpu {
-namespace {
+namespace AGX_UNITY_ID {
 
 namespace cs = cmdstream;
 

@@ -6,7 +6,7 @@
 #include "gpu/isp/isp.h"
 
 namespace agx::gpu {
-namespace {
+namespace AGX_UNITY_ID {
 
 Scene scene_of(const std::vector<std::array<double, 3>>& v) {
   Scene s;

@@ -10,7 +10,7 @@
 #include "texture_helpers.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 uint32_t load_r(TextureUnit& unit, const TestImage& img, int32_t x, int32_t y) {
   FetchCoord at;

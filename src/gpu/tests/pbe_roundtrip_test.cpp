@@ -13,7 +13,7 @@
 #include "util/half.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 using format::TextureType;
 

@@ -7,7 +7,7 @@
 #include "pdm_fixture.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr const char* kRed =
     "mov_imm r0, 1065353216, 0b0\nmov_imm r1, 0, 0b0\nmov_imm r2, 0, 0b0\nmov_imm r3, 1065353216, 0b0\n"

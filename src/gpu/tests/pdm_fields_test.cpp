@@ -5,7 +5,7 @@
 #include "pdm_fixture.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 class PdmFields : public RenderTest {
  protected:

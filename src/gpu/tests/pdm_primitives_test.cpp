@@ -7,7 +7,7 @@
 #include "pdm_fixture.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 using Rgba = std::array<uint8_t, 4>;
 

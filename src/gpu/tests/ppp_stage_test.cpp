@@ -6,7 +6,7 @@
 #include "util/half.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 using P = cs::Primitive;
 

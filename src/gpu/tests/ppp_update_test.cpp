@@ -3,7 +3,7 @@
 #include "gpu/tests/vdm_fixture.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(PppUpdate, WordsLandInOrderAndLaterUpdatesKeepTheRest) {
   PppRecord r;

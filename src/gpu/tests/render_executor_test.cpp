@@ -8,7 +8,7 @@
 #include "render_fixture.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 class RenderExecutor : public RenderCommandTest {};
 

@@ -12,7 +12,7 @@
 #include "texture_helpers.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // A w x h image of `format` whose every block is `block`, read with
 // texture_load at (x, y).

@@ -10,7 +10,7 @@
 #include "texture_helpers.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr GpuVa kBody = 0x100000, kMeta = 0x800000;
 

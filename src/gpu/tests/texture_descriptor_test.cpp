@@ -9,7 +9,7 @@
 #include "gpu/texture/texture.h"
 
 namespace agx::gpu {
-namespace {
+namespace AGX_UNITY_ID {
 
 namespace cs = agx::cmdstream;
 

@@ -13,7 +13,7 @@
 #include "texture_helpers.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 namespace cs = agx::cmdstream;
 
@@ -255,7 +255,7 @@ TEST(TextureHook, StateRegistersAreLoadedWhenTheWordRuns) {
 }  // namespace agx::gpu::test
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // gather_depth (q6 = 3) with the compare bit and query_lod (mode 2) as
 // assembled instructions: operands read from registers as the hook reads

@@ -32,7 +32,7 @@ extern "C" const char* __lsan_default_suppressions() {
 }
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr uint32_t kSide = 16, kLevels = 5, kCount = 512;
 

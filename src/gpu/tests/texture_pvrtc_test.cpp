@@ -15,7 +15,7 @@
 #include "texture_helpers.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // Colour B (bits 48..63) and colour A (bits 32..47, bit 32 is the flag M)
 // as the specification's tables lay them out.

@@ -10,7 +10,7 @@
 #include "texture_helpers.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 struct Image {
   usc::RegionMemory mem;

@@ -11,7 +11,7 @@
 #include "texture_helpers.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 struct Fixture {
   usc::RegionMemory mem;

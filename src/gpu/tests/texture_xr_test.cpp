@@ -13,7 +13,7 @@
 #include "texture_helpers.h"
 
 namespace agx::gpu::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 float xr(int code) { return float(double(code - 384) / 510.0); }  // Apple's formula
 

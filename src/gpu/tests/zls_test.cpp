@@ -11,7 +11,7 @@
 #include "usc/usc.h"
 
 namespace agx::gpu {
-namespace {
+namespace AGX_UNITY_ID {
 
 namespace cs = cmdstream;
 

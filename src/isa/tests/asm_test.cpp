@@ -7,7 +7,7 @@
 #include "util/hex.h"
 
 namespace agx::isa {
-namespace {
+namespace AGX_UNITY_ID {
 
 std::string asm_hex(std::string_view text, uint64_t pc = 0) {
   auto e = assemble(text, pc);

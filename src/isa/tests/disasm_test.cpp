@@ -7,7 +7,7 @@
 #include "util/hex.h"
 
 namespace agx::isa {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Disasm, VectorsOfEveryInstruction) {
   auto rows = testing::read_rows("tests/data/disasm_vectors.tsv");
@@ -103,7 +103,7 @@ TEST(Disasm, DecodedOperandsForTheEmulator) {
 }  // namespace agx::isa
 
 namespace agx::isa {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Disasm, DecodeIntoReusesAnInstrWithoutStaleOperands) {
   Instr reused;

@@ -6,7 +6,7 @@
 #include "util/hex.h"
 
 namespace agx::isa {
-namespace {
+namespace AGX_UNITY_ID {
 
 std::string decode_error(std::string_view hex, uint64_t pc = 0) {
   auto bytes = parse_hex(hex);

@@ -12,7 +12,7 @@
 #include "util/hex.h"
 
 namespace agx::isa {
-namespace {
+namespace AGX_UNITY_ID {
 
 Instr decoded(std::string_view hex) {
   auto bytes = parse_hex(hex);

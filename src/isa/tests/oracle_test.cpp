@@ -11,7 +11,7 @@
 #include "util/hex.h"
 
 namespace agx::isa {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr std::string_view kRaises = "!raises ";
 

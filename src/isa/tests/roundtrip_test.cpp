@@ -8,7 +8,7 @@
 #include "isa/isa.h"
 
 namespace agx::isa {
-namespace {
+namespace AGX_UNITY_ID {
 
 // Rows applegpu can never match because an earlier row takes every one of
 // their encodings (isa-facts.md marks them unreachable).
@@ -68,7 +68,7 @@ TEST(RoundTrip, EveryRowEncodesDecodesAndReassembles) {
 }  // namespace agx::isa
 
 namespace agx::isa {
-namespace {
+namespace AGX_UNITY_ID {
 
 // Random bytes: whatever decodes re-encodes to exactly its bytes (unknown
 // bits included) and decodes again to an equal Instr.

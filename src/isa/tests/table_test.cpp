@@ -9,7 +9,7 @@
 #include "isa/tests/data_file.h"
 
 namespace agx::isa {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Table, HasEveryApplegpuDescriptor) {
   // applegpu-descriptors.json: "descriptors": 161, and TODO.ld/st_tile is
@@ -121,7 +121,7 @@ TEST(Table, SpecialRegisterNames) {
 }  // namespace agx::isa
 
 namespace agx::isa {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Table, OperandIndexByApplegpuName) {
   // applegpu.py device_load: g, F, mask, R, A, O, Ou, s (text order).

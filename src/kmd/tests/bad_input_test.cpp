@@ -3,7 +3,7 @@
 #include "kmd/tests/fixture.h"
 
 namespace agx::kmd::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 class BadInput : public KmdTest {
  protected:

@@ -15,7 +15,7 @@
 #include "kmd/trace_format.h"
 
 namespace agx::kmd::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 using FaultCapture = KmdTest;
 

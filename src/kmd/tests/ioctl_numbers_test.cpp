@@ -10,7 +10,7 @@
 #include "kmd/tests/guard_pages.h"
 
 namespace agx::kmd::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // The entries of drm_ioctls[] after the legacy ioctls were removed (the
 // kernel's table written out by number, libdrm's drm.h numbering); every

@@ -5,7 +5,7 @@
 #include "kmd/tests/fixture.h"
 
 namespace agx::kmd::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 using Ioctl = KmdTest;
 

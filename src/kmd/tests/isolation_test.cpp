@@ -13,7 +13,7 @@
 #include "kmd/tests/fixture.h"
 
 namespace agx::kmd::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 class Isolation : public KmdTest {
  protected:

@@ -6,7 +6,7 @@
 #include "kmd/plan.h"
 
 namespace agx::kmd {
-namespace {
+namespace AGX_UNITY_ID {
 
 std::string slurp(const char* path) {
   std::ifstream f(path);

@@ -9,7 +9,7 @@
 #include "kmd/tests/fixture.h"
 
 namespace agx::kmd::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 using Submit = KmdTest;
 

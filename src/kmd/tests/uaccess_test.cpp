@@ -11,7 +11,7 @@
 #include "kmd/uaccess.h"
 
 namespace agx::kmd::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 class Uaccess : public KmdTest {
  protected:

@@ -6,7 +6,7 @@
 
 #include "agx/asahi_drm.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 static_assert(sizeof(drm_asahi_params_global) == 592);
 static_assert(offsetof(drm_asahi_params_global, core_masks) == 40);

@@ -5,7 +5,7 @@
 #include "layout/layout.h"
 
 namespace agx::layout {
-namespace {
+namespace AGX_UNITY_ID {
 
 using testing::HasSubstr;
 

@@ -6,7 +6,7 @@
 #include "layout/layout.h"
 
 namespace agx::layout {
-namespace {
+namespace AGX_UNITY_ID {
 
 using format::Format;
 

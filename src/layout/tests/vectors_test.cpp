@@ -12,7 +12,7 @@
 #include "layout/layout.h"
 
 namespace agx::layout {
-namespace {
+namespace AGX_UNITY_ID {
 
 using Row = std::map<std::string, std::string>;
 

@@ -7,7 +7,7 @@
 #include "mem/mem.h"
 
 namespace agx::mem {
-namespace {
+namespace AGX_UNITY_ID {
 
 struct Pages {
   explicit Pages(size_t n) : bytes(n * kPageSize_B) {

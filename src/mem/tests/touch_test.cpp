@@ -8,7 +8,7 @@
 #include "mem/mem.h"
 
 namespace agx::mem {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr GpuVa kBase = 0x2'0000'0000;
 

@@ -6,7 +6,7 @@
 #include "runtime/runtime.h"
 
 namespace agx::runtime {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Device, OpensTheInProcessDevice) {
   auto d = Device::open_in_process();

@@ -7,7 +7,7 @@
 #include "draw_fixture.h"
 
 namespace agx::runtime::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 using Rgba = std::array<uint8_t, 4>;
 constexpr std::array<float, 4> kRed{1, 0, 0, 1}, kGreen{0, 1, 0, 1}, kBlue{0, 0, 1, 1};

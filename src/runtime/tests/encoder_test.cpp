@@ -8,7 +8,7 @@
 #include "runtime/encoder.h"
 
 namespace agx::runtime {
-namespace {
+namespace AGX_UNITY_ID {
 
 namespace cs = agx::cmdstream;
 

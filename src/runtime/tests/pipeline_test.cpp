@@ -5,7 +5,7 @@
 #include "runtime/pipeline.h"
 
 namespace agx::runtime {
-namespace {
+namespace AGX_UNITY_ID {
 
 std::vector<uint32_t> spirv(const char* body) {
   std::vector<std::string> src = {std::string("#version 430\nlayout(local_size_x = 4) in;\n"

@@ -9,7 +9,7 @@
 #include "runtime/program_query.h"
 
 namespace agx::runtime {
-namespace {
+namespace AGX_UNITY_ID {
 
 ProgramResources of_glsl(const std::string& source) {
   std::vector<std::string> units{source};

@@ -10,7 +10,7 @@
 #include "runtime/render_pass.h"
 
 namespace agx::runtime {
-namespace {
+namespace AGX_UNITY_ID {
 
 uint32_t f2u(float f) { return std::bit_cast<uint32_t>(f); }
 

@@ -6,7 +6,7 @@
 #include "runtime/variable_group_size.h"
 
 namespace agx::runtime {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(VariableGroupSize, Declarations) {
   EXPECT_EQ(group_size_declaration("layout(local_size_variable) in;\nvoid main() {}\n"),

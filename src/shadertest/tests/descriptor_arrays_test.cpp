@@ -6,7 +6,7 @@
 #include "compute_file.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 using test::compute_file;
 using test::passes;

@@ -8,7 +8,7 @@
 #include "shadertest/session.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 std::string file(const std::string& shader, const std::string& commands) {
   return fmt::format(

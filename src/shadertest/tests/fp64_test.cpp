@@ -6,7 +6,7 @@
 #include "shadertest/runner.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr const char* kTest = R"([require]
 GLSL >= 4.30

@@ -6,7 +6,7 @@
 #include "shadertest/shader_test.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 const Rgba kTol{0.01f, 0.01f, 0.01f, 0.01f};  // piglit_tolerance's default
 

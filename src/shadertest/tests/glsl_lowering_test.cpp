@@ -7,7 +7,7 @@
 #include "shadertest/graphics_program.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 using compiler::Stage;
 

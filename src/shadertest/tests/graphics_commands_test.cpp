@@ -11,7 +11,7 @@
 #include "shadertest/shader_test.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 GraphicsCommand graphics(std::string_view line) {
   auto c = parse_command(line, 1);

@@ -15,7 +15,7 @@
 #include "shadertest/runner.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 using test::compute_file;
 using test::passes;

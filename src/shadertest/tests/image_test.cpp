@@ -10,7 +10,7 @@
 #include "shadertest/session.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 // The image's buffer as GPU memory (the same bytes the device's VM maps).
 class BufferMemory : public GpuMemory {

@@ -7,7 +7,7 @@
 #include "shadertest/session.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 using test::compute_file;
 using test::passes;

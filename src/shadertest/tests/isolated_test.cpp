@@ -10,7 +10,7 @@
 #include "shadertest/isolated.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 std::string temp_file(const std::string& name, const std::string& text) {
   std::string path = ::testing::TempDir() + "/" + name;

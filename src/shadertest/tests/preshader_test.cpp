@@ -9,7 +9,7 @@
 #include "command_helpers.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 using test::cmd;
 

@@ -5,7 +5,7 @@
 #include "shadertest/runner.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 ShaderTest parse(std::string_view text) {
   auto t = parse_shader_test(text);

@@ -8,7 +8,7 @@
 #include "shadertest/runner.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 std::string file(const std::string& shader, const std::string& commands) {
   return fmt::format("[require]\nGLSL >= 4.30\n[compute shader]\n#version 430\n{}\n[test]\n{}", shader, commands);

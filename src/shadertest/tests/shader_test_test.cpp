@@ -9,7 +9,7 @@
 #include "shadertest/shader_test.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 std::string read(const std::string& path) {
   std::ifstream f(path, std::ios::binary);

@@ -10,7 +10,7 @@
 #include "shadertest/shader_test.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 // glslangValidator -G of:
 //   layout(local_size_x_id = 0) in;

@@ -9,7 +9,7 @@
 #include "runtime/uniform_blocks.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 const char* kShader =
     "#version 430\n"

@@ -6,7 +6,7 @@
 #include "tilebuffer/report.h"
 
 namespace agx::tilebuffer {
-namespace {
+namespace AGX_UNITY_ID {
 
 Layout mrt() {
   RenderTargets t{};

@@ -8,7 +8,7 @@
 #include "tilebuffer/tilebuffer.h"
 
 namespace agx::tilebuffer {
-namespace {
+namespace AGX_UNITY_ID {
 
 using format::Format;
 

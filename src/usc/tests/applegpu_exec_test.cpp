@@ -18,7 +18,7 @@
 #include "util/hex.h"
 
 namespace agx::usc::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr const char* kVectors = "tests/data/applegpu_exec.jsonl";
 

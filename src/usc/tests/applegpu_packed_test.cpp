@@ -9,7 +9,7 @@
 #include "usc/tests/helpers.h"
 
 namespace agx::usc::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 using isa::Opcode;
 

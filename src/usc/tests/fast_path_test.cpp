@@ -16,7 +16,7 @@
 #include "util/bits.h"
 
 namespace agx::usc::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // A RegionMemory whose host pointers are withheld: every access goes lane
 // by lane through read/write.

@@ -11,7 +11,7 @@
 #include "util/hex.h"
 
 namespace agx::usc::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 // Encodings printed by dougallj/applegpu (commit 4c5bae61) as listed in
 // src/isa/tests/data/applegpu_oracle.tsv.

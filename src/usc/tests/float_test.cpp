@@ -13,7 +13,7 @@
 #include "usc/internal.h"
 
 namespace agx::usc::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 using isa::Opcode;
 

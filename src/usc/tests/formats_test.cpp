@@ -19,7 +19,7 @@
 #include "util/half.h"
 
 namespace agx::usc::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 using detail::MemFormat;
 using isa::Opcode;

@@ -10,7 +10,7 @@
 #include "usc/graphics.h"
 
 namespace agx::usc::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 using isa::Opcode;
 

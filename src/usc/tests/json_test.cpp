@@ -2,7 +2,7 @@
 #include "helpers.h"
 
 namespace agx::usc::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 std::string lanes(uint32_t base) {
   std::string s = "[";

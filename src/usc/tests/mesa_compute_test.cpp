@@ -13,7 +13,7 @@
 #include "util/hex.h"
 
 namespace agx::usc::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 using isa::Opcode;
 

@@ -13,7 +13,7 @@
 #include "usc/usc.h"
 
 namespace agx::usc {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(OperandNames, EveryRowHasTheNamesItsExecutorReads) {
   std::vector<uint8_t> code = isa::random_stream(20000, 11);

@@ -10,7 +10,7 @@
 #include "usc/usc.h"
 
 namespace agx::usc {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(PlacementStep, EqualsTheDivisionFormulaForEveryShape) {
   const std::array<std::array<uint32_t, 3>, 9> shapes = {{{32, 1, 1}, {7, 3, 5}, {1, 1, 64}, {3, 1, 1}, {5, 0, 1},

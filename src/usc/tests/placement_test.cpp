@@ -5,7 +5,7 @@
 #include "usc/usc.h"
 
 namespace agx::usc {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Placement, FullThreadgroupUsesItsOwnSize) {
   Core c;
@@ -36,7 +36,7 @@ TEST(Placement, EdgeThreadgroupStepsByTheDispatchSize) {
 }  // namespace agx::usc
 
 namespace agx::usc {
-namespace {
+namespace AGX_UNITY_ID {
 
 // if / pop_exec in a SIMD group with 8 threads: the 24 missing lanes stay
 // off when pop_exec restores the lanes whose nesting counter is 0.

@@ -7,7 +7,7 @@
 #include "util/bits.h"
 
 namespace agx::usc::test {
-namespace {
+namespace AGX_UNITY_ID {
 
 using isa::Opcode;
 

@@ -4,7 +4,7 @@
 #include "util/morton.h"
 
 namespace agx {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Bits, ExtractAndInsert) {
   EXPECT_EQ(bits(0xABCD, 4, 8), 0xBCu);

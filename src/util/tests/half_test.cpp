@@ -7,7 +7,7 @@
 #include "util/half.h"
 
 namespace agx {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Half, KnownEncodings) {
   EXPECT_EQ(float_to_half(1.0f), 0x3C00);

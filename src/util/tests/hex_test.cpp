@@ -3,7 +3,7 @@
 #include "util/hex.h"
 
 namespace agx {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Hex, RoundTrip) {
   auto r = parse_hex("0x62 00 0a FF");

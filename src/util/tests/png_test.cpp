@@ -11,7 +11,7 @@
 #include "util/png.h"
 
 namespace agx {
-namespace {
+namespace AGX_UNITY_ID {
 
 std::string temp_path(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / ("agx_png_test_" + std::to_string(::getpid()));

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace agx {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(Printable, EscapesControlBytesAndCutsLongText) {
   EXPECT_EQ(printable("r1"), "r1");

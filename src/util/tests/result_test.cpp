@@ -3,7 +3,7 @@
 #include "util/result.h"
 
 namespace agx {
-namespace {
+namespace AGX_UNITY_ID {
 
 Result<int> half_of(int v) {
   if (v % 2) return Error::invalid_argument("{} is odd", v);

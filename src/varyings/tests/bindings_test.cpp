@@ -10,7 +10,7 @@
 #include "varyings/varyings.h"
 
 namespace agx::varyings {
-namespace {
+namespace AGX_UNITY_ID {
 
 struct Linked {
   Interface iface;

@@ -21,7 +21,7 @@
 #include "varyings/varyings.h"
 
 namespace agx::varyings {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr double kU = 1.0 / (1 << 24);
 

@@ -6,7 +6,7 @@
 #include "varyings/varyings.h"
 
 namespace agx::varyings {
-namespace {
+namespace AGX_UNITY_ID {
 
 constexpr const char* kIface = R"({"varyings": [
   {"name": "uv", "components": 2, "bits": 32, "interp": "smooth"},

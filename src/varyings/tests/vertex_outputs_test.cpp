@@ -7,7 +7,7 @@
 #include "varyings/varyings.h"
 
 namespace agx::varyings {
-namespace {
+namespace AGX_UNITY_ID {
 
 struct Expected {
   const char* name;
@@ -134,7 +134,7 @@ TEST(ClipDistances, EnableMaskIsLoweredInTheShader) {
 }  // namespace agx::varyings
 
 namespace agx::varyings {
-namespace {
+namespace AGX_UNITY_ID {
 
 TEST(LayoutFromWords, RebuildsTheInterfaceLayoutByGroup) {
   auto l = layout_vertex_outputs(test::every_kind());
