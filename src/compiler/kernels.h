@@ -1,5 +1,6 @@
-// A fixed set of compute kernels: `agx bench compiler` times and counts
-// them, and a test compiles every one.
+// Fixed sets of shaders: compute kernels, and vertex and fragment shaders
+// of the kinds a renderer has. `agx bench compiler` times and counts them,
+// and tests compile every one.
 #pragma once
 
 #include <span>
@@ -13,7 +14,15 @@ struct Kernel {
   std::string_view name;
   std::string_view glsl;
   TargetEnv env;
+  Stage stage = Stage::compute;
 };
-std::span<const Kernel> sample_kernels();
+std::span<const Kernel> sample_kernels();  // compute
+// Vertex and fragment shaders: a transform-and-lighting vertex shader, a
+// textured fragment shader with alpha test and blending, and a deferred
+// renderer's G-buffer fragment shader writing four render targets.
+std::span<const Kernel> sample_graphics_kernels();
+// The fragment epilog a fragment kernel is linked with (its render
+// targets' formats, blending); the default key for a vertex kernel's name.
+Result<FragmentEpilogKey> sample_epilog_key(std::string_view kernel);
 
 }  // namespace agx::compiler

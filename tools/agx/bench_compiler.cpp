@@ -1,8 +1,10 @@
-// `agx bench compiler [--json]`: compute shaders compiled per second over
-// the fixed kernel set (src/compiler/kernels.cpp), beside the same GLSL
-// taken only through the front end (glslang + SPIRV-Tools validation and
-// optimization) in the same run, the ratio, and each kernel's instruction
-// count, bytes and registers.
+// `agx bench compiler [--json]`: shaders compiled per second over the
+// fixed kernel sets (src/compiler/kernels.cpp: compute kernels;
+// kernels_graphics.cpp: vertex and fragment shaders, each fragment shader
+// with its epilog compiled and linked), beside the same GLSL taken only
+// through the front end (glslang + SPIRV-Tools validation and optimization)
+// in the same run, the ratio, and each shader's instruction count, bytes
+// and registers.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -15,76 +17,126 @@
 namespace {
 
 using agx::cli::best_seconds;
+using agx::compiler::Kernel;
+using agx::compiler::Shader;
+using agx::compiler::Stage;
 
-int run(bool json) {
-  auto kernels = agx::compiler::sample_kernels();
-  std::vector<agx::compiler::Shader> shaders;
+constexpr int kRounds = 4;
+
+agx::compiler::Options options_of(const Kernel& k) {
+  agx::compiler::Options o;
+  o.env = k.env;
+  o.stage = k.stage;
+  o.file_name = std::string(k.name);
+  return o;
+}
+
+// The whole compile of one kernel: a fragment shader linked with its
+// epilog (as a draw needs it), others alone.
+agx::Result<Shader> compile_kernel(const Kernel& k, const agx::compiler::Options& o) {
+  AGX_TRY(Shader main, agx::compiler::compile_glsl(k.glsl, o));
+  if (k.stage != Stage::fragment) return main;
+  AGX_TRY(agx::compiler::FragmentEpilogKey key, agx::compiler::sample_epilog_key(k.name));
+  AGX_TRY(Shader epilog, agx::compiler::compile_fragment_epilog(key));
+  return agx::compiler::link_fragment(main, epilog);
+}
+
+struct SetFigures {
+  std::span<const Kernel> kernels;
+  std::vector<Shader> shaders;
   std::vector<uint32_t> unscheduled_gprs;  // the same kernel without pressure_schedule
-  for (const auto& k : kernels) {
-    agx::compiler::Options o;
-    o.env = k.env;
-    o.file_name = std::string(k.name);
-    auto s = agx::compiler::compile_glsl(k.glsl, o);
+  double rate = 0, front_rate = 0;         // shaders per second
+};
+
+// Compiles the set once for its figures, then times it against the front end.
+agx::Result<SetFigures> measure(std::span<const Kernel> kernels, size_t& sink) {
+  SetFigures f{kernels, {}, {}};
+  for (const Kernel& k : kernels) {
+    agx::compiler::Options o = options_of(k);
+    auto s = compile_kernel(k, o);
+    if (!s) return agx::Error::invalid_argument("{}: {}", k.name, s.error().message());
     o.pressure_schedule = false;
-    auto u = agx::compiler::compile_glsl(k.glsl, o);
-    if (!s || !u) {
-      fmt::print(stderr, "agx bench compiler: {}: {}\n", k.name, (s ? u : s).error().message());
-      return 1;
-    }
-    shaders.push_back(std::move(*s));
-    unscheduled_gprs.push_back(u->stats.gprs);
+    auto u = compile_kernel(k, o);
+    if (!u) return agx::Error::invalid_argument("{}: {}", k.name, u.error().message());
+    f.shaders.push_back(std::move(*s));
+    f.unscheduled_gprs.push_back(u->stats.gprs);
   }
-  constexpr int kRounds = 4;
-  size_t sink = 0;
   double full_s = best_seconds(3, [&] {
     for (int r = 0; r < kRounds; ++r)
-      for (const auto& k : kernels) {
-        agx::compiler::Options o;
-        o.env = k.env;
-        auto s = agx::compiler::compile_glsl(k.glsl, o);
+      for (const Kernel& k : kernels) {
+        auto s = compile_kernel(k, options_of(k));
         sink += s ? s->code.size() : 0;
       }
   });
   double front_s = best_seconds(3, [&] {
     for (int r = 0; r < kRounds; ++r)
-      for (const auto& k : kernels) {
-        agx::compiler::Options o;
-        o.env = k.env;
+      for (const Kernel& k : kernels) {
+        agx::compiler::Options o = options_of(k);
         auto w = agx::compiler::glsl_to_spirv(k.glsl, o);
-        if (w) {
-          auto opt = agx::compiler::optimize_spirv(*w, o);
-          sink += opt ? opt->size() : 0;
-        }
+        if (!w) continue;
+        auto opt = agx::compiler::optimize_spirv(*w, o);
+        sink += opt ? opt->size() : 0;
       }
   });
   double n = static_cast<double>(kRounds * kernels.size());
-  double full_rate = n / full_s, front_rate = n / front_s;
-  if (json) {
-    std::string per;
-    for (size_t i = 0; i < kernels.size(); ++i)
-      per += fmt::format(
-          "{}\"{}\":{{\"instructions\":{},\"preamble_instructions\":{},\"bytes\":{},\"gprs\":{},\"gprs_unscheduled\":{}}}",
-          i ? "," : "", kernels[i].name, shaders[i].stats.instructions, shaders[i].stats.preamble_instructions,
-          shaders[i].stats.bytes, shaders[i].stats.gprs, unscheduled_gprs[i]);
-    fmt::print("{{\"unit\":\"compiler\",\"shaders\":{},\"shaders_per_s\":{:.1f},\"reference\":\"front_end_only\","
-               "\"reference_shaders_per_s\":{:.1f},\"ratio_to_reference\":{:.4f},\"kernels\":{{{}}},\"sink\":{}}}\n",
-               kernels.size(), full_rate, front_rate, full_rate / front_rate, per, sink);
-  } else {
-    fmt::print("compiler: {} kernels, GLSL to AGX machine code\n", kernels.size());
-    fmt::print("  full compile   {:8.1f} shaders/s\n", full_rate);
-    fmt::print("  front end only {:8.1f} shaders/s (reference: glslang + SPIRV-Tools, same GLSL)\n", front_rate);
-    fmt::print("  ratio          {:.4f} of the reference (the back end's share is the rest)\n", full_rate / front_rate);
-    for (size_t i = 0; i < kernels.size(); ++i)
-      fmt::print("  {:<20} {:4} instructions ({:3} main + {:2} preamble) {:5} bytes {:4} halfregs ({} unscheduled)\n",
-                 kernels[i].name, shaders[i].stats.instructions,
-                 shaders[i].stats.instructions - shaders[i].stats.preamble_instructions,
-                 shaders[i].stats.preamble_instructions, shaders[i].stats.bytes, shaders[i].stats.gprs,
-                 unscheduled_gprs[i]);
-    fmt::print("  (checksum {})\n", sink);
+  f.rate = n / full_s;
+  f.front_rate = n / front_s;
+  return f;
+}
+
+std::string kernels_json(const SetFigures& f) {
+  std::string per;
+  for (size_t i = 0; i < f.kernels.size(); ++i) {
+    const auto& st = f.shaders[i].stats;
+    per += fmt::format("{}\"{}\":{{\"stage\":\"{}\",\"instructions\":{},\"preamble_instructions\":{},\"bytes\":{},"
+                       "\"gprs\":{},\"gprs_unscheduled\":{}}}",
+                       i ? "," : "", f.kernels[i].name, agx::compiler::stage_name(f.kernels[i].stage), st.instructions,
+                       st.preamble_instructions, st.bytes, st.gprs, f.unscheduled_gprs[i]);
   }
+  return per;
+}
+
+void print_text(const SetFigures& f, std::string_view what) {
+  fmt::print("compiler: {} {}, GLSL to AGX machine code\n", f.kernels.size(), what);
+  fmt::print("  full compile   {:8.1f} shaders/s\n", f.rate);
+  fmt::print("  front end only {:8.1f} shaders/s (reference: glslang + SPIRV-Tools, same GLSL)\n", f.front_rate);
+  fmt::print("  ratio          {:.4f} of the reference (the back end's share is the rest)\n", f.rate / f.front_rate);
+  for (size_t i = 0; i < f.kernels.size(); ++i) {
+    const auto& st = f.shaders[i].stats;
+    fmt::print("  {:<20} {:<8} {:4} instructions ({:3} main + {:2} preamble) {:5} bytes {:4} halfregs ({} unscheduled)\n",
+               f.kernels[i].name, agx::compiler::stage_name(f.kernels[i].stage), st.instructions,
+               st.instructions - st.preamble_instructions, st.preamble_instructions, st.bytes, st.gprs,
+               f.unscheduled_gprs[i]);
+  }
+}
+
+int run(bool json) {
+  size_t sink = 0;
+  auto compute = measure(agx::compiler::sample_kernels(), sink);
+  auto graphics = compute ? measure(agx::compiler::sample_graphics_kernels(), sink) : compute;
+  if (!compute || !graphics) {
+    fmt::print(stderr, "agx bench compiler: {}\n", (compute ? graphics : compute).error().message());
+    return 1;
+  }
+  const SetFigures& c = *compute;
+  const SetFigures& g = *graphics;
+  if (json) {
+    fmt::print("{{\"unit\":\"compiler\",\"shaders\":{},\"shaders_per_s\":{:.1f},\"reference\":\"front_end_only\","
+               "\"reference_shaders_per_s\":{:.1f},\"ratio_to_reference\":{:.4f},\"kernels\":{{{}}},"
+               "\"graphics_shaders\":{},\"graphics_shaders_per_s\":{:.1f},\"graphics_reference_shaders_per_s\":{:.1f},"
+               "\"graphics_ratio_to_reference\":{:.4f},\"graphics_kernels\":{{{}}},\"sink\":{}}}\n",
+               c.kernels.size(), c.rate, c.front_rate, c.rate / c.front_rate, kernels_json(c), g.kernels.size(),
+               g.rate, g.front_rate, g.rate / g.front_rate, kernels_json(g), sink);
+    return 0;
+  }
+  print_text(c, "compute kernels");
+  print_text(g, "vertex and fragment shaders (fragment: linked with its epilog)");
+  fmt::print("  (checksum {})\n", sink);
   return 0;
 }
 
-agx::cli::Bench kBench{"compiler", "Compute shaders compiled per second and instruction counts of a fixed kernel set", run};
+agx::cli::Bench kBench{"compiler",
+                       "Shaders compiled per second and instruction counts of fixed compute, vertex and fragment sets",
+                       run};
 
 }  // namespace

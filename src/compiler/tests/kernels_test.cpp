@@ -8,6 +8,7 @@
 #include "compiler/kernels.h"
 #include "compiler/tests/buffer_words.h"
 #include "compiler/tests/run_helpers.h"
+#include "tilebuffer/tilebuffer.h"
 
 namespace agx::compiler::test {
 namespace AGX_UNITY_ID {
@@ -48,6 +49,64 @@ TEST(Kernels, StayWithinTheirInstructionBudget) {
     Shader s = kernel(name);
     EXPECT_LE(s.stats.instructions, budget) << name;
     EXPECT_GT(s.stats.instructions, 0u) << name;
+  }
+}
+
+// The vertex and fragment set: each compiles for its stage with the ABI a
+// draw needs, and each fragment shader links with its epilog.
+Result<Shader> compile_graphics(const Kernel& k) {
+  Options o;
+  o.env = k.env;
+  o.stage = k.stage;
+  return compile_glsl(k.glsl, o);
+}
+
+TEST(Kernels, GraphicsCompileForTheirStage) {
+  ASSERT_EQ(sample_graphics_kernels().size(), 3u);
+  for (const Kernel& k : sample_graphics_kernels()) {
+    auto s = compile_graphics(k);
+    ASSERT_TRUE(s.ok()) << k.name << ": " << s.error().message();
+    if (k.stage == Stage::vertex) {
+      // gl_Position and three varyings (vec3, vec2, vec3).
+      EXPECT_EQ(s->abi.vertex.layout.outputs.size(), 4u) << k.name;
+      continue;
+    }
+    ASSERT_EQ(k.stage, Stage::fragment) << k.name;
+    auto key = sample_epilog_key(k.name);
+    ASSERT_TRUE(key.ok()) << key.error().message();
+    uint32_t targets = 0;
+    for (uint32_t rt = 0; rt < tilebuffer::kMaxRenderTargets; ++rt) targets |= uint32_t{key->layout.used(rt)} << rt;
+    EXPECT_EQ(s->abi.fragment.colour_outputs, targets) << k.name << ": the epilog stores what the shader writes";
+    auto epilog = compile_fragment_epilog(*key);
+    ASSERT_TRUE(epilog.ok()) << epilog.error().message();
+    auto linked = link_fragment(*s, *epilog);
+    ASSERT_TRUE(linked.ok()) << linked.error().message();
+    EXPECT_GT(linked->stats.instructions, s->stats.instructions) << k.name;
+  }
+  EXPECT_FALSE(sample_epilog_key("textured_blended")->layout.used(1));
+  EXPECT_TRUE(sample_epilog_key("textured_blended")->targets[0].blend.enable);
+}
+
+// Budgets as for compute (docs/compiler.md "agx bench compiler"): the
+// vertex shader alone, each fragment shader linked with its epilog.
+TEST(Kernels, GraphicsStayWithinTheirInstructionBudget) {
+  const std::pair<std::string_view, uint32_t> budgets[] = {
+      {"transform_lighting", 131}, {"textured_blended", 66}, {"deferred_gbuffer", 137}};
+  for (const auto& [name, budget] : budgets) {
+    const Kernel* k = nullptr;
+    for (const Kernel& g : sample_graphics_kernels()) if (g.name == name) k = &g;
+    ASSERT_NE(k, nullptr) << name;
+    auto s = compile_graphics(*k);
+    ASSERT_TRUE(s.ok()) << s.error().message();
+    Shader shader = std::move(*s);
+    if (k->stage == Stage::fragment) {
+      auto epilog = compile_fragment_epilog(*sample_epilog_key(name));
+      ASSERT_TRUE(epilog.ok());
+      auto linked = link_fragment(shader, *epilog);
+      ASSERT_TRUE(linked.ok());
+      shader = std::move(*linked);
+    }
+    EXPECT_LE(shader.stats.instructions, budget) << name;
   }
 }
 
