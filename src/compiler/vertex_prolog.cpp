@@ -234,6 +234,7 @@ Result<VertexProlog> compile_vertex_prolog(const VertexPrologKey& key) {
     auto code = isa::assemble_program(e.text);
     if (!code.ok()) return code.error().context("vertex prolog");
     p.code = std::move(*code);
+    p.instructions = static_cast<uint32_t>(std::count(e.text.begin(), e.text.end(), '\n'));
   }
   p.gprs = 2 * top;
   return p;
@@ -245,6 +246,7 @@ Result<Shader> link_vertex(const VertexProlog& prolog, const Shader& main) {
   s.code.insert(s.code.begin(), prolog.code.begin(), prolog.code.end());
   s.stats.gprs = std::max(main.stats.gprs, prolog.gprs);
   s.stats.bytes = static_cast<uint32_t>(s.code.size());
+  s.stats.instructions += prolog.instructions;
   return s;
 }
 

@@ -43,11 +43,13 @@ void set_prolog_uniforms(VertexPrologKey& key, const VertexAbi& abi);
 struct VertexProlog {
   std::vector<uint8_t> code;  // no stop: falls through
   uint32_t gprs = 0;          // 16-bit register halves used, r0 included
+  uint32_t instructions = 0;
 };
 
 Result<VertexProlog> compile_vertex_prolog(const VertexPrologKey& key);
 // One program: prolog code then the main shader's; register halves the
-// larger of both; the main shader's preamble and Abi unchanged.
+// larger of both; instruction and byte counts include the prolog; the main
+// shader's preamble and Abi unchanged.
 Result<Shader> link_vertex(const VertexProlog& prolog, const Shader& main);
 
 // Unsigned division by a constant as the prolog does it:

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <sstream>
 
 #include "compiler/compiler.h"
 #include "compiler/tests/vertex_run.h"
@@ -369,6 +370,13 @@ void main() {
   EXPECT_EQ(linked->code.size(), prolog->code.size() + s->code.size());
   EXPECT_TRUE(std::equal(s->code.begin(), s->code.end(), linked->code.begin() + prolog->code.size()));
   EXPECT_EQ(linked->stats.gprs, std::max(prolog->gprs, s->stats.gprs));
+  EXPECT_EQ(linked->stats.bytes, linked->code.size());
+  EXPECT_GT(prolog->instructions, 3 * 3u);  // per attribute at least clamp, load, conversion or fill
+  EXPECT_EQ(linked->stats.instructions, s->stats.instructions + prolog->instructions);
+  std::istringstream lines(disassemble(prolog->code));
+  uint32_t count = 0;
+  for (std::string line; std::getline(lines, line);) count += !line.empty();
+  EXPECT_EQ(count, prolog->instructions);
   EXPECT_EQ(linked->preamble, s->preamble);
   ASSERT_TRUE(draw(*s, {p, c, o}, {pbuf, cbuf, obuf}, {1, 1, 1}, 2, 2)) << message;
   ASSERT_EQ(scene.vertices.size(), 4u);
