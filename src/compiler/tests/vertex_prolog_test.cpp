@@ -14,17 +14,13 @@
 #include <sstream>
 
 #include "compiler/compiler.h"
-#include "compiler/tests/vertex_run.h"
+#include "compiler/tests/vertex_prolog_ref.h"
 #include "compiler/vertex_prolog.h"
 
 namespace agx::compiler {
 namespace {
 
-using test::compile_vs;
-using test::VertexRun;
-using Type = VertexFormat::Type;
-using Layout = VertexFormat::Layout;
-using BaseType = VertexAttribute::BaseType;
+using namespace test;
 
 TEST(VertexFormat, NamesRoundTrip) {
   EXPECT_EQ(vertex_formats().size(), 105u);
@@ -92,129 +88,6 @@ TEST(VertexProlog, KeyErrors) {
   EXPECT_NE(p.error().message().find("location 0 given twice"), std::string::npos);
 }
 
-// ---- reference conversions -----------------------------------------------
-
-uint32_t fbits(float f) { return gpu::test::bits(f); }
-
-// An unsigned float of `mb` mantissa bits and a 5-bit exponent (bias 15),
-// or IEEE half when `sign`.
-float small_float(uint32_t v, unsigned mb, bool sign) {
-  const uint32_t m = v & ((1u << mb) - 1), e = (v >> mb) & 31;
-  const double mag = e == 0 ? std::ldexp(m, -14 - static_cast<int>(mb))
-                            : std::ldexp(1.0 + std::ldexp(m, -static_cast<int>(mb)), static_cast<int>(e) - 15);
-  return static_cast<float>(sign && (v >> (mb + 5)) & 1 ? -mag : mag);
-}
-
-int64_t sext(uint32_t v, unsigned bits) {
-  return bits == 32 ? int64_t{static_cast<int32_t>(v)} : (int64_t{v} ^ (int64_t{1} << (bits - 1))) - (int64_t{1} << (bits - 1));
-}
-
-// Component value of `v` (the raw field of `bits` bits) as the shader sees it.
-uint32_t reference(const VertexFormat& f, uint32_t v, unsigned bits) {
-  const int64_t s = sext(v, bits);
-  switch (f.type) {
-    case Type::unorm: return fbits(static_cast<float>(v / (std::ldexp(1.0, bits) - 1)));
-    case Type::snorm: return fbits(static_cast<float>(std::max(s / (std::ldexp(1.0, bits - 1) - 1), -1.0)));
-    case Type::uscaled: return fbits(static_cast<float>(v));
-    case Type::sscaled: return fbits(static_cast<float>(s));
-    case Type::uint: return v;
-    case Type::sint: return static_cast<uint32_t>(s);
-    case Type::sfloat: return bits == 16 ? fbits(small_float(v, 10, true)) : v;
-    case Type::ufloat: return fbits(small_float(v, bits - 5, false));
-  }
-  return 0;
-}
-
-// The four registers the prolog leaves for the element at `p`.
-std::array<uint32_t, 4> expected(const VertexFormat& f, const uint8_t* p) {
-  std::array<uint32_t, 4> out{0, 0, 0, f.integer() ? 1u : fbits(1.0f)};
-  uint32_t word;
-  std::memcpy(&word, p, 4);
-  if (f.layout == Layout::b10g11r11) {
-    for (unsigned c = 0; c < 3; ++c) out[c] = reference(f, (word >> (11 * c)) & (c < 2 ? 0x7FF : 0x3FF), c < 2 ? 11 : 10);
-  } else if (f.layout == Layout::a2b10g10r10) {
-    for (unsigned c = 0; c < 4; ++c) out[c] = reference(f, (word >> (10 * c)) & (c < 3 ? 0x3FF : 3), c < 3 ? 10 : 2);
-  } else {
-    for (unsigned c = 0; c < f.components; ++c) {
-      uint32_t v = 0;
-      std::memcpy(&v, p + c * f.bits / 8, f.bits / 8);
-      out[c] = reference(f, v, f.bits);
-    }
-  }
-  if (f.bgra) std::swap(out[0], out[2]);
-  return out;
-}
-
-// Keeps float data finite: the top exponent bit of each float field clear.
-void finite(const VertexFormat& f, uint8_t* p) {
-  uint32_t word;
-  std::memcpy(&word, p, 4);
-  if (f.layout == Layout::b10g11r11) word &= ~((1u << 10) | (1u << 21) | (1u << 31));
-  std::memcpy(p, &word, 4);
-  if (f.type != Type::sfloat) return;
-  for (unsigned c = 0; c < f.components; ++c) p[(c + 1) * f.bits / 8 - 1] &= 0xBF;
-}
-
-// ---- on the software GPU --------------------------------------------------
-
-class PrologRun : public VertexRun {
- public:
-  // `shader` linked with a prolog of `attrs` (uniforms from its Abi), drawn
-  // with each attribute's buffer and clamp; true when the draw ran.
-  bool draw(const Shader& main, std::vector<VertexPrologAttribute> attrs, const std::vector<std::vector<uint8_t>>& buffers,
-            const std::vector<uint32_t>& clamps, uint32_t count, uint32_t instances = 1, uint32_t base_instance = 0,
-            uint32_t first = 0) {
-    VertexPrologKey key;
-    key.attributes = std::move(attrs);
-    set_prolog_uniforms(key, main.abi.vertex);
-    auto p = compile_vertex_prolog(key);
-    EXPECT_TRUE(p.ok()) << p.error().message();
-    if (!p.ok()) return false;
-    auto linked = link_vertex(*p, main);
-    EXPECT_TRUE(linked.ok()) << linked.error().message();
-    if (!linked.ok()) return false;
-    const VertexAbi& v = main.abi.vertex;
-    std::vector<uint32_t> u(main.abi.uniform_count, 0);
-    for (size_t i = 0; i < key.attributes.size(); ++i) {
-      const uint32_t loc = key.attributes[i].location;
-      const GpuVa va = put(buffers[i]);
-      u[v.address_uniform + 2 * loc] = static_cast<uint32_t>(va);
-      u[v.address_uniform + 2 * loc + 1] = static_cast<uint32_t>(va >> 32);
-      u[v.clamp_uniform + loc] = clamps[i];
-    }
-    u[v.base_instance_uniform] = base_instance;
-    return draw_points(*linked, u, count, instances, first);
-  }
-};
-
-// The main shaders: location 2 read as vec4 / ivec4 / uvec4, written out
-// as bits, with the vertex and instance IDs.
-const Shader& reader(BaseType t) {
-  static std::map<BaseType, Shader> cache;
-  auto it = cache.find(t);
-  if (it != cache.end()) return it->second;
-  const char* decl = t == BaseType::float_ ? "vec4" : t == BaseType::int_ ? "ivec4" : "uvec4";
-  const char* conv = t == BaseType::float_ ? "floatBitsToUint(a)" : "uvec4(a)";
-  const std::string src = std::string("#version 450\nlayout(location = 2) in ") + decl +
-                          " a;\nlayout(location = 0) flat out uvec4 o;\nlayout(location = 1) flat out uvec2 ids;\n"
-                          "void main() {\n  gl_Position = vec4(0.0, 0.0, 0.5, 1.0);\n  o = " +
-                          conv + ";\n  ids = uvec2(gl_VertexIndex, gl_InstanceIndex);\n}\n";
-  auto s = compile_vs(src);
-  EXPECT_TRUE(s.ok()) << s.error().message();
-  return cache.emplace(t, s.ok() ? *s : Shader{}).first->second;
-}
-
-BaseType base_type(const VertexFormat& f) {
-  return f.type == Type::uint ? BaseType::uint_ : f.type == Type::sint ? BaseType::int_ : BaseType::float_;
-}
-
-// Whether the prolog converts `f` with ALU code that rounds twice (integer
-// to float, times the reciprocal of 2^b - 1): within one f32 ulp there.
-bool alu_normalized(const VertexFormat& f) {
-  return (f.type == Type::unorm || f.type == Type::snorm) &&
-         ((f.layout == Layout::plain && f.bits == 32) || (f.layout == Layout::a2b10g10r10 && f.type == Type::snorm));
-}
-
 class PrologFormat : public PrologRun, public ::testing::WithParamInterface<VertexFormat> {};
 
 TEST_P(PrologFormat, ConvertsAsTheFormatRulesSay) {
@@ -230,7 +103,7 @@ TEST_P(PrologFormat, ConvertsAsTheFormatRulesSay) {
   // Element 0: 0x80 bytes (negative fields of signed formats); 1: zero.
   std::fill_n(buf.begin(), bytes, 0x80);
   std::fill_n(buf.begin() + stride, bytes, 0x00);
-  for (uint32_t i = 0; i < kCount; ++i) finite(f, buf.data() + i * stride);
+  finite(f, buf.data(), buf.size());
   VertexPrologAttribute a;
   a.location = 2;
   a.format = f;

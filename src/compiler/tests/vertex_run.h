@@ -36,11 +36,14 @@ class VertexRun : public gpu::test::VertexTest {
     u.resize(std::max<size_t>(u.size(), s.abi.uniform_count), 0);
     const GpuVa u_va = put_words(u);
     std::vector<uint8_t> w;
-    cs::UscUniform un;
-    un.start_halfs = 0;
-    un.size_halfs = static_cast<uint32_t>(2 * u.size());
-    un.buffer = u_va;
-    push(w, un);
+    // One USC Uniform word per 64 halves (its size field's largest).
+    for (uint32_t start = 0; start < 2 * u.size(); start += 64) {
+      cs::UscUniform un;
+      un.start_halfs = start;
+      un.size_halfs = std::min<uint32_t>(64, static_cast<uint32_t>(2 * u.size()) - start);
+      un.buffer = u_va + 2 * start;
+      push(w, un);
+    }
     cs::UscShader sh;
     sh.code = static_cast<uint32_t>(code_va - gpu::test::kBase);
     push(w, sh);
