@@ -1,23 +1,22 @@
 // The vertex prolog: per attribute, the element index (vertex ID, or
 // instance ID / divisor + base instance), clamped to the attribute's clamp
 // uniform, one device_load into r(8 + 4L) with the usc unit's converting
-// memory formats where one fits (docs/usc.md "Memory formats") and ALU code
-// after one `wait` otherwise, then the missing components (0, 0, 0, 1).
-// The facts (robustness by clamping, which formats convert where) follow
-// bminor/mesa-mesa src/asahi/lib/agx_nir_lower_vbo.c and agx_vbo.h; the
-// code is written as assembly text for isa::assemble_program.
+// memory formats where one fits (docs/usc.md "Memory formats"); after one
+// `wait`, the ALU conversions of the others and the missing components
+// (0, 0, 0, 1). The facts (which formats the load converts, the bounds
+// check on the element index, the load's shift for strides of 2 and 4
+// elements) follow bminor/mesa-mesa src/asahi/lib/agx_nir_lower_vbo.c and
+// agx_nir_lower_vbo.h; the code is machine instructions
+// (vertex_prolog_code.h).
 #include "compiler/vertex_prolog.h"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstring>
-#include <string>
-
-#include <fmt/format.h>
 
 #include "compiler/compiler.h"
-#include "isa/isa.h"
+#include "compiler/lower_immediates.h"
+#include "compiler/vertex_prolog_code.h"
 
 namespace agx::compiler {
 namespace {
@@ -25,165 +24,153 @@ namespace {
 using Type = VertexFormat::Type;
 using Layout = VertexFormat::Layout;
 using BaseType = VertexAttribute::BaseType;
+using prolog::Code;
+using prolog::Constants;
+using prolog::MemFormat;
 
-// Temporaries the ABI leaves to the prolog: r0-r4 and r7 (r5, r6 are the
-// vertex and instance IDs the main shader reads too).
-constexpr const char* kIndex = "r0";   // element index, then offset in elements
-constexpr const char* kTemp = "r2";
-constexpr const char* kConst = "r7";
-constexpr unsigned kLastTemporary = 7;
-
-uint32_t float_bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-
-std::string reg(unsigned r) { return fmt::format("r{}", r); }
-
-struct Emitter {
-  std::string text;
-  template <typename... Args>
-  void line(fmt::format_string<Args...> f, Args&&... args) {
-    text += fmt::format(f, std::forward<Args>(args)...);
-    text += '\n';
-  }
-  void mov_imm(const std::string& d, uint32_t v) { line("mov_imm {}, 0x{:x}, 0b0", d, v); }
+// The load of a format: the usc memory format and how many registers it
+// writes. Mesa's interchange formats (agx_nir_lower_vbo.c
+// agx_vbo_internal_format): 8/16-bit normalized and A2B10G10R10_UNORM
+// and B10G11R11 load converted; other packed 10/10/10/2 formats as one
+// word to unpack; everything else as raw integers of its component size
+// (16-bit floats raw too, as f16, for the ALU to widen).
+struct Load {
+  MemFormat format;
+  unsigned registers;
 };
-
-// The usc memory format the load uses: a converting one when it gives the
-// final value, otherwise the raw load the ALU code converts.
-const char* memory_format(const VertexFormat& f) {
-  if (f.layout == Layout::b10g11r11) return "rg11b10f";
-  if (f.layout == Layout::a2b10g10r10) return f.type == Type::unorm ? "rgb10a2" : "i32";
-  if (f.bits == 32) return "i32";
+Load load_of(const VertexFormat& f) {
+  if (f.layout == Layout::b10g11r11) return {MemFormat::rg11b10f, 3};
+  if (f.layout == Layout::a2b10g10r10) return f.type == Type::unorm ? Load{MemFormat::rgb10a2, 4} : Load{MemFormat::i32, 1};
   const bool b8 = f.bits == 8;
-  switch (f.type) {
-    case Type::unorm: return b8 ? "u8norm" : "u16norm";
-    case Type::snorm: return b8 ? "s8norm" : "s16norm";
-    case Type::sfloat: return "f16";
-    default: return b8 ? "i8" : "i16";
-  }
+  MemFormat m = f.bits == 32 ? MemFormat::i32 : b8 ? MemFormat::i8 : MemFormat::i16;
+  if (f.bits < 32 && f.type == Type::unorm) m = b8 ? MemFormat::u8norm : MemFormat::u16norm;
+  if (f.bits < 32 && f.type == Type::snorm) m = b8 ? MemFormat::s8norm : MemFormat::s16norm;
+  if (f.bits == 16 && f.type == Type::sfloat) m = MemFormat::f16;
+  return {m, f.components};
 }
 
-// r0 = the element index of `a`, clamped, in elements of the load.
-void emit_index(Emitter& e, const VertexPrologAttribute& a, const VertexPrologKey& k) {
-  const uint32_t base_instance = k.base_instance_uniform;
-  std::string index = reg(kVertexIdRegister);
-  if (a.per_instance && a.divisor == 0) {
-    index = fmt::format("u{}", base_instance);
-  } else if (a.per_instance) {
-    const uint32_t d = a.divisor;
-    const std::string id = reg(kInstanceIdRegister);
-    if (d == 1) {
-      e.line("iadd {}, {}, u{}", kIndex, id, base_instance);
-    } else if (std::has_single_bit(d)) {
-      e.line("bfeil {}, 0, {}, {}", kIndex, id, std::countr_zero(d));
-      e.line("iadd {}, {}, u{}", kIndex, kIndex, base_instance);
-    } else {
-      const UdivMagic m = udiv_magic(d);
-      e.mov_imm(kConst, m.multiplier);
-      e.line("imadd r0_r1, {}, {}, 0", id, kConst);  // r1 = mulhi(n, m)
-      e.line("isub {}, {}, r1", kTemp, id);
-      e.line("bfeil {}, 0, {}, 1", kTemp, kTemp);
-      e.line("iadd {}, {}, r1", kTemp, kTemp);
-      e.line("bfeil {}, 0, {}, {}", kIndex, kTemp, m.shift);
-      e.line("iadd {}, {}, u{}", kIndex, kIndex, base_instance);
-    }
-    index = kIndex;
-  }
-  // Robustness: past the last valid element reads the last one.
-  const std::string clamp = fmt::format("u{}", k.clamp_uniform + a.location);
-  e.line("icmpsel ult, {}, {}, {}, {}, {}", kIndex, index, clamp, index, clamp);
+// The quotient instance ID / d (d > 1) into r0: a shift for powers of
+// two, otherwise mulhi(n, m) (the high word of a 64-bit imadd into r0_r1)
+// and (t + ((n - t) >> 1)) >> shift.
+Status divide_instance(Code& c, uint32_t d) {
+  const isa::Operand r0 = reg32(prolog::kIndex), id = reg32(kInstanceIdRegister), zero = imm_operand(0);
+  if (std::has_single_bit(d)) return c.alu(kBfeil, r0, {zero, id, imm_operand(std::countr_zero(d))});
+  const UdivMagic m = udiv_magic(d);
+  const isa::Operand high = reg32(prolog::kHigh), t = reg32(prolog::kTemp);
+  AGX_CHECK(c.mov_imm(prolog::kConst, m.multiplier));
+  AGX_CHECK(c.alu(kImadd, reg64(prolog::kIndex), {id, reg32(prolog::kConst), zero}));
+  AGX_CHECK(c.alu(kIadd, t, {id, high}, 0, true));
+  AGX_CHECK(c.alu(kBfeil, t, {zero, t, imm_operand(1)}));
+  AGX_CHECK(c.alu(kIadd, t, {t, high}));
+  return c.alu(kBfeil, r0, {zero, t, imm_operand(m.shift)});
+}
+
+// The load's index operand and shift for attribute `a`: r0 = its element
+// index, clamped (robustness: past the last valid element reads the last
+// one, where Mesa's GL level reads element 0: both read "something from
+// the array", agx_nir_lower_vbo.h), times the stride in load elements;
+// the stride's factors of 2 (up to 4) as device_load's shift where the
+// format is not bit-packed (Mesa shifts strides of 2 and 4 elements of
+// the maskable formats; a packed word's index is never shifted). Stride
+// 0: the immediate 0.
+struct Index {
+  isa::Operand operand;
+  uint32_t shift = 0;
+};
+Result<Index> emit_index(Code& c, const VertexPrologAttribute& a, const VertexPrologKey& k) {
   const uint32_t per = a.stride / a.format.element_bytes();
-  if (per != 1) {
-    e.mov_imm(kConst, per);
-    e.line("imadd {}, {}, {}, 0", kIndex, kIndex, kConst);
+  if (per == 0) return Index{imm_operand(0), 0};
+  const isa::Operand r0 = reg32(prolog::kIndex), base = uniform32(k.base_instance_uniform);
+  isa::Operand index = reg32(kVertexIdRegister);
+  if (a.per_instance && a.divisor == 0) {
+    index = base;
+  } else if (a.per_instance) {
+    if (a.divisor > 1) AGX_CHECK(divide_instance(c, a.divisor));
+    AGX_CHECK(c.alu(kIadd, r0, {a.divisor > 1 ? r0 : reg32(kInstanceIdRegister), base}));
+    index = r0;
   }
+  const isa::Operand clamp = uniform32(k.clamp_uniform + a.location);
+  AGX_CHECK(c.cmpsel(kIcmpsel, Cond::ult, prolog::kIndex, index, clamp, index, clamp));
+  const uint32_t shift = a.format.layout == Layout::plain ? std::min(std::countr_zero(per), 2) : 0;
+  const uint32_t factor = per >> shift;
+  if (factor > 255) {
+    AGX_CHECK(c.mov_imm(prolog::kConst, factor));
+    AGX_CHECK(c.alu(kImadd, r0, {r0, reg32(prolog::kConst), imm_operand(0)}));
+  } else if (factor > 1) {
+    AGX_CHECK(c.alu(kImadd, r0, {r0, imm_operand(factor), imm_operand(0)}));
+  }
+  return Index{r0, shift};
 }
 
-void emit_load(Emitter& e, const VertexPrologAttribute& a, const VertexPrologKey& k) {
-  emit_index(e, a, k);
-  const VertexFormat& f = a.format;
-  const unsigned r0 = attribute_register(a.location, 0);
-  const bool packed = f.layout != Layout::plain;
-  const unsigned n = packed ? (f.layout == Layout::b10g11r11 ? 3 : 4) : f.components;
-  const bool word = packed && f.type != Type::unorm && f.layout == Layout::a2b10g10r10;
-  std::string regs;
-  for (unsigned c = 0; c < (word ? 1 : n); ++c) regs += (c ? "_" : "") + reg(r0 + c);
-  static constexpr const char* kMasks[] = {"x", "xy", "xyz", "xyzw"};
-  e.line("device_load 0, {}, {}, {}, u{}_u{}, {}, unsigned", memory_format(f), kMasks[(word ? 1 : n) - 1], regs,
-         k.address_uniform + 2 * a.location, k.address_uniform + 2 * a.location + 1, kIndex);
+Status emit_load(Code& c, const VertexPrologAttribute& a, const VertexPrologKey& k) {
+  AGX_TRY(const Index index, emit_index(c, a, k));
+  const Load l = load_of(a.format);
+  return c.device_load(l.format, l.registers, attribute_register(a.location, 0), k.address_uniform + 2 * a.location,
+                       index.operand, index.shift);
 }
 
-// The field of `bits` bits at `shift` of register `from` into r,
-// sign-extended or zero-extended: moved to the top, then shifted down.
-void extract(Emitter& e, unsigned r, unsigned from, unsigned shift, unsigned bits, bool is_signed) {
-  e.line("bfi {}, 0, {}, {}", reg(r), reg(from), 32 - shift - bits);
-  if (is_signed) {
-    e.line("asr {}, {}, {}", reg(r), reg(r), 32 - bits);
-  } else {
-    e.line("bfeil {}, 0, {}, {}", reg(r), reg(r), 32 - bits);
-  }
+// The field of `bits` bits at `shift` of register `from` into r:
+// zero-extended by one bfeil of that width, sign-extended by moving it to
+// the top (bfi) and shifting it down (asr).
+Status extract(Code& c, unsigned r, unsigned from, unsigned shift, unsigned bits, bool is_signed) {
+  const isa::Operand zero = imm_operand(0);
+  if (!is_signed) return c.alu(kBfeil, reg32(r), {zero, reg32(from), imm_operand(shift)}, bits);
+  AGX_CHECK(c.alu(kBfi, reg32(r), {zero, reg32(from), imm_operand(32 - shift - bits)}));
+  return c.alu(kAsr, reg32(r), {reg32(r), imm_operand(32 - bits)});
 }
 
-// r = max(r * scale, -1.0) (snorm), or r * scale.
-void scale(Emitter& e, unsigned r, float s, bool clamp_low) {
-  if (s != 1.0f) {
-    e.mov_imm(kConst, float_bits(s));
-    e.line("fmul32 {}, {}, {}", reg(r), reg(r), kConst);
+// Turns the integer of `bits` bits in r (sign-extended for signed types)
+// into the format's value: scaled types to float; normalized ones times
+// 1 / (2^b - 1) or 1 / (2^(b-1) - 1), snorm clamped to -1 (Vulkan
+// "Fixed-Point Data Conversions"); integer types stay as they are.
+Status convert_int(Code& c, Constants& k, unsigned r, const VertexFormat& f, unsigned bits) {
+  if (f.integer()) return {};
+  const bool is_signed = f.is_signed();
+  AGX_CHECK(c.convert(r, is_signed ? prolog::ConvertMode::s32_to_f : prolog::ConvertMode::u32_to_f));
+  if (f.type != Type::unorm && f.type != Type::snorm) return {};
+  const float scale = static_cast<float>(1.0 / (std::ldexp(1.0, static_cast<int>(is_signed ? bits - 1 : bits)) - 1));
+  if (scale != 1.0f) {
+    AGX_TRY(const unsigned s, k.get(std::bit_cast<uint32_t>(scale)));
+    AGX_CHECK(c.alu(kFmul32, reg32(r), {reg32(r), reg32(s)}));
   }
-  if (clamp_low) {
-    e.mov_imm(kConst, float_bits(-1.0f));
-    e.line("fcmpsel lt, {}, {}, {}, {}, {}", reg(r), reg(r), kConst, kConst, reg(r));
-  }
+  if (!is_signed) return {};
+  AGX_TRY(const unsigned m1, k.get(std::bit_cast<uint32_t>(-1.0f)));
+  return c.cmpsel(kFcmpsel, Cond::flt, r, reg32(r), reg32(m1), reg32(m1), reg32(r));
 }
 
-// Turns the raw integer of `bits` bits in r (zero-extended; sign-extended
-// already for signed types) into the format's value.
-void convert_int(Emitter& e, unsigned r, const VertexFormat& f, unsigned bits) {
-  switch (f.type) {
-    case Type::uscaled:
-    case Type::unorm:
-      e.line("convert u32_to_f, {}, {}, rte", reg(r), reg(r));
-      if (f.type == Type::unorm) scale(e, r, static_cast<float>(1.0 / (std::ldexp(1.0, bits) - 1)), false);
-      break;
-    case Type::sscaled:
-    case Type::snorm:
-      e.line("convert s32_to_f, {}, {}, rte", reg(r), reg(r));
-      if (f.type == Type::snorm) scale(e, r, static_cast<float>(1.0 / (std::ldexp(1.0, bits - 1) - 1)), true);
-      break;
-    default: break;
-  }
-}
-
-void emit_convert(Emitter& e, const VertexPrologAttribute& a) {
+Status emit_convert(Code& c, Constants& k, const VertexPrologAttribute& a) {
   const VertexFormat& f = a.format;
   const unsigned r0 = attribute_register(a.location, 0);
   if (f.layout == Layout::a2b10g10r10 && f.type != Type::unorm) {
     // Fields from the word in r0: alpha first, so r0 is read last.
-    for (unsigned c = 4; c-- > 0;) {
-      const unsigned bits = c == 3 ? 2 : 10, shift = 10 * c;
-      extract(e, r0 + c, r0, shift, bits, f.is_signed());
-      convert_int(e, r0 + c, f, bits);
+    for (unsigned comp = 4; comp-- > 0;) {
+      const unsigned bits = comp == 3 ? 2 : 10;
+      AGX_CHECK(extract(c, r0 + comp, r0, 10 * comp, bits, f.is_signed()));
+      AGX_CHECK(convert_int(c, k, r0 + comp, f, bits));
     }
   } else if (f.layout == Layout::plain) {
-    for (unsigned c = 0; c < f.components; ++c) {
-      const unsigned r = r0 + c;
-      if (f.type == Type::sfloat && f.bits == 16) e.line("fadd32 {}, {}l, -0.0", reg(r), reg(r));
+    const auto minus_zero = float_immediate_code(std::bit_cast<uint32_t>(-0.0f));
+    for (unsigned comp = 0; comp < f.components; ++comp) {
+      const unsigned r = r0 + comp;
+      if (f.type == Type::sfloat && f.bits == 16) {
+        isa::Operand z{isa::OperandKind::kFloatImm};
+        z.value = minus_zero.value_or(0);
+        AGX_CHECK(c.alu(kFadd32, reg32(r), {reg16(2 * r), z}));  // half to float: rl + -0.0
+      }
       if (f.type == Type::sfloat || (f.bits < 32 && (f.type == Type::unorm || f.type == Type::snorm))) continue;
-      if (f.is_signed() && f.bits < 32) extract(e, r, r, 0, f.bits, true);
-      convert_int(e, r, f, f.bits);
+      if (f.is_signed() && f.bits < 32) AGX_CHECK(extract(c, r, r, 0, f.bits, true));
+      AGX_CHECK(convert_int(c, k, r, f, f.bits));
     }
   }
-  if (f.bgra) {
-    e.line("iadd {}, {}, 0", kConst, reg(r0));
-    e.line("iadd {}, {}, 0", reg(r0), reg(r0 + 2));
-    e.line("iadd {}, {}, 0", reg(r0 + 2), kConst);
+  if (f.bgra) {  // components 0 and 2 swapped, through r0
+    AGX_CHECK(c.mov(prolog::kIndex, r0));
+    AGX_CHECK(c.mov(r0, r0 + 2));
+    AGX_CHECK(c.mov(r0 + 2, prolog::kIndex));
   }
   const unsigned have = f.layout == Layout::plain ? f.components : (f.layout == Layout::b10g11r11 ? 3 : 4);
-  for (unsigned c = have; c < 4; ++c)
-    e.mov_imm(reg(r0 + c), c < 3 ? 0 : (a.type == BaseType::float_ ? float_bits(1.0f) : 1u));
+  for (unsigned comp = have; comp < 4; ++comp)
+    AGX_CHECK(c.mov_imm(r0 + comp, comp < 3 ? 0 : (a.type == BaseType::float_ ? std::bit_cast<uint32_t>(1.0f) : 1u)));
+  return {};
 }
 
 Status check(const VertexPrologAttribute& a, const std::vector<bool>& seen) {
@@ -219,23 +206,22 @@ void set_prolog_uniforms(VertexPrologKey& key, const VertexAbi& abi) {
 
 Result<VertexProlog> compile_vertex_prolog(const VertexPrologKey& key) {
   std::vector<bool> seen(kMaxVertexAttributes, false);
-  Emitter e;
-  unsigned top = kLastTemporary + 1;
+  Code c;
+  unsigned top = prolog::kLastTemporary + 1;
   for (const VertexPrologAttribute& a : key.attributes) {
     if (auto s = check(a, seen); !s.ok()) return s.error();
     seen[a.location] = true;
-    emit_load(e, a, key);
+    AGX_CHECK(emit_load(c, a, key));
     top = std::max(top, attribute_register(a.location, 3) + 1);
   }
-  if (!key.attributes.empty()) e.line("wait 0");
-  for (const VertexPrologAttribute& a : key.attributes) emit_convert(e, a);
+  if (!key.attributes.empty()) AGX_CHECK(c.wait());
+  Constants k(c);
+  for (const VertexPrologAttribute& a : key.attributes) AGX_CHECK(emit_convert(c, k, a));
+  std::vector<MachineInstr> code = c.instrs();
+  AGX_TRY(auto bytes, encode_all(code));
   VertexProlog p;
-  if (!e.text.empty()) {
-    auto code = isa::assemble_program(e.text);
-    if (!code.ok()) return code.error().context("vertex prolog");
-    p.code = std::move(*code);
-    p.instructions = static_cast<uint32_t>(std::count(e.text.begin(), e.text.end(), '\n'));
-  }
+  p.code = std::move(bytes);
+  p.instructions = static_cast<uint32_t>(code.size());
   p.gprs = 2 * top;
   return p;
 }

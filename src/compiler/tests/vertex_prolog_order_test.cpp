@@ -138,10 +138,11 @@ TEST_F(PrologOrder, Float4ThenUint2EveryVertexReadsItsElements) {
   check(d);
 }
 
-// A random draw: 1-6 attributes at distinct random locations, random
-// formats of the table, strides 0 or a few elements (overlapping ones
-// too), per-vertex or per-instance with divisors 0-5, clamps below or past
-// the vertex range.
+// A random draw: 1-80 vertices from a first vertex up to 5000, 1-3
+// instances from a base instance up to 3; 1-6 attributes at distinct
+// random locations, random formats of the table, strides 0 or a few
+// elements (overlapping ones too), per-vertex or per-instance with
+// divisors 0-5, clamps below or past the range they index.
 Draw random_draw(uint32_t seed) {
   std::mt19937 rng(seed);
   auto pick = [&](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
@@ -178,6 +179,88 @@ class PrologRandom : public PrologOrder, public ::testing::WithParamInterface<ui
 TEST_P(PrologRandom, EveryComponentAsTheReference) { check(random_draw(GetParam())); }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, PrologRandom, ::testing::Range(0u, 64u));
+
+}  // namespace
+}  // namespace agx::compiler
+
+namespace agx::compiler {
+namespace {
+
+using namespace test;
+
+// Strides whose element count does not fit imadd's 8-bit immediate (the
+// factor through r7), for a plain format (shifted by 2 first) and a
+// bit-packed one (never shifted), next to a stride-0 attribute.
+TEST_F(PrologOrder, LargeAndZeroStrides) {
+  Draw d;
+  d.count = 5;
+  d.inputs = {input(0, "R8_UINT", 2 * 514, 5, 3), input(3, "A2B10G10R10_SNORM_PACK32", 4 * 300, 5, 4),
+              input(5, "R16G16_SFLOAT", 0, 1, 5)};
+  check(d);
+}
+
+// The prolog's instructions (disassembled), one mnemonic and its operands a line.
+std::vector<std::string> prolog_lines(const std::vector<VertexPrologAttribute>& attrs) {
+  VertexPrologKey key;
+  key.attributes = attrs;
+  key.address_uniform = 0;
+  key.clamp_uniform = 32;
+  key.base_instance_uniform = 49;
+  auto p = compile_vertex_prolog(key);
+  EXPECT_TRUE(p.ok()) << p.error().message();
+  std::vector<std::string> out;
+  if (!p.ok()) return out;
+  std::istringstream text(disassemble(p->code));
+  for (std::string line; std::getline(text, line);)
+    if (!line.empty()) out.push_back(line);
+  EXPECT_EQ(out.size(), p->instructions);
+  return out;
+}
+
+VertexPrologAttribute attribute(uint32_t location, const char* format, uint32_t stride) {
+  VertexPrologAttribute a;
+  a.location = location;
+  a.format = *parse_vertex_format(format);
+  a.stride = stride;
+  a.type = base_type(a.format);
+  return a;
+}
+
+bool has(const std::string& line, const char* what) { return line.find(what) != std::string::npos; }
+
+// The code itself: strides of 2 and 4 elements as device_load's shift,
+// one `wait` behind all the loads, stride 0 as an immediate index with no
+// clamp, each float constant loaded once.
+TEST(VertexPrologCode, ShiftsOneWaitAndConstantsOnce) {
+  auto l = prolog_lines({attribute(0, "R32G32B32A32_SFLOAT", 16), attribute(1, "R32G32_UINT", 8)});
+  ASSERT_EQ(l.size(), 7u);
+  EXPECT_TRUE(has(l[0], "icmpsel") && has(l[0], "ult, r0, r5, u32, r5, u32")) << l[0];
+  EXPECT_TRUE(has(l[1], "device_load") && has(l[1], "r8_r9_r10_r11, u0_u1, r0, unsigned, lsl 2")) << l[1];
+  EXPECT_TRUE(has(l[2], "icmpsel") && has(l[2], "u33")) << l[2];
+  EXPECT_TRUE(has(l[3], "device_load") && has(l[3], "r12_r13, u2_u3, r0, unsigned, lsl 1")) << l[3];
+  EXPECT_TRUE(has(l[4], "wait")) << l[4];
+  EXPECT_TRUE(has(l[5], "mov_imm") && has(l[5], "r14, 0,")) << l[5];
+  EXPECT_TRUE(has(l[6], "mov_imm") && has(l[6], "r15, 1,")) << l[6];
+
+  l = prolog_lines({attribute(2, "R32_SFLOAT", 0)});
+  ASSERT_EQ(l.size(), 5u);
+  EXPECT_TRUE(has(l[0], "device_load") && has(l[0], "r16, u4_u5, 0, unsigned")) << l[0];
+
+  // Four components times 1 / (2^31 - 1), clamped to -1: two constants.
+  l = prolog_lines({attribute(1, "R32G32B32A32_SNORM", 16), attribute(4, "R32G32_UNORM", 8)});
+  size_t loads = 0, waits = 0, constants = 0;
+  for (const std::string& s : l) {
+    loads += has(s, "device_load");
+    waits += has(s, "wait");
+    constants += has(s, "mov_imm") && !has(s, "r26,") && !has(s, "r27,");
+    if (waits == 0) {
+      EXPECT_TRUE(has(s, "icmpsel") || has(s, "device_load")) << s;
+    }
+  }
+  EXPECT_EQ(loads, 2u);
+  EXPECT_EQ(waits, 1u);
+  EXPECT_EQ(constants, 3u);  // 1 / (2^31 - 1), -1.0, 1 / (2^32 - 1)
+}
 
 }  // namespace
 }  // namespace agx::compiler

@@ -169,9 +169,10 @@ TEST_F(PrologRun, InstanceDivisors) {
   }
 }
 
-// Robustness (Mesa's agx_nir_lower_vbo.c clamps the element index to the
-// last valid element, agx_vbo.h): an index past the clamp uniform reads the
-// last valid element, per vertex and per instance.
+// Robustness (bminor/mesa-mesa src/asahi/lib/agx_nir_lower_vbo.c checks
+// the element index against the clamp uniform, the last valid element):
+// an index past it reads the last valid element, per vertex and per
+// instance.
 TEST_F(PrologRun, IndexPastTheClampReadsTheLastElement) {
   const Shader& main = reader(BaseType::int_);
   std::vector<uint8_t> buf(16 * 4);
