@@ -190,6 +190,19 @@ Status check(const VertexPrologAttribute& a, const std::vector<bool>& seen) {
   return {};
 }
 
+// The uniforms attribute `a` reads (its base pair, clamp, the base
+// instance) must be registers u0-u255 (the USC's 256 uniforms).
+Status check_uniforms(const VertexPrologAttribute& a, const VertexPrologKey& k) {
+  constexpr uint64_t kUniformRegisters = 256;
+  const uint64_t address = uint64_t{k.address_uniform} + 2 * a.location + 1;
+  const uint64_t clamp = uint64_t{k.clamp_uniform} + a.location;
+  for (const auto& [what, u] : {std::pair{"base address", address}, std::pair{"clamp", clamp},
+                                std::pair{"base instance", uint64_t{k.base_instance_uniform}}})
+    if (u >= kUniformRegisters)
+      return Error::invalid_argument("vertex prolog: location {}: its {} uniform u{} is past u255", a.location, what, u);
+  return {};
+}
+
 }  // namespace
 
 UdivMagic udiv_magic(uint32_t d) {
@@ -210,6 +223,7 @@ Result<VertexProlog> compile_vertex_prolog(const VertexPrologKey& key) {
   unsigned top = prolog::kLastTemporary + 1;
   for (const VertexPrologAttribute& a : key.attributes) {
     if (auto s = check(a, seen); !s.ok()) return s.error();
+    AGX_CHECK(check_uniforms(a, key));
     seen[a.location] = true;
     AGX_CHECK(emit_load(c, a, key));
     top = std::max(top, attribute_register(a.location, 3) + 1);

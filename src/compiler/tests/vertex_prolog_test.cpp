@@ -86,6 +86,24 @@ TEST(VertexProlog, KeyErrors) {
   auto p = compile_vertex_prolog(k);
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.error().message().find("location 0 given twice"), std::string::npos);
+  // Uniforms past u255 (the key's indices from a shader's Abi never are).
+  a.location = 3;
+  k.attributes = {a};
+  k.address_uniform = 250;
+  p = compile_vertex_prolog(k);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message().find("location 3: its base address uniform u257 is past u255"), std::string::npos)
+      << p.error().message();
+  k.address_uniform = 0;
+  k.clamp_uniform = 253;
+  p = compile_vertex_prolog(k);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message().find("its clamp uniform u256"), std::string::npos) << p.error().message();
+  k.clamp_uniform = 0;
+  k.base_instance_uniform = 300;
+  p = compile_vertex_prolog(k);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message().find("its base instance uniform u300"), std::string::npos) << p.error().message();
 }
 
 class PrologFormat : public PrologRun, public ::testing::WithParamInterface<VertexFormat> {};
