@@ -191,7 +191,11 @@ Status check(const VertexPrologAttribute& a, const std::vector<bool>& seen) {
 }
 
 // The uniforms attribute `a` reads (its base pair, clamp, the base
-// instance) must be registers u0-u255 (the USC's 256 uniforms).
+// instance) must be registers u0-u255 (the USC's 256 uniforms) and, in
+// the ABI's layout (2n address words, n clamps, base vertex, base
+// instance), belong to its location: a location past the main shader's
+// n would read the clamps, base vertex or the shader's own uniforms as
+// its address and clamp.
 Status check_uniforms(const VertexPrologAttribute& a, const VertexPrologKey& k) {
   constexpr uint64_t kUniformRegisters = 256;
   const uint64_t address = uint64_t{k.address_uniform} + 2 * a.location + 1;
@@ -200,6 +204,13 @@ Status check_uniforms(const VertexPrologAttribute& a, const VertexPrologKey& k) 
                                 std::pair{"base instance", uint64_t{k.base_instance_uniform}}})
     if (u >= kUniformRegisters)
       return Error::invalid_argument("vertex prolog: location {}: its {} uniform u{} is past u255", a.location, what, u);
+  if (address >= k.clamp_uniform || clamp + 1 >= k.base_instance_uniform) {
+    const uint32_t n = k.clamp_uniform > k.address_uniform ? (k.clamp_uniform - k.address_uniform) / 2 : 0;
+    return Error::invalid_argument(
+        "vertex prolog: location {} is past the main shader's attribute uniforms ({} locations: clamps from u{}, "
+        "base instance u{}); key only the attributes the shader reads",
+        a.location, n, k.clamp_uniform, k.base_instance_uniform);
+  }
   return {};
 }
 
@@ -222,9 +233,11 @@ Result<VertexProlog> compile_vertex_prolog(const VertexPrologKey& key) {
   Code c;
   unsigned top = prolog::kLastTemporary + 1;
   for (const VertexPrologAttribute& a : key.attributes) {
-    if (auto s = check(a, seen); !s.ok()) return s.error();
-    AGX_CHECK(check_uniforms(a, key));
+    AGX_CHECK(check(a, seen));
     seen[a.location] = true;
+  }
+  for (const VertexPrologAttribute& a : key.attributes) AGX_CHECK(check_uniforms(a, key));
+  for (const VertexPrologAttribute& a : key.attributes) {
     AGX_CHECK(emit_load(c, a, key));
     top = std::max(top, attribute_register(a.location, 3) + 1);
   }

@@ -86,7 +86,8 @@ TEST(VertexProlog, KeyErrors) {
   auto p = compile_vertex_prolog(k);
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.error().message().find("location 0 given twice"), std::string::npos);
-  // Uniforms past u255 (the key's indices from a shader's Abi never are).
+  // Uniforms past u255, and locations past the shader's (their address
+  // pair and clamp would be other uniforms of the ABI's layout).
   a.location = 3;
   k.attributes = {a};
   k.address_uniform = 250;
@@ -104,6 +105,17 @@ TEST(VertexProlog, KeyErrors) {
   p = compile_vertex_prolog(k);
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.error().message().find("its base instance uniform u300"), std::string::npos) << p.error().message();
+  const Shader& two = attribute_reader({{0, BaseType::float_}, {1, BaseType::uint_}});  // n = 2
+  set_prolog_uniforms(k, two.abi.vertex);
+  p = compile_vertex_prolog(k);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message().find("location 3 is past the main shader's attribute uniforms (2 locations: clamps "
+                                     "from u4, base instance u7)"),
+            std::string::npos)
+      << p.error().message();
+  a.location = 1;
+  k.attributes = {a};
+  EXPECT_TRUE(compile_vertex_prolog(k).ok());
 }
 
 class PrologFormat : public PrologRun, public ::testing::WithParamInterface<VertexFormat> {};
