@@ -65,14 +65,16 @@ Status divide_instance(Code& c, uint32_t d) {
   return c.alu(kBfeil, r0, {zero, t, imm_operand(m.shift)});
 }
 
-// The load's index operand and shift for attribute `a`: r0 = its element
+// The load's index operand and shift for attribute `a`: its element
 // index, clamped (robustness: past the last valid element reads the last
 // one, where Mesa's GL level reads element 0: both read "something from
-// the array", agx_nir_lower_vbo.h), times the stride in load elements;
-// the stride's factors of 2 (up to 4) as device_load's shift where the
-// format is not bit-packed (Mesa shifts strides of 2 and 4 elements of
-// the maskable formats; a packed word's index is never shifted). Stride
-// 0: the immediate 0.
+// the array", agx_nir_lower_vbo.h), times the stride in load elements,
+// in the attribute's own last register r(8 + 4L + 3): no register a load
+// reads or writes is written by another attribute's code before the
+// `wait`, whatever the order of the key. The stride's factors of 2 (up to
+// 4) as device_load's shift where the format is not bit-packed (Mesa
+// shifts strides of 2 and 4 elements of the maskable formats; a packed
+// word's index is never shifted). Stride 0: the immediate 0.
 struct Index {
   isa::Operand operand;
   uint32_t shift = 0;
@@ -80,26 +82,27 @@ struct Index {
 Result<Index> emit_index(Code& c, const VertexPrologAttribute& a, const VertexPrologKey& k) {
   const uint32_t per = a.stride / a.format.element_bytes();
   if (per == 0) return Index{imm_operand(0), 0};
-  const isa::Operand r0 = reg32(prolog::kIndex), base = uniform32(k.base_instance_uniform);
+  const unsigned own = attribute_register(a.location, 3);
+  const isa::Operand r0 = reg32(prolog::kIndex), ix = reg32(own), base = uniform32(k.base_instance_uniform);
   isa::Operand index = reg32(kVertexIdRegister);
   if (a.per_instance && a.divisor == 0) {
     index = base;
   } else if (a.per_instance) {
     if (a.divisor > 1) AGX_CHECK(divide_instance(c, a.divisor));
-    AGX_CHECK(c.alu(kIadd, r0, {a.divisor > 1 ? r0 : reg32(kInstanceIdRegister), base}));
-    index = r0;
+    AGX_CHECK(c.alu(kIadd, ix, {a.divisor > 1 ? r0 : reg32(kInstanceIdRegister), base}));
+    index = ix;
   }
   const isa::Operand clamp = uniform32(k.clamp_uniform + a.location);
-  AGX_CHECK(c.cmpsel(kIcmpsel, Cond::ult, prolog::kIndex, index, clamp, index, clamp));
+  AGX_CHECK(c.cmpsel(kIcmpsel, Cond::ult, own, index, clamp, index, clamp));
   const uint32_t shift = a.format.layout == Layout::plain ? std::min(std::countr_zero(per), 2) : 0;
   const uint32_t factor = per >> shift;
   if (factor > 255) {
     AGX_CHECK(c.mov_imm(prolog::kConst, factor));
-    AGX_CHECK(c.alu(kImadd, r0, {r0, reg32(prolog::kConst), imm_operand(0)}));
+    AGX_CHECK(c.alu(kImadd, ix, {ix, reg32(prolog::kConst), imm_operand(0)}));
   } else if (factor > 1) {
-    AGX_CHECK(c.alu(kImadd, r0, {r0, imm_operand(factor), imm_operand(0)}));
+    AGX_CHECK(c.alu(kImadd, ix, {ix, imm_operand(factor), imm_operand(0)}));
   }
-  return Index{r0, shift};
+  return Index{ix, shift};
 }
 
 Status emit_load(Code& c, const VertexPrologAttribute& a, const VertexPrologKey& k) {

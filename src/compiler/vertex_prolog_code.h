@@ -15,8 +15,9 @@
 namespace agx::compiler::prolog {
 
 // Temporaries the ABI leaves to the prolog: r0-r4 and r7 (r5, r6 are the
-// vertex and instance IDs the main shader reads too; agx_abi.h).
-inline constexpr unsigned kIndex = 0;  // element index (r0; r0_r1 for the division's product)
+// vertex and instance IDs the main shader reads too; agx_abi.h). An
+// attribute's element index itself lives in its own r(8 + 4L + 3).
+inline constexpr unsigned kIndex = 0;  // the division's quotient (r0_r1 its product); the BGRA swap
 inline constexpr unsigned kHigh = 1;   // the division's high word
 inline constexpr unsigned kTemp = 2;   // the division's partial quotient
 inline constexpr unsigned kConst = 7;  // a constant of the index computation
