@@ -19,7 +19,7 @@
 #include "compiler/tests/vertex_prolog_ref.h"
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 using namespace test;
 
@@ -186,7 +186,7 @@ INSTANTIATE_TEST_SUITE_P(Seeds, PrologRandom, ::testing::Range(0u, 64u));
 }  // namespace agx::compiler
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 using namespace test;
 

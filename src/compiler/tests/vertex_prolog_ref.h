@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "compiler/compiler.h"
+#include "compiler/tests/buffer_words.h"
 #include "compiler/tests/vertex_run.h"
 #include "compiler/vertex_prolog.h"
 
@@ -23,8 +24,6 @@ namespace agx::compiler::test {
 using Type = VertexFormat::Type;
 using Layout = VertexFormat::Layout;
 using BaseType = VertexAttribute::BaseType;
-
-inline uint32_t fbits(float f) { return gpu::test::bits(f); }
 
 // An unsigned float of `mb` mantissa bits and a 5-bit exponent (bias 15),
 // or IEEE half when `sign`.

@@ -18,7 +18,7 @@
 #include "compiler/vertex_prolog.h"
 
 namespace agx::compiler {
-namespace {
+namespace AGX_UNITY_ID {
 
 using namespace test;
 
