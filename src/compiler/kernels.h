@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "compiler/compiler.h"
+#include "compiler/vertex_prolog.h"
 
 namespace agx::compiler {
 
@@ -24,5 +25,13 @@ std::span<const Kernel> sample_graphics_kernels();
 // The fragment epilog a fragment kernel is linked with (its render
 // targets' formats, blending); the default key for a vertex kernel's name.
 Result<FragmentEpilogKey> sample_epilog_key(std::string_view kernel);
+// The vertex prolog a vertex kernel is linked with: the default state Mesa's
+// compiler figures use, every attribute the shader declares fetched as
+// R32G32B32A32_SFLOAT (_SINT, _UINT for integer inputs) from its own buffer
+// (stride 16, per vertex).
+Result<VertexPrologKey> sample_prolog_key(const Shader& main);
+// A kernel compiled as a draw needs it: a vertex shader linked after its
+// prolog, a fragment shader before its epilog, a compute kernel alone.
+Result<Shader> compile_sample(const Kernel& kernel, const Options& options);
 
 }  // namespace agx::compiler

@@ -87,4 +87,35 @@ Result<FragmentEpilogKey> sample_epilog_key(std::string_view kernel) {
   return key;
 }
 
+Result<VertexPrologKey> sample_prolog_key(const Shader& main) {
+  VertexPrologKey key;
+  for (const VertexAttribute& a : main.abi.vertex.attributes) {
+    using BaseType = VertexAttribute::BaseType;
+    const char* name = a.type == BaseType::float_ ? "R32G32B32A32_SFLOAT"
+                       : a.type == BaseType::int_ ? "R32G32B32A32_SINT"
+                                                  : "R32G32B32A32_UINT";
+    VertexPrologAttribute p;
+    p.location = a.location;
+    AGX_TRY(p.format, parse_vertex_format(name));
+    p.stride = 16;
+    p.type = a.type;
+    key.attributes.push_back(p);
+  }
+  set_prolog_uniforms(key, main.abi.vertex);
+  return key;
+}
+
+Result<Shader> compile_sample(const Kernel& kernel, const Options& options) {
+  AGX_TRY(Shader main, compile_glsl(kernel.glsl, options));
+  if (kernel.stage == Stage::vertex) {
+    AGX_TRY(VertexPrologKey key, sample_prolog_key(main));
+    AGX_TRY(VertexProlog prolog, compile_vertex_prolog(key));
+    return link_vertex(prolog, main);
+  }
+  if (kernel.stage != Stage::fragment) return main;
+  AGX_TRY(FragmentEpilogKey key, sample_epilog_key(kernel.name));
+  AGX_TRY(Shader epilog, compile_fragment_epilog(key));
+  return link_fragment(main, epilog);
+}
+
 }  // namespace agx::compiler

@@ -1,7 +1,7 @@
 // `agx bench compiler [--json]`: shaders compiled per second over the
 // fixed kernel sets (src/compiler/kernels.cpp: compute kernels;
-// kernels_graphics.cpp: vertex and fragment shaders, each fragment shader
-// with its epilog compiled and linked), beside the same GLSL taken only
+// kernels_graphics.cpp: vertex and fragment shaders, each with its prolog
+// or epilog compiled and linked, as a draw needs them), beside the same GLSL taken only
 // through the front end (glslang + SPIRV-Tools validation and optimization)
 // in the same run, the ratio, and each shader's instruction count, bytes
 // and registers.
@@ -31,16 +31,6 @@ agx::compiler::Options options_of(const Kernel& k) {
   return o;
 }
 
-// The whole compile of one kernel: a fragment shader linked with its
-// epilog (as a draw needs it), others alone.
-agx::Result<Shader> compile_kernel(const Kernel& k, const agx::compiler::Options& o) {
-  AGX_TRY(Shader main, agx::compiler::compile_glsl(k.glsl, o));
-  if (k.stage != Stage::fragment) return main;
-  AGX_TRY(agx::compiler::FragmentEpilogKey key, agx::compiler::sample_epilog_key(k.name));
-  AGX_TRY(Shader epilog, agx::compiler::compile_fragment_epilog(key));
-  return agx::compiler::link_fragment(main, epilog);
-}
-
 struct SetFigures {
   std::span<const Kernel> kernels;
   std::vector<Shader> shaders;
@@ -53,10 +43,10 @@ agx::Result<SetFigures> measure(std::span<const Kernel> kernels, size_t& sink) {
   SetFigures f{kernels, {}, {}};
   for (const Kernel& k : kernels) {
     agx::compiler::Options o = options_of(k);
-    auto s = compile_kernel(k, o);
+    auto s = agx::compiler::compile_sample(k, o);
     if (!s) return agx::Error::invalid_argument("{}: {}", k.name, s.error().message());
     o.pressure_schedule = false;
-    auto u = compile_kernel(k, o);
+    auto u = agx::compiler::compile_sample(k, o);
     if (!u) return agx::Error::invalid_argument("{}: {}", k.name, u.error().message());
     f.shaders.push_back(std::move(*s));
     f.unscheduled_gprs.push_back(u->stats.gprs);
@@ -64,7 +54,7 @@ agx::Result<SetFigures> measure(std::span<const Kernel> kernels, size_t& sink) {
   double full_s = best_seconds(3, [&] {
     for (int r = 0; r < kRounds; ++r)
       for (const Kernel& k : kernels) {
-        auto s = compile_kernel(k, options_of(k));
+        auto s = agx::compiler::compile_sample(k, options_of(k));
         sink += s ? s->code.size() : 0;
       }
   });
@@ -130,7 +120,7 @@ int run(bool json) {
     return 0;
   }
   print_text(c, "compute kernels");
-  print_text(g, "vertex and fragment shaders (fragment: linked with its epilog)");
+  print_text(g, "vertex and fragment shaders (linked with their prolog / epilog)");
   fmt::print("  (checksum {})\n", sink);
   return 0;
 }
