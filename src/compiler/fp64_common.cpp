@@ -14,13 +14,16 @@ Pair Fp64::constant(double v) {
 }
 
 Pair Fp64::shl_k(Pair m, unsigned n) {
-  return {x_.op(IrOp::ishl, m.lo, k(n)),
-          x_.op(IrOp::ior, x_.op(IrOp::ishl, m.hi, k(n)), x_.op(IrOp::ushr, m.lo, k(32 - n)))};
+  Src lo = x_.op(IrOp::ishl, m.lo, k(n));
+  Src hi_part = x_.op(IrOp::ishl, m.hi, k(n));
+  Src carried = x_.op(IrOp::ushr, m.lo, k(32 - n));
+  return {lo, x_.op(IrOp::ior, hi_part, carried)};
 }
 
 Pair Fp64::shr_k(Pair m, unsigned n) {
-  return {x_.op(IrOp::ior, x_.op(IrOp::ushr, m.lo, k(n)), x_.op(IrOp::ishl, m.hi, k(32 - n))),
-          x_.op(IrOp::ushr, m.hi, k(n))};
+  Src lo_part = x_.op(IrOp::ushr, m.lo, k(n));
+  Src carried = x_.op(IrOp::ishl, m.hi, k(32 - n));
+  return {x_.op(IrOp::ior, lo_part, carried), x_.op(IrOp::ushr, m.hi, k(n))};
 }
 
 Pair Fp64::wide_mul(Src a, Src c) {
@@ -46,7 +49,9 @@ Fp64::Product128 Fp64::wide_mul64(Pair a, Pair c) {
 Src Fp64::clz(Pair m) {
   Src hi_msb = Src::val(b_.def(IrOp::ffs, {m.hi}));
   Src lo_msb = Src::val(b_.def(IrOp::ffs, {m.lo}));
-  return x_.sel(Cond::ueq, m.hi, k(0), x_.op(IrOp::isub, k(63), lo_msb), x_.op(IrOp::isub, k(31), hi_msb));
+  Src lo_clz = x_.op(IrOp::isub, k(63), lo_msb);
+  Src hi_clz = x_.op(IrOp::isub, k(31), hi_msb);
+  return x_.sel(Cond::ueq, m.hi, k(0), lo_clz, hi_clz);
 }
 
 // The shift is clamped to 63: a significand below bit 63 then leaves only
@@ -102,7 +107,12 @@ Src Fp64::is_zero(Pair a) {
 }
 
 Pair Fp64::nan_result(Pair a, Pair c) {
-  return pick(is_nan(a), nan_result(a), pick(is_nan(c), nan_result(c), default_nan()));
+  Src a_nan = is_nan(a);
+  Pair quiet_a = nan_result(a);
+  Src c_nan = is_nan(c);
+  Pair quiet_c = nan_result(c);
+  Pair dflt = default_nan();
+  return pick(a_nan, quiet_a, pick(c_nan, quiet_c, dflt));
 }
 
 namespace {
@@ -111,31 +121,47 @@ namespace {
 // magnitude, negated for negative values, so -0 and +0 are both 0.
 Pair order_key(Int64& x, Pair a) {
   Pair mag{a.lo, x.op(IrOp::iand, a.hi, Src::immediate(0x7FFFFFFFu))};
-  return x.pick(x.flag(Cond::slt, a.hi, Src::immediate(0)), x.neg(mag), mag);
+  Src negative = x.flag(Cond::slt, a.hi, Src::immediate(0));
+  return x.pick(negative, x.neg(mag), mag);
 }
 
 }  // namespace
 
 Src Fp64::less(Pair a, Pair c) {
-  return both(x_.less(true, order_key(x_, a), order_key(x_, c)), lnot(unordered(a, c)));
+  Pair ka = order_key(x_, a);
+  Pair kc = order_key(x_, c);
+  Src lt = x_.less(true, ka, kc);
+  return both(lt, lnot(unordered(a, c)));
 }
 
 Src Fp64::less_equal(Pair a, Pair c) {
-  return both(lnot(x_.less(true, order_key(x_, c), order_key(x_, a))), lnot(unordered(a, c)));
+  Pair kc = order_key(x_, c);
+  Pair ka = order_key(x_, a);
+  Src not_greater = lnot(x_.less(true, kc, ka));
+  return both(not_greater, lnot(unordered(a, c)));
 }
 
 Src Fp64::equal(Pair a, Pair c) {
-  Src same = x_.flag(Cond::ueq, x_.differs(order_key(x_, a), order_key(x_, c)), k(0));
+  Pair ka = order_key(x_, a);
+  Pair kc = order_key(x_, c);
+  Src same = x_.flag(Cond::ueq, x_.differs(ka, kc), k(0));
   return both(same, lnot(unordered(a, c)));
 }
 
-Pair Fp64::min(Pair a, Pair c) { return pick(either(less(c, a), is_nan(a)), c, a); }
-Pair Fp64::max(Pair a, Pair c) { return pick(either(less(a, c), is_nan(a)), c, a); }
+Pair Fp64::min(Pair a, Pair c) {
+  Src lt = less(c, a);
+  return pick(either(lt, is_nan(a)), c, a);
+}
+Pair Fp64::max(Pair a, Pair c) {
+  Src lt = less(a, c);
+  return pick(either(lt, is_nan(a)), c, a);
+}
 
 // 1.0 or -1.0 with the sign of a; zeros and NaN stay as they are.
 Pair Fp64::sign(Pair a) {
   Pair one{k(0), x_.op(IrOp::ior, sign_of(a), k(0x3FF00000u))};
-  return pick(either(is_zero(a), is_nan(a)), a, one);
+  Src zero = is_zero(a);
+  return pick(either(zero, is_nan(a)), a, one);
 }
 
 }  // namespace agx::compiler::detail

@@ -21,12 +21,17 @@ Pair Fp64::from_f32(Src f) {
   Src msb = Src::val(b_.def(IrOp::ffs, {m}));
   Src sh = sel(den, x_.op(IrOp::isub, k(23), msb), k(0));
   Src mm = x_.op(IrOp::iand, x_.op(IrOp::ishl, m, sh), k(0x7FFFFF));
-  Src ex = sel(den, x_.op(IrOp::iadd, msb, k(874)), x_.op(IrOp::iadd, e, k(896)));
-  Pair finite{x_.op(IrOp::ishl, mm, k(29)),
-              x_.op(IrOp::ior, sign, x_.op(IrOp::ior, x_.op(IrOp::ishl, ex, k(20)), x_.op(IrOp::ushr, mm, k(3))))};
+  Src den_exp = x_.op(IrOp::iadd, msb, k(874));
+  Src ex = sel(den, den_exp, x_.op(IrOp::iadd, e, k(896)));
+  Src finite_lo = x_.op(IrOp::ishl, mm, k(29));
+  Src ex_field = x_.op(IrOp::ishl, ex, k(20));
+  Src finite_hi = x_.op(IrOp::ior, sign, x_.op(IrOp::ior, ex_field, x_.op(IrOp::ushr, mm, k(3))));
+  Pair finite{finite_lo, finite_hi};
   Src quiet = sel(x_.flag(Cond::ueq, m, k(0)), k(0), k(0x80000u));
-  Pair special{x_.op(IrOp::ishl, m, k(29)),
-               x_.op(IrOp::ior, x_.op(IrOp::ior, sign, k(0x7FF00000u)), x_.op(IrOp::ior, x_.op(IrOp::ushr, m, k(3)), quiet))};
+  Src special_lo = x_.op(IrOp::ishl, m, k(29));
+  Src special_exp = x_.op(IrOp::ior, sign, k(0x7FF00000u));
+  Src special_hi = x_.op(IrOp::ior, special_exp, x_.op(IrOp::ior, x_.op(IrOp::ushr, m, k(3)), quiet));
+  Pair special{special_lo, special_hi};
   Pair r = pick(both(den, x_.flag(Cond::ueq, m, k(0))), Pair{k(0), sign}, finite);
   return pick(x_.flag(Cond::ueq, e, k(0xFF)), special, r);
 }
@@ -38,7 +43,8 @@ Src Fp64::to_f32(Pair a) {
   Src e = biased_exp(a);
   Src hidden = sel(x_.flag(Cond::ueq, e, k(0)), k(0), k(0x100000));
   Pair sig{a.lo, x_.op(IrOp::ior, x_.op(IrOp::iand, a.hi, k(0xFFFFF)), hidden)};
-  Src t = x_.op(IrOp::ior, x_.op(IrOp::ishl, sig.hi, k(10)), x_.op(IrOp::ushr, sig.lo, k(22)));
+  Src t_hi = x_.op(IrOp::ishl, sig.hi, k(10));
+  Src t = x_.op(IrOp::ior, t_hi, x_.op(IrOp::ushr, sig.lo, k(22)));
   t = x_.op(IrOp::ior, t, x_.sel(Cond::ueq, x_.op(IrOp::ishl, sig.lo, k(10)), k(0), k(0), k(1)));
   Src fe = x_.op(IrOp::isub, e, k(896));  // the float's biased exponent
   Src den = x_.flag(Cond::slt, fe, k(1));
@@ -53,7 +59,8 @@ Src Fp64::to_f32(Pair a) {
   Src finite = x_.op(IrOp::ior, sign, x_.op(IrOp::iadd, x_.op(IrOp::ishl, ee, k(23)), kept));
   Src inf = x_.op(IrOp::ior, sign, k(0x7F800000u));
   Src r = x_.sel(Cond::sgt, fe, k(0xFE), inf, finite);
-  Src payload = x_.op(IrOp::ior, x_.op(IrOp::ishl, x_.op(IrOp::iand, a.hi, k(0xFFFFF)), k(3)), x_.op(IrOp::ushr, a.lo, k(29)));
+  Src payload_hi = x_.op(IrOp::ishl, x_.op(IrOp::iand, a.hi, k(0xFFFFF)), k(3));
+  Src payload = x_.op(IrOp::ior, payload_hi, x_.op(IrOp::ushr, a.lo, k(29)));
   Src nan = x_.op(IrOp::ior, x_.op(IrOp::ior, sign, k(0x7FC00000u)), payload);
   return sel(is_nan(a), nan, r);
 }
@@ -62,7 +69,8 @@ Pair Fp64::from_u32(Src u) {
   Src msb = Src::val(b_.def(IrOp::ffs, {u}));
   Src t = x_.op(IrOp::ishl, u, x_.op(IrOp::isub, k(31), msb));  // leading one at 31
   // The hidden bit lands on the exponent field's LSB: exponent - 1.
-  Src hi = x_.op(IrOp::iadd, x_.op(IrOp::ishl, x_.op(IrOp::iadd, msb, k(1022)), k(20)), x_.op(IrOp::ushr, t, k(11)));
+  Src exp_field = x_.op(IrOp::ishl, x_.op(IrOp::iadd, msb, k(1022)), k(20));
+  Src hi = x_.op(IrOp::iadd, exp_field, x_.op(IrOp::ushr, t, k(11)));
   Pair r{x_.op(IrOp::ishl, t, k(21)), hi};
   return pick(x_.flag(Cond::ueq, u, k(0)), Pair{k(0), k(0)}, r);
 }
@@ -78,7 +86,8 @@ Pair Fp64::from_u64(Pair u) {
   // Leading one to bit 62 (from 63: one right with a sticky bit).
   Pair down = shr_k(u, 1);
   down.lo = x_.op(IrOp::ior, down.lo, x_.op(IrOp::iand, u.lo, k(1)));
-  Pair m = pick(x_.flag(Cond::ueq, lz, k(0)), down, shl(u, x_.op(IrOp::isub, lz, k(1))));
+  Src top_set = x_.flag(Cond::ueq, lz, k(0));
+  Pair m = pick(top_set, down, shl(u, x_.op(IrOp::isub, lz, k(1))));
   Pair r = round_pack(k(0), x_.op(IrOp::isub, k(1023 + 63), lz), m);
   return pick(x_.flag(Cond::ueq, x_.op(IrOp::ior, u.lo, u.hi), k(0)), Pair{k(0), k(0)}, r);
 }
@@ -96,9 +105,11 @@ Pair Fp64::to_int64(Pair a) {
   Pair right = shr(sig, x_.op(IrOp::isub, k(52), ue));
   Pair left = shl(sig, x_.op(IrOp::isub, ue, k(52)));
   Pair r = pick(x_.flag(Cond::sgt, ue, k(52)), left, right);
-  Src out = either(x_.flag(Cond::slt, ue, k(0)), x_.flag(Cond::sgt, ue, k(63)));
+  Src below = x_.flag(Cond::slt, ue, k(0));
+  Src out = either(below, x_.flag(Cond::sgt, ue, k(63)));
   r = pick(out, Pair{k(0), k(0)}, r);
-  return pick(x_.flag(Cond::slt, a.hi, k(0)), x_.neg(r), r);
+  Src negative = x_.flag(Cond::slt, a.hi, k(0));
+  return pick(negative, x_.neg(r), r);
 }
 
 }  // namespace agx::compiler::detail

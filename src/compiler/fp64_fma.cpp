@@ -28,15 +28,17 @@ class Wide128 {
   }
   Wide pick(Src f, Wide t, Wide e) { return {fp_.pick(f, t.lo, e.lo), fp_.pick(f, t.hi, e.hi)}; }
   Src clz(Wide a) {
-    return x_.sel(Cond::ueq, x_.op(IrOp::ior, a.hi.lo, a.hi.hi), Src::immediate(0),
-                  x_.op(IrOp::iadd, fp_.clz(a.lo), Src::immediate(64)), fp_.clz(a.hi));
+    Src hi_bits = x_.op(IrOp::ior, a.hi.lo, a.hi.hi);
+    Src lo_clz = x_.op(IrOp::iadd, fp_.clz(a.lo), Src::immediate(64));
+    return x_.sel(Cond::ueq, hi_bits, Src::immediate(0), lo_clz, fp_.clz(a.hi));
   }
   // s in 0..127. The bits crossing between the halves go through a shift
   // by one first, so s = 0 moves nothing across.
   Wide shl(Wide a, Src s) {
     Src small = x_.flag(Cond::ult, s, Src::immediate(64));
     Src s6 = x_.op(IrOp::iand, s, Src::immediate(63));
-    Pair cross = fp_.shr(fp_.shr_k(a.lo, 1), x_.op(IrOp::isub, Src::immediate(63), s6));
+    Pair lo_half = fp_.shr_k(a.lo, 1);
+    Pair cross = fp_.shr(lo_half, x_.op(IrOp::isub, Src::immediate(63), s6));
     Wide lt{fp_.shl(a.lo, s6), x_.bitwise(IrOp::ior, fp_.shl(a.hi, s6), cross)};
     Wide ge{{Src::immediate(0), Src::immediate(0)}, fp_.shl(a.lo, s6)};
     return pick(small, lt, ge);
@@ -44,7 +46,8 @@ class Wide128 {
   Wide shr(Wide a, Src s) {
     Src small = x_.flag(Cond::ult, s, Src::immediate(64));
     Src s6 = x_.op(IrOp::iand, s, Src::immediate(63));
-    Pair cross = fp_.shl(fp_.shl_k(a.hi, 1), x_.op(IrOp::isub, Src::immediate(63), s6));
+    Pair hi_double = fp_.shl_k(a.hi, 1);
+    Pair cross = fp_.shl(hi_double, x_.op(IrOp::isub, Src::immediate(63), s6));
     Wide lt{x_.bitwise(IrOp::ior, fp_.shr(a.lo, s6), cross), fp_.shr(a.hi, s6)};
     Wide ge{fp_.shr(a.hi, s6), {Src::immediate(0), Src::immediate(0)}};
     return pick(small, lt, ge);
@@ -54,7 +57,8 @@ class Wide128 {
     Src sc = x_.sel(Cond::ugt, s, Src::immediate(127), Src::immediate(127), s);
     Wide r = shr(a, sc);
     Wide back = shl(r, sc);
-    Src lost = fp_.either(fp_.nonzero(x_.bitwise(IrOp::ixor, back.lo, a.lo)), fp_.nonzero(x_.bitwise(IrOp::ixor, back.hi, a.hi)));
+    Src lost_lo = fp_.nonzero(x_.bitwise(IrOp::ixor, back.lo, a.lo));
+    Src lost = fp_.either(lost_lo, fp_.nonzero(x_.bitwise(IrOp::ixor, back.hi, a.hi)));
     r.lo.lo = x_.op(IrOp::ior, r.lo.lo, lost);
     return r;
   }
@@ -83,12 +87,14 @@ Pair Fp64::fma(Pair a, Pair c, Pair d) {
   Src p_big = lnot(x_.flag(Cond::sgt, ed, ep));  // the product has the larger exponent (or ties)
   Wide big = w.pick(p_big, P, D), small = w.pick(p_big, D, P);
   Src e_big = sel(p_big, ep, ed);
-  Src dist = sel(p_big, x_.op(IrOp::isub, ep, ed), x_.op(IrOp::isub, ed, ep));
+  Src p_minus_d = x_.op(IrOp::isub, ep, ed);
+  Src dist = sel(p_big, p_minus_d, x_.op(IrOp::isub, ed, ep));
   small = w.shr_sticky(small, dist);
   Src sign_d = sign_of(d);
   Src sign_big = sel(p_big, sign_p, sign_d);
   Src subtract = lnot(x_.flag(Cond::ueq, sign_p, sign_d));
-  Wide s = w.pick(subtract, w.sub(big, small), w.add(big, small));
+  Wide difference = w.sub(big, small);
+  Wide s = w.pick(subtract, difference, w.add(big, small));
   Src negative = x_.flag(Cond::slt, s.hi.hi, k(0));
   s = w.pick(negative, w.sub({{k(0), k(0)}, {k(0), k(0)}}, s), s);
   Src sign = x_.op(IrOp::ixor, sign_big, x_.op(IrOp::ishl, negative, k(31)));
@@ -97,18 +103,29 @@ Pair Fp64::fma(Pair a, Pair c, Pair d) {
   Pair m{x_.op(IrOp::ior, n.hi.lo, nonzero(n.lo)), n.hi.hi};
   // Leading one at 127 - lz: exponent e_big + (127 - lz) - 124.
   Pair finite = round_pack(sign, x_.op(IrOp::isub, x_.op(IrOp::iadd, e_big, k(3)), lz), m);
-  Src exact_zero = both(lnot(nonzero(s.lo)), lnot(nonzero(s.hi)));
+  Src lo_zero = lnot(nonzero(s.lo));
+  Src exact_zero = both(lo_zero, lnot(nonzero(s.hi)));
   finite = pick(exact_zero, Pair{k(0), k(0)}, finite);
   // Specials.
-  Src zp = either(is_zero(a), is_zero(c)), ip = either(is_inf(a), is_inf(c)), id = is_inf(d);
+  Src a_zero = is_zero(a);
+  Src zp = either(a_zero, is_zero(c));
+  Src a_inf = is_inf(a);
+  Src ip = either(a_inf, is_inf(c)), id = is_inf(d);
   Pair inf_p{k(0), x_.op(IrOp::ior, sign_p, k(0x7FF00000u))};
   Pair zero_sum{k(0), x_.op(IrOp::iand, sign_p, sign_d)};
   Pair r = pick(zp, pick(zd, zero_sum, d), finite);
   r = pick(id, d, r);
-  Src invalid = either(both(ip, zp), both(ip, both(id, subtract)));
+  Src inf_times_zero = both(ip, zp);
+  Src invalid = either(inf_times_zero, both(ip, both(id, subtract)));
   r = pick(ip, pick(invalid, default_nan(), inf_p), r);
-  Src any_nan = either(unordered(a, c), is_nan(d));
-  Pair nan = pick(is_nan(a), nan_result(a), pick(is_nan(c), nan_result(c), nan_result(d)));
+  Src ac_nan = unordered(a, c);
+  Src any_nan = either(ac_nan, is_nan(d));
+  Src a_nan = is_nan(a);
+  Pair quiet_a = nan_result(a);
+  Src c_nan = is_nan(c);
+  Pair quiet_c = nan_result(c);
+  Pair quiet_d = nan_result(d);
+  Pair nan = pick(a_nan, quiet_a, pick(c_nan, quiet_c, quiet_d));
   return pick(any_nan, nan, r);
 }
 

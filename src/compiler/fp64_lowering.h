@@ -48,7 +48,11 @@ class Fp64 {
   Src less(Pair a, Pair c);
   Src less_equal(Pair a, Pair c);
   Src equal(Pair a, Pair c);
-  Src unordered(Pair a, Pair c) { return x_.op(Op::ior, is_nan(a), is_nan(c)); }
+  Src zero_nan_or_inf(Pair a);
+  Src unordered(Pair a, Pair c) {
+    Src a_nan = is_nan(a);
+    return x_.op(Op::ior, a_nan, is_nan(c));
+  }
 
   // GLSL min/max: min(x, y) = y < x ? y : x; a NaN operand loses to a
   // number (as the float min/max do).

@@ -65,14 +65,16 @@ Pair Fp64::mul(Pair a, Pair c) {
   h.lo = x_.op(IrOp::ior, h.lo, sticky);
   Src top = x_.flag(Cond::ult, h.hi, k(0x40000000u));  // leading one at 61
   Pair m = pick(top, shl_k(h, 1), h);
-  Src e = x_.op(IrOp::isub, x_.op(IrOp::iadd, pa.exp, pc.exp), x_.op(IrOp::iadd, k(1022), top));
+  Src exp_sum = x_.op(IrOp::iadd, pa.exp, pc.exp);
+  Src e = x_.op(IrOp::isub, exp_sum, x_.op(IrOp::iadd, k(1022), top));
   Pair finite = round_pack(sign, e, m);
   Src za = is_zero(a), zc = is_zero(c), ia = is_inf(a), ic = is_inf(c);
   Pair zero{k(0), sign}, inf{k(0), x_.op(IrOp::ior, sign, k(0x7FF00000u))};
   Src any_zero = either(za, zc), any_inf = either(ia, ic);
   Pair r = pick(any_zero, zero, finite);
   r = pick(any_inf, pick(any_zero, default_nan(), inf), r);
-  return pick(unordered(a, c), nan_result(a, c), r);
+  Src any_nan = unordered(a, c);
+  return pick(any_nan, nan_result(a, c), r);
 }
 
 Pair Fp64::div(Pair a, Pair c) {
@@ -92,14 +94,17 @@ Pair Fp64::div(Pair a, Pair c) {
   Src low = x_.flag(Cond::ult, quo.hi, k(0x40000000u));  // ma < mc: leading one at 61
   Pair m = pick(low, shl_k(quo, 1), quo);
   m.lo = x_.op(IrOp::ior, m.lo, nonzero(rem));
-  Src e = x_.op(IrOp::isub, x_.op(IrOp::isub, pa.exp, pc.exp), x_.op(IrOp::isub, low, k(1023)));
+  Src exp_difference = x_.op(IrOp::isub, pa.exp, pc.exp);
+  Src e = x_.op(IrOp::isub, exp_difference, x_.op(IrOp::isub, low, k(1023)));
   Pair finite = round_pack(sign, e, m);
   Src za = is_zero(a), zc = is_zero(c), ia = is_inf(a), ic = is_inf(c);
   Pair zero{k(0), sign}, inf{k(0), x_.op(IrOp::ior, sign, k(0x7FF00000u))};
   Pair res = pick(either(za, ic), zero, finite);
   res = pick(either(ia, zc), inf, res);
-  res = pick(either(both(za, zc), both(ia, ic)), default_nan(), res);
-  return pick(unordered(a, c), nan_result(a, c), res);
+  Src both_zero = both(za, zc);
+  res = pick(either(both_zero, both(ia, ic)), default_nan(), res);
+  Src any_nan = unordered(a, c);
+  return pick(any_nan, nan_result(a, c), res);
 }
 
 Pair Fp64::sqrt(Pair a) {
@@ -127,11 +132,14 @@ Pair Fp64::sqrt(Pair a) {
   r.lo = x_.op(IrOp::ior, r.lo, nonzero({out[0], out[1]}));
   Pair finite = round_pack(k(0), x_.op(IrOp::iadd, half_e, k(1023)), r);
   // -0 -> -0, +inf -> +inf, NaN -> NaN, negative -> the default NaN.
-  Src negative = both(x_.flag(Cond::slt, a.hi, k(0)), lnot(is_zero(a)));
-  Src keep = either(is_zero(a), is_inf(a));
+  Src sign_set = x_.flag(Cond::slt, a.hi, k(0));
+  Src negative = both(sign_set, lnot(is_zero(a)));
+  Src zero = is_zero(a);
+  Src keep = either(zero, is_inf(a));
   Pair res = pick(keep, a, finite);
   res = pick(negative, default_nan(), res);
-  return pick(is_nan(a), nan_result(a), res);
+  Src nan = is_nan(a);
+  return pick(nan, nan_result(a), res);
 }
 
 }  // namespace agx::compiler::detail

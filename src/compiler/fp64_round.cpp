@@ -57,11 +57,22 @@ static Pair away(Fp64& fp, Int64& x, Pair a) {
 }
 
 Pair Fp64::floor(Pair a) {
-  return pick(x_.flag(Cond::slt, a.hi, k(0)), away(*this, x_, a), trunc(a));
+  Src negative = x_.flag(Cond::slt, a.hi, k(0));
+  Pair up = away(*this, x_, a);
+  return pick(negative, up, trunc(a));
 }
 
 Pair Fp64::ceil(Pair a) {
-  return pick(x_.flag(Cond::slt, a.hi, k(0)), trunc(a), away(*this, x_, a));
+  Src negative = x_.flag(Cond::slt, a.hi, k(0));
+  Pair down = trunc(a);
+  return pick(negative, down, away(*this, x_, a));
+}
+
+// 1 for zero, NaN and infinity: the values frexp and ldexp pass through.
+Src Fp64::zero_nan_or_inf(Pair a) {
+  Src zero = is_zero(a);
+  Src zero_or_nan = either(zero, is_nan(a));
+  return either(zero_or_nan, is_inf(a));
 }
 
 // Halfway cases: to the even integer, or away from zero.
@@ -86,9 +97,10 @@ Pair Fp64::round_away(Pair a) { return nearest(*this, x_, a, false); }
 
 Pair Fp64::frexp(Pair a, Src* exp) {
   Parts p = normalized(a);
-  Src special = either(either(is_zero(a), is_nan(a)), is_inf(a));
+  Src special = zero_nan_or_inf(a);
   *exp = sel(special, k(0), x_.op(IrOp::isub, p.exp, k(1022)));
-  Pair r{p.mant.lo, x_.op(IrOp::ior, x_.op(IrOp::iand, p.mant.hi, k(0xFFFFF)), x_.op(IrOp::ior, p.sign, k(0x3FE00000u)))};
+  Src mant_hi = x_.op(IrOp::iand, p.mant.hi, k(0xFFFFF));
+  Pair r{p.mant.lo, x_.op(IrOp::ior, mant_hi, x_.op(IrOp::ior, p.sign, k(0x3FE00000u)))};
   return pick(special, a, r);
 }
 
@@ -98,8 +110,9 @@ Pair Fp64::frexp(Pair a, Src* exp) {
 Pair Fp64::ldexp(Pair a, Src n) {
   Parts p = normalized(a);
   Src nc = x_.sel(Cond::sgt, n, k(4096), k(4096), x_.sel(Cond::slt, n, k(static_cast<uint32_t>(-4096)), k(static_cast<uint32_t>(-4096)), n));
-  Pair r = round_pack(p.sign, x_.op(IrOp::iadd, p.exp, nc), shl_k(p.mant, 10));
-  Src special = either(either(is_zero(a), is_nan(a)), is_inf(a));
+  Src e = x_.op(IrOp::iadd, p.exp, nc);
+  Pair r = round_pack(p.sign, e, shl_k(p.mant, 10));
+  Src special = zero_nan_or_inf(a);
   return pick(special, a, r);
 }
 

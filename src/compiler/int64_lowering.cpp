@@ -77,10 +77,15 @@ void Int64::udivmod(Pair n, Pair d, Pair* q, Pair* r) {
   auto V = [](ValueId v) { return Src::val(v); };
   b_.emit(IrOp::loop);
   Src top = op(IrOp::ushr, V(rh), Src::immediate(31));  // the bit r << 1 loses
-  Pair r2{op(IrOp::ior, op(IrOp::ishl, V(rl), Src::immediate(1)), op(IrOp::ushr, V(nh), Src::immediate(31))),
-          op(IrOp::ior, op(IrOp::ishl, V(rh), Src::immediate(1)), op(IrOp::ushr, V(rl), Src::immediate(31)))};
-  Pair n2{op(IrOp::ishl, V(nl), Src::immediate(1)),
-          op(IrOp::ior, op(IrOp::ishl, V(nh), Src::immediate(1)), op(IrOp::ushr, V(nl), Src::immediate(31)))};
+  // (hi, lo) << 1 of one word: hi << 1 | lo >> 31, in that order.
+  auto shl1 = [&](ValueId hi, ValueId lo) {
+    Src moved = op(IrOp::ishl, V(hi), Src::immediate(1));
+    return op(IrOp::ior, moved, op(IrOp::ushr, V(lo), Src::immediate(31)));
+  };
+  Src r2_lo = shl1(rl, nh);
+  Pair r2{r2_lo, shl1(rh, rl)};
+  Src n2_lo = op(IrOp::ishl, V(nl), Src::immediate(1));
+  Pair n2{n2_lo, shl1(nh, nl)};
   Src ge = op(IrOp::ior, top, op(IrOp::ixor, less(false, r2, d), Src::immediate(1)));
   Pair r3 = pick(ge, sub(r2, d), r2);
   Src nl3 = op(IrOp::ior, n2.lo, ge);

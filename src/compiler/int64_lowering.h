@@ -30,13 +30,19 @@ class Int64 {
   // 1 where a < b (signed on the high word for `sign`), else 0.
   Src less(bool sign, Pair a, Pair x);
   // Nonzero where a != b.
-  Src differs(Pair a, Pair x) { return op(Op::ior, op(Op::ixor, a.lo, x.lo), op(Op::ixor, a.hi, x.hi)); }
+  Src differs(Pair a, Pair x) {
+    Src lo = op(Op::ixor, a.lo, x.lo);
+    return op(Op::ior, lo, op(Op::ixor, a.hi, x.hi));
+  }
   // Per half: f != 0 ? t : e.
   Pair pick(Src f, Pair t, Pair e) {
     return {sel(Cond::ueq, f, Src::immediate(0), e.lo, t.lo), sel(Cond::ueq, f, Src::immediate(0), e.hi, t.hi)};
   }
   Src negative(Pair a) { return flag(Cond::slt, a.hi, Src::immediate(0)); }
-  Pair abs(Pair a) { return pick(negative(a), neg(a), a); }
+  Pair abs(Pair a) {
+    Src is_negative = negative(a);
+    return pick(is_negative, neg(a), a);
+  }
   // Unsigned n / d and n % d (either may be null): a loop of 64
   // shift-subtract steps.
   void udivmod(Pair n, Pair d, Pair* q, Pair* r);

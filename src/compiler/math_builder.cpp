@@ -11,7 +11,8 @@ namespace agx::compiler::detail {
 Src MathBuilder::atan(Src x) {
   static constexpr float kCoeffs[] = {-0.0121323213173444f, 0.0536813784310406f, -0.1173503194786851f,
                                       0.1938924977115610f, -0.3326756418091246f, 0.9999793128310355f};
-  Src u = b_.select(Cond::flte, false, abs(x), k(1.0f), apply(x), rcp(x));
+  Src plain = apply(x);
+  Src u = b_.select(Cond::flte, false, abs(x), k(1.0f), plain, rcp(x));
   Src u2 = mul(u, u);
   Src p = k(kCoeffs[0]);
   for (size_t i = 1; i < std::size(kCoeffs); ++i) p = fma(p, u2, k(kCoeffs[i]));
@@ -46,7 +47,8 @@ Src MathBuilder::asin_poly(Src x, float p0, float p1, bool piecewise) {
   Src ax = abs(x);
   Src tail = fma(ax, fma(ax, fma(ax, k(p1), k(p0)), k(0.78539816339744831f - 1.0f)), k(1.57079632679489662f));
   Src root = sqrt(sub(k(1.0f), ax));
-  Src r0 = mul(sign(x), fma(neg(root), tail, k(1.57079632679489662f)));
+  Src sign_x = sign(x);
+  Src r0 = mul(sign_x, fma(neg(root), tail, k(1.57079632679489662f)));
   if (!piecewise) return r0;
   Src x2 = mul(x, x);
   Src p = mul(x2, fma(x2, fma(x2, k(-8.6563630030e-03f), k(-4.2743422091e-02f)), k(1.6666586697e-01f)));

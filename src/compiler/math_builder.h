@@ -31,7 +31,10 @@ class MathBuilder {
   // A value with its modifiers applied (selects take raw registers).
   Src apply(Src a) { return a.neg || a.abs ? add(a, Src::immediate(0x80000000u)) : a; }
   // cond(a, c) ? x : y on floats.
-  Src fsel(Cond cond, Src a, Src c, Src x, Src y) { return b_.select(cond, false, a, c, apply(x), apply(y)); }
+  Src fsel(Cond cond, Src a, Src c, Src x, Src y) {
+    Src xa = apply(x);
+    return b_.select(cond, false, a, c, xa, apply(y));
+  }
 
   Src sqrt(Src x) { return mul(x, unary(Op::rsqrt_special, x)); }
   Src exp2(Src x) { return unary(Op::exp2, x); }

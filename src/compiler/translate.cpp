@@ -65,9 +65,13 @@ Status Translator::phi_moves(uint32_t pred, uint32_t target) {
   std::vector<ValueId> dests;
   for (auto& mv : moves) dests.push_back(mv.dest);
   for (auto& mv : moves) {
-    if (mv.src.is_value() && std::find(dests.begin(), dests.end(), mv.src.value) != dests.end())
-      mv.src = mv.src.bits == 64 ? pack64(Src::val(b_.def(Op::mov, {lo32(mv.src)})), Src::val(b_.def(Op::mov, {hi32(mv.src)})))
-                                 : Src::val(b_.def(Op::mov, {mv.src}));
+    if (!mv.src.is_value() || std::find(dests.begin(), dests.end(), mv.src.value) == dests.end()) continue;
+    if (mv.src.bits == 64) {
+      Src lo = Src::val(b_.def(Op::mov, {lo32(mv.src)}));
+      mv.src = pack64(lo, Src::val(b_.def(Op::mov, {hi32(mv.src)})));
+    } else {
+      mv.src = Src::val(b_.def(Op::mov, {mv.src}));
+    }
   }
   for (auto& mv : moves) {
     if (b_.function().values[mv.dest].comps == 2) phi_move64(mv.dest, mv.src);

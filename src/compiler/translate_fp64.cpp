@@ -16,6 +16,14 @@ using spv::Op;
 using IrOp = agx::compiler::Op;
 using Kind = spirv::Type::Kind;
 
+namespace {
+// a == c or either is NaN (OpFUnordEqual).
+Src equal_or_unordered(Fp64& fp, Pair a, Pair c) {
+  Src equal = fp.equal(a, c);
+  return fp.either(equal, fp.unordered(a, c));
+}
+}  // namespace
+
 bool Translator::is_double(uint32_t t) const {
   const spirv::Type& st = type(scalar_type(t));
   return st.kind == Kind::float_ && st.width == 64;
@@ -94,7 +102,8 @@ Status Translator::fp64_instruction(const spirv::Inst& in, bool& handled) {
         else return unsupported(in, "OpSelect of a double composite with a vector condition");
         AGX_TRY(auto t, dpair(w[3], in, i));
         AGX_TRY(auto e, dpair(w[4], in, i));
-        out.c.push_back(pack64(b_.select(c.cond, c.invert, c.a, c.b, t.lo, e.lo), b_.select(c.cond, c.invert, c.a, c.b, t.hi, e.hi)));
+        Src lo = b_.select(c.cond, c.invert, c.a, c.b, t.lo, e.lo);
+        out.c.push_back(pack64(lo, b_.select(c.cond, c.invert, c.a, c.b, t.hi, e.hi)));
       }
       vals_[w[1]] = std::move(out);
       return {};
@@ -187,8 +196,8 @@ Status Translator::fp64_alu(const spirv::Inst& in) {
       return {};
     }
     case Op::OpFOrdEqual: return compare([&](Pair a, Pair c) { return fp.equal(a, c); });
-    case Op::OpFUnordEqual: return compare([&](Pair a, Pair c) { return fp.either(fp.equal(a, c), fp.unordered(a, c)); });
-    case Op::OpFOrdNotEqual: return compare([&](Pair a, Pair c) { return fp.lnot(fp.either(fp.equal(a, c), fp.unordered(a, c))); });
+    case Op::OpFUnordEqual: return compare([&](Pair a, Pair c) { return equal_or_unordered(fp, a, c); });
+    case Op::OpFOrdNotEqual: return compare([&](Pair a, Pair c) { return fp.lnot(equal_or_unordered(fp, a, c)); });
     case Op::OpFUnordNotEqual: return compare([&](Pair a, Pair c) { return fp.lnot(fp.equal(a, c)); });
     case Op::OpFOrdLessThan: return compare([&](Pair a, Pair c) { return fp.less(a, c); });
     case Op::OpFUnordLessThan: return compare([&](Pair a, Pair c) { return fp.lnot(fp.less_equal(c, a)); });

@@ -74,12 +74,17 @@ Status Translator::fp64_ext(const spirv::Inst& in) {
     case GLSLstd450FClamp: case GLSLstd450NClamp: return each(3, [&](auto& s) { return clamp(s[0], s[1], s[2]); });
     // GLSL's definition: x * (1 - a) + y * a.
     case GLSLstd450FMix:
-      return each(3, [&](auto& s) { return fp.add(fp.mul(s[0], fp.sub(one, s[2])), fp.mul(s[1], s[2])); });
+      return each(3, [&](auto& s) {
+        Pair x_part = fp.mul(s[0], fp.sub(one, s[2]));
+        return fp.add(x_part, fp.mul(s[1], s[2]));
+      });
     case GLSLstd450Step: return each(2, [&](auto& s) { return fp.pick(fp.less(s[1], s[0]), zero, one); });
     case GLSLstd450SmoothStep:
       return each(3, [&](auto& s) {
-        Pair t = clamp(fp.div(fp.sub(s[2], s[0]), fp.sub(s[1], s[0])), zero, one);
-        return fp.mul(fp.mul(t, t), fp.sub(Fp64::constant(3.0), fp.add(t, t)));
+        Pair num = fp.sub(s[2], s[0]);
+        Pair t = clamp(fp.div(num, fp.sub(s[1], s[0])), zero, one);
+        Pair t2 = fp.mul(t, t);
+        return fp.mul(t2, fp.sub(Fp64::constant(3.0), fp.add(t, t)));
       });
     case GLSLstd450Fma: return each(3, [&](auto& s) { return fp.fma(s[0], s[1], s[2]); });
     case GLSLstd450Ldexp: {
@@ -108,7 +113,8 @@ Status Translator::fp64_ext(const spirv::Inst& in) {
         Pair frac = fp.sub(a, whole);
         Src sign = fp.sign_of(a);
         frac.hi = x.op(IrOp::ior, x.op(IrOp::iand, frac.hi, Fp64::k(0x7FFFFFFFu)), sign);
-        frac = fp.pick(fp.is_inf(a), Pair{Fp64::k(0), sign}, fp.pick(fp.is_nan(a), a, frac));
+        Src inf = fp.is_inf(a);
+        frac = fp.pick(inf, Pair{Fp64::k(0), sign}, fp.pick(fp.is_nan(a), a, frac));
         push(frac);
         second.push_back(pack64(whole.lo, whole.hi));
       }
@@ -152,7 +158,8 @@ Status Translator::fp64_ext(const spirv::Inst& in) {
       AGX_TRY(auto b, vec(1));
       for (size_t i = 0; i < 3; ++i) {
         size_t j = (i + 1) % 3, k = (i + 2) % 3;
-        push(fp.sub(fp.mul(a[j], b[k]), fp.mul(a[k], b[j])));
+        Pair left = fp.mul(a[j], b[k]);
+        push(fp.sub(left, fp.mul(a[k], b[j])));
       }
       return done();
     }
@@ -183,10 +190,15 @@ Status Translator::fp64_ext(const spirv::Inst& in) {
       AGX_TRY(auto nv, vec(1));
       AGX_TRY(auto eta, dpair(w[6], in, 0));
       Pair d = fp64_dot(fp, nv, iv);
-      Pair k = fp.sub(one, fp.mul(fp.mul(eta, eta), fp.sub(one, fp.mul(d, d))));
-      Pair f = fp.add(fp.mul(eta, d), fp.sqrt(k));
+      Pair eta2 = fp.mul(eta, eta);
+      Pair k = fp.sub(one, fp.mul(eta2, fp.sub(one, fp.mul(d, d))));
+      Pair eta_d = fp.mul(eta, d);
+      Pair f = fp.add(eta_d, fp.sqrt(k));
       Src neg = fp.less(k, zero);
-      for (size_t i = 0; i < n; ++i) push(fp.pick(neg, zero, fp.sub(fp.mul(eta, iv[i]), fp.mul(f, nv[i]))));
+      for (size_t i = 0; i < n; ++i) {
+        Pair eta_i = fp.mul(eta, iv[i]);
+        push(fp.pick(neg, zero, fp.sub(eta_i, fp.mul(f, nv[i]))));
+      }
       return done();
     }
     case GLSLstd450Determinant: case GLSLstd450MatrixInverse: return fp64_matrix_ext(in);  // translate_fp64_matrix.cpp

@@ -179,7 +179,11 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
       case GLSLstd450Degrees: AGX_CHECK(args(1)); r = m.mul(s[0], K(180.0f / kPi)); break;
       case GLSLstd450Sin: AGX_CHECK(args(1)); r = m.sin(s[0]); break;
       case GLSLstd450Cos: AGX_CHECK(args(1)); r = m.cos(s[0]); break;
-      case GLSLstd450Tan: AGX_CHECK(args(1)); r = m.div(m.sin(s[0]), m.cos(s[0])); break;
+      case GLSLstd450Tan: AGX_CHECK(args(1)); {
+        Src sine = m.sin(s[0]);
+        r = m.div(sine, m.cos(s[0]));
+        break;
+      }
       case GLSLstd450Asin: AGX_CHECK(args(1)); r = m.asin(s[0]); break;
       case GLSLstd450Acos: AGX_CHECK(args(1)); r = m.acos(s[0]); break;
       case GLSLstd450Atan: AGX_CHECK(args(1)); r = m.atan(s[0]); break;
@@ -198,14 +202,16 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
         AGX_CHECK(args(1));
         Src x = m.min(m.max(s[0], K(-10.0f)), K(10.0f));
         Src e = m.exp(x), en = m.exp(neg(x));
-        Src t = m.div(m.sub(e, en), m.add(e, en));
+        Src difference = m.sub(e, en);
+        Src t = m.div(difference, m.add(e, en));
         r = b_.select(Cond::flt, false, Src::immediate(0), fabs_(s[0]), t, s[0]);
         break;
       }
       case GLSLstd450Asinh: {
         // sign(x) ln(|x| + sqrt(x^2 + 1))
         AGX_CHECK(args(1));
-        Src l = m.log(m.add(fabs_(s[0]), m.sqrt(m.fma(s[0], s[0], K(1.0f)))));
+        Src magnitude = fabs_(s[0]);
+        Src l = m.log(m.add(magnitude, m.sqrt(m.fma(s[0], s[0], K(1.0f)))));
         r = m.mul(m.sign(s[0]), l);
         break;
       }
@@ -214,11 +220,13 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
         AGX_CHECK(args(1));
         r = m.log(m.add(s[0], m.sqrt(m.fma(s[0], s[0], K(-1.0f)))));
         break;
-      case GLSLstd450Atanh:
+      case GLSLstd450Atanh: {
         // ln((1 + x) / (1 - x)) / 2
         AGX_CHECK(args(1));
-        r = m.mul(m.log(m.div(m.add(s[0], K(1.0f)), m.sub(K(1.0f), s[0]))), K(0.5f));
+        Src numerator = m.add(s[0], K(1.0f));
+        r = m.mul(m.log(m.div(numerator, m.sub(K(1.0f), s[0]))), K(0.5f));
         break;
+      }
       case GLSLstd450FMin: case GLSLstd450NMin: AGX_CHECK(args(2)); r = m.min(s[0], s[1]); break;
       case GLSLstd450FMax: case GLSLstd450NMax: AGX_CHECK(args(2)); r = m.max(s[0], s[1]); break;
       case GLSLstd450UMin: AGX_CHECK(args(2)); r = sel(Cond::ult, s[0], s[1]); break;
@@ -253,9 +261,11 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
       case GLSLstd450SmoothStep: {
         // t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 t)
         AGX_CHECK(args(3));
-        Src q = m.div(m.sub(s[2], s[0]), m.sub(s[1], s[0]));
+        Src numerator = m.sub(s[2], s[0]);
+        Src q = m.div(numerator, m.sub(s[1], s[0]));
         Src t = m.min(m.max(q, Src::immediate(0)), K(1.0f));
-        r = m.mul(m.mul(t, t), m.fma(neg(t), K(2.0f), K(3.0f)));
+        Src t2 = m.mul(t, t);
+        r = m.mul(t2, m.fma(neg(t), K(2.0f), K(3.0f)));
         break;
       }
       case GLSLstd450FMix:
@@ -280,7 +290,8 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
         Src e1 = b_.binary(IrOp::ishr, e, Src::immediate(1));
         Src e2 = b_.binary(IrOp::isub, e, e1);
         auto pow2 = [&](Src x) { return b_.binary(IrOp::ishl, b_.binary(IrOp::iadd, x, Src::immediate(127)), Src::immediate(23)); };
-        r = m.mul(m.mul(s[0], pow2(e1)), pow2(e2));
+        Src half = m.mul(s[0], pow2(e1));
+        r = m.mul(half, pow2(e2));
         break;
       }
       default:

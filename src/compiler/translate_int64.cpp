@@ -169,8 +169,13 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
     }
     Src na = x.negative(a), nd = x.negative(d);
     Pair q, r;
-    x.udivmod(x.pick(na, x.neg(a), a), x.pick(nd, x.neg(d), d), want_q ? &q : nullptr, want_q ? nullptr : &r);
-    if (want_q) return x.pick(x.op(IrOp::ixor, na, nd), x.neg(q), q);
+    Pair abs_a = x.pick(na, x.neg(a), a);
+    Pair abs_d = x.pick(nd, x.neg(d), d);
+    x.udivmod(abs_a, abs_d, want_q ? &q : nullptr, want_q ? nullptr : &r);
+    if (want_q) {
+      Src negative = x.op(IrOp::ixor, na, nd);
+      return x.pick(negative, x.neg(q), q);
+    }
     return x.pick(na, x.neg(r), r);  // the remainder takes the dividend's sign
   };
 
@@ -201,7 +206,8 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
       AGX_CHECK(need(4));
       return bin([&](Pair a, Pair bb) {
         Pair r = divide(a, bb, true, false);
-        Src other = x.op(IrOp::ixor, x.negative(r), x.negative(bb));
+        Src r_negative = x.negative(r);
+        Src other = x.op(IrOp::ixor, r_negative, x.negative(bb));
         Src nz = x.sel(Cond::ueq, x.differs(r, {Src::immediate(0), Src::immediate(0)}), Src::immediate(0), Src::immediate(0), other);
         return x.pick(nz, x.add(r, bb), r);
       });
@@ -274,7 +280,8 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
         }
         AGX_TRY(auto t, pair(w[3], i));
         AGX_TRY(auto e, pair(w[4], i));
-        out.c.push_back(pack64(b_.select(c.cond, c.invert, c.a, c.b, t.lo, e.lo), b_.select(c.cond, c.invert, c.a, c.b, t.hi, e.hi)));
+        Src lo = b_.select(c.cond, c.invert, c.a, c.b, t.lo, e.lo);
+        out.c.push_back(pack64(lo, b_.select(c.cond, c.invert, c.a, c.b, t.hi, e.hi)));
       }
       return finish();
     }
@@ -311,7 +318,10 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
       for (unsigned i = 0; i < n; ++i) {
         AGX_TRY(auto f, scalar(w[2], in, i));
         Pair r = from_float(x, f);
-        if (in.op == Op::OpConvertFToS) r = x.pick(x.op(IrOp::ushr, f, Src::immediate(31)), x.neg(r), r);
+        if (in.op == Op::OpConvertFToS) {
+          Src negative = x.op(IrOp::ushr, f, Src::immediate(31));
+          r = x.pick(negative, x.neg(r), r);
+        }
         out.c.push_back(pack64(r.lo, r.hi));
       }
       return finish();

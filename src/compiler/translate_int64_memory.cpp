@@ -181,7 +181,8 @@ Status Translator::atomic64(const spirv::Inst& in, const Ptr& p) {
   TVal out;
   out.kind = TVal::Kind::data;
   out.type = w[0];
-  out.c.push_back(pack64(Src::val(b_.def(IrOp::mov, {Src::val(res, 32, 0)})), Src::val(b_.def(IrOp::mov, {Src::val(res, 32, 1)}))));
+  Src old_lo = Src::val(b_.def(IrOp::mov, {Src::val(res, 32, 0)}));
+  out.c.push_back(pack64(old_lo, Src::val(b_.def(IrOp::mov, {Src::val(res, 32, 1)}))));
   vals_[w[1]] = std::move(out);
   return {};
 }

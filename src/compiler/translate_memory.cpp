@@ -269,7 +269,8 @@ Src Translator::select_uniform(const Src& index, const std::vector<uint32_t>& un
 
 Src Translator::buffer_base(const Ptr& p) {
   if (p.desc_index.kind == Src::Kind::none) return Src::uniform(p.uniform, 64);
-  return pack64(select_uniform(p.desc_index, p.desc_uniforms, 0), select_uniform(p.desc_index, p.desc_uniforms, 1));
+  Src lo = select_uniform(p.desc_index, p.desc_uniforms, 0);
+  return pack64(lo, select_uniform(p.desc_index, p.desc_uniforms, 1));
 }
 
 Status Translator::access_chain(const spirv::Inst& in) {

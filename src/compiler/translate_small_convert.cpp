@@ -25,9 +25,11 @@ Src Translator::double_to_half(Pair a) {
   Fp64 fp(x);
   Src r = fp.to_f32(a);
   Pair back = fp.from_f32(r);
-  Src inexact_even = x.op(IrOp::iand, fp.lnot(fp.equal(back, a)),
-                          x.flag(Cond::ueq, x.op(IrOp::iand, r, Src::immediate(1)), Src::immediate(0)));
-  Src too_big = fp.less(fp.abs(a), fp.abs(back));
+  Src inexact = fp.lnot(fp.equal(back, a));
+  Src even = x.flag(Cond::ueq, x.op(IrOp::iand, r, Src::immediate(1)), Src::immediate(0));
+  Src inexact_even = x.op(IrOp::iand, inexact, even);
+  Pair abs_a = fp.abs(a);
+  Src too_big = fp.less(abs_a, fp.abs(back));
   Src odd = x.op(IrOp::iadd, r, x.sel(Cond::ueq, too_big, Src::immediate(0), Src::immediate(1), Src::immediate(0xFFFFFFFFu)));
   Src fix = x.op(IrOp::iand, inexact_even, fp.lnot(fp.is_nan(a)));
   return round_half(x.sel(Cond::ueq, fix, Src::immediate(0), r, odd));

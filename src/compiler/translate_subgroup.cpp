@@ -344,7 +344,8 @@ Status Translator::subgroup(const spirv::Inst& in) {
       b_.emit(IrOp::break_);
       b_.emit(IrOp::end_if);
       b_.emit(IrOp::end_loop);
-      out.c.push_back(pack64(Src::val(b_.def(IrOp::mov, {Src::val(acc_lo)})), Src::val(b_.def(IrOp::mov, {Src::val(acc_hi)}))));
+      Src result_lo = Src::val(b_.def(IrOp::mov, {Src::val(acc_lo)}));
+      out.c.push_back(pack64(result_lo, Src::val(b_.def(IrOp::mov, {Src::val(acc_hi)}))));
     }
     return finish();
   }

@@ -26,7 +26,8 @@ Src Translator::subgroup_imul64(Src lo, Src hi, Src mask) {
            b_.select(Cond::slt, false, top, Src::immediate(0), t.hi, acc.hi)};
   }
   auto mat = [&](Src s) { return s.is_value() ? s : Src::val(b_.def(IrOp::mov, {s})); };
-  return pack64(mat(acc.lo), mat(acc.hi));
+  Src result_lo = mat(acc.lo);
+  return pack64(result_lo, mat(acc.hi));
 }
 
 }  // namespace agx::compiler::detail

@@ -47,7 +47,10 @@ Status Translator::ext_amd_trinary(const spirv::Inst& in) {
         out.c.push_back(max(max(a, b), c));
         break;
       default:
-        out.c.push_back(max(min(max(a, b), c), min(a, b)));
+        {
+          Src upper = min(max(a, b), c);
+          out.c.push_back(max(upper, min(a, b)));
+        }
         break;
     }
   }

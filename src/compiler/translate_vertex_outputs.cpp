@@ -180,9 +180,10 @@ Status Translator::store_vertex_outputs() {
     if (!r) return Error::invalid_argument("{}: vertex output word without a place in the layout", o_.file_name);
     stores.push_back({r->index + plus, word_of(w)});
   }
-  if (const varyings::OutputRange* r = range(varyings::OutputKind::layer_viewport))
-    stores.push_back({r->index, b_.binary(Op::ior, b_.binary(Op::iand, layer, Src::immediate(0xFFFF)),
-                                          b_.binary(Op::ishl, viewport, Src::immediate(16)))});
+  if (const varyings::OutputRange* r = range(varyings::OutputKind::layer_viewport)) {
+    Src low = b_.binary(Op::iand, layer, Src::immediate(0xFFFF));
+    stores.push_back({r->index, b_.binary(Op::ior, low, b_.binary(Op::ishl, viewport, Src::immediate(16)))});
+  }
   // The position is always stored (0 where the shader leaves it).
   if (const varyings::OutputRange* r = range(varyings::OutputKind::position))
     for (unsigned c = 0; c < 4; ++c)

@@ -102,9 +102,13 @@ Result<Src> Translator::vote_all_equal_vector(const spirv::Inst& in, uint32_t id
   for (unsigned c = 0; c < comps; ++c) {
     AGX_TRY(Src x, scalar(id, in, c));
     if (x.is_imm()) continue;  // a constant component agrees in every lane
-    Src d = width == 64 ? b_.binary(IrOp::ior, b_.binary(IrOp::ixor, lo32(x), read_lane(lo32(x), last)),
-                                    b_.binary(IrOp::ixor, hi32(x), read_lane(hi32(x), last)))
-                        : b_.binary(IrOp::ixor, x, read_lane(x, last));
+    Src d;
+    if (width == 64) {
+      Src lo = b_.binary(IrOp::ixor, lo32(x), read_lane(lo32(x), last));
+      d = b_.binary(IrOp::ior, lo, b_.binary(IrOp::ixor, hi32(x), read_lane(hi32(x), last)));
+    } else {
+      d = b_.binary(IrOp::ixor, x, read_lane(x, last));
+    }
     diff = diff.is_imm() ? d : b_.binary(IrOp::ior, diff, d);
   }
   if (diff.is_imm()) return zero;
