@@ -277,7 +277,7 @@ Result<std::vector<CfContent>> coefficient_contents(const CfBindings& b, const S
       if (c.source == CoefficientSource::kVarying && slot >= slots.slots.size())
         return Error::invalid_argument("binding {}: slot {} past the {} slots", i, slot,
                                        slots.slots.size());
-      out[r] = {true, c.source, c.shade_model, slot, pairs ? k % 2 : 0, pairs};
+      out[r] = {true, c.source, c.shade_model, slot, pairs ? k % 2 : 0, pairs, k};
     }
   }
   return out;

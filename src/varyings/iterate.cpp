@@ -7,6 +7,7 @@
 // Setup fits each plane in double precision and rounds A, B and C once to
 // fp32 (the registers' width), so a value differs from the exact plane only
 // by those roundings and the iterator's two fused multiply-adds.
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -50,6 +51,18 @@ Plane fit(const Triangle& tri, const std::array<double, 3>& f, double x0, double
   return {a, b, f[0] + a * (x0 - v[0].x_px) + b * (y0 - v[0].y_px)};
 }
 
+// The point coordinate's component across the sprite: s = 0.5 + (x - x_c) /
+// size, t = 0.5 +- (y - y_c) / size (y grows downwards in window
+// coordinates), as planes relative to the tile corner (x0, y0).
+Coefficients point_coord(const Triangle& tri, unsigned component, double x0, double y0) {
+  if (!tri.sprite) return {};
+  const PointSprite& p = *tri.sprite;
+  const double inv = 1.0 / p.size_px;
+  if (component == 0) return {float(inv), 0.0f, float(0.5 + (x0 - p.x_px) * inv)};
+  const double sign = p.t_zero_at_top ? 1.0 : -1.0;
+  return {0.0f, float(sign * inv), float(0.5 + sign * (y0 - p.y_px) * inv)};
+}
+
 Status check_triangle(const Triangle& tri) {
   for (unsigned i = 0; i < 3; ++i)
     if (!(tri.v[i].w > 0) || !std::isfinite(tri.v[i].w))
@@ -60,6 +73,8 @@ Status check_triangle(const Triangle& tri) {
                  (v[2].x_px - v[0].x_px) * (v[1].y_px - v[0].y_px);
   if (area2 == 0 || !std::isfinite(area2))
     return Error::invalid_argument("degenerate triangle (zero area)");
+  if (tri.sprite && !(tri.sprite->size_px > 0 && std::isfinite(tri.sprite->size_px)))
+    return Error::invalid_argument("point sprite of size {} (must be positive)", tri.sprite->size_px);
   return {};
 }
 
@@ -75,6 +90,14 @@ Result<std::vector<Coefficients>> setup_coefficients(const Triangle& tri, const 
   for (size_t r = 0; r < contents.size(); ++r) {
     const CfContent& c = contents[r];
     if (!c.bound) continue;
+    if (c.source == CoefficientSource::kPrimitiveId) {
+      regs[r] = {0.0f, 0.0f, std::bit_cast<float>(tri.primitive_id)};
+      continue;
+    }
+    if (c.source == CoefficientSource::kPointCoord) {
+      regs[r] = point_coord(tri, c.component, x0, y0);
+      continue;
+    }
     std::array<double, 3> f{};
     if (c.source == CoefficientSource::kFragcoordZ) {
       for (unsigned i = 0; i < 3; ++i) f[i] = tri.v[i].z;

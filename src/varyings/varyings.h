@@ -200,6 +200,7 @@ struct CfContent {
   unsigned slot = 0;
   unsigned half = 0;  // 16-bit slots: 0 low, 1 high
   bool is_16bit = false;
+  unsigned component = 0;  // which of the binding's components (point coord: 0 = s, 1 = t)
 };
 Result<std::vector<CfContent>> coefficient_contents(const CfBindings& b, const SlotMap& slots);
 
@@ -220,17 +221,33 @@ struct Coefficients {
   float a = 0, b = 0, c = 0;
 };
 
+// A point drawn as a sprite, for the point coordinate (gl_PointCoord): its
+// centre and size in window pixels, and which edge has t = 0. Fragment
+// Face 2's Object type says it: Point sprite UV=01 (what Mesa's drivers set
+// for GL's upper-left sprite origin and for Vulkan) puts t = 0 on the top
+// edge, UV=10 (GL's lower-left origin) on the bottom edge; s = 0 is the
+// left edge (bminor/mesa-mesa src/gallium/drivers/asahi/agx_state.c
+// agx_point_object_type, src/asahi/vulkan/hk_cmd_draw.c).
+struct PointSprite {
+  double x_px = 0, y_px = 0, size_px = 1;
+  bool t_zero_at_top = true;
+};
+
 struct Triangle {
   std::array<ScreenVertex, 3> v;
   // Each vertex's vertex output words, as the vertex shader wrote them.
   std::array<std::span<const uint32_t>, 3> outputs;
   uint32_t primitive_id = 0;
+  std::optional<PointSprite> sprite;  // points only
 };
 
 // Fills the coefficient registers for the tile at (tile_x, tile_y).
 // Perspective bindings hold the plane of value/w, the W slot the plane of
 // 1/w, linear bindings the plane of the value and flat bindings (0, 0,
-// provoking vertex's value).
+// provoking vertex's value). Source primitive ID: (0, 0, the primitive ID's
+// bits as an integer). Source point coord: the planes of s and t across
+// the sprite (screen-linear, whatever the shade model), (0, 0, 0) for a
+// primitive that is not a point. Barycentrics: unsupported.
 Result<std::vector<Coefficients>> setup_coefficients(const Triangle& tri, const SlotMap& slots,
                                                      const CfBindings& b, unsigned tile_x,
                                                      unsigned tile_y);

@@ -73,6 +73,13 @@ Result<std::vector<varyings::Coefficients>> coefficients(const Command& c, const
       }
   varyings::Triangle tri;
   tri.primitive_id = sp.primitive_id;
+  if (sp.kind == PrimitiveKind::point) {
+    // The Object type of the face the point is drawn with says where t = 0
+    // is (docs/gpu.md "Point sprites").
+    const cmdstream::FragmentFace2& face = sp.front_facing ? ds.ppp.front_2 : ds.ppp.back_2;
+    tri.sprite = varyings::PointSprite{r.x0, r.y0, 2 * r.half_width,
+                                       face.object_type != cmdstream::ObjectType::kPointSpriteUv10};
+  }
   for (unsigned i = 0; i < 3; ++i) {
     const unsigned from = (i + rotate) % 3;
     tri.v[i] = r.plane[from];

@@ -85,6 +85,80 @@ TEST_F(PdmPrimitives, LdcfLoadsTheCoefficientsOfTheTile) {
   EXPECT_EQ(pixel(40, 3), (Rgba{255, 0, 255, 255}));
 }
 
+// A fragment shader over W in cf0 and the non-varying sources `entries`
+// (separable bindings, as a linked program binds them).
+class PdmSources : public RenderTest {
+ public:
+  uint32_t draw_sources(const std::string& fs, std::span<const varyings::SeparableEntry> entries,
+                        cs::ObjectType object) {
+    varyings::Interface none;
+    auto report = varyings::make_report(none);
+    EXPECT_TRUE(report.ok());
+    auto b = varyings::separable_bindings(report->slots, none, entries, 0, 0);
+    EXPECT_TRUE(b.ok()) << (b.ok() ? "" : b.error().message());
+    auto packed = varyings::pack_bindings(*b);
+    EXPECT_TRUE(packed.ok());
+    PppWords w = open_words();
+    w.front_2.object_type = w.back_2.object_type = object;
+    set_fragment_shader(w, words(code(fs)), *packed, b->bindings.size());
+    DrawState ds;
+    ds.ppp = w;
+    ds.slots = report->slots;
+    ds.output_count = report->layout.output_count;
+    scene.states.push_back(ds);
+    return uint32_t(scene.states.size() - 1);
+  }
+};
+
+// gl_PointCoord: an 8-pixel point at (12, 12) covers pixels 8..15; pixel
+// (8 + i, 8 + j) has s = (i + 0.5) / 8 and t = (j + 0.5) / 8 with t = 0 at
+// the top (Point sprite UV=01), t = 1 - (j + 0.5) / 8 with UV=10.
+void check_point_coordinates(PdmSources& f, cs::ObjectType object) {
+  f.target_of("R8G8B8A8_UNORM", 32, 32);
+  f.clear_and_store(0, 0, 0, 1);
+  const varyings::SeparableEntry entries[] = {{-1, varyings::CoefficientSource::kPointCoord, 1, 2}};
+  const uint32_t s = f.draw_sources("iter r0_r1, cf1, center, 0b0, 0, 0, 0, 0, 0\n"
+                                    "mov_imm r2, 0, 0b0\n"
+                                    "mov_imm r3, 1065353216, 0b0\n"
+                                    "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n",
+                                    entries, object);
+  f.point_or_line(s, PrimitiveKind::point, f.vertex(12, 12, 0), 0, 8.0f);
+  auto st = f.run();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  auto u8 = [](double v) { return uint8_t(std::lround(v * 255)); };
+  for (int j = 0; j < 8; ++j)
+    for (int i = 0; i < 8; ++i) {
+      const double t = (j + 0.5) / 8;
+      const Rgba want{u8((i + 0.5) / 8), u8(object == cs::ObjectType::kPointSpriteUv01 ? t : 1 - t), 0, 255};
+      ASSERT_EQ(f.pixel(8 + i, 8 + j), want) << i << "," << j;
+    }
+  EXPECT_EQ(f.pixel(7, 8), (Rgba{0, 0, 0, 255}));
+}
+
+TEST_F(PdmSources, PointCoordinatesFromTheTop) { check_point_coordinates(*this, cs::ObjectType::kPointSpriteUv01); }
+TEST_F(PdmSources, PointCoordinatesFromTheBottom) { check_point_coordinates(*this, cs::ObjectType::kPointSpriteUv10); }
+
+// gl_PrimitiveID: ldcf's C holds the ID's bits; three points (IDs 0, 1, 2)
+// write red = ID / 255.
+TEST_F(PdmSources, PrimitiveIdIsTheFlatC) {
+  target_of("R8G8B8A8_UNORM", 32, 32);
+  clear_and_store(0, 0, 0, 1);
+  const varyings::SeparableEntry entries[] = {{-1, varyings::CoefficientSource::kPrimitiveId, 1, 0}};
+  const uint32_t s = draw_sources("ldcf r4_r5_r6, cf1\n"
+                                  "convert u32_to_f, r0, r6, rte\n"
+                                  "mov_imm r7, " + std::to_string(f2u(1.0f / 255)) + ", 0b0\n"
+                                  "fmul32 r0, r0, r7\n"
+                                  "mov_imm r1, 0, 0b0\n"
+                                  "mov_imm r2, 0, 0b0\n"
+                                  "mov_imm r3, 1065353216, 0b0\n"
+                                  "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n",
+                                  entries, cs::ObjectType::kPointSpriteUv01);
+  for (int k = 0; k < 3; ++k) point_or_line(s, PrimitiveKind::point, vertex(4 + 8 * k, 4, 0), 0, 2.0f);
+  auto st = run();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(pixel(4 + 8 * k, 4)[0], k) << k;
+}
+
 TEST_F(PdmPrimitives, LayersBinTheirOwnPrimitives) {
   target_of("R8G8B8A8_UNORM", 32, 32, 1, 2);
   clear_and_store(0, 0, 0, 1);

@@ -13,6 +13,7 @@
 // tolerance's rounded bounds.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -227,6 +228,47 @@ TEST(Iterate, PlaneValueSitsAtTheTileCorner) {
   EXPECT_EQ(c.c, 257.0f);
   EXPECT_EQ(iterate(c, pixel_centre(33, 70)), 279.5f);
   EXPECT_EQ((*regs)[0].c, 1.0f);  // W register: 1/w = 1 everywhere
+}
+
+// Point coordinates and the primitive ID, bound with separable_bindings:
+// an 8-pixel sprite centred at (40, 20) in tile (1, 0). Pixel (37, 17)'s
+// centre is 2.5 left of and above the centre: s = t = 0.5 - 2.5 / 8 with
+// t = 0 on the top edge (UV=01), t = 0.5 + 2.5 / 8 from the bottom (UV=10).
+TEST(Iterate, PointCoordAndPrimitiveIdSources) {
+  Linkage s = make_setup(0);
+  const SeparableEntry entries[] = {{-1, CoefficientSource::kPointCoord, 1, 2},
+                                    {-1, CoefficientSource::kPrimitiveId, 3, 0}};
+  auto b = separable_bindings(s.slots, s.iface, entries, 0, 0);
+  ASSERT_TRUE(b.ok()) << b.error().message();
+  std::vector<uint32_t> out(s.layout.output_count, 0);
+  Triangle t;
+  t.v = {ScreenVertex{36, 16, 0, 1}, ScreenVertex{44, 16, 0, 1}, ScreenVertex{36, 24, 0, 1}};
+  t.outputs = {out, out, out};
+  t.primitive_id = 77;
+  t.sprite = PointSprite{40, 20, 8, true};
+  auto regs = setup_coefficients(t, s.slots, *b, 1, 0);
+  ASSERT_TRUE(regs.ok()) << regs.error().message();
+  const SamplePoint p = pixel_centre(37, 17);
+  EXPECT_EQ(iterate((*regs)[1], p), 0.1875f);
+  EXPECT_EQ(iterate((*regs)[2], p), 0.1875f);
+  EXPECT_EQ(iterate((*regs)[1], pixel_centre(43, 23)), 0.9375f);  // the last pixel
+  EXPECT_EQ(std::bit_cast<uint32_t>((*regs)[3].c), 77u);          // the ID's bits, flat
+  EXPECT_EQ((*regs)[3].a, 0.0f);
+  t.sprite->t_zero_at_top = false;
+  regs = setup_coefficients(t, s.slots, *b, 1, 0);
+  ASSERT_TRUE(regs.ok());
+  EXPECT_EQ(iterate((*regs)[1], p), 0.1875f);
+  EXPECT_EQ(iterate((*regs)[2], p), 0.8125f);
+  // Not a point: the point coordinate is (0, 0).
+  t.sprite.reset();
+  regs = setup_coefficients(t, s.slots, *b, 1, 0);
+  ASSERT_TRUE(regs.ok());
+  EXPECT_EQ(iterate((*regs)[1], p), 0.0f);
+  EXPECT_EQ(iterate((*regs)[2], p), 0.0f);
+  t.sprite = PointSprite{40, 20, 0, true};
+  regs = setup_coefficients(t, s.slots, *b, 1, 0);
+  ASSERT_FALSE(regs.ok());
+  EXPECT_NE(regs.error().message().find("point sprite of size 0"), std::string::npos) << regs.error().message();
 }
 
 TEST(Iterate, CentroidIsTheCentreWhenFullyCovered) {
