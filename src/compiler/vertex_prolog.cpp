@@ -231,6 +231,19 @@ void set_prolog_uniforms(VertexPrologKey& key, const VertexAbi& abi) {
   key.base_instance_uniform = abi.base_instance_uniform;
 }
 
+namespace {
+// Whether the prolog uses r0 as a temporary: the instance division of a
+// per-instance attribute with a divisor above 1 (and a stride), and the
+// BGRA swap.
+bool uses_r0(const VertexPrologKey& key) {
+  for (const VertexPrologAttribute& a : key.attributes) {
+    if (a.format.bgra) return true;
+    if (a.per_instance && a.divisor > 1 && a.stride >= a.format.element_bytes()) return true;
+  }
+  return false;
+}
+}  // namespace
+
 Result<VertexProlog> compile_vertex_prolog(const VertexPrologKey& key) {
   std::vector<bool> seen(kMaxVertexAttributes, false);
   Code c;
@@ -247,6 +260,11 @@ Result<VertexProlog> compile_vertex_prolog(const VertexPrologKey& key) {
   if (!key.attributes.empty()) AGX_CHECK(c.wait());
   Constants k(c);
   for (const VertexPrologAttribute& a : key.attributes) AGX_CHECK(emit_convert(c, k, a));
+  // r0l is the main shader's exec-mask nesting counter, 0 when a program
+  // starts (docs/compiler.md "Control flow: the exec-mask stack"): a
+  // prolog that used r0 leaves it 0 again, or the main shader's first
+  // `if` or loop would find lanes already disabled.
+  if (uses_r0(key)) AGX_CHECK(c.mov_imm(prolog::kIndex, 0));
   std::vector<MachineInstr> code = c.instrs();
   AGX_TRY(auto bytes, encode_all(code));
   VertexProlog p;

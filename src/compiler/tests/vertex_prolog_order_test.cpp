@@ -265,6 +265,23 @@ TEST(VertexPrologCode, ShiftsOneWaitAndConstantsOnce) {
   EXPECT_EQ(constants, 3u);  // 1 / (2^31 - 1), -1.0, 1 / (2^32 - 1)
 }
 
+// r0 (whose low half is the main shader's exec-mask nesting counter) is 0
+// when the main shader starts: a prolog that divides the instance ID or
+// swaps BGRA through r0 ends by clearing it; one that does not never
+// writes it.
+TEST(VertexPrologCode, LeavesR0ZeroForTheMainShader) {
+  VertexPrologAttribute divided = attribute(0, "R32G32B32A32_SFLOAT", 16);
+  divided.per_instance = true;
+  divided.divisor = 3;
+  for (const auto& attrs : {std::vector{divided}, std::vector{attribute(1, "B8G8R8A8_UNORM", 4)}}) {
+    auto l = prolog_lines(attrs);
+    ASSERT_FALSE(l.empty());
+    EXPECT_TRUE(has(l.back(), "mov_imm") && has(l.back(), "r0, 0,")) << l.back();
+  }
+  for (const std::string& line : prolog_lines({attribute(0, "R32G32B32A32_SFLOAT", 16), attribute(1, "R8_UINT", 1)}))
+    EXPECT_FALSE(has(line, " r0,") || has(line, " r0_") || has(line, " r0l")) << line;
+}
+
 // The registers ("r5", "r0_r1", "r8_r9_r10_r11", "r20l") an operand names.
 std::vector<unsigned> registers_of(const std::string& operand) {
   std::vector<unsigned> out;
