@@ -9,19 +9,13 @@
 #include <sstream>
 
 #include "compiler/compiler.h"
-#include "gpu/tests/vdm_fixture.h"
+#include "compiler/tests/vertex_run.h"
 
 namespace agx::compiler {
 namespace {
 
-Result<Shader> compile_vs(const std::string& src, TargetEnv env = TargetEnv::vulkan, bool preamble = true) {
-  Options o;
-  o.env = env;
-  o.stage = Stage::vertex;
-  o.file_name = "v.vert";
-  o.preamble = preamble;
-  return compile_glsl(src, o);
-}
+using test::compile_vs;
+using test::VertexRun;
 
 std::string error_of(const std::string& src, TargetEnv env = TargetEnv::vulkan) {
   auto s = compile_vs(src, env);
@@ -160,71 +154,6 @@ TEST(Vertex, Errors) {
   EXPECT_NE(f.error().message().find("is a fragment shader, a vertex shader was asked for"), std::string::npos)
       << f.error().message();
 }
-
-// ---- run by the software GPU's vertex half -------------------------------
-
-namespace cs = cmdstream;
-using gpu::test::push;
-using gpu::test::push_u32;
-
-class VertexRun : public gpu::test::VertexTest {
- public:
-  // The shader's word list: `uniforms` from u0 on, its code and preamble.
-  uint32_t program(const Shader& s, const std::vector<uint32_t>& uniforms) {
-    std::vector<uint8_t> code = prefix_;
-    code.insert(code.end(), s.code.begin(), s.code.end());
-    const GpuVa code_va = put(code);
-    std::vector<uint32_t> u = uniforms;
-    u.resize(std::max<size_t>(u.size(), s.abi.uniform_count), 0);
-    const GpuVa u_va = put_words(u);
-    std::vector<uint8_t> w;
-    cs::UscUniform un;
-    un.start_halfs = 0;
-    un.size_halfs = static_cast<uint32_t>(2 * u.size());
-    un.buffer = u_va;
-    push(w, un);
-    cs::UscShader sh;
-    sh.code = static_cast<uint32_t>(code_va - gpu::test::kBase);
-    push(w, sh);
-    cs::UscRegisters r;
-    r.register_count = std::max(s.stats.gprs, prefix_halves_);
-    push(w, r);
-    if (!s.preamble.empty()) {
-      cs::UscPreshader p;
-      p.code = static_cast<uint32_t>(put(s.preamble) - gpu::test::kBase);
-      push(w, p);
-    } else {
-      push(w, cs::UscNoPreshader{});
-    }
-    return static_cast<uint32_t>(put(w) - gpu::test::kBase);
-  }
-  // Draws `count` points of `instances` instances with the shader's layout
-  // words; true when the draw ran.
-  bool draw_points(const Shader& s, const std::vector<uint32_t>& uniforms, uint32_t count, uint32_t instances = 1,
-                   uint32_t start = 0) {
-    const varyings::VertexOutputLayout& l = s.abi.vertex.layout;
-    std::vector<uint8_t> stream;
-    vdm_state(stream, program(s, uniforms), l.output_count);
-    gpu::test::PppRecord r;
-    r.header.viewport = r.header.output_select = r.header.varying_counts_32 = r.header.varying_counts_16 = true;
-    r.header.viewport_count = 1;
-    r.add(cs::ViewportControl{}).add(gpu::test::viewport(50, 50, 50, 50));
-    push_u32(r.words, l.output_select);
-    push_u32(r.words, l.varying_counts_32);
-    push_u32(r.words, l.varying_counts_16);
-    ppp_state(stream, r);
-    draw(stream, cs::Primitive::kPoints, count, instances, start);
-    terminate(stream);
-    return run(stream);
-  }
-  // Output word `i` of scene vertex `v`.
-  uint32_t out(size_t v, unsigned i) const { return scene.outputs[scene.vertices[v].first_output + i]; }
-  float outf(size_t v, unsigned i) const { return gpu::test::as_float(out(v, i)); }
-
-  // Code run before the shader (what a prolog leaves), and its registers.
-  std::vector<uint8_t> prefix_;
-  uint32_t prefix_halves_ = 0;
-};
 
 TEST_F(VertexRun, VertexAndInstanceIdsAndUniforms) {
   auto s = compile_vs(R"(#version 460
