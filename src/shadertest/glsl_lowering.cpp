@@ -82,6 +82,7 @@ class Lowerer {
 };
 
 std::optional<std::string> Lowerer::replacement(std::string_view id) {
+  if (id == "main" && stage_ == Stage::vertex) return "piglit_main";  // kClipZMain calls it
   if (id == "attribute" && stage_ == Stage::vertex) return "in";
   if (id == "varying") return stage_ == Stage::vertex ? "out" : "in";
   for (const auto& [from, to] : kSampling)
@@ -432,8 +433,8 @@ Result<LoweredShader> lower_glsl(std::string_view text, Stage stage, unsigned ve
     at = eol + 1;
     ++line;
   }
-  l.out.source = fmt::format("#version {}\n#line {}\n{}{}#line {}\n{}", out_version, first_line, body.substr(0, at),
-                             pre, line, body.substr(at));
+  l.out.source = fmt::format("#version {}\n#line {}\n{}{}#line {}\n{}{}", out_version, first_line, body.substr(0, at),
+                             pre, line, body.substr(at), stage == Stage::vertex ? kClipZMain : "");
   return std::move(l.out);
 }
 

@@ -46,6 +46,9 @@ TEST(GlslLowering, CompatibilityVertexShader) {
   EXPECT_TRUE(has(v.source, "piglit_ftransform()"));
   EXPECT_EQ(v.unsupported, (std::vector<std::string>{"gl_ClipVertex (user clip planes)"}));
   EXPECT_EQ(v.attributes.size(), 4u);
+  // GL's clip volume: the shader's main runs first, then z = (z + w) / 2.
+  EXPECT_TRUE(has(v.source, "void piglit_main() {")) << v.source;
+  EXPECT_TRUE(v.source.ends_with(kClipZMain)) << v.source;
   compiles(v, Stage::vertex);
   // The fragment stage finds the varyings at the vertex stage's locations.
   auto f = lower("varying vec3 n;\nuniform sampler2D s;\nuniform sampler2DShadow z;\nvoid main() {\n"

@@ -35,7 +35,7 @@ TEST(Runner, SkipReasons) {
             "has a [vertex program] section: only GLSL vertex and fragment shaders are supported");
 }
 
-TEST(Runner, VertexFragmentVerdictsBeforeDraws) {
+TEST(Runner, VertexFragmentVerdicts) {
   const std::string vs = "[require]\nGLSL >= 1.10\n[vertex shader]\nvoid main() { gl_Position = gl_Vertex; }\n";
   const std::string fs = "[fragment shader]\nvoid main() { gl_FragColor = vec4(0.0, 1.0, 0.0, 1.0); }\n";
   // glslang rejects the program: what `link error` wants.
@@ -48,11 +48,11 @@ TEST(Runner, VertexFragmentVerdictsBeforeDraws) {
   v = run_shader_test(vs + "[fragment shader]\nvoid main() { gl_FragColor = gl_LightSource[0].ambient; }\n");
   EXPECT_EQ(v.outcome, Outcome::skip);
   EXPECT_NE(v.detail.find("gl_LightSource"), std::string::npos) << v.detail;
-  // Both stages lower and reach the compiler, whose message says why it
-  // cannot compile them yet (or, once it can, the file draws: not yet).
+  // Both stages lower and compile, and the file draws (draw_test.cpp has more).
   v = run_shader_test(vs + fs + "[test]\ndraw rect -1 -1 2 2\nprobe all rgba 0 1 0 1\n");
-  EXPECT_EQ(v.outcome, Outcome::skip) << v.detail;
-  EXPECT_FALSE(v.detail.empty());
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run_shader_test(vs + fs + "[test]\ndraw rect -1 -1 2 2\nprobe all rgba 1 0 0 1\n");
+  EXPECT_EQ(v.outcome, Outcome::fail) << v.detail;
   // Two shader objects of one stage: glslang's SPIR-V path takes one.
   v = run_shader_test(vs + "[vertex shader]\nvoid f() {}\n" + fs);
   EXPECT_EQ(v.outcome, Outcome::skip);
