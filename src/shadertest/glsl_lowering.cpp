@@ -79,6 +79,7 @@ class Lowerer {
   std::set<std::string> used_;           // gl_ names replaced
   std::set<uint32_t> taken_attributes_;  // built-in attribute locations
   uint32_t next_attribute_ = 0;
+  uint32_t next_output_ = 0;  // fragment outputs without a location
 };
 
 std::optional<std::string> Lowerer::replacement(std::string_view id) {
@@ -215,7 +216,11 @@ Result<std::string> Lowerer::located_declaration(std::string_view stmt) {
   }
   bool attribute = stage_ == Stage::vertex && in, varying = (stage_ == Stage::vertex && out) ||
                                                             (stage_ == Stage::fragment && in);
-  if (!attribute && !varying) return std::string(stmt);
+  // A fragment output without a location: GL gives a program's only output
+  // location 0; several take locations in declaration order (glslang
+  // assigns none for OpenGL SPIR-V, and the compiler needs them).
+  bool output = stage_ == Stage::fragment && out;
+  if (!attribute && !varying && !output) return std::string(stmt);
   bool function = std::find(t.begin(), t.end(), "(") != t.end() && std::find(t.begin(), t.end(), "layout") == t.end();
   if (k >= t.size() || function)
     return std::string(stmt);  // a function prototype or nothing to place
@@ -231,7 +236,9 @@ Result<std::string> Lowerer::located_declaration(std::string_view stmt) {
     return blank;
   }
   auto slots = slots_of(type);
-  if (!slots) return Error::unsupported("a {} of type '{}' (structures are not placed)", varying ? "varying" : "vertex input", type);
+  if (!slots)
+    return Error::unsupported("a {} of type '{}' (structures are not placed)",
+                              varying ? "varying" : output ? "fragment output" : "vertex input", type);
   std::string prefix(stmt.substr(0, size_t(type.data() - stmt.data())));
   // GLSL 1.20 allowed `invariant varying` in a fragment shader; GLSL 4.50
   // takes invariant on outputs only (section 4.8.1), and it changes nothing
@@ -259,6 +266,9 @@ Result<std::string> Lowerer::located_declaration(std::string_view stmt) {
     uint32_t loc = 0;
     if (varying) {
       loc = varying_location(name, n);
+    } else if (output) {
+      loc = next_output_;
+      next_output_ += n;
     } else {
       auto clash = [&](uint32_t at) {
         for (uint32_t s = at; s < at + n; ++s)

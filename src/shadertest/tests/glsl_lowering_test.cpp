@@ -64,6 +64,17 @@ TEST(GlslLowering, CompatibilityVertexShader) {
   compiles(f, Stage::fragment);
 }
 
+TEST(GlslLowering, FragmentOutputsTakeLocationsInOrder) {
+  LoweringState state;
+  auto f = lower("#version 130\nout vec4 colour;\nout vec4 second[2], third;\n"
+                 "layout(location = 5) out vec4 fixed_at;\nvoid main() { colour = vec4(1.0); }\n",
+                 Stage::fragment, state);
+  EXPECT_TRUE(has(f.source, "layout(location = 0) out vec4 colour;")) << f.source;
+  EXPECT_TRUE(has(f.source, "layout(location = 1) out vec4 second[2];layout(location = 3) out vec4 third;")) << f.source;
+  EXPECT_TRUE(has(f.source, "layout(location = 5) out vec4 fixed_at;")) << f.source;
+  compiles(f, Stage::fragment);
+}
+
 TEST(GlslLowering, LinesVersionsAndComments) {
   LoweringState state;
   // #version 120 with an #extension: the preamble goes after the directives,
