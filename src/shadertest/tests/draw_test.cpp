@@ -84,6 +84,18 @@ TEST(Draw, VertexDataAndDrawArrays) {
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
 }
 
+// Control flow in the vertex shader after the prolog's attribute loads:
+// the exec-mask stack starts at 0 whatever the prolog left in r0.
+TEST(Draw, VertexShaderLoopAfterThePrologsLoads) {
+  auto v = run("[require]\nGLSL >= 1.30\n[vertex shader]\n#version 130\nin vec4 vertex;\nuniform int n;\nout vec4 c;\n"
+               "void main() {\n  gl_Position = vertex;\n  c = vec4(0.0);\n"
+               "  for (int i = 0; i < n; ++i) { if (vertex.x > 2.0) break; c.g += 0.25; }\n  c.a = 1.0;\n}\n"
+               "[fragment shader]\n#version 130\nin vec4 c;\nvoid main() { gl_FragColor = c; }\n"
+               "[vertex data]\nvertex/float/2\n-1 -1\n1 -1\n1 1\n-1 1\n"
+               "[test]\nuniform int n 4\ndraw arrays GL_TRIANGLE_FAN 0 4\nprobe all rgba 0 1 0 1\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
 TEST(Draw, DepthTestKeepsTheNearerRect) {
   const std::string file =
       "[require]\nGLSL >= 1.30\ndepthbuffer\n[vertex shader]\n#version 130\nin vec4 piglit_vertex;\nuniform float z;\n"
