@@ -73,8 +73,10 @@ TEST(Runner, LimitRequirements) {
   EXPECT_EQ(*req("INT GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 131072"),
             "Test requires GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 131072.  The driver supports 65536.");
   EXPECT_EQ(*req("INT GL_MAX_TESS_GEN_LEVEL >= 64"), "GL_MAX_TESS_GEN_LEVEL: the stack reports no such integer");
-  // The limits shader_runner reads itself: a compute-only stack has no vertex stage.
-  EXPECT_EQ(*req("GL_MAX_VERTEX_ATTRIBS >= 16"), "Test requires vertex attribs >= 16.  The driver supports 0.");
+  // The limits shader_runner reads itself: the graphics stages' (16 attributes).
+  EXPECT_FALSE(req("GL_MAX_VERTEX_ATTRIBS >= 16"));
+  EXPECT_EQ(*req("GL_MAX_VERTEX_ATTRIBS >= 17"), "Test requires vertex attribs >= 17.  The driver supports 16.");
+  EXPECT_FALSE(req("GL_MAX_VARYING_COMPONENTS >= 64"));
   EXPECT_FALSE(req("GL_NUM_PROGRAM_BINARY_FORMATS == 0"));
   // What does not change a compute program is accepted.
   EXPECT_FALSE(req("SIZE 32 16\ndepthbuffer\nSSO ENABLED\nignore_missing_uniforms\nSPIRV NO"));
