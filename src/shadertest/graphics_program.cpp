@@ -44,29 +44,51 @@ std::variant<GraphicsProgram, ProgramError> build_graphics_program(const ShaderT
   return program;
 }
 
-std::map<std::string, uint32_t> vertex_input_locations(std::span<const uint32_t> spirv) {
+StageInterface stage_interface(std::span<const uint32_t> spirv) {
   // SPIR-V's physical layout: a 5-word header, then instructions whose
-  // first word is (word count << 16) | opcode (OpName 5, OpDecorate 71,
-  // OpVariable 59; storage class Input 1, decoration Location 30).
+  // first word is (word count << 16) | opcode: OpName 5, OpDecorate 71
+  // (Location 30), OpVariable 59 (storage classes UniformConstant 0,
+  // Input 1; an optional initializer), OpConstantTrue 41, OpConstantFalse
+  // 42, OpConstant 43, OpConstantComposite 44, OpConstantNull 46.
   std::map<uint32_t, std::string> names;
   std::map<uint32_t, uint32_t> locations;
+  std::map<uint32_t, std::vector<uint32_t>> constants;  // id -> its words, flattened
   std::vector<uint32_t> inputs;
+  std::vector<std::pair<uint32_t, uint32_t>> initialized;  // variable, initializer
   for (size_t at = 5; at < spirv.size();) {
     const uint32_t count = spirv[at] >> 16, op = spirv[at] & 0xFFFF;
     if (count == 0 || at + count > spirv.size()) break;
+    const uint32_t* w = &spirv[at];
     if (op == 5 && count >= 3) {
-      const char* text = reinterpret_cast<const char*>(&spirv[at + 2]);
-      names[spirv[at + 1]] = std::string(text, strnlen(text, (count - 2) * 4));
-    } else if (op == 71 && count >= 4 && spirv[at + 2] == 30) {
-      locations[spirv[at + 1]] = spirv[at + 3];
-    } else if (op == 59 && count >= 4 && spirv[at + 3] == 1) {
-      inputs.push_back(spirv[at + 2]);
+      const char* text = reinterpret_cast<const char*>(w + 2);
+      names[w[1]] = std::string(text, strnlen(text, (count - 2) * 4));
+    } else if (op == 71 && count >= 4 && w[2] == 30) {
+      locations[w[1]] = w[3];
+    } else if ((op == 41 || op == 42) && count == 3) {
+      constants[w[2]] = {op == 41 ? 1u : 0u};
+    } else if (op == 43 && count >= 4) {
+      constants[w[2]] = std::vector<uint32_t>(w + 3, w + count);
+    } else if (op == 44 && count >= 3) {
+      std::vector<uint32_t> words;
+      bool known = true;
+      for (uint32_t i = 3; i < count; ++i) {
+        auto c = constants.find(w[i]);
+        if (c == constants.end()) known = false;
+        else words.insert(words.end(), c->second.begin(), c->second.end());
+      }
+      if (known) constants[w[2]] = std::move(words);
+    } else if (op == 59 && count >= 4 && w[3] == 1) {
+      inputs.push_back(w[2]);
+    } else if (op == 59 && count >= 5 && w[3] == 0) {
+      initialized.push_back({w[2], w[4]});
     }
     at += count;
   }
-  std::map<std::string, uint32_t> out;
+  StageInterface out;
   for (uint32_t id : inputs)
-    if (names.count(id) && locations.count(id)) out[names[id]] = locations[id];
+    if (names.count(id) && locations.count(id)) out.inputs[names[id]] = locations[id];
+  for (const auto& [var, init] : initialized)
+    if (names.count(var) && constants.count(init)) out.uniform_initializers[names[var]] = constants[init];
   return out;
 }
 
@@ -140,10 +162,13 @@ Verdict run_graphics_test(const ShaderTest& test, const RunOptions& options) {
                                          compiler::stage_name(stage.stage))};
     if (stage.stage == compiler::Stage::vertex) {
       compiled.vertex = std::move(*shader);
-      compiled.inputs = vertex_input_locations(stage.spirv);
+      StageInterface iface = stage_interface(stage.spirv);
+      compiled.inputs = std::move(iface.inputs);
+      compiled.vertex_initializers = std::move(iface.uniform_initializers);
       has_vertex = true;
     } else {
       compiled.fragment = std::move(*shader);
+      compiled.fragment_initializers = stage_interface(stage.spirv).uniform_initializers;
       has_fragment = true;
     }
   }

@@ -59,9 +59,16 @@ std::variant<GraphicsProgram, ProgramError> build_graphics_program(const ShaderT
 // its line (FAIL when a probe failed before it).
 Verdict run_graphics_test(const ShaderTest& test, const RunOptions& options = {});
 
-// The vertex shader's inputs by name and Location, read from its SPIR-V
-// (glGetAttribLocation of the linked program).
-std::map<std::string, uint32_t> vertex_input_locations(std::span<const uint32_t> spirv);
+// What a stage's SPIR-V says of its interface: the inputs by name and
+// Location (glGetAttribLocation of the linked program, for a vertex
+// shader), and the loose uniforms GLSL initializes (`uniform bool b =
+// true;`: the value GL gives them at link time), as 32-bit words,
+// components in order, a matrix column after column.
+struct StageInterface {
+  std::map<std::string, uint32_t> inputs;
+  std::map<std::string, std::vector<uint32_t>> uniform_initializers;
+};
+StageInterface stage_interface(std::span<const uint32_t> spirv);
 
 // The first error line of a glslang log, without file and line: what the
 // census groups failures by ("'gl_LightSource' : undeclared identifier").

@@ -113,6 +113,18 @@ Status GraphicsSession::begin() {
   };
   vertex_uniforms_.assign(size(program_.vertex, program_.vertex.abi.vertex.first_shader_uniform), 0);
   fragment_uniforms_.assign(size(program_.fragment, compiler::FragmentAbi::kFirstShaderUniform), 0);
+  // GLSL initializers (a loose uniform's words packed as written: arrays,
+  // whose elements may be padded, only when the sizes agree).
+  for (auto* stage : {&program_.vertex, &program_.fragment}) {
+    auto& words = stage == &program_.vertex ? vertex_uniforms_ : fragment_uniforms_;
+    const auto& inits = stage == &program_.vertex ? program_.vertex_initializers : program_.fragment_initializers;
+    for (const auto& lu : stage->abi.loose_uniforms) {
+      auto it = inits.find(lu.name);
+      if (it == inits.end() || it->second.size() * 4 != lu.size_B) continue;
+      if (words.size() < lu.uniform + it->second.size()) words.resize(lu.uniform + it->second.size(), 0);
+      std::copy(it->second.begin(), it->second.end(), words.begin() + lu.uniform);
+    }
+  }
   AGX_CHECK(write_compat_matrices());
   return clear();  // a defined start (GL leaves a new window's contents undefined)
 }

@@ -37,6 +37,8 @@ namespace agx::shadertest {
 struct CompiledGraphics {
   compiler::Shader vertex, fragment;       // main shaders (no preamble)
   std::map<std::string, uint32_t> inputs;  // vertex input name -> location (glGetAttribLocation)
+  // Initialized loose uniforms of each stage: name -> words (stage_interface).
+  std::map<std::string, std::vector<uint32_t>> vertex_initializers, fragment_initializers;
 };
 
 // The GL state draws take (shader_runner's enable/disable, depthfunc,
@@ -79,8 +81,9 @@ class GraphicsSession {
  public:
   GraphicsSession(runtime::Device& device, const CompiledGraphics& program, const ShaderTest& test);
 
-  // Makes the window (cleared to black) and writes the matrices' initial
-  // values; run() needs it first.
+  // Makes the window (cleared to black) and writes the uniforms' initial
+  // values (GLSL initializers, the compatibility matrices); run() needs it
+  // first.
   Status begin();
   // As Session::run: an Error ends the file, a failed probe is recorded.
   Status run(const Command& command);

@@ -96,6 +96,19 @@ TEST(Draw, VertexShaderLoopAfterThePrologsLoads) {
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
 }
 
+// GLSL initializers give loose uniforms their values until `uniform` sets them.
+TEST(Draw, UniformInitializers) {
+  const std::string file = kPassthrough +
+      "[fragment shader]\n#version 130\nuniform bool b = true;\nuniform bvec2 b2 = bvec2(true, false);\n"
+      "uniform mat2 m = mat2(1.0, 2.0, 3.0, 4.0);\nuniform int i = -3;\n"
+      "void main() { gl_FragColor = b && b2 == bvec2(true, false) && m[1][0] == 3.0 && i == -3\n"
+      "  ? vec4(0, 1, 0, 1) : vec4(1, 0, 0, 1); }\n[test]\n";
+  auto v = run(file + "draw rect -1 -1 2 2\nprobe all rgb 0 1 0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run(file + "uniform int i 2\ndraw rect -1 -1 2 2\nprobe all rgb 1 0 0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
 TEST(Draw, DepthTestKeepsTheNearerRect) {
   const std::string file =
       "[require]\nGLSL >= 1.30\ndepthbuffer\n[vertex shader]\n#version 130\nin vec4 piglit_vertex;\nuniform float z;\n"
