@@ -427,16 +427,24 @@ Result<LoweredShader> lower_glsl(std::string_view text, Stage stage, unsigned ve
   AGX_TRY(body, l.locate(body));
   std::string pre = l.preamble();
   // The preamble goes before the first line that is not blank, a comment or
-  // a directive (#extension must come before any other token).
+  // a directive (#extension must come before any other token), and not
+  // inside a conditional (`#ifdef GL_ES` / `precision ...;` / `#endif`).
   size_t at = 0;
   unsigned line = first_line;
   bool in_comment = false;
+  int conditional = 0;  // #if nesting
   while (at < body.size()) {
     size_t eol = body.find('\n', at);
     std::string_view ln(body.data() + at, (eol == std::string::npos ? body.size() : eol) - at);
     size_t first = ln.find_first_not_of(" \t\r");
-    bool skip = in_comment || first == std::string_view::npos || ln[first] == '#' || ln.substr(first, 2) == "//" ||
-                ln.substr(first, 2) == "/*";
+    if (!in_comment && first != std::string_view::npos && ln[first] == '#') {
+      std::string_view d = ln.substr(ln.find_first_not_of(" \t", first + 1) == std::string_view::npos
+                                         ? ln.size() : ln.find_first_not_of(" \t", first + 1));
+      if (d.starts_with("if")) ++conditional;
+      else if (d.starts_with("endif")) --conditional;
+    }
+    bool skip = in_comment || conditional > 0 || first == std::string_view::npos || ln[first] == '#' ||
+                ln.substr(first, 2) == "//" || ln.substr(first, 2) == "/*";
     if (ln.find("/*") != std::string_view::npos) in_comment = ln.find("*/", ln.find("/*")) == std::string_view::npos;
     else if (in_comment && ln.find("*/") != std::string_view::npos) in_comment = false;
     if (!skip || eol == std::string::npos) break;

@@ -64,6 +64,15 @@ TEST(GlslLowering, CompatibilityVertexShader) {
   compiles(f, Stage::fragment);
 }
 
+// The declarations go after a leading conditional, not inside it.
+TEST(GlslLowering, PreambleAfterALeadingConditional) {
+  LoweringState state;
+  auto v = lower("#ifdef GL_ES\nprecision mediump float;\n#endif\n\nvoid main() { gl_Position = gl_Vertex; }\n",
+                 Stage::vertex, state);
+  EXPECT_TRUE(has(v.source, "#endif\n\nlayout(location = 0) in vec4 piglit_Vertex;")) << v.source;
+  compiles(v, Stage::vertex);
+}
+
 TEST(GlslLowering, FragmentOutputsTakeLocationsInOrder) {
   LoweringState state;
   auto f = lower("#version 130\nout vec4 colour;\nout vec4 second[2], third;\n"
