@@ -73,6 +73,18 @@ Mat4 ortho_matrix(double l, double r, double b, double t) {
   return m;
 }
 
+Mat4 frustum_matrix(double l, double r, double b, double t, double n, double f) {
+  Mat4 m{};
+  m[0] = float(2 * n / (r - l));
+  m[5] = float(2 * n / (t - b));
+  m[8] = float((r + l) / (r - l));
+  m[9] = float((t + b) / (t - b));
+  m[10] = float(-(f + n) / (f - n));
+  m[11] = -1;
+  m[14] = float(-2 * f * n / (f - n));
+  return m;
+}
+
 std::optional<std::vector<float>> compat_matrix(const std::string& name, const Mat4& projection) {
   if (!name.starts_with("piglit_")) return std::nullopt;
   std::string base = name.substr(7);
@@ -266,6 +278,13 @@ Status GraphicsSession::fixed_function(const CmdFixedFunction& f) {
     const auto& v = f.values;
     projection_ = v.size() == 4 ? ortho_matrix(v[0], v[1], v[2], v[3])
                                 : ortho_matrix(0, window_px_[0], 0, window_px_[1]);
+    return write_compat_matrices();
+  }
+  if (f.kind == K::frustum) {
+    const auto& v = f.values;
+    if (v.size() != 6 || v[0] == v[1] || v[2] == v[3] || v[4] == v[5] || v[4] <= 0 || v[5] <= 0)
+      return Error::invalid_argument("frustum: GL_INVALID_VALUE (planes L R B T N F with N, F > 0 and distinct pairs)");
+    projection_ = frustum_matrix(v[0], v[1], v[2], v[3], v[4], v[5]);
     return write_compat_matrices();
   }
   if (f.kind == K::color) {

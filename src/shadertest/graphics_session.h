@@ -74,8 +74,11 @@ std::array<std::array<float, 2>, 4> rect_tex_corners(const std::array<float, 4>&
 // name that is not one of them.
 using Mat4 = std::array<float, 16>;  // column-major
 std::optional<std::vector<float>> compat_matrix(const std::string& name, const Mat4& projection);
-// glOrtho(l, r, b, t, -1, 1) (piglit_gen_ortho_projection).
+// glOrtho(l, r, b, t, -1, 1) (piglit_gen_ortho_projection) and
+// glFrustum(l, r, b, t, n, f) (piglit_frustum_projection), as GL 2.1
+// sections 2.11.2 give them.
 Mat4 ortho_matrix(double l, double r, double b, double t);
+Mat4 frustum_matrix(double l, double r, double b, double t, double n, double f);
 
 class GraphicsSession {
  public:

@@ -63,6 +63,13 @@ TEST(Draw, CompatibilityMatricesAndOrtho) {
   v = run(file + "ortho\ncolor 1 0 1 1\ndraw rect 10 20 30 40\nprobe rect rgb (10, 20, 30, 40) (1, 0, 1)\n"
                  "probe rgb 9 20 0 0 0\nprobe rgb 10 60 0 0 0\n");
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  // frustum: draw rect's corners at eye z = 0 are behind the near plane
+  // (clip w = 0): nothing is drawn.
+  v = run(file + "frustum -1 1 -1 1 1 3\ncolor 0 0 1 1\ndraw rect -1 -1 2 2\nprobe all rgb 0 0 0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run(file + "frustum -1 1 -1 1 0 3\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_NE(v.detail.find("GL_INVALID_VALUE"), std::string::npos) << v.detail;
   v = run(kPassthrough + kUniformColour + "[test]\nuniform vec4 colour 1 1 0 1\ndraw rect ortho 0 0 125 250\n"
                                           "probe rgb 124 100 1 1 0\nprobe rgb 125 100 0 0 0\n");
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
@@ -161,6 +168,13 @@ TEST(Draw, RectCornersAndMatrices) {
   EXPECT_FLOAT_EQ(p[0], 2.0f / 250);
   EXPECT_FLOAT_EQ(p[12], -1.0f);
   EXPECT_FLOAT_EQ(p[13], -1.0f);
+  // glFrustum(-1, 1, -1, 1, 1, 3): a point on the near plane's corner maps to (1, 1, -1, 1).
+  const Mat4 fr = frustum_matrix(-1, 1, -1, 1, 1, 3);
+  EXPECT_FLOAT_EQ(fr[0], 1.0f);
+  EXPECT_FLOAT_EQ(fr[10], -2.0f);
+  EXPECT_FLOAT_EQ(fr[11], -1.0f);
+  EXPECT_FLOAT_EQ(fr[14], -3.0f);
+  EXPECT_FLOAT_EQ(fr[10] * -1 + fr[14], -1.0f);  // z at the near plane (eye z = -1)
   auto inv = compat_matrix("piglit_ProjectionMatrixInverse", p);
   ASSERT_TRUE(inv);
   EXPECT_FLOAT_EQ((*inv)[0], 125.0f);
