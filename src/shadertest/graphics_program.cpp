@@ -158,7 +158,7 @@ Verdict run_graphics_test(const ShaderTest& test, const RunOptions& options) {
     if (!shader.ok()) return {Outcome::skip, shader.error().message()};
     if (!stage.lowered.unsupported.empty()) return {Outcome::skip, stage.lowered.unsupported.front() + " is not supported"};
     if (shader->stats.scratch_B)
-      return {Outcome::skip, fmt::format("the {} shader spills to the stack, which graphics pipelines do not set up yet",
+      return {Outcome::skip, fmt::format("the {} shader uses stack memory (local arrays or spills), which graphics pipelines do not set up yet",
                                          compiler::stage_name(stage.stage))};
     if (stage.stage == compiler::Stage::vertex) {
       compiled.vertex = std::move(*shader);
