@@ -2,7 +2,8 @@
 # The README's test command: installs what is missing, builds, runs every
 # test; then builds with clang + AddressSanitizer + UndefinedBehaviorSanitizer,
 # runs every test again under them, and runs each fuzzer for a bounded time.
-# After the g++ tests it runs the piglit compute tests that must pass.
+# After the g++ tests it runs the piglit compute tests, then the piglit
+# vertex/fragment (render) tests, that must pass.
 # Ends with one line "tests: N passed, M failed" over all of it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +44,10 @@ step "piglit compute tests that must pass (src/shadertest/tests/data/piglit_comp
 build/agx shader-test --root /usr/lib/x86_64-linux-gnu/piglit \
   --list src/shadertest/tests/data/piglit_compute_pass.list -j"$jobs" | tee "$log/piglit" || status=1
 
+step "piglit render tests that must pass (src/shadertest/tests/data/piglit_render_pass.list)"
+build/agx shader-test --root /usr/lib/x86_64-linux-gnu/piglit \
+  --list src/shadertest/tests/data/piglit_render_pass.list -j"$jobs" | tee "$log/piglit_render" || status=1
+
 step "build (clang-14, ASan + UBSan, fuzzers)"
 # -O1 with line tables only, the sanitizers' usual build: tests run faster
 # than at -O0 and reports still name file and line; asserts stay on. The
@@ -72,15 +77,16 @@ piglit_counts() {
 
 read -r gp gf < <(ctest_counts "$log/gcc")
 read -r pp pf < <(piglit_counts "$log/piglit")
+read -r rp rf < <(piglit_counts "$log/piglit_render")
 read -r ap af < <(ctest_counts "$log/asan")
-passed=$((gp + pp + ap + fuzz_total - fuzz_failed))
-failed=$((gf + pf + af + fuzz_failed))
+passed=$((gp + pp + rp + ap + fuzz_total - fuzz_failed))
+failed=$((gf + pf + rf + af + fuzz_failed))
 step "done"
 echo
 echo "section times (minutes:seconds):"
 printf '  %s\n' "${sections[@]}"
 printf '  %3d:%02d  total\n' $((SECONDS / 60)) $((SECONDS % 60))
 echo
-echo "g++: $gp passed, $gf failed; piglit: $pp passed, $pf failed; ASan+UBSan: $ap passed, $af failed; fuzzers: $fuzz_total run"
+echo "g++: $gp passed, $gf failed; piglit compute: $pp passed, $pf failed; piglit render: $rp passed, $rf failed; ASan+UBSan: $ap passed, $af failed; fuzzers: $fuzz_total run"
 echo "tests: $passed passed, $failed failed"
 exit $status

@@ -42,8 +42,11 @@ Status check_state(const GraphicsPipelineDesc& d) {
   if (const DepthBias* b = d.depth_bias ? &*d.depth_bias : nullptr)
     if (!std::isfinite(b->constant) || !std::isfinite(b->slope) || !std::isfinite(b->clamp))
       return Error::invalid_argument("depth bias {}, slope {}, clamp {}: finite values", b->constant, b->slope, b->clamp);
-  if (d.outputs.point_size || d.outputs.layer_viewport || d.outputs.clip_distances || d.outputs.fragcoord_z)
-    return Error::unsupported("vertex outputs beyond position and varyings (point size, layer, clip distances, Z)");
+  if (d.outputs.point_size || d.outputs.layer_viewport || d.outputs.clip_distances)
+    return Error::unsupported("vertex outputs beyond position and varyings (point size, layer, clip distances)");
+  // Z reaches a fragment shader only through a binding it asks for.
+  if (d.outputs.fragcoord_z && !d.fragment_inputs)
+    return Error::unsupported("fragment Z without separable fragment inputs (the compile-time bindings have no Z)");
   return {};
 }
 
@@ -135,6 +138,12 @@ Result<std::unique_ptr<GraphicsPipeline>> GraphicsPipeline::create(Device& devic
   auto report = varyings::make_report(d.outputs);
   if (!report.ok()) return report.error().context(d.label + ": vertex outputs");
   p->report_ = std::move(*report);
+  if (d.fragment_inputs) {
+    auto b = varyings::separable_bindings(p->report_.slots, d.outputs, *d.fragment_inputs, d.fragment_w_cf);
+    if (!b.ok()) return b.error().context(d.label + ": fragment inputs");
+    AGX_TRY(p->report_.binding_words, varyings::pack_bindings(*b));
+    p->report_.bindings = std::move(*b);
+  }
   AGX_TRY(UscWordList vertex, p->place(d.vertex, "vertex program"));
   AGX_TRY(auto words, pack_usc_words(vertex));
   AGX_TRY(p->vertex_words_, p->upload_usc(words, "vertex USC word list"));

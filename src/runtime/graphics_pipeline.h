@@ -67,6 +67,12 @@ struct GraphicsPipelineDesc {
   ProgramCode vertex;
   varyings::Interface outputs;
   ProgramCode fragment;
+  // A compiled fragment shader picks its own coefficient registers
+  // (compiler::FragmentAbi): its inputs as varyings::separable_bindings
+  // entries against `outputs` (a varying's index, or Z), W in
+  // `fragment_w_cf`. None: the compile-time bindings above.
+  std::optional<std::vector<varyings::SeparableEntry>> fragment_inputs;
+  unsigned fragment_w_cf = 0;
 
   Topology topology = Topology::triangles;
   bool primitive_restart = false;  // indexed draws: the all-ones index of the index size restarts

@@ -1,5 +1,6 @@
 #include "runtime/limits.h"
 
+#include "compiler/compiler.h"
 #include "runtime/encoder.h"
 
 namespace agx::runtime {
@@ -20,13 +21,18 @@ constexpr Limit kLimits[] = {
     {"GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", 8},                           // `atomic counter buffer B`: 0..7
     {"GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS", 32},                            // `texture ... UNIT`: 0..31
     {"GL_MAX_IMAGE_UNITS", 32},                                             // `image texture UNIT`: 0..31
-    // A compute-only stack: no vertex, fragment or geometry stage, no
-    // program binary formats.
-    {"GL_MAX_VERTEX_OUTPUT_COMPONENTS", 0},
-    {"GL_MAX_FRAGMENT_UNIFORM_COMPONENTS", 0},
-    {"GL_MAX_VERTEX_UNIFORM_COMPONENTS", 0},
-    {"GL_MAX_VERTEX_ATTRIBS", 0},
-    {"GL_MAX_VARYING_COMPONENTS", 0},
+    // The graphics stages: attribute locations 0-15 (compiler
+    // kMaxVertexAttributes, Mesa's AGX_MAX_ATTRIBS), vertex outputs and
+    // fragment inputs at locations 0-15 of 4 components each (the
+    // compiler refuses locations past 15); a pipeline program loads at
+    // most 256 uniforms (graphics_pipeline.cpp), of which the fragment
+    // ABI reserves u0-u7 and the vertex prolog's up to u51 (16 attributes:
+    // 3 x 16 + 3, rounded up to even). No program binary formats.
+    {"GL_MAX_VERTEX_OUTPUT_COMPONENTS", 4 * compiler::kMaxVertexAttributes},
+    {"GL_MAX_FRAGMENT_UNIFORM_COMPONENTS", 256 - compiler::FragmentAbi::kFirstShaderUniform},
+    {"GL_MAX_VERTEX_UNIFORM_COMPONENTS", 256 - 52},
+    {"GL_MAX_VERTEX_ATTRIBS", compiler::kMaxVertexAttributes},
+    {"GL_MAX_VARYING_COMPONENTS", 4 * compiler::kMaxVertexAttributes},
     {"GL_NUM_PROGRAM_BINARY_FORMATS", 0},
 };
 

@@ -79,9 +79,11 @@ class Lowerer {
   std::set<std::string> used_;           // gl_ names replaced
   std::set<uint32_t> taken_attributes_;  // built-in attribute locations
   uint32_t next_attribute_ = 0;
+  uint32_t next_output_ = 0;  // fragment outputs without a location
 };
 
 std::optional<std::string> Lowerer::replacement(std::string_view id) {
+  if (id == "main" && stage_ == Stage::vertex) return "piglit_main";  // kClipZMain calls it
   if (id == "attribute" && stage_ == Stage::vertex) return "in";
   if (id == "varying") return stage_ == Stage::vertex ? "out" : "in";
   for (const auto& [from, to] : kSampling)
@@ -214,7 +216,11 @@ Result<std::string> Lowerer::located_declaration(std::string_view stmt) {
   }
   bool attribute = stage_ == Stage::vertex && in, varying = (stage_ == Stage::vertex && out) ||
                                                             (stage_ == Stage::fragment && in);
-  if (!attribute && !varying) return std::string(stmt);
+  // A fragment output without a location: GL gives a program's only output
+  // location 0; several take locations in declaration order (glslang
+  // assigns none for OpenGL SPIR-V, and the compiler needs them).
+  bool output = stage_ == Stage::fragment && out;
+  if (!attribute && !varying && !output) return std::string(stmt);
   bool function = std::find(t.begin(), t.end(), "(") != t.end() && std::find(t.begin(), t.end(), "layout") == t.end();
   if (k >= t.size() || function)
     return std::string(stmt);  // a function prototype or nothing to place
@@ -230,7 +236,9 @@ Result<std::string> Lowerer::located_declaration(std::string_view stmt) {
     return blank;
   }
   auto slots = slots_of(type);
-  if (!slots) return Error::unsupported("a {} of type '{}' (structures are not placed)", varying ? "varying" : "vertex input", type);
+  if (!slots)
+    return Error::unsupported("a {} of type '{}' (structures are not placed)",
+                              varying ? "varying" : output ? "fragment output" : "vertex input", type);
   std::string prefix(stmt.substr(0, size_t(type.data() - stmt.data())));
   // GLSL 1.20 allowed `invariant varying` in a fragment shader; GLSL 4.50
   // takes invariant on outputs only (section 4.8.1), and it changes nothing
@@ -258,6 +266,9 @@ Result<std::string> Lowerer::located_declaration(std::string_view stmt) {
     uint32_t loc = 0;
     if (varying) {
       loc = varying_location(name, n);
+    } else if (output) {
+      loc = next_output_;
+      next_output_ += n;
     } else {
       auto clash = [&](uint32_t at) {
         for (uint32_t s = at; s < at + n; ++s)
@@ -416,24 +427,32 @@ Result<LoweredShader> lower_glsl(std::string_view text, Stage stage, unsigned ve
   AGX_TRY(body, l.locate(body));
   std::string pre = l.preamble();
   // The preamble goes before the first line that is not blank, a comment or
-  // a directive (#extension must come before any other token).
+  // a directive (#extension must come before any other token), and not
+  // inside a conditional (`#ifdef GL_ES` / `precision ...;` / `#endif`).
   size_t at = 0;
   unsigned line = first_line;
   bool in_comment = false;
+  int conditional = 0;  // #if nesting
   while (at < body.size()) {
     size_t eol = body.find('\n', at);
     std::string_view ln(body.data() + at, (eol == std::string::npos ? body.size() : eol) - at);
     size_t first = ln.find_first_not_of(" \t\r");
-    bool skip = in_comment || first == std::string_view::npos || ln[first] == '#' || ln.substr(first, 2) == "//" ||
-                ln.substr(first, 2) == "/*";
+    if (!in_comment && first != std::string_view::npos && ln[first] == '#') {
+      std::string_view d = ln.substr(ln.find_first_not_of(" \t", first + 1) == std::string_view::npos
+                                         ? ln.size() : ln.find_first_not_of(" \t", first + 1));
+      if (d.starts_with("if")) ++conditional;
+      else if (d.starts_with("endif")) --conditional;
+    }
+    bool skip = in_comment || conditional > 0 || first == std::string_view::npos || ln[first] == '#' ||
+                ln.substr(first, 2) == "//" || ln.substr(first, 2) == "/*";
     if (ln.find("/*") != std::string_view::npos) in_comment = ln.find("*/", ln.find("/*")) == std::string_view::npos;
     else if (in_comment && ln.find("*/") != std::string_view::npos) in_comment = false;
     if (!skip || eol == std::string::npos) break;
     at = eol + 1;
     ++line;
   }
-  l.out.source = fmt::format("#version {}\n#line {}\n{}{}#line {}\n{}", out_version, first_line, body.substr(0, at),
-                             pre, line, body.substr(at));
+  l.out.source = fmt::format("#version {}\n#line {}\n{}{}#line {}\n{}{}", out_version, first_line, body.substr(0, at),
+                             pre, line, body.substr(at), stage == Stage::vertex ? kClipZMain : "");
   return std::move(l.out);
 }
 

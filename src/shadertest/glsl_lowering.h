@@ -29,6 +29,10 @@
 // - every vertex input and varying gets an explicit location: varyings by
 //   name, the same in both stages (GL links them by name; SPIR-V by
 //   location), vertex inputs the lowest locations the built-ins leave free.
+// - GL's clip volume -w <= z <= w becomes the hardware's (Vulkan's)
+//   0 <= z <= w: a vertex shader's `main` is renamed `piglit_main` and a
+//   new `main` calls it, then stores z as (z + w) / 2 (kClipZMain), the
+//   rewrite Mesa's nir_lower_clip_halfz makes for GL on such hardware.
 #pragma once
 
 #include <map>
@@ -40,6 +44,11 @@
 #include "util/result.h"
 
 namespace agx::shadertest {
+
+// The `main` appended to every lowered vertex shader (after its own, renamed
+// piglit_main).
+inline constexpr const char* kClipZMain =
+    "\nvoid main() { piglit_main(); gl_Position.z = (gl_Position.z + gl_Position.w) * 0.5; }\n";
 
 // A source's `#version` line: its number, `es`, and the text with that line
 // emptied (the other lines keep their numbers).

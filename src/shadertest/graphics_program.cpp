@@ -1,6 +1,11 @@
 #include "shadertest/graphics_program.h"
 
+#include <cstring>
+
 #include "compiler/compiler.h"
+#include "runtime/runtime.h"
+#include "shadertest/graphics_session.h"
+#include "util/png.h"
 
 namespace agx::shadertest {
 
@@ -39,36 +44,147 @@ std::variant<GraphicsProgram, ProgramError> build_graphics_program(const ShaderT
   return program;
 }
 
-Verdict run_graphics_test(const ShaderTest& test) {
+StageInterface stage_interface(std::span<const uint32_t> spirv) {
+  // SPIR-V's physical layout: a 5-word header, then instructions whose
+  // first word is (word count << 16) | opcode: OpName 5, OpDecorate 71
+  // (Location 30), OpVariable 59 (storage classes UniformConstant 0,
+  // Input 1; an optional initializer), OpConstantTrue 41, OpConstantFalse
+  // 42, OpConstant 43, OpConstantComposite 44, OpConstantNull 46.
+  std::map<uint32_t, std::string> names;
+  std::map<uint32_t, uint32_t> locations;
+  std::map<uint32_t, std::vector<uint32_t>> constants;  // id -> its words, flattened
+  std::vector<uint32_t> inputs;
+  std::vector<std::pair<uint32_t, uint32_t>> initialized;  // variable, initializer
+  for (size_t at = 5; at < spirv.size();) {
+    const uint32_t count = spirv[at] >> 16, op = spirv[at] & 0xFFFF;
+    if (count == 0 || at + count > spirv.size()) break;
+    const uint32_t* w = &spirv[at];
+    if (op == 5 && count >= 3) {
+      const char* text = reinterpret_cast<const char*>(w + 2);
+      names[w[1]] = std::string(text, strnlen(text, (count - 2) * 4));
+    } else if (op == 71 && count >= 4 && w[2] == 30) {
+      locations[w[1]] = w[3];
+    } else if ((op == 41 || op == 42) && count == 3) {
+      constants[w[2]] = {op == 41 ? 1u : 0u};
+    } else if (op == 43 && count >= 4) {
+      constants[w[2]] = std::vector<uint32_t>(w + 3, w + count);
+    } else if (op == 44 && count >= 3) {
+      std::vector<uint32_t> words;
+      bool known = true;
+      for (uint32_t i = 3; i < count; ++i) {
+        auto c = constants.find(w[i]);
+        if (c == constants.end()) known = false;
+        else words.insert(words.end(), c->second.begin(), c->second.end());
+      }
+      if (known) constants[w[2]] = std::move(words);
+    } else if (op == 59 && count >= 4 && w[3] == 1) {
+      inputs.push_back(w[2]);
+    } else if (op == 59 && count >= 5 && w[3] == 0) {
+      initialized.push_back({w[2], w[4]});
+    }
+    at += count;
+  }
+  StageInterface out;
+  for (uint32_t id : inputs)
+    if (names.count(id) && locations.count(id)) out.inputs[names[id]] = locations[id];
+  for (const auto& [var, init] : initialized)
+    if (names.count(var) && constants.count(init)) out.uniform_initializers[names[var]] = constants[init];
+  return out;
+}
+
+namespace {
+
+// The verdict when glslang rejected the program.
+Verdict program_error_verdict(const ProgramError& e, bool link_error) {
+  if (e.kind == ProgramError::Kind::several_units) return {Outcome::skip, e.message};
+  if (e.kind == ProgramError::Kind::lowering) return {Outcome::skip, "GLSL lowering: " + e.message};
+  if (link_error) return {Outcome::pass, ""};
+  std::string kind = glslang_error_kind(e.message);
+  if (kind.starts_with("'gl_") && kind.find("undeclared identifier") != std::string::npos)
+    return {Outcome::skip, "a compatibility built-in the GLSL lowering does not replace: " + kind};
+  return {Outcome::fail, e.message};
+}
+
+// The [test] commands on a fresh device; the window to `options.png_path`.
+Verdict run_draws(const ShaderTest& test, const CompiledGraphics& program, const RunOptions& options) {
+  auto device = runtime::Device::open_in_process();
+  if (!device.ok()) return {Outcome::fail, fmt::format("device: {}", device.error().message())};
+  GraphicsSession session(**device, program, test);
+  if (Status st = session.begin(); !st.ok()) return {Outcome::fail, fmt::format("window: {}", st.error().message())};
+  std::string error;
+  bool missing = false;  // the runner cannot do what the command asks yet
+  for (const auto& c : test.commands) {
+    if (Status st = session.run(c); !st.ok()) {
+      error = fmt::format("line {}: '{}': {}", c.line, c.text, st.error().message());
+      missing = st.error().kind() == ErrorKind::unsupported;
+      break;
+    }
+  }
+  if (!options.png_path.empty()) {
+    auto png = session.window_png();
+    Status st = png.ok() ? write_png(options.png_path, *png) : Status(png.error());
+    if (!st.ok() && error.empty()) error = fmt::format("--png: {}", st.error().message());
+  }
+  std::string all;
+  for (const auto& f : session.failures()) all += (all.empty() ? "" : "\n") + f;
+  if (!error.empty()) all += (all.empty() ? "" : "\n") + error;
+  if (all.empty()) return {Outcome::pass, ""};
+  // What the runner cannot do yet is a SKIP only when nothing failed before it.
+  return {missing && session.failures().empty() ? Outcome::skip : Outcome::fail, all};
+}
+
+}  // namespace
+
+Verdict run_graphics_test(const ShaderTest& test, const RunOptions& options) {
   bool link_error = false, only_link_success = true;
   for (const auto& c : test.commands) {
     link_error = link_error || std::holds_alternative<CmdLinkError>(c.body);
     only_link_success = only_link_success && std::holds_alternative<CmdLinkSuccess>(c.body);
   }
   auto built = build_graphics_program(test);
-  if (const auto* e = std::get_if<ProgramError>(&built)) {
-    if (e->kind == ProgramError::Kind::several_units) return {Outcome::skip, e->message};
-    if (e->kind == ProgramError::Kind::lowering) return {Outcome::skip, "GLSL lowering: " + e->message};
-    if (link_error) return {Outcome::pass, ""};
-    std::string kind = glslang_error_kind(e->message);
-    if (kind.starts_with("'gl_") && kind.find("undeclared identifier") != std::string::npos)
-      return {Outcome::skip, "a compatibility built-in the GLSL lowering does not replace: " + kind};
-    return {Outcome::fail, e->message};
-  }
+  if (const auto* e = std::get_if<ProgramError>(&built)) return program_error_verdict(*e, link_error);
   const auto& program = std::get<GraphicsProgram>(built);
   if (link_error)
     return {Outcome::skip, "link error expected: each stage compiles; the checks between stages are not made yet"};
+  CompiledGraphics compiled;
+  bool has_vertex = false, has_fragment = false;
   for (const auto& stage : program.stages) {
-    compiler::Options options;
-    options.env = compiler::TargetEnv::opengl;
-    options.stage = stage.stage;
-    options.file_name = compiler::stage_name(stage.stage);
-    auto shader = compiler::compile_spirv(stage.spirv, options);
+    compiler::Options o;
+    o.env = compiler::TargetEnv::opengl;
+    o.stage = stage.stage;
+    o.file_name = compiler::stage_name(stage.stage);
+    o.preamble = false;  // the runtime's graphics pipelines run no preamble
+    auto shader = compiler::compile_spirv(stage.spirv, o);
     if (!shader.ok()) return {Outcome::skip, shader.error().message()};
     if (!stage.lowered.unsupported.empty()) return {Outcome::skip, stage.lowered.unsupported.front() + " is not supported"};
+    if (shader->stats.scratch_B)
+      return {Outcome::skip, fmt::format("the {} shader uses stack memory (local arrays or spills), which graphics pipelines do not set up yet",
+                                         compiler::stage_name(stage.stage))};
+    if (stage.stage == compiler::Stage::vertex) {
+      compiled.vertex = std::move(*shader);
+      StageInterface iface = stage_interface(stage.spirv);
+      compiled.inputs = std::move(iface.inputs);
+      compiled.vertex_initializers = std::move(iface.uniform_initializers);
+      has_vertex = true;
+    } else {
+      compiled.fragment = std::move(*shader);
+      compiled.fragment_initializers = stage_interface(stage.spirv).uniform_initializers;
+      has_fragment = true;
+    }
   }
   if (only_link_success) return {Outcome::pass, ""};
-  return {Outcome::skip, "draws are not supported yet: the runtime has no graphics pipeline"};
+  if (!has_vertex || !has_fragment)
+    return {Outcome::skip, fmt::format("a program without a {} shader (fixed-function processing) is not supported",
+                                       has_vertex ? "fragment" : "vertex")};
+  for (const auto* s : {&compiled.vertex, &compiled.fragment}) {
+    if (!s->abi.resources.empty())
+      return {Outcome::skip, fmt::format("buffers in vertex/fragment shaders ('{}') are not supported yet",
+                                         s->abi.resources[0].name)};
+    if (!s->abi.images.empty())
+      return {Outcome::skip, fmt::format("textures in vertex/fragment shaders ('{}') are not supported yet",
+                                         s->abi.images[0].name)};
+  }
+  return run_draws(test, compiled, options);
 }
 
 std::string glslang_error_kind(const std::string& message) {

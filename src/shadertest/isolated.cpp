@@ -28,7 +28,7 @@ struct Child {
 
 // Child -> parent message: "OUTCOME\nDETAIL" (detail may hold newlines).
 void child_main(const std::string& path, int fd,
-                const std::function<Verdict(const std::string&)>& run) {
+                const std::function<Verdict(const std::string&, const std::string&)>& run) {
   Verdict v;
   std::ifstream f(path, std::ios::binary);
   if (!f) {
@@ -36,7 +36,7 @@ void child_main(const std::string& path, int fd,
   } else {
     std::stringstream ss;
     ss << f.rdbuf();
-    v = run(ss.str());
+    v = run(ss.str(), path);
   }
   std::string msg = fmt::format("{}\n{}", to_string(v.outcome), v.detail);
   const char* p = msg.data();
@@ -70,7 +70,7 @@ Verdict decode(const std::string& out, int status) {
 
 std::vector<FileResult> run_isolated(const std::vector<std::string>& paths,
                                      const IsolationOptions& options,
-                                     const std::function<Verdict(const std::string&)>& run,
+                                     const std::function<Verdict(const std::string&, const std::string&)>& run,
                                      const std::function<void(const FileResult&)>& done) {
   std::vector<FileResult> results(paths.size());
   std::vector<Child> running;

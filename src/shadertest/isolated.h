@@ -24,12 +24,12 @@ struct IsolationOptions {
   double timeout_s = 60;
 };
 
-// `run` is called in the child on the file's text. Results arrive through
+// `run` is called in the child on the file's text and path. Results arrive through
 // `done` in the parent (order of completion); the return value is every
 // result in the order of `paths`.
 std::vector<FileResult> run_isolated(const std::vector<std::string>& paths,
                                      const IsolationOptions& options,
-                                     const std::function<Verdict(const std::string& text)>& run,
+                                     const std::function<Verdict(const std::string& text, const std::string& path)>& run,
                                      const std::function<void(const FileResult&)>& done);
 
 }  // namespace agx::shadertest

@@ -144,13 +144,13 @@ bool expects_link_error(const ShaderTest& test) {
 
 }  // namespace
 
-Verdict run_shader_test(std::string_view text) {
+Verdict run_shader_test(std::string_view text, const RunOptions& run_options) {
   auto parsed = parse_shader_test(text);
   if (!parsed.ok()) return fail(parsed.error().message());
   const ShaderTest& test = *parsed;
   if (auto reason = skip_reason(test, Capabilities::stack())) return {Outcome::skip, *reason};
   if (!test.has_stage(ShaderKind::compute_glsl) && !test.has_stage(ShaderKind::compute_spirv))
-    return run_graphics_test(test);
+    return run_graphics_test(test, run_options);
 
   // SPIRV ONLY takes the [compute shader spirv] section; otherwise GLSL, as
   // piglit's shader_runner does without -spirv.

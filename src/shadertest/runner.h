@@ -40,8 +40,14 @@ std::optional<std::string> skip_reason(const ShaderTest& test, const Capabilitie
 std::string adapt_glsl(const ShaderTest& test, const ShaderSection& section,
                        std::vector<std::string>* notes);
 
+// What a run writes besides the verdict: `png_path` (empty: nothing) gets
+// a vertex/fragment file's final window as a PNG (`agx shader-test --png`).
+struct RunOptions {
+  std::string png_path;
+};
+
 // Parses, checks requirements and runs the file. Never throws; a crash of
 // the stack is what the caller's child process turns into CRASH.
-Verdict run_shader_test(std::string_view text);
+Verdict run_shader_test(std::string_view text, const RunOptions& options = {});
 
 }  // namespace agx::shadertest

@@ -88,7 +88,7 @@ int run(bool json) {
   agx::shadertest::IsolationOptions iso;
   iso.jobs = 1;
   auto ours = agx::shadertest::run_isolated(
-      paths, iso, [](const std::string& text) { return agx::shadertest::run_shader_test(text); }, nullptr);
+      paths, iso, [](const std::string& text, const std::string&) { return agx::shadertest::run_shader_test(text); }, nullptr);
   double agx_s = std::chrono::duration<double>(Clock::now() - t0).count();
   size_t agx_pass = 0;
   for (const auto& r : ours) agx_pass += r.verdict.outcome == agx::shadertest::Outcome::pass;

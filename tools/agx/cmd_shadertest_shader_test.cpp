@@ -1,5 +1,5 @@
 // `agx shader-test FILE|DIR... [--list FILE] [--root DIR] [-j N] [--timeout S]
-//  [--json | --piglit]`: runs piglit .shader_test files on the stack, each in
+//  [--json | --piglit] [--png DIR]`: runs piglit .shader_test files on the stack, each in
 // its own child process (docs/shadertest.md gives the output formats).
 #include <fmt/format.h>
 
@@ -56,6 +56,19 @@ agx::Result<std::vector<std::string>> collect(const std::vector<std::string>& ar
   return paths;
 }
 
+// The PNG of `path` under --png: its path (relative to --root when given),
+// '/' as '_', ".png" for ".shader_test".
+std::string png_name(const std::string& path, const std::string& root) {
+  fs::path p = fs::path(path).lexically_normal();
+  if (!root.empty()) p = p.lexically_relative(fs::path(root).lexically_normal());
+  std::string name = p.string();
+  while (name.starts_with("../")) name.erase(0, 3);
+  while (name.starts_with("/")) name.erase(0, 1);
+  if (name.ends_with(".shader_test")) name.resize(name.size() - 12);
+  std::replace(name.begin(), name.end(), '/', '_');
+  return name + ".png";
+}
+
 // `--census`: the model is agx::shadertest::Census; this prints it.
 void print_census(const std::vector<std::string>& paths) {
   agx::shadertest::Census census;
@@ -87,7 +100,7 @@ void print_census(const std::vector<std::string>& paths) {
 void setup_shader_test(agx::cli::Args& sub) {
   struct Opts {
     std::vector<std::string> inputs;
-    std::string list, root;
+    std::string list, root, png;
     unsigned jobs = 1;
     double timeout_s = 60;
     bool json = false, piglit = false, census = false;
@@ -99,6 +112,9 @@ void setup_shader_test(agx::cli::Args& sub) {
   sub.add_option("-j,--jobs", o->jobs, "Files run in parallel (child processes)")->check_range(1, 256);
   sub.add_option("--timeout", o->timeout_s, "Seconds one file may take before it is killed (CRASH)")
       ->check_positive();
+  sub.add_option("--png", o->png,
+                 "Directory to write each vertex/fragment file's final window to, as PATH.png (the file's path, "
+                 "relative to --root, with '/' as '_')");
   sub.add_flag("--json", o->json, "One JSON object per file: {\"file\", \"result\", \"detail\", \"ms\"}");
   sub.add_flag("--piglit", o->piglit,
                "For one file, print what piglit's shader_runner prints: PIGLIT: {\"result\": \"pass\" }");
@@ -126,7 +142,16 @@ void setup_shader_test(agx::cli::Args& sub) {
     agx::shadertest::IsolationOptions iso;
     iso.jobs = o->jobs;
     iso.timeout_s = o->timeout_s;
-    auto run = [](const std::string& text) { return agx::shadertest::run_shader_test(text); };
+    if (!o->png.empty()) {
+      std::error_code ec;
+      fs::create_directories(o->png, ec);
+      if (ec) agx::cli::fail(fmt::format("--png {}: {}", o->png, ec.message()));
+    }
+    auto run = [o](const std::string& text, const std::string& path) {
+      agx::shadertest::RunOptions ro;
+      if (!o->png.empty()) ro.png_path = (fs::path(o->png) / png_name(path, o->root)).string();
+      return agx::shadertest::run_shader_test(text, ro);
+    };
     auto print = [&](const agx::shadertest::FileResult& r) {
       const auto& v = r.verdict;
       if (o->piglit) {

@@ -266,6 +266,40 @@ TEST_F(DrawTest, AFaultNamesTheDraw) {
   }
 }
 
+// A compiled fragment shader's inputs sit where its compiler put them:
+// separable bindings put the colour in cf3 (W stays in cf0).
+TEST_F(DrawTest, SeparableFragmentInputsBindTheirOwnRegisters) {
+  Image* rt = image(format::Format::R8G8B8A8_UNORM);
+  GraphicsPipelineDesc d = desc(rect(8, 8, 40, 24, kGreen));
+  d.fragment.code = assemble("iterproj r0_r1_r2_r3, cf3, cf0, center, 0b0, 0, 0, 0, 0, 0\n"
+                             "st_tile r0_r1_r2_r3, u8norm, 0, xyzw, 0, 255, 0\n");
+  d.fragment.code.insert(d.fragment.code.end(), {0x88, 0x00});
+  d.fragment_inputs = std::vector<varyings::SeparableEntry>{{0, varyings::CoefficientSource::kVarying, 3, 0}};
+  const GraphicsPipeline* p = pipeline(d);
+  ASSERT_TRUE(rt && p);
+  ASSERT_EQ(p->varyings().bindings.bindings.size(), 2u);
+  EXPECT_EQ(p->varyings().bindings.bindings[1].base_cf, 3u);
+  EXPECT_EQ(p->varyings().bindings.num_cf, 7u);
+  auto pass = begin(rt);
+  ASSERT_TRUE(pass);
+  ASSERT_TRUE(pass->bind_pipeline(*p).ok());
+  ASSERT_TRUE(pass->draw(6).ok());
+  Status st = pass->end();
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  expect_pixels(pixels(*rt), [&](uint32_t x, uint32_t y) { return in_rect(x, y, 8, 8, 40, 24, {0, 255, 0, 255}); });
+  // An entry naming no varying, and Z without separable inputs, are refused.
+  GraphicsPipelineDesc e = d;
+  e.fragment_inputs->at(0).varying = 5;
+  auto bad = GraphicsPipeline::create(*dev, e);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message().find("fragment inputs"), std::string::npos) << bad.error().message();
+  e = desc(rect(8, 8, 40, 24, kGreen));
+  e.outputs.fragcoord_z = true;
+  bad = GraphicsPipeline::create(*dev, e);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message().find("fragment Z"), std::string::npos) << bad.error().message();
+}
+
 TEST_F(DrawTest, PipelineErrorsNameThePipeline) {
   GraphicsPipelineDesc d = desc(rect(0, 0, 8, 8, kRed));
   d.label = "quad";

@@ -46,6 +46,9 @@ TEST(GlslLowering, CompatibilityVertexShader) {
   EXPECT_TRUE(has(v.source, "piglit_ftransform()"));
   EXPECT_EQ(v.unsupported, (std::vector<std::string>{"gl_ClipVertex (user clip planes)"}));
   EXPECT_EQ(v.attributes.size(), 4u);
+  // GL's clip volume: the shader's main runs first, then z = (z + w) / 2.
+  EXPECT_TRUE(has(v.source, "void piglit_main() {")) << v.source;
+  EXPECT_TRUE(v.source.ends_with(kClipZMain)) << v.source;
   compiles(v, Stage::vertex);
   // The fragment stage finds the varyings at the vertex stage's locations.
   auto f = lower("varying vec3 n;\nuniform sampler2D s;\nuniform sampler2DShadow z;\nvoid main() {\n"
@@ -58,6 +61,26 @@ TEST(GlslLowering, CompatibilityVertexShader) {
   EXPECT_TRUE(has(f.source, "layout(location = 0) out vec4 piglit_FragColor;"));
   EXPECT_TRUE(has(f.source, "texture(s, n.xy)"));
   EXPECT_TRUE(has(f.source, "vec4 piglit_shadow2D(sampler2DShadow s, vec3 c) { return vec4(texture(s, c)); }"));
+  compiles(f, Stage::fragment);
+}
+
+// The declarations go after a leading conditional, not inside it.
+TEST(GlslLowering, PreambleAfterALeadingConditional) {
+  LoweringState state;
+  auto v = lower("#ifdef GL_ES\nprecision mediump float;\n#endif\n\nvoid main() { gl_Position = gl_Vertex; }\n",
+                 Stage::vertex, state);
+  EXPECT_TRUE(has(v.source, "#endif\n\nlayout(location = 0) in vec4 piglit_Vertex;")) << v.source;
+  compiles(v, Stage::vertex);
+}
+
+TEST(GlslLowering, FragmentOutputsTakeLocationsInOrder) {
+  LoweringState state;
+  auto f = lower("#version 130\nout vec4 colour;\nout vec4 second[2], third;\n"
+                 "layout(location = 5) out vec4 fixed_at;\nvoid main() { colour = vec4(1.0); }\n",
+                 Stage::fragment, state);
+  EXPECT_TRUE(has(f.source, "layout(location = 0) out vec4 colour;")) << f.source;
+  EXPECT_TRUE(has(f.source, "layout(location = 1) out vec4 second[2];layout(location = 3) out vec4 third;")) << f.source;
+  EXPECT_TRUE(has(f.source, "layout(location = 5) out vec4 fixed_at;")) << f.source;
   compiles(f, Stage::fragment);
 }
 

@@ -27,7 +27,7 @@ TEST(Isolated, CrashAndTimeoutStayInTheirChild) {
   unsigned done = 0;
   auto results = run_isolated(
       paths, o,
-      [](const std::string& text) -> Verdict {
+      [](const std::string& text, const std::string&) -> Verdict {
         if (text == "segv") std::raise(SIGSEGV);
         if (text == "hang") std::this_thread::sleep_for(std::chrono::seconds(30));
         if (text == "fail") return {Outcome::fail, "line 3: probe\nsecond line"};

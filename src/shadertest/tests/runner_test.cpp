@@ -35,7 +35,7 @@ TEST(Runner, SkipReasons) {
             "has a [vertex program] section: only GLSL vertex and fragment shaders are supported");
 }
 
-TEST(Runner, VertexFragmentVerdictsBeforeDraws) {
+TEST(Runner, VertexFragmentVerdicts) {
   const std::string vs = "[require]\nGLSL >= 1.10\n[vertex shader]\nvoid main() { gl_Position = gl_Vertex; }\n";
   const std::string fs = "[fragment shader]\nvoid main() { gl_FragColor = vec4(0.0, 1.0, 0.0, 1.0); }\n";
   // glslang rejects the program: what `link error` wants.
@@ -48,11 +48,11 @@ TEST(Runner, VertexFragmentVerdictsBeforeDraws) {
   v = run_shader_test(vs + "[fragment shader]\nvoid main() { gl_FragColor = gl_LightSource[0].ambient; }\n");
   EXPECT_EQ(v.outcome, Outcome::skip);
   EXPECT_NE(v.detail.find("gl_LightSource"), std::string::npos) << v.detail;
-  // Both stages lower and reach the compiler, whose message says why it
-  // cannot compile them yet (or, once it can, the file draws: not yet).
+  // Both stages lower and compile, and the file draws (draw_test.cpp has more).
   v = run_shader_test(vs + fs + "[test]\ndraw rect -1 -1 2 2\nprobe all rgba 0 1 0 1\n");
-  EXPECT_EQ(v.outcome, Outcome::skip) << v.detail;
-  EXPECT_FALSE(v.detail.empty());
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run_shader_test(vs + fs + "[test]\ndraw rect -1 -1 2 2\nprobe all rgba 1 0 0 1\n");
+  EXPECT_EQ(v.outcome, Outcome::fail) << v.detail;
   // Two shader objects of one stage: glslang's SPIR-V path takes one.
   v = run_shader_test(vs + "[vertex shader]\nvoid f() {}\n" + fs);
   EXPECT_EQ(v.outcome, Outcome::skip);
@@ -73,8 +73,10 @@ TEST(Runner, LimitRequirements) {
   EXPECT_EQ(*req("INT GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 131072"),
             "Test requires GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 131072.  The driver supports 65536.");
   EXPECT_EQ(*req("INT GL_MAX_TESS_GEN_LEVEL >= 64"), "GL_MAX_TESS_GEN_LEVEL: the stack reports no such integer");
-  // The limits shader_runner reads itself: a compute-only stack has no vertex stage.
-  EXPECT_EQ(*req("GL_MAX_VERTEX_ATTRIBS >= 16"), "Test requires vertex attribs >= 16.  The driver supports 0.");
+  // The limits shader_runner reads itself: the graphics stages' (16 attributes).
+  EXPECT_FALSE(req("GL_MAX_VERTEX_ATTRIBS >= 16"));
+  EXPECT_EQ(*req("GL_MAX_VERTEX_ATTRIBS >= 17"), "Test requires vertex attribs >= 17.  The driver supports 16.");
+  EXPECT_FALSE(req("GL_MAX_VARYING_COMPONENTS >= 64"));
   EXPECT_FALSE(req("GL_NUM_PROGRAM_BINARY_FORMATS == 0"));
   // What does not change a compute program is accepted.
   EXPECT_FALSE(req("SIZE 32 16\ndepthbuffer\nSSO ENABLED\nignore_missing_uniforms\nSPIRV NO"));

@@ -1,0 +1,354 @@
+// GraphicsSession (graphics_session.h): uniforms, the compatibility
+// matrices, clears, GL state and probes; draws are in graphics_draw.cpp.
+#include "shadertest/graphics_session.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "shadertest/overloaded.h"
+
+namespace agx::shadertest {
+
+namespace {
+
+constexpr Mat4 kIdentity{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+Mat4 transpose(const Mat4& m) {
+  Mat4 t{};
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) t[r * 4 + c] = m[c * 4 + r];
+  return t;
+}
+
+// Gauss-Jordan with partial pivoting; a singular matrix gives zeros.
+Mat4 inverse(const Mat4& m) {
+  double a[4][8];
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) {
+      a[r][c] = m[c * 4 + r];
+      a[r][c + 4] = r == c ? 1 : 0;
+    }
+  for (int c = 0; c < 4; ++c) {
+    int p = c;
+    for (int r = c + 1; r < 4; ++r)
+      if (std::fabs(a[r][c]) > std::fabs(a[p][c])) p = r;
+    if (a[p][c] == 0) return Mat4{};
+    for (int k = 0; k < 8; ++k) std::swap(a[c][k], a[p][k]);
+    const double d = a[c][c];
+    for (int k = 0; k < 8; ++k) a[c][k] /= d;
+    for (int r = 0; r < 4; ++r) {
+      if (r == c) continue;
+      const double f = a[r][c];
+      for (int k = 0; k < 8; ++k) a[r][k] -= f * a[c][k];
+    }
+  }
+  Mat4 out{};
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) out[c * 4 + r] = float(a[r][c + 4]);
+  return out;
+}
+
+runtime::CompareOp compare_op(const std::string& gl) {
+  static const std::pair<const char*, runtime::CompareOp> kOps[] = {
+      {"GL_NEVER", runtime::CompareOp::never},     {"GL_LESS", runtime::CompareOp::less},
+      {"GL_EQUAL", runtime::CompareOp::equal},     {"GL_LEQUAL", runtime::CompareOp::less_equal},
+      {"GL_GREATER", runtime::CompareOp::greater}, {"GL_NOTEQUAL", runtime::CompareOp::not_equal},
+      {"GL_GEQUAL", runtime::CompareOp::greater_equal}, {"GL_ALWAYS", runtime::CompareOp::always}};
+  for (const auto& [name, op] : kOps)
+    if (gl == name) return op;
+  return runtime::CompareOp(0xFF);
+}
+
+}  // namespace
+
+Mat4 ortho_matrix(double l, double r, double b, double t) {
+  Mat4 m = kIdentity;
+  m[0] = float(2 / (r - l));
+  m[5] = float(2 / (t - b));
+  m[10] = -1;  // -2 / (far - near) with near -1, far 1
+  m[12] = float(-(r + l) / (r - l));
+  m[13] = float(-(t + b) / (t - b));
+  return m;
+}
+
+Mat4 frustum_matrix(double l, double r, double b, double t, double n, double f) {
+  Mat4 m{};
+  m[0] = float(2 * n / (r - l));
+  m[5] = float(2 * n / (t - b));
+  m[8] = float((r + l) / (r - l));
+  m[9] = float((t + b) / (t - b));
+  m[10] = float(-(f + n) / (f - n));
+  m[11] = -1;
+  m[14] = float(-2 * f * n / (f - n));
+  return m;
+}
+
+std::optional<std::vector<float>> compat_matrix(const std::string& name, const Mat4& projection) {
+  if (!name.starts_with("piglit_")) return std::nullopt;
+  std::string base = name.substr(7);
+  bool inv = false, tr = false;
+  if (base.ends_with("InverseTranspose")) inv = tr = true, base.resize(base.size() - 16);
+  else if (base.ends_with("Inverse")) inv = true, base.resize(base.size() - 7);
+  else if (base.ends_with("Transpose")) tr = true, base.resize(base.size() - 9);
+  Mat4 m;
+  if (base == "ModelViewMatrix" || base == "TextureMatrix") m = kIdentity;
+  else if (base == "ProjectionMatrix" || base == "ModelViewProjectionMatrix") m = projection;  // modelview = I
+  else if (base == "NormalMatrix" && !inv && !tr) return std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1};
+  else return std::nullopt;
+  if (inv) m = inverse(m);
+  if (tr) m = transpose(m);
+  return std::vector<float>(m.begin(), m.end());
+}
+
+GraphicsSession::GraphicsSession(runtime::Device& device, const CompiledGraphics& program, const ShaderTest& test)
+    : device_(device), program_(program), test_(test) {
+  if (test.require.window_px) window_px_ = *test.require.window_px;
+  ignore_missing_uniforms_ = test.require.ignore_missing_uniforms;
+}
+
+Status GraphicsSession::begin() {
+  layout::Request r;
+  r.format = format::Format::R8G8B8A8_UNORM;
+  r.width_px = window_px_[0];
+  r.height_px = window_px_[1];
+  r.tiling = layout::Tiling::gpu;
+  r.renderable = true;
+  AGX_TRY(window_, runtime::Image::create(device_, r, "window"));
+  if (test_.require.depthbuffer) {
+    r.format = format::Format::Z32_FLOAT;
+    AGX_TRY(depth_, runtime::Image::create(device_, r, "window depth"));
+  }
+  auto size = [](const compiler::Shader& s, uint32_t at_least) {
+    return std::max({s.abi.uniform_count, s.abi.push_constants_uniform + s.abi.push_constants_size_B / 4, at_least});
+  };
+  vertex_uniforms_.assign(size(program_.vertex, program_.vertex.abi.vertex.first_shader_uniform), 0);
+  fragment_uniforms_.assign(size(program_.fragment, compiler::FragmentAbi::kFirstShaderUniform), 0);
+  // GLSL initializers (a loose uniform's words packed as written: arrays,
+  // whose elements may be padded, only when the sizes agree).
+  for (auto* stage : {&program_.vertex, &program_.fragment}) {
+    auto& words = stage == &program_.vertex ? vertex_uniforms_ : fragment_uniforms_;
+    const auto& inits = stage == &program_.vertex ? program_.vertex_initializers : program_.fragment_initializers;
+    for (const auto& lu : stage->abi.loose_uniforms) {
+      auto it = inits.find(lu.name);
+      if (it == inits.end() || it->second.size() * 4 != lu.size_B) continue;
+      if (words.size() < lu.uniform + it->second.size()) words.resize(lu.uniform + it->second.size(), 0);
+      std::copy(it->second.begin(), it->second.end(), words.begin() + lu.uniform);
+    }
+  }
+  AGX_CHECK(write_compat_matrices());
+  return clear();  // a defined start (GL leaves a new window's contents undefined)
+}
+
+Status GraphicsSession::write_compat_matrices() {
+  for (auto* stage : {&program_.vertex, &program_.fragment}) {
+    auto& words = stage == &program_.vertex ? vertex_uniforms_ : fragment_uniforms_;
+    for (const auto& lu : stage->abi.loose_uniforms) {
+      auto m = compat_matrix(lu.name, projection_);
+      if (!m) continue;
+      for (uint32_t at = 0; at + m->size() * 4 <= lu.size_B; at += uint32_t(m->size() * 4)) {
+        const uint32_t first = lu.uniform + at / 4;
+        if (words.size() < first + m->size()) words.resize(first + m->size(), 0);
+        std::memcpy(words.data() + first, m->data(), m->size() * 4);
+      }
+    }
+  }
+  return {};
+}
+
+// `uniform TYPE NAME VALUES` into every stage that has NAME (GL's program
+// has one uniform of that name); `NAME[i]` writes element i of an array.
+Status GraphicsSession::set_uniform(const CmdUniform& u) {
+  std::string name = u.name;
+  uint32_t element = 0;
+  if (size_t open = name.find('['); open != std::string::npos && name.back() == ']') {
+    element = uint32_t(std::strtoul(name.c_str() + open + 1, nullptr, 10));
+    name.resize(open);
+  }
+  uint32_t elem_B = 4;
+  while (elem_B < u.data.size() && elem_B < 16) elem_B *= 2;  // a vec3 element takes 16 bytes
+  if (u.data.size() > 16) elem_B = uint32_t((u.data.size() + 15) / 16 * 16);
+  bool found = false;
+  for (auto* stage : {&program_.vertex, &program_.fragment}) {
+    auto& words = stage == &program_.vertex ? vertex_uniforms_ : fragment_uniforms_;
+    for (const auto& lu : stage->abi.loose_uniforms) {
+      if (lu.name != name && lu.name != u.name) continue;
+      const uint32_t at_B = lu.name == u.name ? 0 : element * elem_B;
+      if (at_B + u.data.size() > lu.size_B)
+        return Error::invalid_argument("uniform {}: {} bytes at byte {} of a {}-byte uniform", u.name, u.data.size(),
+                                       at_B, lu.size_B);
+      const uint32_t first = lu.uniform + at_B / 4;
+      const size_t n = (u.data.size() + 3) / 4;
+      if (words.size() < first + n) words.resize(first + n, 0);
+      std::memcpy(words.data() + first, u.data.data(), u.data.size());
+      found = true;
+    }
+  }
+  if (found || ignore_missing_uniforms_) return {};
+  for (auto* stage : {&program_.vertex, &program_.fragment})
+    for (const auto& img : stage->abi.images)
+      if (img.name == u.name || img.name.starts_with(name + "["))
+        return Error::unsupported("sampler/image uniform '{}': textures in vertex/fragment files are not supported yet",
+                                  u.name);
+  return Error::not_found("uniform '{}' is not an active uniform of the program", u.name);
+}
+
+Status GraphicsSession::clear() {
+  runtime::RenderPassDesc d;
+  d.label = "clear";
+  std::array<uint32_t, 4> bits;
+  std::memcpy(bits.data(), clear_color_.data(), 16);
+  d.colors.push_back({window_.get(), runtime::LoadOp::clear, runtime::StoreOp::store, bits});
+  d.depth.image = depth_.get();
+  d.depth.clear = clear_depth_;
+  AGX_TRY(auto pass, runtime::RenderPass::begin(device_, d));
+  return pass->end();
+}
+
+Status GraphicsSession::probe_failed(std::string message) {
+  failures_.push_back(fmt::format("{}\nTest failure on line {}", message, current_ ? current_->line : 0));
+  return {};
+}
+
+Result<Framebuffer> GraphicsSession::framebuffer() const {
+  std::vector<uint8_t> px(size_t(window_px_[0]) * window_px_[1] * 4);
+  AGX_CHECK(window_->download(px, uint64_t(window_px_[0]) * 4));
+  AGX_TRY(Framebuffer fb, Framebuffer::from_rgba8(window_px_[0], window_px_[1], px));
+  if (depth_) {
+    std::vector<float> z(size_t(window_px_[0]) * window_px_[1]);
+    AGX_CHECK(depth_->download({reinterpret_cast<uint8_t*>(z.data()), z.size() * 4}, uint64_t(window_px_[0]) * 4));
+    for (uint32_t y = 0; y < window_px_[1]; ++y)
+      for (uint32_t x = 0; x < window_px_[0]; ++x) fb.set_depth(x, y, z[size_t(y) * window_px_[0] + x]);
+  }
+  return fb;
+}
+
+Result<PngImage> GraphicsSession::window_png() const {
+  PngImage png;
+  png.width_px = window_px_[0];
+  png.height_px = window_px_[1];
+  const size_t row_B = size_t(png.width_px) * 4;
+  std::vector<uint8_t> px(row_B * png.height_px);
+  AGX_CHECK(window_->download(px, row_B));
+  png.data.resize(px.size());
+  for (uint32_t y = 0; y < png.height_px; ++y)  // GL's bottom row last
+    std::memcpy(png.data.data() + (png.height_px - 1 - y) * row_B, px.data() + y * row_B, row_B);
+  return png;
+}
+
+Status GraphicsSession::probe_depth(const CmdProbeDepth& p) {
+  if (!depth_) return Error::unsupported("probe depth without a depth buffer ([require] depthbuffer)");
+  AGX_TRY(Framebuffer fb, framebuffer());
+  AGX_TRY(auto report, shadertest::probe_depth(fb, p.x, p.y, p.depth));
+  return report ? probe_failed(*report) : Status{};
+}
+
+Status GraphicsSession::gl_state(const CmdGlState& s) {
+  using K = CmdGlState::Kind;
+  const std::string arg = s.args.empty() ? "" : s.args[0];
+  if (s.kind == K::enable || s.kind == K::disable) {
+    const bool on = s.kind == K::enable;
+    if (arg == "GL_DEPTH_TEST") state_.depth_test = on;
+    else if (arg == "GL_CULL_FACE") state_.cull_face = on;
+    else if (arg == "GL_DEPTH_CLAMP") state_.depth_clamp = on;
+    // Blending with GL's default factors (ONE, ZERO) writes the source:
+    // shader_runner has no command that changes them.
+    else if (arg == "GL_BLEND" || arg == "GL_DITHER" || arg == "GL_MULTISAMPLE") return {};
+    else return Error::unsupported("{} {} is not supported by the runner", on ? "enable" : "disable", arg);
+    return {};
+  }
+  if (s.kind == K::depth_func) {
+    runtime::CompareOp op = compare_op(arg);
+    if (op == runtime::CompareOp(0xFF)) return Error::invalid_argument("depthfunc {}: not a GL comparison", arg);
+    state_.depth_func = op;
+    return {};
+  }
+  if (s.kind == K::provoking_vertex) {
+    state_.provoking_last = arg == "last";
+    return {};
+  }
+  if (s.kind == K::hint || s.kind == K::shade_model) return {};  // hints change nothing; flat shading is the shader's
+  return Error::unsupported("this GL state command is not supported by the runner");
+}
+
+Status GraphicsSession::fixed_function(const CmdFixedFunction& f) {
+  using K = CmdFixedFunction::Kind;
+  if (f.kind == K::ortho) {
+    const auto& v = f.values;
+    projection_ = v.size() == 4 ? ortho_matrix(v[0], v[1], v[2], v[3])
+                                : ortho_matrix(0, window_px_[0], 0, window_px_[1]);
+    return write_compat_matrices();
+  }
+  if (f.kind == K::frustum) {
+    const auto& v = f.values;
+    if (v.size() != 6 || v[0] == v[1] || v[2] == v[3] || v[4] == v[5] || v[4] <= 0 || v[5] <= 0)
+      return Error::invalid_argument("frustum: GL_INVALID_VALUE (planes L R B T N F with N, F > 0 and distinct pairs)");
+    projection_ = frustum_matrix(v[0], v[1], v[2], v[3], v[4], v[5]);
+    return write_compat_matrices();
+  }
+  if (f.kind == K::color) {
+    // glColor: the current value of gl_Color (location 3, as the lowering places it).
+    std::array<float, 4> c{0, 0, 0, 1};
+    for (size_t i = 0; i < f.values.size() && i < 4; ++i) c[i] = float(f.values[i]);
+    current_attributes_[3] = c;
+    return {};
+  }
+  return Error::unsupported("this fixed-function command is not supported by the runner");
+}
+
+Status GraphicsSession::graphics(const GraphicsCommand& g) {
+  return std::visit(
+      Overloaded{
+          [&](const CmdDrawRect& r) { return draw_rect(r); },
+          [&](const CmdDrawArrays& d) { return draw_arrays(d); },
+          [&](const CmdClearDepth& c) -> Status {
+            clear_depth_ = c.depth;
+            return {};
+          },
+          [&](const CmdProbeRegion& p) -> Status {
+            AGX_TRY(Framebuffer fb, framebuffer());
+            AGX_TRY(auto report, run_probe(fb, p, tolerance_));
+            return report ? probe_failed(*report) : Status{};
+          },
+          [&](const CmdProbeDepth& p) { return probe_depth(p); },
+          [&](const CmdGlState& s) { return gl_state(s); },
+          [&](const CmdFixedFunction& f) { return fixed_function(f); },
+          [&](const auto&) -> Status { return Error::unsupported("not supported by the runner"); },
+      },
+      g);
+}
+
+Status GraphicsSession::run(const Command& command) {
+  current_ = &command;
+  return std::visit(
+      Overloaded{
+          [&](const CmdUniform& u) { return set_uniform(u); },
+          [&](const CmdClearColor& c) -> Status {
+            clear_color_ = c.rgba;
+            return {};
+          },
+          [&](const CmdClear&) { return clear(); },
+          [&](const CmdProbeRgba& p) -> Status {
+            AGX_TRY(Framebuffer fb, framebuffer());
+            AGX_TRY(auto report, shadertest::probe_pixel(fb, p.x, p.y, p.rgba, p.alpha ? 4 : 3, tolerance_));
+            return report ? probe_failed(*report) : Status{};
+          },
+          [&](const CmdProbeAll& p) -> Status {
+            AGX_TRY(Framebuffer fb, framebuffer());
+            PixelRect all{0, 0, int(fb.width_px()), int(fb.height_px())};
+            AGX_TRY(auto report, probe_rect(fb, all, p.rgba, p.alpha ? 4 : 3, tolerance_));
+            return report ? probe_failed(*report) : Status{};
+          },
+          [&](const CmdTolerance& t) -> Status {
+            tolerance_ = t.values;
+            return {};
+          },
+          [&](const CmdLinkSuccess&) -> Status { return {}; },
+          [&](const CmdGraphics& g) { return graphics(g.command); },
+          [&](const auto&) -> Status { return Error::unsupported("not supported in vertex/fragment files yet"); },
+      },
+      command.body);
+}
+
+}  // namespace agx::shadertest

@@ -1,0 +1,190 @@
+// Vertex/fragment files end to end through the runtime's render passes on
+// the in-process device: draw rect (clip space and ortho), uniforms of
+// both stages, the compatibility matrices, [vertex data] with draw arrays,
+// GL's lower-left origin (probes, gl_FragCoord, the PNG), depth, failed
+// probes and unsupported commands naming their line.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "shadertest/graphics_session.h"
+#include "shadertest/runner.h"
+#include "util/png.h"
+
+namespace agx::shadertest {
+namespace {
+
+const std::string kPassthrough = "[require]\nGLSL >= 1.30\n[vertex shader passthrough]\n";
+const std::string kUniformColour =
+    "[fragment shader]\n#version 130\nuniform vec4 colour;\nvoid main() { gl_FragColor = colour; }\n";
+
+Verdict run(const std::string& text, const RunOptions& o = {}) { return run_shader_test(text, o); }
+
+TEST(Draw, RectWithAUniformColourOverAClear) {
+  auto v = run(kPassthrough + kUniformColour +
+               "[test]\nclear color 0.0 0.0 1.0 1.0\nclear\nuniform vec4 colour 0.0 1.0 0.0 1.0\n"
+               "draw rect -1 -1 1 2\n"
+               "probe rect rgba (0, 0, 125, 250) (0.0, 1.0, 0.0, 1.0)\n"
+               "probe rect rgba (125, 0, 125, 250) (0.0, 0.0, 1.0, 1.0)\n"
+               "relative probe rgb (0.25, 0.5) (0.0, 1.0, 0.0)\nprobe rgba 200 10 0.0 0.0 1.0 1.0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  // A probe that does not match fails the file with piglit's report and goes on.
+  v = run(kPassthrough + kUniformColour +
+          "[test]\nuniform vec4 colour 1.0 0.0 0.0 1.0\ndraw rect -1 -1 2 2\nprobe all rgb 0.0 1.0 0.0\n"
+          "probe rgb 3 4 1.0 0.0 0.0\nprobe rgb 3 4 0.0 0.0 0.0\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_NE(v.detail.find("Test failure on line 11"), std::string::npos) << v.detail;
+  EXPECT_NE(v.detail.find("Test failure on line 13"), std::string::npos) << v.detail;
+  EXPECT_EQ(v.detail.find("line 12"), std::string::npos) << v.detail;
+}
+
+TEST(Draw, LowerLeftOriginForProbesAndFragCoord) {
+  // Rows below y = 10 red: probes count rows from the bottom, as GL does.
+  auto v = run(kPassthrough +
+               "[fragment shader]\n#version 130\nvoid main() {\n"
+               "  gl_FragColor = gl_FragCoord.y < 10.0 ? vec4(1, 0, 0, 1) : vec4(0, 1, 0, 1);\n}\n"
+               "[test]\ndraw rect -1 -1 2 2\nprobe rgb 5 2 1 0 0\nprobe rgb 5 240 0 1 0\n"
+               "probe rect rgb (0, 0, 250, 10) (1, 0, 0)\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  // A rectangle in clip space's bottom half covers the bottom rows.
+  v = run(kPassthrough + kUniformColour +
+          "[test]\nuniform vec4 colour 1 1 1 1\ndraw rect -1 -1 2 1\nprobe rgb 100 20 1 1 1\nprobe rgb 100 200 0 0 0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
+TEST(Draw, CompatibilityMatricesAndOrtho) {
+  // gl_Vertex through ftransform(): identity until `ortho`, then window pixels.
+  const std::string file =
+      "[require]\nGLSL >= 1.10\n[vertex shader]\nvoid main() { gl_Position = ftransform(); gl_FrontColor = gl_Color; }\n"
+      "[fragment shader]\nvoid main() { gl_FragColor = gl_Color; }\n[test]\n";
+  auto v = run(file + "color 0 1 0 1\ndraw rect 0 0 1 1\nprobe rgb 200 200 0 1 0\nprobe rgb 20 20 0 0 0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run(file + "ortho\ncolor 1 0 1 1\ndraw rect 10 20 30 40\nprobe rect rgb (10, 20, 30, 40) (1, 0, 1)\n"
+                 "probe rgb 9 20 0 0 0\nprobe rgb 10 60 0 0 0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  // frustum: draw rect's corners at eye z = 0 are behind the near plane
+  // (clip w = 0): nothing is drawn.
+  v = run(file + "frustum -1 1 -1 1 1 3\ncolor 0 0 1 1\ndraw rect -1 -1 2 2\nprobe all rgb 0 0 0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run(file + "frustum -1 1 -1 1 0 3\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_NE(v.detail.find("GL_INVALID_VALUE"), std::string::npos) << v.detail;
+  v = run(kPassthrough + kUniformColour + "[test]\nuniform vec4 colour 1 1 0 1\ndraw rect ortho 0 0 125 250\n"
+                                          "probe rgb 124 100 1 1 0\nprobe rgb 125 100 0 0 0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
+TEST(Draw, VertexDataAndDrawArrays) {
+  // Two triangles from [vertex data]: a position and an integer colour index.
+  const std::string file =
+      "[require]\nGLSL >= 1.30\n[vertex shader]\n#version 130\nin vec2 pos;\nin int which;\nflat out int w;\n"
+      "void main() { gl_Position = vec4(pos, 0.0, 1.0); w = which; }\n"
+      "[fragment shader]\n#version 130\nflat in int w;\n"
+      "void main() { gl_FragColor = w == 7 ? vec4(0, 0, 1, 1) : vec4(1, 0, 0, 1); }\n"
+      "[vertex data]\npos/float/2 which/int/1\n-1 -1 7\n0 -1 7\n-1 0 7\n0 0 3\n1 0 3\n0 1 3\n[test]\n";
+  auto v = run(file + "draw arrays GL_TRIANGLES 0 6\nprobe rgb 10 10 0 0 1\nprobe rgb 130 130 1 0 0\n"
+                      "probe rgb 240 10 0 0 0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  // FIRST skips vertices.
+  v = run(file + "draw arrays GL_TRIANGLES 3 3\nprobe rgb 10 10 0 0 0\nprobe rgb 130 130 1 0 0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
+// Control flow in the vertex shader after the prolog's attribute loads:
+// the exec-mask stack starts at 0 whatever the prolog left in r0.
+TEST(Draw, VertexShaderLoopAfterThePrologsLoads) {
+  auto v = run("[require]\nGLSL >= 1.30\n[vertex shader]\n#version 130\nin vec4 vertex;\nuniform int n;\nout vec4 c;\n"
+               "void main() {\n  gl_Position = vertex;\n  c = vec4(0.0);\n"
+               "  for (int i = 0; i < n; ++i) { if (vertex.x > 2.0) break; c.g += 0.25; }\n  c.a = 1.0;\n}\n"
+               "[fragment shader]\n#version 130\nin vec4 c;\nvoid main() { gl_FragColor = c; }\n"
+               "[vertex data]\nvertex/float/2\n-1 -1\n1 -1\n1 1\n-1 1\n"
+               "[test]\nuniform int n 4\ndraw arrays GL_TRIANGLE_FAN 0 4\nprobe all rgba 0 1 0 1\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
+// GLSL initializers give loose uniforms their values until `uniform` sets them.
+TEST(Draw, UniformInitializers) {
+  const std::string file = kPassthrough +
+      "[fragment shader]\n#version 130\nuniform bool b = true;\nuniform bvec2 b2 = bvec2(true, false);\n"
+      "uniform mat2 m = mat2(1.0, 2.0, 3.0, 4.0);\nuniform int i = -3;\n"
+      "void main() { gl_FragColor = b && b2 == bvec2(true, false) && m[1][0] == 3.0 && i == -3\n"
+      "  ? vec4(0, 1, 0, 1) : vec4(1, 0, 0, 1); }\n[test]\n";
+  auto v = run(file + "draw rect -1 -1 2 2\nprobe all rgb 0 1 0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run(file + "uniform int i 2\ndraw rect -1 -1 2 2\nprobe all rgb 1 0 0\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
+TEST(Draw, DepthTestKeepsTheNearerRect) {
+  const std::string file =
+      "[require]\nGLSL >= 1.30\ndepthbuffer\n[vertex shader]\n#version 130\nin vec4 piglit_vertex;\nuniform float z;\n"
+      "void main() { gl_Position = vec4(piglit_vertex.xy, z, 1.0); }\n" + kUniformColour + "[test]\n"
+      "clear depth 1.0\nclear\nenable GL_DEPTH_TEST\n"
+      "uniform float z 0.0\nuniform vec4 colour 1 0 0 1\ndraw rect -1 -1 2 2\n"
+      "uniform float z 0.5\nuniform vec4 colour 0 1 0 1\ndraw rect -1 -1 1 2\n"
+      "uniform float z -0.5\nuniform vec4 colour 0 0 1 1\ndraw rect 0 -1 1 2\n";
+  auto v = run(file + "probe rgb 50 50 1 0 0\nprobe rgb 200 50 0 0 1\nprobe depth 200 50 0.25\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
+TEST(Draw, WhatTheRunnerCannotDoSkipsNamingTheLine) {
+  auto v = run(kPassthrough + kUniformColour + "[test]\nuniform vec4 colour 1 1 1 1\nenable GL_CLIP_PLANE0\n");
+  EXPECT_EQ(v.outcome, Outcome::skip);
+  EXPECT_NE(v.detail.find("line 10: 'enable GL_CLIP_PLANE0'"), std::string::npos) << v.detail;
+  // After a failed probe it is a FAIL, both reasons given.
+  v = run(kPassthrough + kUniformColour +
+          "[test]\nprobe all rgba 1 1 1 1\nenable GL_CLIP_PLANE0\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_NE(v.detail.find("GL_CLIP_PLANE0"), std::string::npos) << v.detail;
+  // A uniform neither stage has.
+  v = run(kPassthrough + kUniformColour + "[test]\nuniform vec4 nothere 1 1 1 1\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_NE(v.detail.find("'nothere' is not an active uniform"), std::string::npos) << v.detail;
+}
+
+TEST(Draw, PngIsTheWindowTopRowFirst) {
+  const std::string path = (std::filesystem::temp_directory_path() / "agx_draw_test.png").string();
+  RunOptions o;
+  o.png_path = path;
+  auto v = run(kPassthrough + kUniformColour + "[test]\nuniform vec4 colour 1 0 0 1\ndraw rect -1 -1 2 1\n", o);
+  ASSERT_EQ(v.outcome, Outcome::pass) << v.detail;
+  auto png = read_png(path);
+  ASSERT_TRUE(png.ok()) << png.error().message();
+  ASSERT_EQ(png->width_px, 250u);
+  ASSERT_EQ(png->height_px, 250u);
+  EXPECT_EQ(png->data[0], 0);  // the top row is GL's top: not drawn
+  EXPECT_EQ(png->data[size_t(249) * 250 * 4], 255);  // the bottom row is red
+  std::remove(path.c_str());
+}
+
+TEST(Draw, RectCornersAndMatrices) {
+  auto c = rect_corners({-1, -0.5f, 2, 1});
+  EXPECT_EQ(c[0], (std::array<float, 4>{-1, -0.5f, 0, 1}));
+  EXPECT_EQ(c[3], (std::array<float, 4>{1, 0.5f, 0, 1}));
+  auto t = rect_tex_corners({0, 0, 1, 2});
+  EXPECT_EQ(t[2], (std::array<float, 2>{0, 2}));
+  const Mat4 p = ortho_matrix(0, 250, 0, 100);
+  EXPECT_FLOAT_EQ(p[0], 2.0f / 250);
+  EXPECT_FLOAT_EQ(p[12], -1.0f);
+  EXPECT_FLOAT_EQ(p[13], -1.0f);
+  // glFrustum(-1, 1, -1, 1, 1, 3): a point on the near plane's corner maps to (1, 1, -1, 1).
+  const Mat4 fr = frustum_matrix(-1, 1, -1, 1, 1, 3);
+  EXPECT_FLOAT_EQ(fr[0], 1.0f);
+  EXPECT_FLOAT_EQ(fr[10], -2.0f);
+  EXPECT_FLOAT_EQ(fr[11], -1.0f);
+  EXPECT_FLOAT_EQ(fr[14], -3.0f);
+  EXPECT_FLOAT_EQ(fr[10] * -1 + fr[14], -1.0f);  // z at the near plane (eye z = -1)
+  auto inv = compat_matrix("piglit_ProjectionMatrixInverse", p);
+  ASSERT_TRUE(inv);
+  EXPECT_FLOAT_EQ((*inv)[0], 125.0f);
+  EXPECT_FLOAT_EQ((*inv)[12], 125.0f);
+  auto tr = compat_matrix("piglit_ModelViewProjectionMatrixTranspose", p);
+  ASSERT_TRUE(tr);
+  EXPECT_FLOAT_EQ((*tr)[3], -1.0f);
+  EXPECT_EQ(compat_matrix("piglit_NormalMatrix", p)->size(), 9u);
+  EXPECT_FALSE(compat_matrix("colour", p));
+}
+
+}  // namespace
+}  // namespace agx::shadertest
