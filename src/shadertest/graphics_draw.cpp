@@ -7,7 +7,6 @@
 #include <cstring>
 
 #include "compiler/vertex_prolog.h"
-#include "isa/isa.h"
 #include "runtime/render_pass.h"
 #include "shadertest/graphics_session.h"
 
@@ -104,12 +103,6 @@ Result<runtime::ProgramCode> GraphicsSession::vertex_program(const std::map<uint
     u[abi.clamp_uniform + a.location] = src.elements ? src.elements - 1 : 0;
   }
   AGX_TRY(auto prolog, compiler::compile_vertex_prolog(key));
-  // The prolog leaves r0 as a temporary, but r0l is the exec-mask stack's
-  // nesting counter the main shader's control flow starts from 0 (docs/
-  // compiler.md "Control flow"): clear it between the two.
-  AGX_TRY(auto clear, isa::assemble_program("mov_imm r0l, 0"));
-  prolog.code.insert(prolog.code.end(), clear.begin(), clear.end());
-  ++prolog.instructions;
   AGX_TRY(compiler::Shader linked, compiler::link_vertex(prolog, vs));
   return runtime::ProgramCode{std::move(linked.code), linked.stats.gprs, std::move(u)};
 }

@@ -13,7 +13,7 @@
 #include "util/png.h"
 
 namespace agx::shadertest {
-namespace {
+namespace AGX_UNITY_ID {
 
 const std::string kPassthrough = "[require]\nGLSL >= 1.30\n[vertex shader passthrough]\n";
 const std::string kUniformColour =
