@@ -139,6 +139,8 @@ class Translator {
 
   // translate_glsl_std.cpp
   Status ext_glsl(const spirv::Inst& in);
+  Result<Src> glsl_float_math(const spirv::Inst& in, uint32_t inst, const std::vector<Src>& s, bool& handled);
+  Result<Src> glsl_select_math(const spirv::Inst& in, uint32_t inst, const std::vector<Src>& s, bool& handled);
   Status ext_glsl_vector(const spirv::Inst& in);
   Status ext_glsl_struct(const spirv::Inst& in);
   Status ext_glsl_pack(const spirv::Inst& in);
@@ -309,6 +311,8 @@ class Translator {
   Status fp64_instruction(const spirv::Inst& in, bool& handled);
   Status fp64_alu(const spirv::Inst& in);
   Status fp64_ext(const spirv::Inst& in);
+  class Fp64Call;
+  Status fp64_ext_vector(const spirv::Inst& in, Fp64Call& c);
   Status fp64_matrix(const spirv::Inst& in);
   Status fp64_matrix_ext(const spirv::Inst& in);  // Determinant, MatrixInverse
   Pair fp64_dot(Fp64& fp, const std::vector<Pair>& a, const std::vector<Pair>& c);

@@ -116,6 +116,190 @@ Status Translator::ext_glsl_vector(const spirv::Inst& in) {
   return {};
 }
 
+// One component of a per-component GLSL.std.450 function: absolute value,
+// rounding, exponentials and logarithms, trigonometry and the hyperbolic
+// functions. `s` holds the operands' same component; `handled` is false
+// for a function of another group.
+Result<Src> Translator::glsl_float_math(const spirv::Inst& in, uint32_t inst_id, const std::vector<Src>& s, bool& handled) {
+  const auto inst = static_cast<GLSLstd450>(inst_id);
+  handled = true;
+  MathBuilder m(b_);
+  auto K = MathBuilder::k;
+  auto neg = MathBuilder::neg;
+  auto fabs_ = MathBuilder::abs;
+  auto args = [&](size_t k) -> Status {
+    if (s.size() != k) return unsupported(in, "GLSL.std.450 operand count");
+    return {};
+  };
+  auto un = [&](IrOp op) { return Src::val(b_.def(op, {s[0]})); };
+  Src r;
+  switch (inst) {
+    case GLSLstd450FAbs: AGX_CHECK(args(1)); r = m.apply(fabs_(s[0])); break;
+    case GLSLstd450SAbs: AGX_CHECK(args(1)); r = b_.select(Cond::slt, false, s[0], Src::immediate(0), b_.binary(IrOp::isub, Src::immediate(0), s[0]), s[0]); break;
+    case GLSLstd450Floor: AGX_CHECK(args(1)); r = un(IrOp::floor); break;
+    case GLSLstd450Ceil: AGX_CHECK(args(1)); r = un(IrOp::ceil); break;
+    case GLSLstd450Trunc: AGX_CHECK(args(1)); r = un(IrOp::trunc); break;
+    // round() may go either way at .5 (GLSL 4.60 8.3); Mesa lowers it to
+    // round-to-even as well.
+    case GLSLstd450Round: case GLSLstd450RoundEven: AGX_CHECK(args(1)); r = un(IrOp::rint); break;
+    case GLSLstd450Fract: AGX_CHECK(args(1)); r = m.sub(s[0], un(IrOp::floor)); break;
+    case GLSLstd450Exp2: AGX_CHECK(args(1)); r = m.exp2(s[0]); break;
+    case GLSLstd450Log2: AGX_CHECK(args(1)); r = m.log2(s[0]); break;
+    case GLSLstd450Exp: AGX_CHECK(args(1)); r = m.exp(s[0]); break;
+    case GLSLstd450Log: AGX_CHECK(args(1)); r = m.log(s[0]); break;
+    case GLSLstd450Pow: AGX_CHECK(args(2)); r = m.exp2(m.mul(m.log2(s[0]), s[1])); break;
+    case GLSLstd450InverseSqrt: AGX_CHECK(args(1)); r = un(IrOp::rsqrt); break;
+    // sqrt(x) = x * rsqrt_special(x) (0 and +inf map to themselves).
+    case GLSLstd450Sqrt: AGX_CHECK(args(1)); r = m.sqrt(s[0]); break;
+    case GLSLstd450Radians: AGX_CHECK(args(1)); r = m.mul(s[0], K(kPi / 180.0f)); break;
+    case GLSLstd450Degrees: AGX_CHECK(args(1)); r = m.mul(s[0], K(180.0f / kPi)); break;
+    case GLSLstd450Sin: AGX_CHECK(args(1)); r = m.sin(s[0]); break;
+    case GLSLstd450Cos: AGX_CHECK(args(1)); r = m.cos(s[0]); break;
+    case GLSLstd450Tan: AGX_CHECK(args(1)); {
+      Src sine = m.sin(s[0]);
+      r = m.div(sine, m.cos(s[0]));
+      break;
+    }
+    case GLSLstd450Asin: AGX_CHECK(args(1)); r = m.asin(s[0]); break;
+    case GLSLstd450Acos: AGX_CHECK(args(1)); r = m.acos(s[0]); break;
+    case GLSLstd450Atan: AGX_CHECK(args(1)); r = m.atan(s[0]); break;
+    case GLSLstd450Atan2: AGX_CHECK(args(2)); r = m.atan2(s[0], s[1]); break;
+    case GLSLstd450Sinh: case GLSLstd450Cosh: {
+      // (e^x -+ e^-x) / 2
+      AGX_CHECK(args(1));
+      Src e = m.exp(s[0]), en = m.exp(neg(s[0]));
+      r = m.mul(inst == GLSLstd450Sinh ? m.sub(e, en) : m.add(e, en), K(0.5f));
+      break;
+    }
+    case GLSLstd450Tanh: {
+      // (e^x - e^-x) / (e^x + e^-x) on x clamped to [-10, 10] (beyond,
+      // the float result is +-1); 0 < |x| fails for +-0 and NaN, which
+      // come back as they are.
+      AGX_CHECK(args(1));
+      Src x = m.min(m.max(s[0], K(-10.0f)), K(10.0f));
+      Src e = m.exp(x), en = m.exp(neg(x));
+      Src difference = m.sub(e, en);
+      Src t = m.div(difference, m.add(e, en));
+      r = b_.select(Cond::flt, false, Src::immediate(0), fabs_(s[0]), t, s[0]);
+      break;
+    }
+    case GLSLstd450Asinh: {
+      // sign(x) ln(|x| + sqrt(x^2 + 1))
+      AGX_CHECK(args(1));
+      Src magnitude = fabs_(s[0]);
+      Src l = m.log(m.add(magnitude, m.sqrt(m.fma(s[0], s[0], K(1.0f)))));
+      r = m.mul(m.sign(s[0]), l);
+      break;
+    }
+    case GLSLstd450Acosh:
+      // ln(x + sqrt(x^2 - 1))
+      AGX_CHECK(args(1));
+      r = m.log(m.add(s[0], m.sqrt(m.fma(s[0], s[0], K(-1.0f)))));
+      break;
+    case GLSLstd450Atanh: {
+      // ln((1 + x) / (1 - x)) / 2
+      AGX_CHECK(args(1));
+      Src numerator = m.add(s[0], K(1.0f));
+      r = m.mul(m.log(m.div(numerator, m.sub(K(1.0f), s[0]))), K(0.5f));
+      break;
+    }
+    default:
+      handled = false;
+      return Src{};
+  }
+  return r;
+}
+
+// One component of min / max / clamp, fma, the bit searches, step,
+// smoothstep, mix, sign and ldexp (as glsl_float_math).
+Result<Src> Translator::glsl_select_math(const spirv::Inst& in, uint32_t inst_id, const std::vector<Src>& s, bool& handled) {
+  const auto inst = static_cast<GLSLstd450>(inst_id);
+  handled = true;
+  MathBuilder m(b_);
+  auto K = MathBuilder::k;
+  auto neg = MathBuilder::neg;
+  auto args = [&](size_t k) -> Status {
+    if (s.size() != k) return unsupported(in, "GLSL.std.450 operand count");
+    return {};
+  };
+  auto un = [&](IrOp op) { return Src::val(b_.def(op, {s[0]})); };
+  auto sel = [&](Cond c, Src a, Src b2) { return b_.select(c, false, a, b2, a, b2); };
+  Src r;
+  switch (inst) {
+    case GLSLstd450FMin: case GLSLstd450NMin: AGX_CHECK(args(2)); r = m.min(s[0], s[1]); break;
+    case GLSLstd450FMax: case GLSLstd450NMax: AGX_CHECK(args(2)); r = m.max(s[0], s[1]); break;
+    case GLSLstd450UMin: AGX_CHECK(args(2)); r = sel(Cond::ult, s[0], s[1]); break;
+    case GLSLstd450UMax: AGX_CHECK(args(2)); r = sel(Cond::ugt, s[0], s[1]); break;
+    case GLSLstd450SMin: AGX_CHECK(args(2)); r = sel(Cond::slt, s[0], s[1]); break;
+    case GLSLstd450SMax: AGX_CHECK(args(2)); r = sel(Cond::sgt, s[0], s[1]); break;
+    case GLSLstd450FClamp: case GLSLstd450NClamp: AGX_CHECK(args(3)); r = m.min(m.max(s[0], s[1]), s[2]); break;
+    case GLSLstd450UClamp: AGX_CHECK(args(3)); r = sel(Cond::ult, sel(Cond::ugt, s[0], s[1]), s[2]); break;
+    case GLSLstd450SClamp: AGX_CHECK(args(3)); r = sel(Cond::slt, sel(Cond::sgt, s[0], s[1]), s[2]); break;
+    case GLSLstd450Fma: AGX_CHECK(args(3)); r = m.fma(s[0], s[1], s[2]); break;
+    case GLSLstd450FindUMsb: AGX_CHECK(args(1)); r = un(IrOp::ffs); break;
+    case GLSLstd450FindSMsb: {
+      // The highest bit that differs from the sign: msb of ~x for x < 0.
+      AGX_CHECK(args(1));
+      Src inv = Src::val(b_.def(IrOp::inot, {s[0]}));
+      r = Src::val(b_.def(IrOp::ffs, {b_.select(Cond::slt, false, s[0], Src::immediate(0), inv, s[0])}));
+      break;
+    }
+    case GLSLstd450FindILsb: {
+      // 31 - msb(bitreverse(x)), and -1 for 0.
+      AGX_CHECK(args(1));
+      Src h = Src::val(b_.def(IrOp::ffs, {Src::val(b_.def(IrOp::bitrev, {s[0]}))}));
+      Src lsb = b_.binary(IrOp::isub, Src::immediate(31), h);
+      r = b_.select(Cond::ueq, false, s[0], Src::immediate(0), Src::immediate(0xFFFFFFFFu), lsb);
+      break;
+    }
+    case GLSLstd450Step:
+      // x < edge ? 0.0 : 1.0 (NaN gives 1.0)
+      AGX_CHECK(args(2));
+      r = b_.select(Cond::flt, false, s[1], s[0], Src::immediate(0), K(1.0f));
+      break;
+    case GLSLstd450SmoothStep: {
+      // t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 t)
+      AGX_CHECK(args(3));
+      Src numerator = m.sub(s[2], s[0]);
+      Src q = m.div(numerator, m.sub(s[1], s[0]));
+      Src t = m.min(m.max(q, Src::immediate(0)), K(1.0f));
+      Src t2 = m.mul(t, t);
+      r = m.mul(t2, m.fma(neg(t), K(2.0f), K(3.0f)));
+      break;
+    }
+    case GLSLstd450FMix:
+      // x + (y - x) * a
+      AGX_CHECK(args(3));
+      r = m.fma(m.sub(s[1], s[0]), s[2], s[0]);
+      break;
+    case GLSLstd450FSign: AGX_CHECK(args(1)); r = m.sign(s[0]); break;
+    case GLSLstd450SSign: {
+      // clamp(x, -1, 1)
+      AGX_CHECK(args(1));
+      Src lo = sel(Cond::sgt, s[0], Src::immediate(0xFFFFFFFFu));
+      r = sel(Cond::slt, lo, Src::immediate(1));
+      break;
+    }
+    case GLSLstd450Ldexp: {
+      // x * 2^e1 * 2^e2 with e clamped to [-252, 254] and split in two
+      // halves, each a normal power of two built in the exponent field
+      // (Mesa's nir_ldexp), so results near the range ends come out.
+      AGX_CHECK(args(2));
+      Src e = sel(Cond::slt, sel(Cond::sgt, s[1], Src::immediate(static_cast<uint32_t>(-252))), Src::immediate(254));
+      Src e1 = b_.binary(IrOp::ishr, e, Src::immediate(1));
+      Src e2 = b_.binary(IrOp::isub, e, e1);
+      auto pow2 = [&](Src x) { return b_.binary(IrOp::ishl, b_.binary(IrOp::iadd, x, Src::immediate(127)), Src::immediate(23)); };
+      Src half = m.mul(s[0], pow2(e1));
+      r = m.mul(half, pow2(e2));
+      break;
+    }
+    default:
+      handled = false;
+      return Src{};
+  }
+  return r;
+}
+
 Status Translator::ext_glsl(const spirv::Inst& in) {
   const auto& w = in.w;
   uint32_t rtype = w[0], rid = w[1];
@@ -137,10 +321,6 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
       return ext_glsl_half(in);
     default: break;
   }
-  MathBuilder m(b_);
-  auto K = MathBuilder::k;
-  auto neg = MathBuilder::neg;
-  auto fabs_ = MathBuilder::abs;
   TVal out;
   out.kind = TVal::Kind::data;
   out.type = rtype;
@@ -150,153 +330,13 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
       AGX_TRY(auto v, scalar(w[k], in, i));
       s.push_back(v);
     }
-    auto args = [&](size_t k) -> Status {
-      if (s.size() != k) return unsupported(in, "GLSL.std.450 operand count");
-      return {};
-    };
-    auto un = [&](IrOp op) { return Src::val(b_.def(op, {s[0]})); };
-    auto sel = [&](Cond c, Src a, Src b2) { return b_.select(c, false, a, b2, a, b2); };
-    Src r;
-    switch (inst) {
-      case GLSLstd450FAbs: AGX_CHECK(args(1)); r = m.apply(fabs_(s[0])); break;
-      case GLSLstd450SAbs: AGX_CHECK(args(1)); r = b_.select(Cond::slt, false, s[0], Src::immediate(0), b_.binary(IrOp::isub, Src::immediate(0), s[0]), s[0]); break;
-      case GLSLstd450Floor: AGX_CHECK(args(1)); r = un(IrOp::floor); break;
-      case GLSLstd450Ceil: AGX_CHECK(args(1)); r = un(IrOp::ceil); break;
-      case GLSLstd450Trunc: AGX_CHECK(args(1)); r = un(IrOp::trunc); break;
-      // round() may go either way at .5 (GLSL 4.60 8.3); Mesa lowers it to
-      // round-to-even as well.
-      case GLSLstd450Round: case GLSLstd450RoundEven: AGX_CHECK(args(1)); r = un(IrOp::rint); break;
-      case GLSLstd450Fract: AGX_CHECK(args(1)); r = m.sub(s[0], un(IrOp::floor)); break;
-      case GLSLstd450Exp2: AGX_CHECK(args(1)); r = m.exp2(s[0]); break;
-      case GLSLstd450Log2: AGX_CHECK(args(1)); r = m.log2(s[0]); break;
-      case GLSLstd450Exp: AGX_CHECK(args(1)); r = m.exp(s[0]); break;
-      case GLSLstd450Log: AGX_CHECK(args(1)); r = m.log(s[0]); break;
-      case GLSLstd450Pow: AGX_CHECK(args(2)); r = m.exp2(m.mul(m.log2(s[0]), s[1])); break;
-      case GLSLstd450InverseSqrt: AGX_CHECK(args(1)); r = un(IrOp::rsqrt); break;
-      // sqrt(x) = x * rsqrt_special(x) (0 and +inf map to themselves).
-      case GLSLstd450Sqrt: AGX_CHECK(args(1)); r = m.sqrt(s[0]); break;
-      case GLSLstd450Radians: AGX_CHECK(args(1)); r = m.mul(s[0], K(kPi / 180.0f)); break;
-      case GLSLstd450Degrees: AGX_CHECK(args(1)); r = m.mul(s[0], K(180.0f / kPi)); break;
-      case GLSLstd450Sin: AGX_CHECK(args(1)); r = m.sin(s[0]); break;
-      case GLSLstd450Cos: AGX_CHECK(args(1)); r = m.cos(s[0]); break;
-      case GLSLstd450Tan: AGX_CHECK(args(1)); {
-        Src sine = m.sin(s[0]);
-        r = m.div(sine, m.cos(s[0]));
-        break;
-      }
-      case GLSLstd450Asin: AGX_CHECK(args(1)); r = m.asin(s[0]); break;
-      case GLSLstd450Acos: AGX_CHECK(args(1)); r = m.acos(s[0]); break;
-      case GLSLstd450Atan: AGX_CHECK(args(1)); r = m.atan(s[0]); break;
-      case GLSLstd450Atan2: AGX_CHECK(args(2)); r = m.atan2(s[0], s[1]); break;
-      case GLSLstd450Sinh: case GLSLstd450Cosh: {
-        // (e^x -+ e^-x) / 2
-        AGX_CHECK(args(1));
-        Src e = m.exp(s[0]), en = m.exp(neg(s[0]));
-        r = m.mul(inst == GLSLstd450Sinh ? m.sub(e, en) : m.add(e, en), K(0.5f));
-        break;
-      }
-      case GLSLstd450Tanh: {
-        // (e^x - e^-x) / (e^x + e^-x) on x clamped to [-10, 10] (beyond,
-        // the float result is +-1); 0 < |x| fails for +-0 and NaN, which
-        // come back as they are.
-        AGX_CHECK(args(1));
-        Src x = m.min(m.max(s[0], K(-10.0f)), K(10.0f));
-        Src e = m.exp(x), en = m.exp(neg(x));
-        Src difference = m.sub(e, en);
-        Src t = m.div(difference, m.add(e, en));
-        r = b_.select(Cond::flt, false, Src::immediate(0), fabs_(s[0]), t, s[0]);
-        break;
-      }
-      case GLSLstd450Asinh: {
-        // sign(x) ln(|x| + sqrt(x^2 + 1))
-        AGX_CHECK(args(1));
-        Src magnitude = fabs_(s[0]);
-        Src l = m.log(m.add(magnitude, m.sqrt(m.fma(s[0], s[0], K(1.0f)))));
-        r = m.mul(m.sign(s[0]), l);
-        break;
-      }
-      case GLSLstd450Acosh:
-        // ln(x + sqrt(x^2 - 1))
-        AGX_CHECK(args(1));
-        r = m.log(m.add(s[0], m.sqrt(m.fma(s[0], s[0], K(-1.0f)))));
-        break;
-      case GLSLstd450Atanh: {
-        // ln((1 + x) / (1 - x)) / 2
-        AGX_CHECK(args(1));
-        Src numerator = m.add(s[0], K(1.0f));
-        r = m.mul(m.log(m.div(numerator, m.sub(K(1.0f), s[0]))), K(0.5f));
-        break;
-      }
-      case GLSLstd450FMin: case GLSLstd450NMin: AGX_CHECK(args(2)); r = m.min(s[0], s[1]); break;
-      case GLSLstd450FMax: case GLSLstd450NMax: AGX_CHECK(args(2)); r = m.max(s[0], s[1]); break;
-      case GLSLstd450UMin: AGX_CHECK(args(2)); r = sel(Cond::ult, s[0], s[1]); break;
-      case GLSLstd450UMax: AGX_CHECK(args(2)); r = sel(Cond::ugt, s[0], s[1]); break;
-      case GLSLstd450SMin: AGX_CHECK(args(2)); r = sel(Cond::slt, s[0], s[1]); break;
-      case GLSLstd450SMax: AGX_CHECK(args(2)); r = sel(Cond::sgt, s[0], s[1]); break;
-      case GLSLstd450FClamp: case GLSLstd450NClamp: AGX_CHECK(args(3)); r = m.min(m.max(s[0], s[1]), s[2]); break;
-      case GLSLstd450UClamp: AGX_CHECK(args(3)); r = sel(Cond::ult, sel(Cond::ugt, s[0], s[1]), s[2]); break;
-      case GLSLstd450SClamp: AGX_CHECK(args(3)); r = sel(Cond::slt, sel(Cond::sgt, s[0], s[1]), s[2]); break;
-      case GLSLstd450Fma: AGX_CHECK(args(3)); r = m.fma(s[0], s[1], s[2]); break;
-      case GLSLstd450FindUMsb: AGX_CHECK(args(1)); r = un(IrOp::ffs); break;
-      case GLSLstd450FindSMsb: {
-        // The highest bit that differs from the sign: msb of ~x for x < 0.
-        AGX_CHECK(args(1));
-        Src inv = Src::val(b_.def(IrOp::inot, {s[0]}));
-        r = Src::val(b_.def(IrOp::ffs, {b_.select(Cond::slt, false, s[0], Src::immediate(0), inv, s[0])}));
-        break;
-      }
-      case GLSLstd450FindILsb: {
-        // 31 - msb(bitreverse(x)), and -1 for 0.
-        AGX_CHECK(args(1));
-        Src h = Src::val(b_.def(IrOp::ffs, {Src::val(b_.def(IrOp::bitrev, {s[0]}))}));
-        Src lsb = b_.binary(IrOp::isub, Src::immediate(31), h);
-        r = b_.select(Cond::ueq, false, s[0], Src::immediate(0), Src::immediate(0xFFFFFFFFu), lsb);
-        break;
-      }
-      case GLSLstd450Step:
-        // x < edge ? 0.0 : 1.0 (NaN gives 1.0)
-        AGX_CHECK(args(2));
-        r = b_.select(Cond::flt, false, s[1], s[0], Src::immediate(0), K(1.0f));
-        break;
-      case GLSLstd450SmoothStep: {
-        // t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 t)
-        AGX_CHECK(args(3));
-        Src numerator = m.sub(s[2], s[0]);
-        Src q = m.div(numerator, m.sub(s[1], s[0]));
-        Src t = m.min(m.max(q, Src::immediate(0)), K(1.0f));
-        Src t2 = m.mul(t, t);
-        r = m.mul(t2, m.fma(neg(t), K(2.0f), K(3.0f)));
-        break;
-      }
-      case GLSLstd450FMix:
-        // x + (y - x) * a
-        AGX_CHECK(args(3));
-        r = m.fma(m.sub(s[1], s[0]), s[2], s[0]);
-        break;
-      case GLSLstd450FSign: AGX_CHECK(args(1)); r = m.sign(s[0]); break;
-      case GLSLstd450SSign: {
-        // clamp(x, -1, 1)
-        AGX_CHECK(args(1));
-        Src lo = sel(Cond::sgt, s[0], Src::immediate(0xFFFFFFFFu));
-        r = sel(Cond::slt, lo, Src::immediate(1));
-        break;
-      }
-      case GLSLstd450Ldexp: {
-        // x * 2^e1 * 2^e2 with e clamped to [-252, 254] and split in two
-        // halves, each a normal power of two built in the exponent field
-        // (Mesa's nir_ldexp), so results near the range ends come out.
-        AGX_CHECK(args(2));
-        Src e = sel(Cond::slt, sel(Cond::sgt, s[1], Src::immediate(static_cast<uint32_t>(-252))), Src::immediate(254));
-        Src e1 = b_.binary(IrOp::ishr, e, Src::immediate(1));
-        Src e2 = b_.binary(IrOp::isub, e, e1);
-        auto pow2 = [&](Src x) { return b_.binary(IrOp::ishl, b_.binary(IrOp::iadd, x, Src::immediate(127)), Src::immediate(23)); };
-        Src half = m.mul(s[0], pow2(e1));
-        r = m.mul(half, pow2(e2));
-        break;
-      }
-      default:
-        return unsupported(in, fmt::format("GLSL.std.450 function {} is not supported", static_cast<unsigned>(inst)));
+    bool handled = false;
+    AGX_TRY(Src r, glsl_float_math(in, w[3], s, handled));
+    if (!handled) {
+      AGX_TRY(r, glsl_select_math(in, w[3], s, handled));
     }
+    if (!handled)
+      return unsupported(in, fmt::format("GLSL.std.450 function {} is not supported", static_cast<unsigned>(inst)));
     out.c.push_back(r);
   }
   vals_[rid] = std::move(out);
