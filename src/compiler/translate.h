@@ -296,6 +296,8 @@ class Translator {
   bool is_int64(uint32_t type_id) const;
   Status int64_instruction(const spirv::Inst& in, bool& handled);  // ALU and GLSL.std.450 ops on int64
   Status alu64(const spirv::Inst& in, bool& handled);
+  class Int64Call;
+  Status alu64_convert(const spirv::Inst& in, Int64Call& c, bool& handled);
   Status ext_glsl64(const spirv::Inst& in, bool& handled);
   Status load64(const spirv::Inst& in, const Ptr& p);
   Status store64(const spirv::Inst& in, const Ptr& p, const std::vector<Src>& data);

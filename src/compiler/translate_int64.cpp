@@ -96,11 +96,45 @@ Status Translator::int64_instruction(const spirv::Inst& in, bool& handled) {
   }
 }
 
+// One 64-bit integer instruction: the builder, its operands by component
+// and the result being built.
+class Translator::Int64Call {
+ public:
+  Int64Call(Translator& t, const spirv::Inst& in, unsigned components, bool result64, bool operand64)
+      : x(t.b_), n(components), r64(result64), a64(operand64), t_(t), in_(in) {
+    out.kind = TVal::Kind::data;
+    out.type = in.w[0];
+  }
+  Int64 x;
+  unsigned n;
+  bool r64, a64;  // the result, the first operand are 64-bit
+  TVal out;
+
+  // A 64-bit operand component as halves (a 32-bit one: high half 0).
+  Result<Pair> pair(uint32_t id, unsigned i) const {
+    AGX_TRY(auto s, t_.scalar(id, in_, i));
+    return Pair{t_.lo32(s), t_.hi32(s)};
+  }
+  Status need(size_t k) const {
+    if (in_.w.size() < k)
+      return Error::decode("{}: SPIR-V word {}: too few operands", t_.o_.file_name, in_.word_offset);
+    return {};
+  }
+  Status finish() {
+    t_.vals_[in_.w[1]] = std::move(out);
+    return {};
+  }
+
+ private:
+  Translator& t_;
+  const spirv::Inst& in_;
+};
+
 Status Translator::alu64(const spirv::Inst& in, bool& handled) {
   const auto& w = in.w;
   handled = false;
   if (w.size() < 3) return {};
-  uint32_t rtype = w[0], rid = w[1];
+  const uint32_t rtype = w[0];
   // Doubles reach here only for the moves (select, bitcast, dynamic
   // extract): their arithmetic is translate_fp64.cpp's.
   bool r64 = is_int64(rtype) || is_double(rtype);
@@ -111,17 +145,12 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
   }
   if (!r64 && !a64) return {};
   handled = true;
-  Int64 x(b_);
-  unsigned n = std::max(1u, components(rtype));
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = rtype;
-  auto finish = [&]() -> Status { vals_[rid] = std::move(out); return {}; };
-  // A 64-bit operand component as halves; a 32-bit one widened by `sign`.
-  auto pair = [&](uint32_t id, unsigned i) -> Result<Pair> {
-    AGX_TRY(auto s, scalar(id, in, i));
-    return Pair{lo32(s), hi32(s)};
-  };
+  Int64Call c(*this, in, std::max(1u, components(rtype)), r64, a64);
+  Int64& x = c.x;
+  TVal& out = c.out;
+  const unsigned n = c.n;
+  auto finish = [&] { return c.finish(); };
+  auto pair = [&](uint32_t id, unsigned i) { return c.pair(id, i); };
   auto bin = [&](auto fn) -> Status {
     for (unsigned i = 0; i < n; ++i) {
       AGX_TRY(auto a, pair(w[2], i));
@@ -152,10 +181,7 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
     }
     return finish();
   };
-  auto need = [&](size_t k) -> Status {
-    if (w.size() < k) return Error::decode("{}: SPIR-V word {}: too few operands", o_.file_name, in.word_offset);
-    return {};
-  };
+  auto need = [&](size_t k) { return c.need(k); };
   auto shift_amount = [&](unsigned i) -> Result<Src> {
     AGX_TRY(auto s, scalar(w[3], in, i));
     return lo32(s);
@@ -243,15 +269,27 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
     case Op::OpSGreaterThan: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(true, bb, a); }, false);
     case Op::OpSLessThanEqual: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(true, bb, a); }, true);
     case Op::OpSGreaterThanEqual: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(true, a, bb); }, true);
+    default: return alu64_convert(in, c, handled);
+  }
+}
+
+
+// Conversions, bitcasts, selects and dynamic extracts of 64-bit values
+// (alu64's second half); `handled` false for the component moves the
+// generic code carries as they are.
+Status Translator::alu64_convert(const spirv::Inst& in, Int64Call& c, bool& handled) {
+  const auto& w = in.w;
+  const uint32_t rtype = w[0];
+  switch (in.op) {
     case Op::OpSConvert: case Op::OpUConvert: {
-      for (unsigned i = 0; i < n; ++i) {
+      for (unsigned i = 0; i < c.n; ++i) {
         AGX_TRY(auto s, scalar(w[2], in, i));
-        if (!r64) { out.c.push_back(lo32(s)); continue; }   // 64 -> 32: the low word
-        if (a64) { out.c.push_back(s); continue; }
-        Src hi = in.op == Op::OpSConvert ? x.op(IrOp::ishr, s, Src::immediate(31)) : Src::immediate(0);
-        out.c.push_back(pack64(s, hi));
+        if (!c.r64) { c.out.c.push_back(lo32(s)); continue; }   // 64 -> 32: the low word
+        if (c.a64) { c.out.c.push_back(s); continue; }
+        Src hi = in.op == Op::OpSConvert ? c.x.op(IrOp::ishr, s, Src::immediate(31)) : Src::immediate(0);
+        c.out.c.push_back(pack64(s, hi));
       }
-      return finish();
+      return c.finish();
     }
     case Op::OpBitcast: {
       // Regroup 32-bit words: u64 <-> uvec2, i64 <-> u64.
@@ -259,72 +297,72 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
       if (v->kind != TVal::Kind::data) return unsupported(in, "bitcast of a non-data value");
       std::vector<Src> words;
       for (const Src& s : v->c) {
-        if (a64) { words.push_back(lo32(s)); words.push_back(hi32(s)); }
+        if (c.a64) { words.push_back(lo32(s)); words.push_back(hi32(s)); }
         else words.push_back(s);
       }
-      if (!r64) { out.c = std::move(words); return finish(); }
-      if (words.size() != 2 * n) return unsupported(in, "bitcast between different sizes");
-      for (unsigned i = 0; i < n; ++i) out.c.push_back(pack64(words[2 * i], words[2 * i + 1]));
-      return finish();
+      if (!c.r64) { c.out.c = std::move(words); return c.finish(); }
+      if (words.size() != 2 * c.n) return unsupported(in, "bitcast between different sizes");
+      for (unsigned i = 0; i < c.n; ++i) c.out.c.push_back(pack64(words[2 * i], words[2 * i + 1]));
+      return c.finish();
     }
     case Op::OpSelect: {
-      AGX_CHECK(need(5));
+      AGX_CHECK(c.need(5));
       AGX_TRY(auto cv, get(w[2], in));
-      for (unsigned i = 0; i < n; ++i) {
-        Cmp c;
-        if (cv->cmp) c = *cv->cmp;
+      for (unsigned i = 0; i < c.n; ++i) {
+        Cmp k;
+        if (cv->cmp) k = *cv->cmp;
         else {
           size_t ci = cv->c.size() > 1 ? i : 0;
           if (ci >= cv->c.size()) return unsupported(in, "OpSelect condition shape");
-          c = Cmp{Cond::ueq, true, cv->c[ci], Src::immediate(0)};
+          k = Cmp{Cond::ueq, true, cv->c[ci], Src::immediate(0)};
         }
-        AGX_TRY(auto t, pair(w[3], i));
-        AGX_TRY(auto e, pair(w[4], i));
-        Src lo = b_.select(c.cond, c.invert, c.a, c.b, t.lo, e.lo);
-        out.c.push_back(pack64(lo, b_.select(c.cond, c.invert, c.a, c.b, t.hi, e.hi)));
+        AGX_TRY(auto t, c.pair(w[3], i));
+        AGX_TRY(auto e, c.pair(w[4], i));
+        Src lo = b_.select(k.cond, k.invert, k.a, k.b, t.lo, e.lo);
+        c.out.c.push_back(pack64(lo, b_.select(k.cond, k.invert, k.a, k.b, t.hi, e.hi)));
       }
-      return finish();
+      return c.finish();
     }
     case Op::OpVectorExtractDynamic: {
-      AGX_CHECK(need(4));
+      AGX_CHECK(c.need(4));
       AGX_TRY(auto v, get(w[2], in));
       AGX_TRY(auto idx, scalar(w[3], in));
       if (v->c.empty()) return unsupported(in, "OpVectorExtractDynamic of an empty vector");
-      if (idx.is_imm() && idx.imm < v->c.size()) { out.c.push_back(v->c[idx.imm]); return finish(); }
+      if (idx.is_imm() && idx.imm < v->c.size()) { c.out.c.push_back(v->c[idx.imm]); return c.finish(); }
       Pair r{lo32(v->c[0]), hi32(v->c[0])};
       for (size_t i = 1; i < v->c.size(); ++i) {
         r.lo = b_.select(Cond::ueq, false, idx, Src::immediate(i), lo32(v->c[i]), r.lo);
         r.hi = b_.select(Cond::ueq, false, idx, Src::immediate(i), hi32(v->c[i]), r.hi);
       }
-      out.c.push_back(pack64(r.lo, r.hi));
-      return finish();
+      c.out.c.push_back(pack64(r.lo, r.hi));
+      return c.finish();
     }
     case Op::OpConvertUToF: case Op::OpConvertSToF: {
       if (type(scalar_type(rtype)).width != 32) return unsupported(in, "64-bit integer to 16-bit float conversion");
       bool sign = in.op == Op::OpConvertSToF;
-      for (unsigned i = 0; i < n; ++i) {
-        AGX_TRY(auto a, pair(w[2], i));
-        Src neg = sign ? x.negative(a) : Src::immediate(0);
-        if (sign) a = x.pick(neg, x.neg(a), a);
-        Src f = to_float(x, a);
-        if (sign) f = x.op(IrOp::ixor, f, x.op(IrOp::ishl, neg, Src::immediate(31)));
-        out.c.push_back(f);
+      for (unsigned i = 0; i < c.n; ++i) {
+        AGX_TRY(auto a, c.pair(w[2], i));
+        Src neg = sign ? c.x.negative(a) : Src::immediate(0);
+        if (sign) a = c.x.pick(neg, c.x.neg(a), a);
+        Src f = to_float(c.x, a);
+        if (sign) f = c.x.op(IrOp::ixor, f, c.x.op(IrOp::ishl, neg, Src::immediate(31)));
+        c.out.c.push_back(f);
       }
-      return finish();
+      return c.finish();
     }
     case Op::OpConvertFToU: case Op::OpConvertFToS: {
       AGX_TRY(auto sv, get(w[2], in));
       if (type(scalar_type(sv->type)).width != 32) return unsupported(in, "16-bit float to 64-bit integer conversion");
-      for (unsigned i = 0; i < n; ++i) {
+      for (unsigned i = 0; i < c.n; ++i) {
         AGX_TRY(auto f, scalar(w[2], in, i));
-        Pair r = from_float(x, f);
+        Pair r = from_float(c.x, f);
         if (in.op == Op::OpConvertFToS) {
-          Src negative = x.op(IrOp::ushr, f, Src::immediate(31));
-          r = x.pick(negative, x.neg(r), r);
+          Src negative = c.x.op(IrOp::ushr, f, Src::immediate(31));
+          r = c.x.pick(negative, c.x.neg(r), r);
         }
-        out.c.push_back(pack64(r.lo, r.hi));
+        c.out.c.push_back(pack64(r.lo, r.hi));
       }
-      return finish();
+      return c.finish();
     }
     default:
       handled = false;  // component moves (the generic code carries 64-bit Srcs as they are) and the rest
