@@ -172,6 +172,10 @@ class Translator {
   // SPV_KHR_shader_ballot ops; the subgroup built-ins (nullopt: not one)
   static bool is_subgroup_op(spv::Op op);
   Status subgroup(const spirv::Inst& in);
+  class SubgroupCall;
+  Status subgroup_lanes(const spirv::Inst& in, SubgroupCall& c, bool& handled);
+  Status subgroup_reduce(const spirv::Inst& in, SubgroupCall& c, bool dbl);
+  Src subgroup_fold_double(unsigned red, Src lo, Src hi, Src mask);
   std::optional<Src> subgroup_builtin(int32_t builtin, unsigned comp);
   Src read_lane(Src x, Src index);  // x of lane `index`, exact under divergence
   Result<Src> subgroup_scan(unsigned red, unsigned group_op, uint32_t cluster, Src x, Src mask, Src active, Src lane);

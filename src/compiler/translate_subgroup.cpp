@@ -84,6 +84,55 @@ bool Translator::is_subgroup_op(spv::Op op) {
   }
 }
 
+// One subgroup instruction: its operands after the scope, the result
+// being built and the per-component (per-half for 64-bit values) walk.
+class Translator::SubgroupCall {
+ public:
+  SubgroupCall(Translator& t, const spirv::Inst& in, size_t first_operand, unsigned components, bool wide_values,
+               bool bool_values)
+      : n(components), wide(wide_values), bool_result(bool_values), t_(t), in_(in), arg_(first_operand) {
+    out.kind = TVal::Kind::data;
+    out.type = in.w[0];
+  }
+  unsigned n;
+  bool wide, bool_result;
+  TVal out;
+
+  Result<uint32_t> operand(size_t k) const {
+    if (arg_ + k >= in_.w.size()) return t_.unsupported(in_, "subgroup operation operand count");
+    return in_.w[arg_ + k];
+  }
+  Status finish() {
+    if (bool_result && n == 1 && !out.cmp) {
+      out.cmp = Cmp{Cond::ueq, true, out.c[0], Src::immediate(0)};
+      out.c.clear();
+    }
+    t_.vals_[in_.w[1]] = std::move(out);
+    return {};
+  }
+  // fn on each component of value operand `id` (each half of a 64-bit one).
+  template <typename F>
+  Status per_comp(uint32_t id, F fn) {
+    for (unsigned c = 0; c < n; ++c) {
+      AGX_TRY(auto x, t_.scalar(id, in_, c));
+      if (wide) {
+        AGX_TRY(auto lo, fn(t_.lo32(x)));
+        AGX_TRY(auto hi, fn(t_.hi32(x)));
+        out.c.push_back(t_.pack64(lo, hi));
+        continue;
+      }
+      AGX_TRY(auto r, fn(x));
+      out.c.push_back(r);
+    }
+    return finish();
+  }
+
+ private:
+  Translator& t_;
+  const spirv::Inst& in_;
+  size_t arg_;
+};
+
 Status Translator::subgroup(const spirv::Inst& in) {
   const auto& w = in.w;
   bool khr = in.op == Op::OpSubgroupBallotKHR || in.op == Op::OpSubgroupFirstInvocationKHR ||
@@ -93,14 +142,7 @@ Status Translator::subgroup(const spirv::Inst& in) {
     return Error::decode("{}: SPIR-V word {}: too few operands or result id out of range", o_.file_name, in.word_offset);
   if (!khr && (w[2] >= m_.bound || !m_.is_constant[w[2]] || m_.constants[w[2]].bits != kSubgroupScope))
     return unsupported(in, "a subgroup operation of a scope other than Subgroup");
-  auto operand = [&](size_t k) -> Result<uint32_t> {
-    if (arg + k >= w.size()) return unsupported(in, "subgroup operation operand count");
-    return w[arg + k];
-  };
   uint32_t rtype = w[0];
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = rtype;
   unsigned n = components(rtype);
   if (!n) return unsupported(in, "a subgroup operation on a composite other than a vector");
   bool bool_result = is_bool(rtype);
@@ -111,34 +153,26 @@ Status Translator::subgroup(const spirv::Inst& in) {
   // 8/16-bit values: widened, through translate_small_lanes.cpp.
   if (!bool_result && !wide && type(scalar_type(rtype)).width != 32 && !(small_active_ && small_width(rtype)))
     return unsupported(in, fmt::format("a subgroup operation on {}-bit values (32-bit only)", type(scalar_type(rtype)).width));
-  auto finish = [&]() -> Status {
-    if (bool_result && n == 1 && !out.cmp) {
-      out.cmp = Cmp{Cond::ueq, true, out.c[0], Src::immediate(0)};
-      out.c.clear();
-    }
-    vals_[w[1]] = std::move(out);
-    return {};
-  };
+  SubgroupCall c(*this, in, arg, n, wide, bool_result);
+  bool handled = false;
+  AGX_CHECK(subgroup_lanes(in, c, handled));
+  if (handled) return {};
+  return subgroup_reduce(in, c, dbl);
+}
+
+// The lane operations: elect, ballots, broadcasts, shuffles, quad
+// operations; `handled` false for the reductions and scans.
+Status Translator::subgroup_lanes(const spirv::Inst& in, SubgroupCall& c, bool& handled) {
+  handled = true;
+  TVal& out = c.out;
+  const unsigned n = c.n;
+  auto operand = [&](size_t k) { return c.operand(k); };
+  auto finish = [&] { return c.finish(); };
+  auto per_comp = [&](uint32_t id, auto fn) { return c.per_comp(id, fn); };
   Lanes L(b_);
   Src zero = Src::immediate(0);
   // The ballot operand's first word (subgroup size 32: the others are 0).
   auto ballot_word = [&](uint32_t id) -> Result<Src> { return scalar(id, in, 0); };
-  // Per component of a value operand (per 32-bit half of a 64-bit one).
-  auto per_comp = [&](uint32_t id, auto fn) -> Status {
-    for (unsigned c = 0; c < n; ++c) {
-      AGX_TRY(auto x, scalar(id, in, c));
-      if (wide) {
-        AGX_TRY(auto lo, fn(lo32(x)));
-        AGX_TRY(auto hi, fn(hi32(x)));
-        out.c.push_back(pack64(lo, hi));
-        continue;
-      }
-      AGX_TRY(auto r, fn(x));
-      out.c.push_back(r);
-    }
-    return finish();
-  };
-
   switch (in.op) {
     case Op::OpGroupNonUniformElect: {
       // The lowest active lane: its bit alone is active & -active.
@@ -247,10 +281,22 @@ Status Translator::subgroup(const spirv::Inst& in) {
         return r;
       });
     }
-    default: break;
+    default: handled = false; return {};
   }
 
-  // Reductions and scans.
+}
+
+// Reductions and scans (Reduce, InclusiveScan, ExclusiveScan,
+// ClusteredReduce) of every type.
+Status Translator::subgroup_reduce(const spirv::Inst& in, SubgroupCall& c, bool dbl) {
+  TVal& out = c.out;
+  const unsigned n = c.n;
+  auto operand = [&](size_t k) { return c.operand(k); };
+  auto finish = [&] { return c.finish(); };
+  auto per_comp = [&](uint32_t id, auto fn) { return c.per_comp(id, fn); };
+  Lanes L(b_);
+  Src zero = Src::immediate(0);
+  const bool bool_result = c.bool_result, wide = c.wide;
   Red red{};
   bool logical = false;
   switch (in.op) {
@@ -311,41 +357,11 @@ Status Translator::subgroup(const spirv::Inst& in) {
     });
   }
   if (dbl) {
-    // Doubles: the lane-order fold with the fp64 add / mul / min / max, as
-    // a loop over the lanes k = 0..31 (one fp64 sequence in the code, not
-    // 32): lane k's value read with read_lane's immediate broadcasts, taken
-    // where bit k of the mask is set.
     if (red != Red::fadd && red != Red::fmul && red != Red::fmin && red != Red::fmax)
       return unsupported(in, "integer subgroup operation on doubles");
-    Int64 x64(b_);
-    Fp64 fp(x64);
-    Function& f = b_.function();
     for (unsigned c = 0; c < n; ++c) {
       AGX_TRY(auto v, scalar(id, in, c));
-      Src lo = lo32(v), hi = hi32(v);
-      if (!lo.is_value()) lo = Src::val(b_.def(IrOp::mov, {lo}));
-      if (!hi.is_value()) hi = Src::val(b_.def(IrOp::mov, {hi}));
-      // Identities: -0 (x + -0 is x, also for +0), 1, +inf, -inf.
-      const Pair id0 = red == Red::fadd ? Fp64::constant(-0.0) : red == Red::fmul ? Fp64::constant(1.0)
-                     : Fp64::constant(red == Red::fmin ? HUGE_VAL : -HUGE_VAL);
-      const ValueId acc_lo = f.new_value(32, 1, true), acc_hi = f.new_value(32, 1, true), k = f.new_value(32, 1, true);
-      b_.def_into(acc_lo, IrOp::mov, {id0.lo});
-      b_.def_into(acc_hi, IrOp::mov, {id0.hi});
-      b_.def_into(k, IrOp::mov, {zero});
-      b_.emit(IrOp::loop);
-      Pair acc{Src::val(acc_lo), Src::val(acc_hi)}, y{L.read_lane(lo, Src::val(k)), L.read_lane(hi, Src::val(k))};
-      Pair t = red == Red::fadd ? fp.add(acc, y) : red == Red::fmul ? fp.mul(acc, y) : red == Red::fmin ? fp.min(acc, y) : fp.max(acc, y);
-      Src bit = b_.binary(IrOp::iand, b_.binary(IrOp::ushr, mask, Src::val(k)), Src::immediate(1));
-      b_.def_into(acc_lo, IrOp::mov, {b_.select(Cond::ueq, false, bit, zero, acc.lo, t.lo)});
-      b_.def_into(acc_hi, IrOp::mov, {b_.select(Cond::ueq, false, bit, zero, acc.hi, t.hi)});
-      Src next = b_.binary(IrOp::iadd, Src::val(k), Src::immediate(1));
-      b_.def_into(k, IrOp::mov, {next});
-      b_.emit(IrOp::if_, {next, Src::immediate(kLanes)}, 0, Cond::ueq, false);
-      b_.emit(IrOp::break_);
-      b_.emit(IrOp::end_if);
-      b_.emit(IrOp::end_loop);
-      Src result_lo = Src::val(b_.def(IrOp::mov, {Src::val(acc_lo)}));
-      out.c.push_back(pack64(result_lo, Src::val(b_.def(IrOp::mov, {Src::val(acc_hi)}))));
+      out.c.push_back(subgroup_fold_double(static_cast<unsigned>(red), lo32(v), hi32(v), mask));
     }
     return finish();
   }
@@ -364,6 +380,42 @@ Status Translator::subgroup(const spirv::Inst& in) {
     return finish();
   }
   return per_comp(id, [&](Src x) -> Result<Src> { return subgroup_scan(static_cast<unsigned>(red), static_cast<unsigned>(gop), cluster, x, mask, act, lane); });
+}
+
+// One component of a double reduction or scan: the lane-order fold with
+// the fp64 add / mul / min / max, as a loop over the lanes k = 0..31 (one
+// fp64 sequence in the code, not 32): lane k's value read with
+// read_lane's immediate broadcasts, taken where bit k of `mask` is set.
+Src Translator::subgroup_fold_double(unsigned red_op, Src lo, Src hi, Src mask) {
+  const Red red = static_cast<Red>(red_op);
+  Lanes L(b_);
+  const Src zero = Src::immediate(0);
+  Int64 x64(b_);
+  Fp64 fp(x64);
+  Function& f = b_.function();
+  if (!lo.is_value()) lo = Src::val(b_.def(IrOp::mov, {lo}));
+  if (!hi.is_value()) hi = Src::val(b_.def(IrOp::mov, {hi}));
+  // Identities: -0 (x + -0 is x, also for +0), 1, +inf, -inf.
+  const Pair id0 = red == Red::fadd ? Fp64::constant(-0.0) : red == Red::fmul ? Fp64::constant(1.0)
+                 : Fp64::constant(red == Red::fmin ? HUGE_VAL : -HUGE_VAL);
+  const ValueId acc_lo = f.new_value(32, 1, true), acc_hi = f.new_value(32, 1, true), k = f.new_value(32, 1, true);
+  b_.def_into(acc_lo, IrOp::mov, {id0.lo});
+  b_.def_into(acc_hi, IrOp::mov, {id0.hi});
+  b_.def_into(k, IrOp::mov, {zero});
+  b_.emit(IrOp::loop);
+  Pair acc{Src::val(acc_lo), Src::val(acc_hi)}, y{L.read_lane(lo, Src::val(k)), L.read_lane(hi, Src::val(k))};
+  Pair t = red == Red::fadd ? fp.add(acc, y) : red == Red::fmul ? fp.mul(acc, y) : red == Red::fmin ? fp.min(acc, y) : fp.max(acc, y);
+  Src bit = b_.binary(IrOp::iand, b_.binary(IrOp::ushr, mask, Src::val(k)), Src::immediate(1));
+  b_.def_into(acc_lo, IrOp::mov, {b_.select(Cond::ueq, false, bit, zero, acc.lo, t.lo)});
+  b_.def_into(acc_hi, IrOp::mov, {b_.select(Cond::ueq, false, bit, zero, acc.hi, t.hi)});
+  Src next = b_.binary(IrOp::iadd, Src::val(k), Src::immediate(1));
+  b_.def_into(k, IrOp::mov, {next});
+  b_.emit(IrOp::if_, {next, Src::immediate(kLanes)}, 0, Cond::ueq, false);
+  b_.emit(IrOp::break_);
+  b_.emit(IrOp::end_if);
+  b_.emit(IrOp::end_loop);
+  Src result_lo = Src::val(b_.def(IrOp::mov, {Src::val(acc_lo)}));
+  return pack64(result_lo, Src::val(b_.def(IrOp::mov, {Src::val(acc_hi)})));
 }
 
 }  // namespace agx::compiler::detail
