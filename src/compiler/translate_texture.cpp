@@ -267,7 +267,15 @@ Status Translator::texture_lookup(const spirv::Inst& in) {
     return Src::val(b_.def(IrOp::collect, g, 32, static_cast<uint8_t>(g.size())), 32);
   };
   const bool has_min = (ops.mask & kMinLod) != 0;
-  if (query_lod || (implicit && grouped)) {
+  if (o_.stage == Stage::fragment && (implicit || query_lod) && !has_min) {
+    // The texture unit's automatic LOD from the quad's coordinates
+    // (auto_lod), a bias added to it in fp16 (auto_lod_bias).
+    flags |= kTexAutoLod;
+    lod = (ops.mask & kBias) ? fp16_word(ops.bias) : Src::immediate(0);
+  } else if (query_lod || (implicit && (grouped || o_.stage == Stage::fragment))) {
+    // Gradients of the quad (a fragment lookup with MinLod: the hardware
+    // has no automatic LOD with a minimum, so dfdx / dfdy feed lod_grad_min).
+
     if (!grouped)
       return unsupported(in, "textureQueryLod needs derivatives: a compute shader has them only in a derivative "
                              "group (GL_NV_compute_shader_derivatives)");
