@@ -275,8 +275,7 @@ Status Translator::texture_lookup(const spirv::Inst& in) {
   } else if (query_lod || (implicit && (grouped || o_.stage == Stage::fragment))) {
     // Gradients of the quad (a fragment lookup with MinLod: the hardware
     // has no automatic LOD with a minimum, so dfdx / dfdy feed lod_grad_min).
-
-    if (!grouped)
+    if (!grouped && o_.stage != Stage::fragment)
       return unsupported(in, "textureQueryLod needs derivatives: a compute shader has them only in a derivative "
                              "group (GL_NV_compute_shader_derivatives)");
     std::vector<Src> ddx, ddy;
