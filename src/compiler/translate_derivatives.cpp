@@ -20,10 +20,10 @@
 //
 // Fragment shaders run in 2x2 quads (lanes 0, 1 on top, 2, 3 below:
 // docs/gpu.md) and use the hardware's dfdx / dfdy (dougallj/applegpu;
-// bminor/mesa-mesa src/asahi/compiler/agx_compile.c emits them for every
-// nir ddx / ddy form): fine derivatives, each lane's own row or column.
-// The coarse forms are the same instructions, as in Mesa: GLSL 4.60
-// section 8.14.1 lets a coarse derivative be the fine one.
+// bminor/mesa-mesa src/asahi/compiler/agx_compile.c emits them for nir's
+// ddx / ddy): fine derivatives, each lane's own row or column. The coarse
+// forms are the same instructions (our choice; GLSL 4.60 section 8.14.1
+// lets a coarse derivative be the fine one).
 #include <fmt/format.h>
 
 #include "compiler/translate.h"

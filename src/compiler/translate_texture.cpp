@@ -239,9 +239,73 @@ Status Translator::texture_lookup(const spirv::Inst& in) {
   Src coords = Src::val(b_.def(IrOp::collect, coord_words, 32, static_cast<uint8_t>(coord_words.size())), 32);
 
   // The LOD operand and its mode.
-  const bool grouped = m_.derivative_group != Group::none;
   uint64_t flags = 0;
+  AGX_TRY(Src lod, texture_lod(in, img, ops, c, TexLodKind{implicit, query_lod, gather, rect}, flags));
+
+  // Compare reference and offset (O).
+  std::vector<Src> o;
+  if (dref) {
+    flags |= kTexCompare;
+    o.push_back(reference.is_value() ? m.apply(reference) : Src::val(b_.def(IrOp::mov, {reference})));
+  }
+  const bool has_offset = !ops.offset.empty();
+  if (has_offset) {
+    flags |= kTexOffset;
+    o.push_back(packed_offset(ops.offset, space));
+  }
+  std::vector<Src> srcs = {coords, lod};
+  if (o.size() == 2) srcs.push_back(Src::val(b_.def(IrOp::collect, o, 32, 2), 32));
+  else if (o.size() == 1) srcs.push_back(o[0]);
+
+  const uint32_t n = static_cast<uint32_t>(img.dim);
+  // A separate sampler (OpSampledImage) or the texture's own.
+  uint64_t base = image_imm(img.texture_state, n, iv->sampler_state != UINT32_MAX ? iv->sampler_state : img.sampler_state) | flags;
+  {
+    // An array element picked at run time: T and S from registers, after
+    // the other sources of every texture_sample below.
+    std::vector<Src> state;
+    AGX_CHECK(dynamic_state_srcs(*iv, true, false, state, base, in));
+    if (!state.empty()) {
+      if (gather && !ops.offsets.empty()) return unsupported(in, "textureGatherOffsets of an image array element picked at run time");
+      srcs.insert(srcs.end(), state.begin(), state.end());
+    }
+  }
+  if (gather) {
+    // Shadow gathers are compare + gather of r (Mesa agx_emit_tex).
+    const uint64_t q6 = tex_gather(dref ? 2 : 2 + 4 * component);
+    if (!ops.offsets.empty()) {
+      // textureGatherOffsets: four gathers, component i of the result is
+      // the (i0, j0) texel (w) of the gather at offsets[i].
+      std::vector<Src> parts;
+      for (unsigned i = 0; i < 4; ++i) {
+        std::vector<Src> oi;
+        if (dref) oi.push_back(o[0]);
+        oi.push_back(packed_offset({ops.offsets[2 * i], ops.offsets[2 * i + 1]}, 2));
+        std::vector<Src> si = {coords, lod};
+        si.push_back(oi.size() == 2 ? Src::val(b_.def(IrOp::collect, oi, 32, 2), 32) : oi[0]);
+        ValueId t = b_.def(IrOp::texture_sample, si, 32, 4, base | kTexOffset | q6);
+        parts.push_back(Src::val(t, 32, 3));
+      }
+      ValueId all = b_.def(IrOp::collect, parts, 32, 4);
+      return texel_result(in, all);
+    }
+    ValueId texel = b_.def(IrOp::texture_sample, srcs, 32, 4, base | q6);
+    return texel_result(in, texel);
+  }
+  ValueId texel = b_.def(IrOp::texture_sample, srcs, 32, 4, base);
+  return texel_result(in, texel);
+}
+
+// The LOD operand (D) of a lookup and its flags: the fragment quad's
+// automatic LOD, gradients (the quad's or textureGrad's), or an explicit
+// fp16 LOD.
+Result<Src> Translator::texture_lod(const spirv::Inst& in, ImageBinding& img, const TexOperands& ops,
+                                    const std::vector<Src>& c, TexLodKind k, uint64_t& flags) {
+  MathBuilder m(b_);
+  const unsigned space = static_cast<unsigned>(c.size());
+  const bool implicit = k.implicit, query_lod = k.query_lod, gather = k.gather, rect = k.rect;
   Src lod;
+  const bool grouped = m_.derivative_group != Group::none;
   auto gradients = [&](std::vector<Src> ddx, std::vector<Src> ddy, bool with_min) -> Result<Src> {
     if (ddx.size() < space || ddy.size() < space) return unsupported(in, "gradients of another shape");
     if (ops.mask & kBias) {
@@ -296,59 +360,7 @@ Status Translator::texture_lookup(const spirv::Inst& in) {
     lod = fp16_word(l);
   }
   if (query_lod) flags |= kTexQueryLod;
-
-  // Compare reference and offset (O).
-  std::vector<Src> o;
-  if (dref) {
-    flags |= kTexCompare;
-    o.push_back(reference.is_value() ? m.apply(reference) : Src::val(b_.def(IrOp::mov, {reference})));
-  }
-  const bool has_offset = !ops.offset.empty();
-  if (has_offset) {
-    flags |= kTexOffset;
-    o.push_back(packed_offset(ops.offset, space));
-  }
-  std::vector<Src> srcs = {coords, lod};
-  if (o.size() == 2) srcs.push_back(Src::val(b_.def(IrOp::collect, o, 32, 2), 32));
-  else if (o.size() == 1) srcs.push_back(o[0]);
-
-  const uint32_t n = static_cast<uint32_t>(img.dim);
-  // A separate sampler (OpSampledImage) or the texture's own.
-  uint64_t base = image_imm(img.texture_state, n, iv->sampler_state != UINT32_MAX ? iv->sampler_state : img.sampler_state) | flags;
-  {
-    // An array element picked at run time: T and S from registers, after
-    // the other sources of every texture_sample below.
-    std::vector<Src> state;
-    AGX_CHECK(dynamic_state_srcs(*iv, true, false, state, base, in));
-    if (!state.empty()) {
-      if (gather && !ops.offsets.empty()) return unsupported(in, "textureGatherOffsets of an image array element picked at run time");
-      srcs.insert(srcs.end(), state.begin(), state.end());
-    }
-  }
-  if (gather) {
-    // Shadow gathers are compare + gather of r (Mesa agx_emit_tex).
-    const uint64_t q6 = tex_gather(dref ? 2 : 2 + 4 * component);
-    if (!ops.offsets.empty()) {
-      // textureGatherOffsets: four gathers, component i of the result is
-      // the (i0, j0) texel (w) of the gather at offsets[i].
-      std::vector<Src> parts;
-      for (unsigned i = 0; i < 4; ++i) {
-        std::vector<Src> oi;
-        if (dref) oi.push_back(o[0]);
-        oi.push_back(packed_offset({ops.offsets[2 * i], ops.offsets[2 * i + 1]}, 2));
-        std::vector<Src> si = {coords, lod};
-        si.push_back(oi.size() == 2 ? Src::val(b_.def(IrOp::collect, oi, 32, 2), 32) : oi[0]);
-        ValueId t = b_.def(IrOp::texture_sample, si, 32, 4, base | kTexOffset | q6);
-        parts.push_back(Src::val(t, 32, 3));
-      }
-      ValueId all = b_.def(IrOp::collect, parts, 32, 4);
-      return texel_result(in, all);
-    }
-    ValueId texel = b_.def(IrOp::texture_sample, srcs, 32, 4, base | q6);
-    return texel_result(in, texel);
-  }
-  ValueId texel = b_.def(IrOp::texture_sample, srcs, 32, 4, base);
-  return texel_result(in, texel);
+  return lod;
 }
 
 // Whether the sampled image behind `id` has SPIR-V dimension Rect.
