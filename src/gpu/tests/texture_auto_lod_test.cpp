@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "cmdstream/cmdstream.h"
-#include "isa/isa.h"
 #include "pbe_words.h"
 #include "texture_helpers.h"
+#include "texture_machine.h"
 #include "texture_words.h"
 
 namespace agx::gpu::test {
@@ -16,19 +16,14 @@ namespace AGX_UNITY_ID {
 
 namespace cs = agx::cmdstream;
 
-constexpr GpuVa kCode = 0x10000, kHeap = 0x20000, kSamplers = 0x30000, kImage = 0x100000;
+constexpr GpuVa kHeap = 0x20000, kSamplers = 0x30000, kImage = 0x100000;
 constexpr uint32_t kLevels = 5;
 
 // A 16x16 R32G32B32A32_FLOAT image whose level k is the solid colour
 // (k, 0, 0, 1), sampled nearest / nearest-mip; `code` runs on one SIMD
 // group whose quad q steps 2^q / 16 per pixel (derivatives of 2^q
 // texels: lambda = q).
-struct AutoLod {
-  usc::RegionMemory mem;
-  TestImage img;
-  TextureState state;
-  usc::Core core = usc::make_core();
-
+struct AutoLod : TextureMachine {
   void setup() {
     img = make_test_image(mem, kImage, *format::find_format("R32G32B32A32_FLOAT"), layout::Tiling::twiddled, Dim::d2,
                           16, 16, 1, kLevels);
@@ -56,21 +51,6 @@ struct AutoLod {
       core.r[4][l] = f2u(0.01f + float(l & 1) * step);
       core.r[5][l] = f2u(0.01f + float(l >> 1 & 1) * step);
     }
-  }
-  Status run(const char* text) {
-    auto code = isa::assemble_program(text, kCode);
-    if (!code.ok()) return code.error();
-    code->insert(code->end(), {0x88, 0x00});  // stop
-    AGX_CHECK(mem.map(kCode, *code));
-    AGX_TRY(usc::Program prog, usc::compile(*code, kCode));
-    TextureHook hook(mem, state);
-    usc::Memories m;
-    m.device = &mem;
-    m.fixed_function = &hook;
-    core.pc = kCode;
-    AGX_TRY(usc::StopReason r, usc::run(prog, core, m, usc::RunOptions{}));
-    (void)r;
-    return {};
   }
 };
 
