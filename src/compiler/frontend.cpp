@@ -228,8 +228,13 @@ Result<std::vector<uint32_t>> optimize_spirv(std::span<const uint32_t> words, co
     widened = std::move(wv);
     words = widened;
   }
-  std::vector<uint32_t> zeroed = zero_ungrouped_derivatives(words);
-  words = zeroed;
+  // Fragment shaders have quads of their own (dfdx / dfdy): only other
+  // stages follow GL_NV_compute_shader_derivatives' zero rule.
+  std::vector<uint32_t> zeroed;
+  if (options.stage != Stage::fragment) {
+    zeroed = zero_ungrouped_derivatives(words);
+    words = zeroed;
+  }
   std::vector<uint32_t> rect = rect_lod_to_grad(words);
   words = rect;
   spvtools::SpirvTools tools(spirv_env(options));

@@ -74,6 +74,10 @@ inline constexpr uint64_t kTexGradMin = 1ull << 35;
 // texture instructions; 16-bit), not from the ts/ss numbers in imm: an
 // element of an array of images picked at run time.
 inline constexpr uint64_t kTexStateReg = 1ull << 36;
+// texture_sample in a fragment shader: the LOD comes from the quad's
+// coordinates (auto_lod); D is the immediate 0, or an fp16 bias added to
+// it (auto_lod_bias).
+inline constexpr uint64_t kTexAutoLod = 1ull << 37;
 inline uint64_t tex_gather(uint32_t q6) { return uint64_t{q6 & 0x1F} << 40; }
 inline uint32_t tex_q6(uint64_t imm) { return static_cast<uint32_t>(imm >> 40 & 0x1F); }
 

@@ -36,6 +36,7 @@ Slot slot_of(const Instr& in, size_t i) {
     case Op::mov: case Op::collect: return Slot::any;
     case Op::fadd: case Op::fmul: case Op::fmadd: case Op::floor: case Op::ceil: case Op::trunc: case Op::rint:
     case Op::rcp: case Op::rsqrt: case Op::rsqrt_special: case Op::log2: case Op::exp2: case Op::sin_pt_1: case Op::sin_pt_2:
+    case Op::dfdx: case Op::dfdy:
       return Slot::float8;
     case Op::fcmpsel: return i < 2 ? Slot::float8 : Slot::int8;
     case Op::if_: return cond_is_float(in.cond) ? Slot::float8 : Slot::int8;
@@ -51,9 +52,10 @@ Slot slot_of(const Instr& in, size_t i) {
     case Op::uniform_store: case Op::store_output: return Slot::reg;
     case Op::image_write: return i == 2 ? Slot::int8 : Slot::reg;  // data, coordinates, LOD, [T]
     // texture_load's LOD may be the immediate 0 (auto_lod); texture_sample
-    // takes an explicit fp16 LOD in a register (no quad derivatives here).
+    // takes an explicit fp16 LOD in a register, or with kTexAutoLod (the
+    // fragment quad's LOD) the immediate 0 or a bias register.
     case Op::texture_load: return i == 1 ? Slot::zero_or_reg : Slot::reg;
-    case Op::texture_sample: return Slot::reg;
+    case Op::texture_sample: return i == 1 && (in.imm & kTexAutoLod) ? Slot::zero_or_reg : Slot::reg;
     default: return Slot::int8;
   }
 }

@@ -11,6 +11,7 @@ bool float_slot(const Instr& in, size_t i) {
   switch (in.op) {
     case Op::fadd: case Op::fmul: case Op::fmadd: case Op::floor: case Op::ceil: case Op::trunc: case Op::rint:
     case Op::rcp: case Op::rsqrt: case Op::rsqrt_special: case Op::log2: case Op::exp2: case Op::sin_pt_1: case Op::sin_pt_2:
+    case Op::dfdx: case Op::dfdy:
       return true;
     case Op::fcmpsel: return i < 2;
     case Op::if_: return cond_is_float(in.cond);

@@ -9,9 +9,10 @@ constexpr AluRow kFloatUnary[] = {
     float_row(O::floor, 1, false), float_row(O::ceil, 1, false),  float_row(O::trunc, 1, false),
     float_row(O::rint, 1, false),  float_row(O::rcp, 1, false),   float_row(O::rsqrt, 1, false),
     float_row(O::rsqrt_special, 1, false), float_row(O::log2, 1, false), float_row(O::exp2, 1, false),
-    float_row(O::sin_pt_1, 1, false), float_row(O::sin_pt_2, 1, false)};
+    float_row(O::sin_pt_1, 1, false), float_row(O::sin_pt_2, 1, false), float_row(O::dfdx, 1, false),
+    float_row(O::dfdy, 1, false)};
 constexpr Op kFloatUnaryOps[] = {Op::floor, Op::ceil, Op::trunc, Op::rint, Op::rcp, Op::rsqrt,
-                                 Op::rsqrt_special, Op::log2, Op::exp2, Op::sin_pt_1, Op::sin_pt_2};
+                                 Op::rsqrt_special, Op::log2, Op::exp2, Op::sin_pt_1, Op::sin_pt_2, Op::dfdx, Op::dfdy};
 static_assert(std::size(kFloatUnary) == std::size(kFloatUnaryOps));
 
 constexpr AluRow kShuffles[] = {

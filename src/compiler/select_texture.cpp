@@ -12,11 +12,11 @@ using O = isa::Opcode;
 using D = isa::OperandDesc;
 
 // applegpu's enums: texture `mode` (query_lod 2), `lod` (auto_lod 0,
-// lod_min with a register 0b110, lod_grad 0b100, lod_grad_min 0b1100) and
+// auto_lod_bias with a register 0b101, lod_min with a register 0b110, lod_grad 0b100, lod_grad_min 0b1100) and
 // q6 (none 0, compare 1, gather_r 2, gather_depth 3, gather_g 6,
 // gather_b 10, gather_a 14).
 constexpr uint32_t kModeQueryLod = 2;
-constexpr uint32_t kAutoLod = 0, kLodMin = 6, kLodGrad = 4, kLodGradMin = 12;
+constexpr uint32_t kAutoLod = 0, kAutoLodBias = 5, kLodMin = 6, kLodGrad = 4, kLodGradMin = 12;
 bool known_q6(uint32_t q6) { return q6 <= 3 || q6 == 6 || q6 == 10 || q6 == 14; }
 
 // The coordinates: whole 32-bit registers, or with 16-bit extras (layer,
@@ -33,14 +33,17 @@ struct Lod {
   isa::Operand d;
 };
 // The LOD is an immediate 0 with mode auto_lod (texture_load then reads
-// level 0; texture_sample in a compute shader has no quad derivatives, so
-// an explicit LOD always comes as a register with lod_min); gradients
-// (ddx, ddy per coordinate, 32-bit) with lod_grad, and with kTexGradMin
-// the last word's low half an fp16 minimum LOD.
+// level 0; texture_sample with kTexAutoLod: the fragment quad's LOD, or
+// with an fp16 bias register auto_lod_bias; without it a compute shader
+// has no quad derivatives, so an explicit LOD always comes as a register
+// with lod_min); gradients (ddx, ddy per coordinate, 32-bit) with
+// lod_grad, and with kTexGradMin the last word's low half an fp16 minimum
+// LOD.
 Result<Lod> lod_of(const Function& f, const Instr& in) {
   const Src& l = in.srcs[1];
   if (l.is_imm() && l.imm == 0) return Lod{kAutoLod, imm_operand(0)};
   if (!l.is_value()) return Error::invalid_argument("texture LOD must be a register or 0");
+  if (in.imm & kTexAutoLod) return Lod{kAutoLodBias, reg16(half_of(f, l))};
   const Value& g = f.values[l.value];
   if (g.comps > 1 && g.bits == 32)
     return Lod{in.imm & kTexGradMin ? kLodGradMin : kLodGrad, reg32(static_cast<unsigned>(g.reg) / 2, g.comps)};

@@ -269,6 +269,11 @@ class Translator {
   Status query_levels(const spirv::Inst& in);    // textureQueryLevels
   Status size_at_level(const spirv::Inst& in, ImageBinding& img, Src lod, TVal& out);
   Result<TexOperands> texture_operands(const spirv::Inst& in, size_t at);
+  struct TexLodKind {
+    bool implicit, query_lod, gather, rect;
+  };
+  Result<Src> texture_lod(const spirv::Inst& in, ImageBinding& img, const TexOperands& ops, const std::vector<Src>& c,
+                          TexLodKind k, uint64_t& flags);
   Result<uint32_t> image_size_uniform(ImageBinding& img, const spirv::Inst& in);
   // The same without the refusal for an element picked at run time (image
   // queries select among every element's uniforms).

@@ -17,6 +17,13 @@
 // Fine: d/dx from the invocation's own row, d/dy from its own column;
 // Coarse: both from the quad's top-left element. Plain OpDPdx / OpDPdy /
 // OpFwidth are the fine forms.
+//
+// Fragment shaders run in 2x2 quads (lanes 0, 1 on top, 2, 3 below:
+// docs/gpu.md) and use the hardware's dfdx / dfdy (dougallj/applegpu;
+// bminor/mesa-mesa src/asahi/compiler/agx_compile.c emits them for nir's
+// ddx / ddy): fine derivatives, each lane's own row or column. The coarse
+// forms are the same instructions (our choice; GLSL 4.60 section 8.14.1
+// lets a coarse derivative be the fine one).
 #include <fmt/format.h>
 
 #include "compiler/translate.h"
@@ -33,6 +40,10 @@ constexpr uint32_t kSimdLanes = 32;
 
 // d/dx and d/dy of v across the lane's quad (the group is quads or linear).
 Result<std::pair<Src, Src>> Translator::quad_derivatives(Src v, bool coarse, const spirv::Inst& in) {
+  if (o_.stage == Stage::fragment) {
+    if (v.is_imm() || v.kind == Src::Kind::uniform) return std::pair<Src, Src>{Src::immediate(0), Src::immediate(0)};
+    return std::pair<Src, Src>{Src::val(b_.def(IrOp::dfdx, {v})), Src::val(b_.def(IrOp::dfdy, {v}))};
+  }
   const Group group = m_.derivative_group;
   const auto& ls = m_.local_size;
   uint32_t row_lanes = group == Group::quads ? ls[0] : 2;  // lanes between the quad's rows
@@ -110,7 +121,7 @@ Status Translator::derivative(const spirv::Inst& in) {
   out.kind = TVal::Kind::data;
   out.type = w[0];
   const Group group = m_.derivative_group;
-  if (group == Group::none) {
+  if (group == Group::none && o_.stage != Stage::fragment) {
     for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::immediate(0));
     vals_[w[1]] = std::move(out);
     return {};

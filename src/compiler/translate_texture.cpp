@@ -239,56 +239,8 @@ Status Translator::texture_lookup(const spirv::Inst& in) {
   Src coords = Src::val(b_.def(IrOp::collect, coord_words, 32, static_cast<uint8_t>(coord_words.size())), 32);
 
   // The LOD operand and its mode.
-  const bool grouped = m_.derivative_group != Group::none;
   uint64_t flags = 0;
-  Src lod;
-  auto gradients = [&](std::vector<Src> ddx, std::vector<Src> ddy, bool with_min) -> Result<Src> {
-    if (ddx.size() < space || ddy.size() < space) return unsupported(in, "gradients of another shape");
-    if (ops.mask & kBias) {
-      // Mesa (lower_sampler_bias, txd): scaling both gradients by 2^bias
-      // adds the bias to log2 of the scale factor.
-      Src scale = m.exp2(ops.bias);
-      for (unsigned i = 0; i < space; ++i) ddx[i] = m.mul(ddx[i], scale), ddy[i] = m.mul(ddy[i], scale);
-    }
-    if (rect) {
-      AGX_TRY(uint32_t size, image_size_uniform(img, in));
-      for (unsigned i = 0; i < space; ++i) {
-        Src extent = Src::val(b_.def(IrOp::convert, {Src::uniform(size + i)}, 32, 1, static_cast<uint64_t>(Conv::u32_to_f)));
-        Src inv = m.rcp(extent);
-        ddx[i] = m.mul(ddx[i], inv), ddy[i] = m.mul(ddy[i], inv);
-      }
-    }
-    std::vector<Src> g;
-    for (unsigned i = 0; i < space; ++i) g.push_back(m.apply(ddx[i])), g.push_back(m.apply(ddy[i]));
-    if (with_min) {
-      g.push_back(fp16_word(ops.min_lod));
-      flags |= kTexGradMin;
-    }
-    return Src::val(b_.def(IrOp::collect, g, 32, static_cast<uint8_t>(g.size())), 32);
-  };
-  const bool has_min = (ops.mask & kMinLod) != 0;
-  if (query_lod || (implicit && grouped)) {
-    if (!grouped)
-      return unsupported(in, "textureQueryLod needs derivatives: a compute shader has them only in a derivative "
-                             "group (GL_NV_compute_shader_derivatives)");
-    std::vector<Src> ddx, ddy;
-    for (const Src& x : c) {
-      AGX_TRY(auto d, quad_derivatives(x, false, in));
-      ddx.push_back(d.first);
-      ddy.push_back(d.second);
-    }
-    AGX_TRY(lod, gradients(ddx, ddy, has_min));
-  } else if (ops.mask & kGrad) {
-    AGX_TRY(lod, gradients(ops.ddx, ops.ddy, has_min));
-  } else {
-    // An explicit LOD; implicit lookups outside a derivative group use the
-    // base level (lambda_base = 0) plus the bias.
-    Src l = (ops.mask & kLod) ? ops.lod : (ops.mask & kBias) ? ops.bias : Src::immediate(0);
-    if (gather) l = Src::immediate(0);  // gathers read the base level
-    if (has_min) l = m.max(l, ops.min_lod);
-    lod = fp16_word(l);
-  }
-  if (query_lod) flags |= kTexQueryLod;
+  AGX_TRY(Src lod, texture_lod(in, img, ops, c, TexLodKind{implicit, query_lod, gather, rect}, flags));
 
   // Compare reference and offset (O).
   std::vector<Src> o;
@@ -342,6 +294,73 @@ Status Translator::texture_lookup(const spirv::Inst& in) {
   }
   ValueId texel = b_.def(IrOp::texture_sample, srcs, 32, 4, base);
   return texel_result(in, texel);
+}
+
+// The LOD operand (D) of a lookup and its flags: the fragment quad's
+// automatic LOD, gradients (the quad's or textureGrad's), or an explicit
+// fp16 LOD.
+Result<Src> Translator::texture_lod(const spirv::Inst& in, ImageBinding& img, const TexOperands& ops,
+                                    const std::vector<Src>& c, TexLodKind k, uint64_t& flags) {
+  MathBuilder m(b_);
+  const unsigned space = static_cast<unsigned>(c.size());
+  const bool implicit = k.implicit, query_lod = k.query_lod, gather = k.gather, rect = k.rect;
+  Src lod;
+  const bool grouped = m_.derivative_group != Group::none;
+  auto gradients = [&](std::vector<Src> ddx, std::vector<Src> ddy, bool with_min) -> Result<Src> {
+    if (ddx.size() < space || ddy.size() < space) return unsupported(in, "gradients of another shape");
+    if (ops.mask & kBias) {
+      // Mesa (lower_sampler_bias, txd): scaling both gradients by 2^bias
+      // adds the bias to log2 of the scale factor.
+      Src scale = m.exp2(ops.bias);
+      for (unsigned i = 0; i < space; ++i) ddx[i] = m.mul(ddx[i], scale), ddy[i] = m.mul(ddy[i], scale);
+    }
+    if (rect) {
+      AGX_TRY(uint32_t size, image_size_uniform(img, in));
+      for (unsigned i = 0; i < space; ++i) {
+        Src extent = Src::val(b_.def(IrOp::convert, {Src::uniform(size + i)}, 32, 1, static_cast<uint64_t>(Conv::u32_to_f)));
+        Src inv = m.rcp(extent);
+        ddx[i] = m.mul(ddx[i], inv), ddy[i] = m.mul(ddy[i], inv);
+      }
+    }
+    std::vector<Src> g;
+    for (unsigned i = 0; i < space; ++i) g.push_back(m.apply(ddx[i])), g.push_back(m.apply(ddy[i]));
+    if (with_min) {
+      g.push_back(fp16_word(ops.min_lod));
+      flags |= kTexGradMin;
+    }
+    return Src::val(b_.def(IrOp::collect, g, 32, static_cast<uint8_t>(g.size())), 32);
+  };
+  const bool has_min = (ops.mask & kMinLod) != 0;
+  if (o_.stage == Stage::fragment && (implicit || query_lod) && !has_min) {
+    // The texture unit's automatic LOD from the quad's coordinates
+    // (auto_lod), a bias added to it in fp16 (auto_lod_bias).
+    flags |= kTexAutoLod;
+    lod = (ops.mask & kBias) ? fp16_word(ops.bias) : Src::immediate(0);
+  } else if (query_lod || (implicit && (grouped || o_.stage == Stage::fragment))) {
+    // Gradients of the quad (a fragment lookup with MinLod: the hardware
+    // has no automatic LOD with a minimum, so dfdx / dfdy feed lod_grad_min).
+    if (!grouped && o_.stage != Stage::fragment)
+      return unsupported(in, "textureQueryLod needs derivatives: a compute shader has them only in a derivative "
+                             "group (GL_NV_compute_shader_derivatives)");
+    std::vector<Src> ddx, ddy;
+    for (const Src& x : c) {
+      AGX_TRY(auto d, quad_derivatives(x, false, in));
+      ddx.push_back(d.first);
+      ddy.push_back(d.second);
+    }
+    AGX_TRY(lod, gradients(ddx, ddy, has_min));
+  } else if (ops.mask & kGrad) {
+    AGX_TRY(lod, gradients(ops.ddx, ops.ddy, has_min));
+  } else {
+    // An explicit LOD; implicit lookups outside a derivative group use the
+    // base level (lambda_base = 0) plus the bias.
+    Src l = (ops.mask & kLod) ? ops.lod : (ops.mask & kBias) ? ops.bias : Src::immediate(0);
+    if (gather) l = Src::immediate(0);  // gathers read the base level
+    if (has_min) l = m.max(l, ops.min_lod);
+    lod = fp16_word(l);
+  }
+  if (query_lod) flags |= kTexQueryLod;
+  return lod;
 }
 
 // Whether the sampled image behind `id` has SPIR-V dimension Rect.

@@ -11,43 +11,16 @@
 #include "pbe_words.h"
 #include "texture_words.h"
 #include "texture_helpers.h"
+#include "texture_machine.h"
 
 namespace agx::gpu::test {
 namespace AGX_UNITY_ID {
 
 namespace cs = agx::cmdstream;
 
-constexpr GpuVa kCode = 0x10000, kHeap = 0x20000, kSamplers = 0x30000, kImage = 0x100000;
+constexpr GpuVa kHeap = 0x20000, kSamplers = 0x30000, kImage = 0x100000;
 
-std::vector<uint8_t> assemble(const char* text) {
-  auto code = isa::assemble_program(text, kCode);
-  EXPECT_TRUE(code.ok()) << (code.ok() ? "" : code.error().message());
-  return code.ok() ? *code : std::vector<uint8_t>{};
-}
-
-struct Machine {
-  usc::RegionMemory mem;
-  TestImage img;
-  TextureState state;
-  usc::Core core = usc::make_core();
-
-  Status run(const char* text) {
-    auto code = assemble(text);
-    code.insert(code.end(), {0x88, 0x00});  // stop
-    if (mem.regions().count(kCode) == 0) {
-      EXPECT_TRUE(mem.map(kCode, code).ok());
-    }
-    AGX_TRY(usc::Program prog, usc::compile(code, kCode));
-    TextureHook hook(mem, state);
-    usc::Memories m;
-    m.device = &mem;
-    m.fixed_function = &hook;
-    core.pc = kCode;
-    AGX_TRY(usc::StopReason r, usc::run(prog, core, m, usc::RunOptions{}));
-    (void)r;
-    return {};
-  }
-};
+using Machine = TextureMachine;
 
 TEST(TextureHook, ImageWriteThenTextureLoadThroughStateRegisters) {
   Machine m;

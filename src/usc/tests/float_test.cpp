@@ -405,5 +405,24 @@ TEST(Float, MesaSinCosSequence) {
   EXPECT_LE(worst_ulp, 2.0);
 }
 
+// dfdx / dfdy: the difference across the lane's 2x2 quad (lanes 0, 1 on
+// top, 2, 3 below), right minus left / lower minus upper, fine (each lane
+// its own row / column); lanes outside exec still give their values.
+TEST(Float, DfdxDfdyAcrossTheQuad) {
+  Core c = make_core();
+  auto dfdx = enc(Opcode::dfdx, {{"Dt", 2}, {"D", 2}, {"At", 0b1001}, {"A", 4}});
+  auto dfdy = enc(Opcode::dfdy, {{"Dt", 2}, {"D", 6}, {"At", 0b1001}, {"A", 4}});
+  for (unsigned l = 0; l < kLanes; ++l) c.r[2][l] = std::bit_cast<uint32_t>(float(l * l));
+  c.exec = 0x9A5C3F81u;
+  ASSERT_TRUE(run_code(cat({dfdx, dfdy}), c).ok());
+  for (unsigned l = 0; l < kLanes; ++l) {
+    if (!(c.exec >> l & 1)) continue;
+    const float x0 = float((l & ~1u) * (l & ~1u)), x1 = float((l | 1u) * (l | 1u));
+    const float y0 = float((l & ~2u) * (l & ~2u)), y1 = float((l | 2u) * (l | 2u));
+    EXPECT_EQ(std::bit_cast<float>(c.r[1][l]), x1 - x0) << l;
+    EXPECT_EQ(std::bit_cast<float>(c.r[3][l]), y1 - y0) << l;
+  }
+}
+
 }  // namespace
 }  // namespace agx::usc::test
