@@ -28,6 +28,9 @@ std::vector<uint32_t> zero_ungrouped_derivatives(std::span<const uint32_t> words
 // gradients, which SPIR-V allows for Rect. Malformed input comes back as is.
 std::vector<uint32_t> rect_lod_to_grad(std::span<const uint32_t> words);
 
+// opt_demote_variables.cpp: variables written exactly once, outside every
+// if and loop, and read only after that write become SSA values.
+bool opt_demote_variables(Function& f);
 // opt_copy_prop.cpp: uses of `mov` results read the mov's source instead
 // (not for variables, which are written on several paths).
 bool opt_copy_prop(Function& f);
