@@ -84,21 +84,9 @@ bool opt_demote_variables(Function& f) {
       copy[v] = 1;
     }
   }
-  for (Instr& in : f.instrs) {
-    // Store data names a whole value (as in opt_copy_prop).
-    const bool stores = in.op == Op::device_store || in.op == Op::local_store || in.op == Op::stack_store;
-    for (Src& s : in.srcs) {
-      if (!s.is_value() || !copy[s.value] || s.comp != 0 || s.bits != 32) continue;
-      const Src& from = use[s.value].source;
-      if (stores && &s == &in.srcs[0] && from.is_value() && f.values[from.value].comps > 1) continue;
-      if ((s.neg || s.abs) && from.kind == Src::Kind::imm) continue;  // modifiers need a register or uniform
-      Src n = from;
-      n.neg = s.neg;
-      n.abs = s.abs;
-      s = n;
-      progress = true;
-    }
-  }
+  std::vector<Src> source(f.values.size());
+  for (size_t v = 0; v < f.values.size(); ++v) source[v] = use[v].source;
+  for (Instr& in : f.instrs) progress |= read_through_copies(f, in, source, copy);
   return progress;
 }
 
