@@ -33,7 +33,7 @@ enum class Slot { any, int8, float8, reg, reg_or_uniform, mem_index, local_addre
 
 Slot slot_of(const Instr& in, size_t i) {
   switch (in.op) {
-    case Op::mov: case Op::collect: return Slot::any;
+    case Op::mov: case Op::collect: case Op::reg_write: return Slot::any;  // moves take any immediate (mov_imm)
     case Op::fadd: case Op::fmul: case Op::fmadd: case Op::floor: case Op::ceil: case Op::trunc: case Op::rint:
     case Op::rcp: case Op::rsqrt: case Op::rsqrt_special: case Op::log2: case Op::exp2: case Op::sin_pt_1: case Op::sin_pt_2:
     case Op::dfdx: case Op::dfdy:

@@ -28,9 +28,17 @@ std::vector<uint32_t> zero_ungrouped_derivatives(std::span<const uint32_t> words
 // gradients, which SPIR-V allows for Rect. Malformed input comes back as is.
 std::vector<uint32_t> rect_lod_to_grad(std::span<const uint32_t> words);
 
+// opt_demote_variables.cpp: variables written exactly once, outside every
+// if and loop, and read only after that write become SSA values.
+bool opt_demote_variables(Function& f);
 // opt_copy_prop.cpp: uses of `mov` results read the mov's source instead
 // (not for variables, which are written on several paths).
 bool opt_copy_prop(Function& f);
+// opt_copy_prop.cpp: the 32-bit scalar reads in `in` of values with
+// is_copy set read source[value] instead, keeping their float modifiers
+// (not an immediate under a modifier, not a vector component as store
+// data); true when one changed.
+bool read_through_copies(const Function& f, Instr& in, std::span<const Src> source, std::span<const uint8_t> is_copy);
 // opt_float_modifiers.cpp: float sources read through an fmov (fadd x, -0.0)
 // take its abs/neg modifiers and read x.
 bool opt_float_modifiers(Function& f);

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "compiler/passes.h"
+#include "compiler/register_hints.h"
 #include "compiler/regs.h"
 #include "compiler/spill.h"
 
@@ -74,13 +75,96 @@ class HalfSet {
   std::array<uint64_t, (kRegisterHalves + 63) / 64> w_{};
 };
 
+// The register file during the scan: which halves are taken, by how many
+// live values, holding what (CopyHints' tags). A value may go where the
+// halves are free or hold its own bits (a copy sharing its source's
+// registers); the reserved halves below the first allocatable one only
+// hold what the reg_write into them stores.
+class Registers {
+ public:
+  Registers(const Function& f, const detail::CopyHints* hints, unsigned first_free)
+      : f_(f), hints_(hints), first_free_(first_free) {
+    for (unsigned h = 0; h < first_free; ++h) {
+      used_.set(h);
+      refs_[h] = 1;  // never released
+    }
+  }
+  void take(ValueId v, unsigned base) {
+    for (unsigned k = 0; k < f_.values[v].halves(); ++k) {
+      used_.set(base + k);
+      ++refs_[base + k];
+      if (hints_) held_[base + k] = hints_->tag(v, k);
+    }
+  }
+  void release(ValueId v) {
+    const Value& val = f_.values[v];
+    for (unsigned k = 0; k < val.halves(); ++k)
+      if (--refs_[val.reg + k] == 0) used_.reset(val.reg + k);
+  }
+  // Where v goes: with its copy source, at its reg_write's register, else
+  // the lowest free aligned run; -1 when there is none.
+  int place(ValueId v) const {
+    const Value& val = f_.values[v];
+    if (hints_) {
+      const ValueId src = hints_->share_source(v);
+      if (src != kNoValue && f_.values[src].reg >= 0 && fits(v, f_.values[src].reg + hints_->share_offset(v)))
+        return f_.values[src].reg + hints_->share_offset(v);
+      if (hints_->fixed_hint(v) >= 0 && fits(v, hints_->fixed_hint(v))) return hints_->fixed_hint(v);
+      if (const int in_line = beside_collect_sources(v); in_line >= 0) return in_line;
+    }
+    return used_.first_fit(first_free_, register_alignment(val), val.halves());
+  }
+
+ private:
+  // Where v lines up with an allocated source of the collect that reads
+  // it, when that place is free; -1 otherwise.
+  int beside_collect_sources(ValueId v) const {
+    const detail::CopyHints::CollectUse& use = hints_->collect_use(v);
+    if (use.instr < 0) return -1;
+    const Instr& c = f_.instrs[static_cast<size_t>(use.instr)];
+    const int hs = f_.values[c.dest].bits / 16;
+    for (size_t j = 0; j < c.srcs.size(); ++j) {
+      const Src& o = c.srcs[j];
+      // Only a component the collect copies as it is (its tag passed on).
+      if (j == use.comp || !o.is_value() || o.value == v || f_.values[o.value].reg < 0 ||
+          hints_->tag(c.dest, static_cast<unsigned>(j * hs)) != hints_->tag(o.value, o.comp * hs))
+        continue;
+      const int base = f_.values[o.value].reg + static_cast<int>(o.comp) * hs - static_cast<int>(j) * hs;
+      const int want = base + (static_cast<int>(use.comp) - static_cast<int>(use.src_comp)) * hs;
+      return fits(v, want) ? want : -1;
+    }
+    return -1;
+  }
+  bool fits(ValueId v, int base) const {
+    const Value& val = f_.values[v];
+    if (base < static_cast<int>(kFirstAllocatableHalf) || base % register_alignment(val) ||
+        base + val.halves() > kRegisterHalves)
+      return false;
+    for (unsigned k = 0; k < val.halves(); ++k) {
+      const unsigned h = static_cast<unsigned>(base) + k;
+      const detail::HalfTag t = hints_->tag(v, k);
+      if (h < first_free_ ? hints_->reserved(h) != t || t.root == kNoValue : refs_[h] && held_[h] != t) return false;
+    }
+    return true;
+  }
+
+  const Function& f_;
+  const detail::CopyHints* hints_;
+  unsigned first_free_;
+  HalfSet used_;
+  std::array<uint16_t, kRegisterHalves> refs_{};
+  std::array<detail::HalfTag, kRegisterHalves> held_{};
+};
+
 struct Failure {
   size_t at;                       // instruction where no register was free
   std::vector<ValueId> live;       // values holding registers there
 };
 
-// One linear-scan attempt; a Failure when the registers run out.
-std::optional<Failure> allocate_once(Function& f, Stats& stats) {
+// One linear-scan attempt; a Failure when the registers run out. With
+// hints, copies share their sources' registers where they can and values
+// go where a reg_write will want them.
+std::optional<Failure> allocate_once(Function& f, Stats& stats, const detail::CopyHints* hints) {
   const size_t n = f.values.size();
   std::vector<int64_t> start(n, INT64_MAX), end(n, -1);
   std::vector<std::pair<size_t, size_t>> loops;
@@ -144,9 +228,8 @@ std::optional<Failure> allocate_once(Function& f, Stats& stats) {
   auto each = [](const Buckets& b, size_t i) {
     return std::span<const ValueId>(b.items.data() + b.first[i], b.first[i + 1] - b.first[i]);
   };
-  HalfSet used;
   const unsigned first_free = std::max<unsigned>(kFirstAllocatableHalf, f.first_free_half);
-  for (unsigned h = 0; h < first_free; ++h) used.set(h);
+  Registers regs(f, hints, first_free);
   unsigned max_half = first_free;
   // Preloaded values hold their register from the start of the program
   // (wherever the preload instruction ended up) to their last use.
@@ -156,22 +239,16 @@ std::optional<Failure> allocate_once(Function& f, Stats& stats) {
     Value& val = f.values[in.dest];
     fixed[in.dest] = 1;
     val.reg = static_cast<int32_t>(in.imm);
-    for (unsigned h = 0; h < val.halves(); ++h) used.set(val.reg + h);
+    regs.take(in.dest, static_cast<unsigned>(val.reg));
     max_half = std::max(max_half, static_cast<unsigned>(val.reg) + val.halves());
   }
   for (size_t i = 0; i <= f.instrs.size(); ++i) {
-    for (ValueId v : each(ends_at, i)) {
-      Value& val = f.values[v];
-      for (unsigned h = 0; h < val.halves(); ++h) used.reset(val.reg + h);
-    }
+    for (ValueId v : each(ends_at, i)) regs.release(v);
     if (i == f.instrs.size()) break;
     for (ValueId v : each(starts_at, i)) {
       if (fixed[v]) continue;
       Value& val = f.values[v];
-      unsigned align = register_alignment(val), size = val.halves();
-      // The lowest free aligned run from the first allocatable half (which
-      // every alignment divides).
-      int found = used.first_fit(first_free, align, size);
+      int found = regs.place(v);
       if (found < 0) {
         Failure fail{i, {}};
         for (size_t w = 0; w < n; ++w)
@@ -181,8 +258,8 @@ std::optional<Failure> allocate_once(Function& f, Stats& stats) {
         return fail;
       }
       val.reg = found;
-      for (unsigned h = 0; h < size; ++h) used.set(found + h);
-      max_half = std::max(max_half, static_cast<unsigned>(found) + size);
+      regs.take(v, static_cast<unsigned>(found));
+      max_half = std::max(max_half, static_cast<unsigned>(found) + val.halves());
     }
   }
   stats.gprs = (max_half + 1) & ~1u;  // whole 32-bit registers
@@ -205,7 +282,11 @@ Status register_allocate(Function& f, Stats& stats) {
   uint32_t frame_B = f.stack_B;
   std::vector<uint8_t> pinned;  // spill and fill temporaries: never spilled again
   for (int round = 0; round < 8192; ++round) {
-    auto fail = allocate_once(f, stats);
+    // Hints first; where they make the registers run out, the plain scan
+    // decides (and picks what to spill).
+    const detail::CopyHints hints(f);
+    auto fail = allocate_once(f, stats, &hints);
+    if (fail) fail = allocate_once(f, stats, nullptr);
     if (!fail) {
       stats.scratch_B = frame_B;
       return {};

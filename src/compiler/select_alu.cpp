@@ -67,14 +67,28 @@ Status move(const Function& f, const Src& src, const isa::Operand& d, unsigned b
   return bitop(s, tt("0101"), d, a, imm_operand(0));
 }
 
+// A plain read of the register the move would write: no instruction (the
+// allocator puts copies in their sources' registers where it can).
+bool in_place(const Function& f, const Src& src, unsigned half, unsigned bits) {
+  return src.is_value() && !src.neg && !src.abs && src.bits == bits && f.values[src.value].bits == bits &&
+         f.values[src.value].reg >= 0 && half_of(f, src) == half;
+}
+
 Status moves(const Function& f, const Instr& in, Selection& s) {
   const Value& dv = f.values[in.dest];
   if (dv.bits == 64) return Error::unsupported("64-bit moves are not supported");
   for (size_t i = 0; i < in.srcs.size(); ++i) {
     const unsigned half = static_cast<unsigned>(dv.reg) + static_cast<unsigned>(i) * (dv.bits / 16u);
+    if (in_place(f, in.srcs[i], half, dv.bits)) continue;
     AGX_CHECK(move(f, in.srcs[i], dv.bits == 16 ? reg16(half) : reg32(half / 2), dv.bits, s));
   }
   return {};
+}
+
+Status reg_write(const Function& f, const Instr& in, Selection& s) {
+  const unsigned half = static_cast<unsigned>(in.imm);
+  if (in_place(f, in.srcs[0], half, 32)) return {};
+  return move(f, in.srcs[0], reg32(half / 2), 32, s);
 }
 
 // D = A op B (op C) over one row layout.
@@ -214,7 +228,7 @@ Status convert(const Function& f, const Instr& in, Selection& s) {
 Status select_alu(const Function& f, const Instr& in, Selection& s) {
   switch (in.op) {
     case Op::mov: case Op::collect: return moves(f, in, s);
-    case Op::reg_write: return move(f, in.srcs[0], reg32(static_cast<unsigned>(in.imm) / 2), 32, s);
+    case Op::reg_write: return reg_write(f, in, s);
     case Op::reg_read: return bitop(s, tt("0101"), dest_of(f, in.dest), reg32(static_cast<unsigned>(in.imm) / 2), imm_operand(0));
     case Op::get_sr: {
       Emit e(O::get_sr);

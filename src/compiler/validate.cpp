@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "compiler/ir.h"
+#include "compiler/register_hints.h"
 #include "compiler/regs.h"
 
 namespace agx::compiler {
@@ -95,12 +96,20 @@ Status validate(const Function& f, bool allocated) {
   }
   if (!nest.empty()) return Error::invalid_argument("IR validation: {} unterminated control-flow construct(s)", nest.size());
   if (allocated) {
+    // Below the first free half, values may only sit in the registers a
+    // reg_write fills (holding what it stores: register_allocate.cpp).
+    const std::vector<bool> written = detail::reg_write_halves(f);
+    auto reserved = [&](const Value& v) {
+      for (unsigned h = static_cast<unsigned>(v.reg); h < v.reg + v.halves(); ++h)
+        if (h < f.first_free_half && !written[h]) return true;
+      return false;
+    };
     for (size_t i = 0; i < f.values.size(); ++i) {
       const Value& v = f.values[i];
       if (!defined[i] && v.reg < 0) continue;  // unused (removed) value
       if (v.reg < 0) return Error::invalid_argument("IR validation: %{} has no register", i);
       unsigned align = register_alignment(v);
-      if (v.reg < static_cast<int32_t>(std::max<uint32_t>(kFirstAllocatableHalf, f.first_free_half)) || v.reg % align || v.reg + v.halves() > kRegisterHalves)
+      if (v.reg < static_cast<int32_t>(kFirstAllocatableHalf) || reserved(v) || v.reg % align || v.reg + v.halves() > kRegisterHalves)
         return Error::invalid_argument("IR validation: %{} at half {} breaks the register file rules (alignment {})", i, v.reg, align);
     }
   }
