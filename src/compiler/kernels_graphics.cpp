@@ -91,13 +91,16 @@ Result<VertexPrologKey> sample_prolog_key(const Shader& main) {
   VertexPrologKey key;
   for (const VertexAttribute& a : main.abi.vertex.attributes) {
     using BaseType = VertexAttribute::BaseType;
-    const char* name = a.type == BaseType::float_ ? "R32G32B32A32_SFLOAT"
-                       : a.type == BaseType::int_ ? "R32G32B32A32_SINT"
-                                                  : "R32G32B32A32_UINT";
+    // Doubles: two or four (a dvec3 / dvec4's two locations), 32 bytes apart.
+    const bool wide = a.type == BaseType::double_;
+    const char* name = wide ? (a.components > 2 ? "R64G64B64A64_SFLOAT" : "R64G64_SFLOAT")
+                       : a.type == BaseType::float_ ? "R32G32B32A32_SFLOAT"
+                       : a.type == BaseType::int_   ? "R32G32B32A32_SINT"
+                                                    : "R32G32B32A32_UINT";
     VertexPrologAttribute p;
     p.location = a.location;
     AGX_TRY(p.format, parse_vertex_format(name));
-    p.stride = 16;
+    p.stride = wide ? 32 : 16;
     p.type = a.type;
     key.attributes.push_back(p);
   }

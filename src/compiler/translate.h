@@ -382,8 +382,12 @@ class Translator {
   // shaders"): attributes and outputs are register locals; the attribute
   // words start as the preloaded registers, the output words are stored
   // with st_var at the end.
+  // One location: byte offset in the variable, 32-bit components (a
+  // double takes two); `spill`: the words of a dvec3 / dvec4 past its
+  // first four, in the location after the previous element's.
   struct InterfaceElement {
-    uint32_t off_B = 0, comps = 0;  // one location: byte offset in the variable, components
+    uint32_t off_B = 0, comps = 0;
+    bool spill = false;
   };
   Result<std::vector<InterfaceElement>> interface_elements(uint32_t type_id, uint32_t var) const;
   bool vertex_local(uint32_t var) const;

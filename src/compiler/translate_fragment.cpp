@@ -130,48 +130,61 @@ Status Translator::setup_fragment() {
 }
 
 // One `in` variable: its coefficient registers, read at the top into its
-// local words.
+// local words. A variable takes one FragmentInput per location
+// (interface_elements: matrix columns, array elements, a double's two
+// words, a dvec3 / dvec4's second location); doubles are flat (GLSL 4.60
+// section 4.3.4: 64-bit fragment inputs must be flat), each word read with
+// ldcf.
 Status Translator::fragment_input(uint32_t v, uint32_t& next_cf) {
   const spirv::Decorations& d = m_.decorations[v];
   const uint32_t t = type(m_.variables[v].type).elem;
   const std::string name = m_.names[v].empty() ? fmt::format("%{}", v) : m_.names[v];
   if (d.location == UINT32_MAX) return Error::invalid_argument("{}: input '{}' has no Location", o_.file_name, name);
-  const spirv::Type& ty = type(t);
-  const uint32_t scalar = ty.kind == Kind::vector ? ty.elem : t;
-  if ((ty.kind != Kind::vector && ty.kind != Kind::float_ && ty.kind != Kind::int_) || type(scalar).width != 32)
-    return Error::unsupported("{}: input '{}': only 32-bit scalars and vectors are supported (not arrays, matrices, structs or "
-                              "8/16/64-bit types)", o_.file_name, name);
-  FragmentInput fi;
-  fi.location = d.location;
-  fi.component = d.component;
-  fi.components = ty.kind == Kind::vector ? ty.count : 1;
-  fi.interpolation = d.flat ? Interpolation::flat : d.noperspective ? Interpolation::noperspective : Interpolation::smooth;
-  if (type(scalar).kind == Kind::int_ && !d.flat)
-    return Error::invalid_argument("{}: integer input '{}' must be flat", o_.file_name, name);
-  fi.point = d.sample ? InterpolationPoint::sample : d.centroid ? InterpolationPoint::centroid : InterpolationPoint::center;
-  if (fi.point == InterpolationPoint::sample)
+  AGX_TRY(auto elems, interface_elements(t, v));
+  uint32_t scalar = t;
+  while (type(scalar).kind != Kind::int_ && type(scalar).kind != Kind::float_) scalar = type(scalar).elem;
+  const Interpolation interp = d.flat ? Interpolation::flat : d.noperspective ? Interpolation::noperspective
+                                                                             : Interpolation::smooth;
+  if ((type(scalar).kind == Kind::int_ || type(scalar).width == 64) && !d.flat)
+    return Error::invalid_argument("{}: {} input '{}' must be flat", o_.file_name,
+                                   type(scalar).kind == Kind::int_ ? "integer" : "double", name);
+  const InterpolationPoint point = d.sample     ? InterpolationPoint::sample
+                                   : d.centroid ? InterpolationPoint::centroid
+                                                : InterpolationPoint::center;
+  if (point == InterpolationPoint::sample)
     return Error::unsupported("{}: input '{}' is sample-qualified: sample-rate shading is not supported (no sample ID register, "
                               "docs/gpu.md)", o_.file_name, name);
-  fi.cf = next_cf;
-  next_cf += fi.components;
-  std::vector<Src> data;
-  const uint32_t point = fi.point == InterpolationPoint::centroid ? 2 : 0;
-  if (fi.interpolation == Interpolation::flat) {
-    // Flat coefficients are (0, 0, value): ldcf's C.
-    for (uint32_t c = 0; c < fi.components; ++c)
-      data.push_back(Src::val(b_.def(Op::iter, {}, 32, 3, cf_imm(fi.cf + c, CfRead::ldcf)), 32, 2));
-  } else {
-    const CfRead kind = fi.interpolation == Interpolation::smooth ? CfRead::iterproj : CfRead::iter;
-    const ValueId vec = b_.def(Op::iter, {}, 32, static_cast<uint8_t>(fi.components),
-                               cf_imm(fi.cf, kind, abi_.fragment.w_cf, point));
-    for (uint32_t c = 0; c < fi.components; ++c) data.push_back(Src::val(vec, 32, static_cast<uint8_t>(c)));
+  std::vector<LocalWord> words;
+  for (size_t i = 0; i < elems.size(); ++i) {
+    FragmentInput fi;
+    fi.location = d.location + static_cast<uint32_t>(i);
+    fi.component = d.component;
+    fi.components = elems[i].comps;
+    if (fi.component + fi.components > 4)
+      return Error::invalid_argument("{}: input '{}' goes past component 3", o_.file_name, name);
+    fi.interpolation = interp;
+    fi.point = point;
+    fi.cf = next_cf;
+    next_cf += fi.components;
+    const uint32_t at_point = point == InterpolationPoint::centroid ? 2 : 0;
+    if (interp == Interpolation::flat) {
+      // Flat coefficients are (0, 0, value): ldcf's C.
+      for (uint32_t c = 0; c < fi.components; ++c)
+        words.push_back({elems[i].off_B + 4 * c, Src::val(b_.def(Op::iter, {}, 32, 3, cf_imm(fi.cf + c, CfRead::ldcf)), 32, 2)});
+    } else {
+      const CfRead kind = interp == Interpolation::smooth ? CfRead::iterproj : CfRead::iter;
+      const ValueId vec = b_.def(Op::iter, {}, 32, static_cast<uint8_t>(fi.components),
+                                 cf_imm(fi.cf, kind, abi_.fragment.w_cf, at_point));
+      for (uint32_t c = 0; c < fi.components; ++c)
+        words.push_back({elems[i].off_B + 4 * c, Src::val(vec, 32, static_cast<uint8_t>(c))});
+    }
+    abi_.fragment.inputs.push_back(fi);
   }
-  abi_.fragment.inputs.push_back(fi);
   spirv::Inst at;
   at.op = spv::Op::OpVariable;
   at.w = {m_.variables[v].type, v, static_cast<uint32_t>(StorageClass::Input)};
   AGX_TRY(auto p, variable_pointer(v, at));
-  return local_store(p, data, at);
+  return local_store_words(p, words, at);
 }
 
 // Component c of a fragment built-in input.

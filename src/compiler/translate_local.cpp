@@ -147,9 +147,10 @@ Status Translator::setup_locals() {
     l.type = pointee;
     uint32_t align_B = 4;
     l.size_B = natural_size_B(pointee, &align_B, true);
-    // Vertex attributes and outputs stay in registers whatever their size
-    // (at most 16 locations of 4 words, or gl_PerVertex).
-    l.registers = l.size_B <= kRegisterArrayMax_B || vertex_local(v);
+    // Vertex attributes and outputs, fragment inputs and outputs stay in
+    // registers whatever their size (at most 16 locations of 4 words, or
+    // gl_PerVertex).
+    l.registers = l.size_B <= kRegisterArrayMax_B || vertex_local(v) || fragment_io(v);
     if (l.registers && vertex_local(v) && var.storage == StorageClass::Input) {
       AGX_CHECK(init_vertex_input(l));
     } else if (l.registers) {

@@ -25,6 +25,7 @@ const char* base_type_name(VertexAttribute::BaseType t) {
     case VertexAttribute::BaseType::float_: return "float";
     case VertexAttribute::BaseType::int_: return "int";
     case VertexAttribute::BaseType::uint_: return "uint";
+    case VertexAttribute::BaseType::double_: return "double";
   }
   return "?";
 }
@@ -45,33 +46,46 @@ bool Translator::vertex_local(uint32_t var) const {
 
 // One entry per location the type takes: scalars and vectors one,
 // matrices one per column, arrays one per element (of a scalar or vector).
-// Offsets follow local_leaves' natural layout of the register local.
+// A 64-bit component takes two 32-bit components, low word first (Mesa
+// splits 64-bit varyings into 32-bit pairs the same way: nir_lower_io's
+// 64-bit splitting in bminor/mesa-mesa src/compiler/nir): a double or dvec2
+// one location, a dvec3 or dvec4 two (its words past the fourth in a
+// `spill` entry), as GL and Vulkan count locations. Offsets follow
+// local_leaves' natural layout of the register local.
 Result<std::vector<Translator::InterfaceElement>> Translator::interface_elements(uint32_t t, uint32_t var) const {
   const spirv::Type& ty = type(t);
   auto refuse = [&](std::string_view why) {
     return Error::unsupported("{}: interface variable %{}{}: {}", o_.file_name, var,
                               m_.names[var].empty() ? "" : " (" + m_.names[var] + ")", why);
   };
-  auto scalar_ok = [&](uint32_t s) {
+  auto words_of = [&](uint32_t s) -> uint32_t {  // 32-bit words of a scalar, 0: refused
     const spirv::Type& st = type(s);
-    return (st.kind == Kind::float_ || st.kind == Kind::int_) && st.width == 32;
+    if (st.kind != Kind::float_ && st.kind != Kind::int_) return 0;
+    return st.width == 32 ? 1 : st.width == 64 && st.kind == Kind::float_ ? 2 : 0;
   };
+  constexpr std::string_view kScalars = "only 32-bit int, uint and float types and doubles are supported";
   switch (ty.kind) {
-    case Kind::int_: case Kind::float_:
-      if (!scalar_ok(t)) return refuse("only 32-bit int, uint and float types are supported");
-      return std::vector<InterfaceElement>{{0, 1}};
-    case Kind::vector:
-      if (!scalar_ok(ty.elem)) return refuse("only 32-bit int, uint and float types are supported");
-      return std::vector<InterfaceElement>{{0, ty.count}};
+    case Kind::int_: case Kind::float_: {
+      const uint32_t w = words_of(t);
+      if (w == 0) return refuse(kScalars);
+      return std::vector<InterfaceElement>{{0, w, false}};
+    }
+    case Kind::vector: {
+      const uint32_t w = words_of(ty.elem) * ty.count;
+      if (w == 0) return refuse(kScalars);
+      if (w <= 4) return std::vector<InterfaceElement>{{0, w, false}};
+      return std::vector<InterfaceElement>{{0, 4, false}, {16, w - 4, true}};
+    }
     case Kind::matrix: case Kind::array: {
       if (ty.count == 0) return refuse("an array without a size");
       AGX_TRY(auto inner, interface_elements(ty.elem, var));
-      if (inner.size() != 1) return refuse("arrays of matrices or of arrays are not supported");
+      if (inner.size() != (inner.back().spill ? 2u : 1u)) return refuse("arrays of matrices or of arrays are not supported");
       uint32_t ea = 4;
       const uint32_t e = natural_size_B(ty.elem, &ea, true);
       const uint32_t stride = (e + ea - 1) / ea * ea;
       std::vector<InterfaceElement> out;
-      for (uint32_t i = 0; i < ty.count; ++i) out.push_back({i * stride, inner[0].comps});
+      for (uint32_t i = 0; i < ty.count; ++i)
+        for (const InterfaceElement& in : inner) out.push_back({i * stride + in.off_B, in.comps, in.spill});
       return out;
     }
     default: return refuse("only scalars, vectors, matrices and arrays of them are supported");
@@ -83,6 +97,7 @@ Status Translator::setup_vertex() {
   vertex_id_ = Src::val(b_.def(Op::preload, {}, 32, 1, 2 * kVertexIdRegister));
   instance_id_ = Src::val(b_.def(Op::preload, {}, 32, 1, 2 * kInstanceIdRegister));
   uint32_t slots = 0;
+  std::vector<uint8_t> taken(kMaxVertexAttributes, 0);  // locations read, a dvec3/dvec4's second too
   for (uint32_t v : m_.globals) {
     const spirv::Variable& var = m_.variables[v];
     const spirv::Decorations& d = m_.decorations[v];
@@ -93,19 +108,25 @@ Status Translator::setup_vertex() {
     AGX_TRY(auto elems, interface_elements(pointee, v));
     uint32_t scalar = pointee;
     while (type(scalar).kind != Kind::int_ && type(scalar).kind != Kind::float_) scalar = type(scalar).elem;
-    const auto base = type(scalar).kind == Kind::float_ ? VertexAttribute::BaseType::float_
-                      : type(scalar).is_signed         ? VertexAttribute::BaseType::int_
-                                                       : VertexAttribute::BaseType::uint_;
+    const bool wide = type(scalar).width == 64;
+    const auto base = wide                              ? VertexAttribute::BaseType::double_
+                      : type(scalar).kind == Kind::float_ ? VertexAttribute::BaseType::float_
+                      : type(scalar).is_signed          ? VertexAttribute::BaseType::int_
+                                                        : VertexAttribute::BaseType::uint_;
     for (size_t i = 0; i < elems.size(); ++i) {
       const uint32_t loc = d.location + static_cast<uint32_t>(i), comps = d.component + elems[i].comps;
       if (loc >= kMaxVertexAttributes || comps > 4)
         return Error::unsupported("{}: vertex input {} takes location {} component {} (locations 0-{}, 4 components)",
                                   o_.file_name, m_.names[v], loc, comps - 1, kMaxVertexAttributes - 1);
-      for (const VertexAttribute& a : va.attributes)
-        if (a.location == loc)
-          return Error::unsupported("{}: two vertex inputs at location {} (Component packing is not supported)",
-                                    o_.file_name, loc);
-      va.attributes.push_back({loc, comps, base});
+      if (taken[loc])
+        return Error::unsupported("{}: two vertex inputs at location {} (Component packing is not supported)",
+                                  o_.file_name, loc);
+      taken[loc] = 1;
+      if (elems[i].spill) continue;  // the registers of the attribute before
+      const bool spills = i + 1 < elems.size() && elems[i + 1].spill;
+      // A double attribute counts doubles: its words (both locations') / 2.
+      const uint32_t n = wide ? (comps + (spills ? elems[i + 1].comps : 0)) / 2 : comps;
+      va.attributes.push_back({loc, n, base});
       slots = std::max(slots, loc + 1);
     }
   }

@@ -127,8 +127,10 @@ Status Translator::setup_vertex_outputs() {
     AGX_TRY(auto elems, interface_elements(pointee, v));
     uint32_t scalar = pointee;
     while (type(scalar).kind != Kind::int_ && type(scalar).kind != Kind::float_) scalar = type(scalar).elem;
-    // Integers are never interpolated: the fragment side reads them flat.
-    const varyings::Interp interp = d.flat || type(scalar).kind == Kind::int_ ? varyings::Interp::flat
+    // Integers and doubles are never interpolated: the fragment side reads
+    // them flat (a double as its two words).
+    const bool flat = d.flat || type(scalar).kind == Kind::int_ || type(scalar).width == 64;
+    const varyings::Interp interp = flat                                      ? varyings::Interp::flat
                                     : d.noperspective                         ? varyings::Interp::linear
                                                                               : varyings::Interp::smooth;
     for (size_t i = 0; i < elems.size(); ++i) {

@@ -25,13 +25,18 @@ inline constexpr unsigned attribute_register(unsigned location, unsigned comp) {
 }
 
 // What a vertex shader's main part reads and writes.
+// A double attribute (double_, GL_ARB_vertex_attrib_64bit) takes two
+// 32-bit registers per component, low word first: a double or dvec2 at
+// location L is r(8 + 4L) .. r(8 + 4L + 3); a dvec3 or dvec4 goes on into
+// location L + 1's registers (it takes two locations, as in GL), which no
+// other attribute may use.
 struct VertexAttribute {
-  enum class BaseType : uint8_t { float_, int_, uint_ };
+  enum class BaseType : uint8_t { float_, int_, uint_, double_ };
   uint32_t location = 0;
-  uint32_t components = 0;  // highest component read + 1 (1..4)
+  uint32_t components = 0;  // highest component read + 1 (1..4; doubles for double_)
   BaseType type = BaseType::float_;
 };
-const char* base_type_name(VertexAttribute::BaseType t);  // "float", "int", "uint"
+const char* base_type_name(VertexAttribute::BaseType t);  // "float", "int", "uint", "double"
 
 struct VertexAbi {
   std::vector<VertexAttribute> attributes;  // by location, the ones declared

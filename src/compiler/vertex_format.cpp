@@ -2,7 +2,9 @@
 // formats of Vulkan's VkFormat list (KhronosGroup/Vulkan-Docs,
 // chapters/formats.adoc "Required Format Support", vertex buffer column)
 // and OpenGL's glVertexAttribPointer types (8/16/32-bit integers, half,
-// float, the packed 2_10_10_10 and 10F_11F_11F_REV ones), named as VkFormat.
+// float, the packed 2_10_10_10 and 10F_11F_11F_REV ones) and
+// glVertexAttribLPointer's GL_DOUBLE (ARB_vertex_attrib_64bit: R64 ..
+// R64G64B64A64_SFLOAT, also Vulkan's), named as VkFormat.
 #include "compiler/vertex_format.h"
 
 #include <array>
@@ -30,6 +32,7 @@ std::vector<VertexFormat> build_table() {
   for (bool bgra : {false, true})
     for (unsigned t = 0; t < 6; ++t) out.push_back({static_cast<Type>(t), Layout::a2b10g10r10, 32, 4, bgra});
   out.push_back({Type::ufloat, Layout::b10g11r11, 32, 3, false});
+  for (uint8_t n = 1; n <= 4; ++n) out.push_back({Type::sfloat, Layout::plain, 64, n, false});
   return out;
 }
 
@@ -54,8 +57,6 @@ std::string vertex_format_name(const VertexFormat& f) {
 Result<VertexFormat> parse_vertex_format(std::string_view name) {
   for (const VertexFormat& f : vertex_formats())
     if (vertex_format_name(f) == name) return f;
-  if (name.find("64") != std::string_view::npos)
-    return Error::unsupported("vertex format {}: 64-bit (double) attributes are not supported", name);
   return Error::invalid_argument("unknown vertex format '{}' (Vulkan-style names, e.g. R8G8B8A8_UNORM)", name);
 }
 

@@ -39,6 +39,7 @@ struct Load {
   unsigned registers;
 };
 Load load_of(const VertexFormat& f) {
+  if (f.bits == 64) return {MemFormat::i32, f.words()};  // doubles: raw words, low first
   if (f.layout == Layout::b10g11r11) return {MemFormat::rg11b10f, 3};
   if (f.layout == Layout::a2b10g10r10) return f.type == Type::unorm ? Load{MemFormat::rgb10a2, 4} : Load{MemFormat::i32, 1};
   const bool b8 = f.bits == 8;
@@ -105,11 +106,35 @@ Result<Index> emit_index(Code& c, const VertexPrologAttribute& a, const VertexPr
   return Index{ix, shift};
 }
 
+// A dvec3 / dvec4's words past the fourth (in location L + 1's registers)
+// load first, 16 bytes on, with an index of their own in r(8 + 4(L+1) + 3)
+// (that location belongs to the attribute); then the first four words,
+// over the index in r(8 + 4L + 3).
 Status emit_load(Code& c, const VertexPrologAttribute& a, const VertexPrologKey& k) {
   AGX_TRY(const Index index, emit_index(c, a, k));
   const Load l = load_of(a.format);
-  return c.device_load(l.format, l.registers, attribute_register(a.location, 0), k.address_uniform + 2 * a.location,
-                       index.operand, index.shift);
+  const unsigned base = k.address_uniform + 2 * a.location;
+  if (l.registers > 4) {
+    const uint32_t step = 4u >> index.shift;  // 4 words in the load's (shifted) elements
+    isa::Operand upper = imm_operand(index.operand.kind == isa::OperandKind::kImm ? 4 : 0);
+    if (index.operand.kind != isa::OperandKind::kImm) {
+      upper = reg32(attribute_register(a.location + 1, 3));
+      AGX_CHECK(c.alu(kIadd, upper, {index.operand, imm_operand(step)}));
+    }
+    AGX_CHECK(c.device_load(l.format, l.registers - 4, attribute_register(a.location + 1, 0), base, upper,
+                            index.operand.kind == isa::OperandKind::kImm ? 0 : index.shift));
+  }
+  return c.device_load(l.format, std::min(l.registers, 4u), attribute_register(a.location, 0), base, index.operand,
+                       index.shift);
+}
+
+// Doubles arrive as they are; the components a double format lacks are
+// (0, 0, 0, 1.0) as doubles, within the locations its words take.
+Status fill_doubles(Code& c, const VertexPrologAttribute& a) {
+  const unsigned r0 = attribute_register(a.location, 0), have = a.format.words(), want = have > 4 ? 8 : 4;
+  for (unsigned w = have; w < want; ++w)
+    AGX_CHECK(c.mov_imm(r0 + w, w == 7 ? static_cast<uint32_t>(std::bit_cast<uint64_t>(1.0) >> 32) : 0u));
+  return {};
 }
 
 // The field of `bits` bits at `shift` of register `from` into r:
@@ -143,6 +168,7 @@ Status convert_int(Code& c, Constants& k, unsigned r, const VertexFormat& f, uns
 
 Status emit_convert(Code& c, Constants& k, const VertexPrologAttribute& a) {
   const VertexFormat& f = a.format;
+  if (f.bits == 64) return fill_doubles(c, a);
   const unsigned r0 = attribute_register(a.location, 0);
   if (f.layout == Layout::a2b10g10r10 && f.type != Type::unorm) {
     // Fields from the word in r0: alpha first, so r0 is read last.
@@ -187,7 +213,8 @@ Status check(const VertexPrologAttribute& a, const std::vector<bool>& seen) {
   if (a.stride % a.format.element_bytes())
     return Error::invalid_argument("vertex prolog: location {}: stride {} is not a multiple of {}'s {}-byte element",
                                    a.location, a.stride, name, a.format.element_bytes());
-  if (a.format.integer() != (a.type != BaseType::float_))
+  const bool doubles = a.format.bits == 64;
+  if (doubles != (a.type == BaseType::double_) || (!doubles && a.format.integer() != (a.type != BaseType::float_)))
     return Error::invalid_argument("vertex prolog: location {}: format {} does not give the shader's {} values",
                                    a.location, name, base_type_name(a.type));
   return {};
@@ -252,10 +279,16 @@ Result<VertexProlog> compile_vertex_prolog(const VertexPrologKey& key) {
     AGX_CHECK(check(a, seen));
     seen[a.location] = true;
   }
+  // A dvec3 / dvec4 format's words go on into the next location's registers.
+  for (const VertexPrologAttribute& a : key.attributes)
+    if (a.format.words() > 4 && (a.location + 1 >= kMaxVertexAttributes || seen[a.location + 1]))
+      return Error::invalid_argument("vertex prolog: location {}: {} takes location {} too, which {}", a.location,
+                                     vertex_format_name(a.format), a.location + 1,
+                                     a.location + 1 >= kMaxVertexAttributes ? "does not exist" : "another attribute has");
   for (const VertexPrologAttribute& a : key.attributes) AGX_CHECK(check_uniforms(a, key));
   for (const VertexPrologAttribute& a : key.attributes) {
     AGX_CHECK(emit_load(c, a, key));
-    top = std::max(top, attribute_register(a.location, 3) + 1);
+    top = std::max(top, attribute_register(a.location, a.format.words() > 4 ? 7 : 3) + 1);
   }
   if (!key.attributes.empty()) AGX_CHECK(c.wait());
   Constants k(c);

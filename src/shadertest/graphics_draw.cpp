@@ -21,11 +21,19 @@ VertexFormat float_format(uint8_t components) {
   return VertexFormat{VertexFormat::Type::sfloat, VertexFormat::Layout::plain, 32, components, false};
 }
 
-// piglit-vbo's glVertexAttribPointer (not normalized) for float inputs and
-// glVertexAttribIPointer for integer ones.
+VertexFormat double_format(uint8_t components) {
+  return VertexFormat{VertexFormat::Type::sfloat, VertexFormat::Layout::plain, 64, components, false};
+}
+
+// piglit-vbo's glVertexAttribPointer (not normalized) for float inputs,
+// glVertexAttribIPointer for integer ones and glVertexAttribLPointer for
+// double ones (GL_DOUBLE data for a double input).
 Result<VertexFormat> column_format(const VertexAttributeColumn& c, BaseType shader_type) {
-  if (c.type == VertexDataType::double_)
-    return Error::unsupported("[vertex data] column {}: double attributes are not supported", c.name);
+  if ((c.type == VertexDataType::double_) != (shader_type == BaseType::double_))
+    return Error::unsupported("[vertex data] column {}: {} data for a {} input (only double data feeds a double input, "
+                              "without conversion)", c.name, c.type == VertexDataType::double_ ? "double" : "non-double",
+                              compiler::base_type_name(shader_type));
+  if (c.type == VertexDataType::double_) return double_format(uint8_t(c.components));
   VertexFormat f = float_format(uint8_t(c.components));
   if (c.type == VertexDataType::float_) {
     if (shader_type != BaseType::float_)
@@ -88,13 +96,19 @@ Result<runtime::ProgramCode> GraphicsSession::vertex_program(const std::map<uint
       auto cur = current_attributes_.find(a.location);
       std::array<float, 4> value = cur != current_attributes_.end() ? cur->second : std::array<float, 4>{0, 0, 0, 1};
       src.format = float_format(4);
-      if (a.type != BaseType::float_) {
-        src.format.type = a.type == BaseType::int_ ? VertexFormat::Type::sint : VertexFormat::Type::uint;
-        std::array<int32_t, 4> ints{};
-        for (int c = 0; c < 4; ++c) ints[c] = int32_t(value[c]);
-        std::memcpy(value.data(), ints.data(), 16);
+      if (a.type == BaseType::double_) {  // as many doubles as the shader reads (no spill into another location)
+        src.format = double_format(uint8_t(a.components));
+        const std::array<double, 4> d{value[0], value[1], value[2], value[3]};
+        AGX_TRY(src.buffer, buffer(d.data(), sizeof d, "current attribute value"));
+      } else {
+        if (a.type != BaseType::float_) {
+          src.format.type = a.type == BaseType::int_ ? VertexFormat::Type::sint : VertexFormat::Type::uint;
+          std::array<int32_t, 4> ints{};
+          for (int c = 0; c < 4; ++c) ints[c] = int32_t(value[c]);
+          std::memcpy(value.data(), ints.data(), 16);
+        }
+        AGX_TRY(src.buffer, buffer(value.data(), 16, "current attribute value"));
       }
-      AGX_TRY(src.buffer, buffer(value.data(), 16, "current attribute value"));
     }
     key.attributes.push_back({a.location, src.format, src.stride_B, false, 1, a.type});
     const uint64_t va = src.buffer->gpu_va() + src.offset_B;
@@ -208,7 +222,8 @@ Status GraphicsSession::draw_rect(const CmdDrawRect& r) {
 
 // The [vertex data] columns at the locations of their names (gl_Vertex &
 // co. at the lowering's piglit_* inputs); a matrix column at the matrix's
-// location + column. Columns the program does not read are left out.
+// location + column (+ 2 columns for dvec3 / dvec4 columns, which take two
+// locations each). Columns the program does not read are left out.
 Status GraphicsSession::vertex_data_sources(std::map<uint32_t, AttributeSource>& sources) {
   if (!test_.vertex_data) return {};
   const VertexData& vd = *test_.vertex_data;
@@ -223,13 +238,28 @@ Status GraphicsSession::vertex_data_sources(std::map<uint32_t, AttributeSource>&
     std::string name = c.name.starts_with("gl_") ? "piglit_" + c.name.substr(3) : c.name;
     auto it = program_.inputs.find(name);
     if (it == program_.inputs.end()) continue;
-    const uint32_t location = it->second + uint32_t(std::max(c.matrix_column, 0));
+    uint32_t per_column = 1;
+    for (const auto& a : program_.vertex.abi.vertex.attributes)
+      if (a.location == it->second && a.type == BaseType::double_ && a.components > 2) per_column = 2;
+    const uint32_t location = it->second + per_column * uint32_t(std::max(c.matrix_column, 0));
     BaseType type = BaseType::float_;
     bool read = false;
     for (const auto& a : program_.vertex.abi.vertex.attributes)
       if (a.location == location) type = a.type, read = true;
     if (!read) continue;
     AGX_TRY(VertexFormat f, column_format(c, type));
+    const uint32_t col_B = c.components * size_B(c.type);
+    if (at % f.element_bytes() || row_B % f.element_bytes()) {
+      // The prolog loads whole elements (a double as 32-bit words): a
+      // column the packed rows leave unaligned (piglit's byte columns
+      // before it) gets a buffer of its own, the same bytes tightly packed.
+      std::vector<uint8_t> col;
+      for (uint32_t r = 0; r < vd.rows; ++r)
+        col.insert(col.end(), bytes.begin() + size_t(r) * row_B + at, bytes.begin() + size_t(r) * row_B + at + col_B);
+      AGX_TRY(const runtime::Buffer* own, buffer(col.data(), col.size(), "vertex data column"));
+      sources[location] = {own, 0, col_B, vd.rows, f};
+      continue;
+    }
     sources[location] = {buf, at, row_B, vd.rows, f};
   }
   return {};

@@ -45,7 +45,7 @@ const Capabilities& Capabilities::stack() {
                                    "GL_ARB_compute_variable_group_size", "GL_AMD_shader_trinary_minmax",
                                    "GL_ARB_shader_group_vote", "GL_NV_shader_atomic_float",
                                    "GL_INTEL_shader_atomic_float_minmax", "GL_NV_compute_shader_derivatives",
-                                   "GL_ARB_gpu_shader_fp64"}};
+                                   "GL_ARB_gpu_shader_fp64", "GL_ARB_vertex_attrib_64bit"}};
   return caps;
 }
 

@@ -163,9 +163,10 @@ void main() { o = c; })"), "sample-qualified")) ;
 layout(location = 0) out vec4 o;
 void main() { o = vec4(gl_SampleID); })"), "gl_SampleID"));
   EXPECT_TRUE(has(error_of(R"(#version 450
-layout(location = 0) in vec4 c[2];
+struct S { vec4 a; };
+layout(location = 0) in S c;
 layout(location = 0) out vec4 o;
-void main() { o = c[0] + c[1]; })"), "only 32-bit scalars and vectors"));
+void main() { o = c.a; })"), "only scalars, vectors, matrices and arrays of them are supported"));
   Options o = frag_options();
   o.stage = Stage::compute;
   auto spirv = glsl_to_spirv("#version 450\nlayout(location = 0) out vec4 o;\nvoid main() { o = vec4(1); }\n", frag_options());

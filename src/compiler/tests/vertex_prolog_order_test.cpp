@@ -157,10 +157,11 @@ Draw random_draw(uint32_t seed) {
   for (uint32_t i = 0; i < locations.size(); ++i) locations[i] = i;
   std::shuffle(locations.begin(), locations.end(), rng);
   const uint32_t n = 1 + pick(6);
+  static const std::vector<VertexFormat> formats = word_formats();
   for (uint32_t i = 0; i < n; ++i) {
     Input in;
     in.a.location = locations[i];
-    in.a.format = vertex_formats()[pick(static_cast<uint32_t>(vertex_formats().size()))];
+    in.a.format = formats[pick(static_cast<uint32_t>(formats.size()))];
     in.a.type = base_type(in.a.format);
     const uint32_t e = in.a.format.element_bytes(), per = in.a.format.layout == Layout::plain ? in.a.format.components : 1;
     in.a.stride = pick(8) == 0 ? 0 : e * (1 + pick(per + 3));

@@ -92,7 +92,17 @@ inline void finite(const VertexFormat& f, uint8_t* p, size_t n) {
 }
 
 inline BaseType base_type(const VertexFormat& f) {
+  if (f.bits == 64) return BaseType::double_;
   return f.type == Type::uint ? BaseType::uint_ : f.type == Type::sint ? BaseType::int_ : BaseType::float_;
+}
+
+// The formats of at most 32-bit components (one register each; the
+// double formats have tests of their own).
+inline std::vector<VertexFormat> word_formats() {
+  std::vector<VertexFormat> out;
+  for (const VertexFormat& f : vertex_formats())
+    if (f.bits <= 32) out.push_back(f);
+  return out;
 }
 
 // Whether the prolog converts `f` with ALU code that rounds twice (integer

@@ -3,6 +3,8 @@
 // gpu unit's vdm_fixture.h), with optional code in front of the shader.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -19,6 +21,15 @@ inline Result<Shader> compile_vs(const std::string& src, TargetEnv env = TargetE
   o.file_name = "v.vert";
   o.preamble = preamble;
   return compile_glsl(src, o);
+}
+
+// The first output word of the interface entry of `location`
+// (VertexAbi::output_locations); fails the test when no entry has it.
+inline unsigned output_slot(const VertexAbi& v, uint32_t location) {
+  const auto it = std::find(v.output_locations.begin(), v.output_locations.end(), location);
+  EXPECT_NE(it, v.output_locations.end()) << "no output at location " << location;
+  if (it == v.output_locations.end()) return 0;
+  return v.layout.find_varying(static_cast<int>(it - v.output_locations.begin()))->index;
 }
 
 namespace cs = cmdstream;

@@ -133,8 +133,12 @@ TEST(Vertex, Errors) {
       {"#version 450\nvoid main() { gl_Position = vec4(0.0); gl_CullDistance[0] = 1.0; }\n",
        "gl_CullDistance is not supported"},
       {"#version 450\nlayout(location = 16) in vec4 a;\nvoid main() { gl_Position = a; }\n", "location 16"},
-      {"#version 450\nlayout(location = 0) in dvec2 a;\nvoid main() { gl_Position = vec4(a, 0.0, 1.0); }\n",
-       "only 32-bit int, uint and float types are supported"},
+      {"#version 450\n#extension GL_ARB_gpu_shader_int64 : require\nlayout(location = 0) in i64vec2 a;\n"
+       "void main() { gl_Position = vec4(a, 0.0, 1.0); }\n",
+       "only 32-bit int, uint and float types and doubles are supported"},
+      {"#version 450\nlayout(location = 0) in dvec3 a;\nlayout(location = 1) in vec4 b;\n"
+       "void main() { gl_Position = vec4(a, 1.0) + b; }\n",
+       "location 1"},  // a dvec3 takes two locations (the SPIR-V validator says so first)
       {"#version 450\nstruct S { vec4 a; };\nlayout(location = 0) out S s;\nvoid main() { s.a = vec4(1.0); }\n",
        "only scalars, vectors, matrices and arrays of them are supported"},
   };

@@ -91,6 +91,35 @@ TEST(Draw, VertexDataAndDrawArrays) {
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
 }
 
+// GL_ARB_vertex_attrib_64bit: `double` [vertex data] columns into a dvec3
+// and a dmat3 (dvec3 columns: two locations each), after a ubyte column
+// that leaves them unaligned in the packed rows, doubles as varyings (a
+// dvec3 over two locations), read flat by the fragment shader.
+TEST(Draw, DoubleVertexDataAndVaryings) {
+  const std::string file =
+      "[require]\nGLSL >= 1.50\nGL_ARB_gpu_shader_fp64\nGL_ARB_vertex_attrib_64bit\n"
+      "[vertex shader]\n#version 150\n#extension GL_ARB_gpu_shader_fp64 : require\n"
+      "#extension GL_ARB_vertex_attrib_64bit : require\n"
+      "in vec2 pos;\nin dvec3 d;\nin dmat3 m;\nflat out dvec3 v;\nflat out double k;\n"
+      "void main() { gl_Position = vec4(pos, 0.0, 1.0); v = d * 2.0lf + m[2]; k = m[0].x + m[1].z; }\n"
+      "[fragment shader]\n#version 150\n#extension GL_ARB_gpu_shader_fp64 : require\n"
+      "flat in dvec3 v;\nflat in double k;\n"
+      "void main() {\n"
+      "  bool ok = v == dvec3(2.0000000000000004lf, -5.0lf, 1e100lf) && k == 0.1lf + 5.0lf;\n"
+      "  gl_FragColor = ok ? vec4(0, 1, 0, 1) : vec4(1, 0, 0, 1);\n}\n"
+      "[vertex data]\npos/float/2 pad/ubyte/1 d/double/3 m/double/3/0 m/double/3/1 m/double/3/2\n";
+  const std::string row = " 7 1.0000000000000002 -2.5 0.0  0.1 9 9  9 9 5.0  0 0 1e100\n";
+  const std::string data = "-1 -1" + row + "1 -1" + row + "1 1" + row + "-1 1" + row;
+  auto v = run(file + data + "[test]\ndraw arrays GL_TRIANGLE_FAN 0 4\nprobe all rgba 0 1 0 1\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  // Float data for a double input is not converted: the file SKIPs naming it.
+  std::string floats = file;
+  floats.replace(floats.find("d/double/3"), 10, "d/float/3");
+  v = run(floats + data + "[test]\ndraw arrays GL_TRIANGLE_FAN 0 4\n");
+  EXPECT_EQ(v.outcome, Outcome::skip);
+  EXPECT_NE(v.detail.find("column d: non-double data for a double input"), std::string::npos) << v.detail;
+}
+
 // Control flow in the vertex shader after the prolog's attribute loads:
 // the exec-mask stack starts at 0 whatever the prolog left in r0.
 TEST(Draw, VertexShaderLoopAfterThePrologsLoads) {
