@@ -173,8 +173,8 @@ class Translator {
   static bool is_subgroup_op(spv::Op op);
   Status subgroup(const spirv::Inst& in);
   class SubgroupCall;
-  Status subgroup_lanes(const spirv::Inst& in, SubgroupCall& c, bool& handled);
-  Status subgroup_reduce(const spirv::Inst& in, SubgroupCall& c, bool dbl);
+  Status subgroup_lanes(const spirv::Inst& in, SubgroupCall& call, bool& handled);
+  Status subgroup_reduce(const spirv::Inst& in, SubgroupCall& call, bool dbl);
   Src subgroup_fold_double(unsigned red, Src lo, Src hi, Src mask);
   std::optional<Src> subgroup_builtin(int32_t builtin, unsigned comp);
   Src read_lane(Src x, Src index);  // x of lane `index`, exact under divergence

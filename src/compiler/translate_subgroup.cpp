@@ -162,15 +162,10 @@ Status Translator::subgroup(const spirv::Inst& in) {
 
 // The lane operations: elect, ballots, broadcasts, shuffles, quad
 // operations; `handled` false for the reductions and scans.
-Status Translator::subgroup_lanes(const spirv::Inst& in, SubgroupCall& c, bool& handled) {
+Status Translator::subgroup_lanes(const spirv::Inst& in, SubgroupCall& call, bool& handled) {
   handled = true;
-  TVal& out = c.out;
-  const unsigned n = c.n;
-  auto operand = [&](size_t k) { return c.operand(k); };
-  auto finish = [&] { return c.finish(); };
-  auto per_comp = [&](uint32_t id, auto fn) { return c.per_comp(id, fn); };
   Lanes L(b_);
-  Src zero = Src::immediate(0);
+  const Src zero = Src::immediate(0);
   // The ballot operand's first word (subgroup size 32: the others are 0).
   auto ballot_word = [&](uint32_t id) -> Result<Src> { return scalar(id, in, 0); };
   switch (in.op) {
@@ -178,27 +173,27 @@ Status Translator::subgroup_lanes(const spirv::Inst& in, SubgroupCall& c, bool& 
       // The lowest active lane: its bit alone is active & -active.
       Src act = L.active();
       Src low = b_.binary(IrOp::iand, act, b_.binary(IrOp::isub, zero, act));
-      out.cmp = Cmp{Cond::ueq, false, L.lane(), Src::val(b_.def(IrOp::ffs, {low}))};
-      return finish();
+      call.out.cmp = Cmp{Cond::ueq, false, L.lane(), Src::val(b_.def(IrOp::ffs, {low}))};
+      return call.finish();
     }
     case Op::OpGroupNonUniformBallot: case Op::OpSubgroupBallotKHR: {
-      AGX_TRY(uint32_t id, operand(0));
+      AGX_TRY(uint32_t id, call.operand(0));
       AGX_TRY(auto c, condition(id, in));
       if (cond_is_float(c.cond)) c = Cmp{Cond::ueq, true, materialize(c), zero};
-      out.c.push_back(Src::val(b_.def(IrOp::ballot, {c.a, c.b}, 32, 1, 0, c.cond, c.invert)));
-      for (unsigned i = 1; i < n; ++i) out.c.push_back(zero);
-      return finish();
+      call.out.c.push_back(Src::val(b_.def(IrOp::ballot, {c.a, c.b}, 32, 1, 0, c.cond, c.invert)));
+      for (unsigned i = 1; i < call.n; ++i) call.out.c.push_back(zero);
+      return call.finish();
     }
     case Op::OpGroupNonUniformInverseBallot: {
-      AGX_TRY(uint32_t id, operand(0));
+      AGX_TRY(uint32_t id, call.operand(0));
       AGX_TRY(auto v, ballot_word(id));
       Src bit = b_.binary(IrOp::iand, b_.binary(IrOp::ushr, v, L.lane()), Src::immediate(1));
-      out.cmp = Cmp{Cond::ueq, true, bit, zero};
-      return finish();
+      call.out.cmp = Cmp{Cond::ueq, true, bit, zero};
+      return call.finish();
     }
     case Op::OpGroupNonUniformBallotBitExtract: {
-      AGX_TRY(uint32_t id, operand(0));
-      AGX_TRY(uint32_t idx_id, operand(1));
+      AGX_TRY(uint32_t id, call.operand(0));
+      AGX_TRY(uint32_t idx_id, call.operand(1));
       AGX_TRY(auto idx, scalar(idx_id, in));
       // The word index / 32 of the uvec4, then the bit.
       Src word_no = b_.binary(IrOp::ushr, idx, Src::immediate(5));
@@ -209,73 +204,73 @@ Status Translator::subgroup_lanes(const spirv::Inst& in, SubgroupCall& c, bool& 
       }
       Src bit = b_.binary(IrOp::iand, b_.binary(IrOp::ushr, word, b_.binary(IrOp::iand, idx, Src::immediate(31))),
                           Src::immediate(1));
-      out.cmp = Cmp{Cond::ueq, true, bit, zero};
-      return finish();
+      call.out.cmp = Cmp{Cond::ueq, true, bit, zero};
+      return call.finish();
     }
     case Op::OpGroupNonUniformBallotBitCount: {
-      AGX_TRY(uint32_t gop, operand(0));
-      AGX_TRY(uint32_t id, operand(1));
+      AGX_TRY(uint32_t gop, call.operand(0));
+      AGX_TRY(uint32_t id, call.operand(1));
       AGX_TRY(auto v, ballot_word(id));
       if (gop == static_cast<uint32_t>(GroupOp::inclusive)) v = b_.binary(IrOp::iand, v, *subgroup_builtin(static_cast<int32_t>(spv::BuiltIn::SubgroupLeMask), 0));
       else if (gop == static_cast<uint32_t>(GroupOp::exclusive)) v = b_.binary(IrOp::iand, v, *subgroup_builtin(static_cast<int32_t>(spv::BuiltIn::SubgroupLtMask), 0));
       else if (gop != static_cast<uint32_t>(GroupOp::reduce)) return unsupported(in, "ballot bit count with this group operation");
-      out.c.push_back(v.is_imm() ? Src::immediate(std::popcount(static_cast<uint32_t>(v.imm))) : Src::val(b_.def(IrOp::popcount, {v})));
-      return finish();
+      call.out.c.push_back(v.is_imm() ? Src::immediate(std::popcount(static_cast<uint32_t>(v.imm))) : Src::val(b_.def(IrOp::popcount, {v})));
+      return call.finish();
     }
     case Op::OpGroupNonUniformBallotFindLSB: case Op::OpGroupNonUniformBallotFindMSB: {
-      AGX_TRY(uint32_t id, operand(0));
+      AGX_TRY(uint32_t id, call.operand(0));
       AGX_TRY(auto v, ballot_word(id));
       // ffs gives the highest set bit; the lowest is the highest of v & -v.
       if (in.op == Op::OpGroupNonUniformBallotFindLSB) v = b_.binary(IrOp::iand, v, b_.binary(IrOp::isub, zero, v));
       if (!v.is_value()) v = Src::val(b_.def(IrOp::mov, {v}));
-      out.c.push_back(Src::val(b_.def(IrOp::ffs, {v})));
-      return finish();
+      call.out.c.push_back(Src::val(b_.def(IrOp::ffs, {v})));
+      return call.finish();
     }
     case Op::OpGroupNonUniformBroadcast: case Op::OpSubgroupReadInvocationKHR: {
-      AGX_TRY(uint32_t id, operand(0));
-      AGX_TRY(uint32_t idx_id, operand(1));
+      AGX_TRY(uint32_t id, call.operand(0));
+      AGX_TRY(uint32_t idx_id, call.operand(1));
       AGX_TRY(auto idx, scalar(idx_id, in));
-      return per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, idx); });
+      return call.per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, idx); });
     }
     case Op::OpGroupNonUniformBroadcastFirst: case Op::OpSubgroupFirstInvocationKHR: {
-      AGX_TRY(uint32_t id, operand(0));
+      AGX_TRY(uint32_t id, call.operand(0));
       Src act = L.active();
       Src first = Src::val(b_.def(IrOp::ffs, {b_.binary(IrOp::iand, act, b_.binary(IrOp::isub, zero, act))}));
-      return per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, first); });
+      return call.per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, first); });
     }
     case Op::OpGroupNonUniformShuffle: case Op::OpGroupNonUniformShuffleXor:
     case Op::OpGroupNonUniformShuffleUp: case Op::OpGroupNonUniformShuffleDown: {
-      AGX_TRY(uint32_t id, operand(0));
-      AGX_TRY(uint32_t k_id, operand(1));
+      AGX_TRY(uint32_t id, call.operand(0));
+      AGX_TRY(uint32_t k_id, call.operand(1));
       AGX_TRY(auto k, scalar(k_id, in));
       if (in.op == Op::OpGroupNonUniformShuffle)
-        return per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, k); });
+        return call.per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, k); });
       uint64_t kind = in.op == Op::OpGroupNonUniformShuffleXor ? kXor : in.op == Op::OpGroupNonUniformShuffleUp ? kUp : kDown;
       if (k.is_imm() && k.imm < kLanes)  // one shuffle with an immediate B
-        return per_comp(id, [&](Src x) -> Result<Src> { return L.shuffle(x, kind, static_cast<uint32_t>(k.imm)); });
+        return call.per_comp(id, [&](Src x) -> Result<Src> { return L.shuffle(x, kind, static_cast<uint32_t>(k.imm)); });
       // A computed delta/mask: the lane it names, read as a general shuffle.
       Src lane = L.lane();
       Src target = kind == kXor ? b_.binary(IrOp::ixor, lane, k)
                  : kind == kUp ? b_.binary(IrOp::isub, lane, k) : b_.binary(IrOp::iadd, lane, k);
-      return per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, target); });
+      return call.per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, target); });
     }
     case Op::OpGroupNonUniformQuadSwap: {
-      AGX_TRY(uint32_t id, operand(0));
-      AGX_TRY(uint32_t dir_id, operand(1));
+      AGX_TRY(uint32_t id, call.operand(0));
+      AGX_TRY(uint32_t dir_id, call.operand(1));
       AGX_TRY(auto dir, scalar(dir_id, in));
       if (!dir.is_imm() || dir.imm > 2) return unsupported(in, "quad swap direction other than 0, 1, 2");
       // Horizontal: lane ^ 1, vertical: lane ^ 2, diagonal: lane ^ 3.
       uint32_t m = static_cast<uint32_t>(dir.imm) + 1;
-      return per_comp(id, [&](Src x) -> Result<Src> { return L.shuffle(x, kXor, m); });
+      return call.per_comp(id, [&](Src x) -> Result<Src> { return L.shuffle(x, kXor, m); });
     }
     case Op::OpGroupNonUniformQuadBroadcast: {
-      AGX_TRY(uint32_t id, operand(0));
-      AGX_TRY(uint32_t idx_id, operand(1));
+      AGX_TRY(uint32_t id, call.operand(0));
+      AGX_TRY(uint32_t idx_id, call.operand(1));
       AGX_TRY(auto idx, scalar(idx_id, in));
       // Lane (lane & ~3) | idx is lane ^ ((lane ^ idx) & 3): the xor
       // shuffles by 0..3 (immediate B), selected per lane.
       Src m = b_.binary(IrOp::iand, b_.binary(IrOp::ixor, L.lane(), idx), Src::immediate(3));
-      return per_comp(id, [&](Src x) -> Result<Src> {
+      return call.per_comp(id, [&](Src x) -> Result<Src> {
         Src r = x;
         for (uint32_t k = 1; k < 4; ++k) r = b_.select(Cond::ueq, false, m, Src::immediate(k), L.shuffle(x, kXor, k), r);
         return r;
@@ -288,15 +283,10 @@ Status Translator::subgroup_lanes(const spirv::Inst& in, SubgroupCall& c, bool& 
 
 // Reductions and scans (Reduce, InclusiveScan, ExclusiveScan,
 // ClusteredReduce) of every type.
-Status Translator::subgroup_reduce(const spirv::Inst& in, SubgroupCall& c, bool dbl) {
-  TVal& out = c.out;
-  const unsigned n = c.n;
-  auto operand = [&](size_t k) { return c.operand(k); };
-  auto finish = [&] { return c.finish(); };
-  auto per_comp = [&](uint32_t id, auto fn) { return c.per_comp(id, fn); };
+Status Translator::subgroup_reduce(const spirv::Inst& in, SubgroupCall& call, bool dbl) {
   Lanes L(b_);
-  Src zero = Src::immediate(0);
-  const bool bool_result = c.bool_result, wide = c.wide;
+  const Src zero = Src::immediate(0);
+  const bool bool_result = call.bool_result, wide = call.wide;
   Red red{};
   bool logical = false;
   switch (in.op) {
@@ -318,12 +308,12 @@ Status Translator::subgroup_reduce(const spirv::Inst& in, SubgroupCall& c, bool 
     case Op::OpGroupNonUniformLogicalXor: red = Red::xor_; logical = true; break;
     default: return unsupported(in, fmt::format("subgroup operation op {}", static_cast<unsigned>(in.op)));
   }
-  AGX_TRY(uint32_t gop_word, operand(0));
-  AGX_TRY(uint32_t id, operand(1));
+  AGX_TRY(uint32_t gop_word, call.operand(0));
+  AGX_TRY(uint32_t id, call.operand(1));
   auto gop = static_cast<GroupOp>(gop_word);
   uint32_t cluster = kLanes;
   if (gop == GroupOp::clustered) {
-    AGX_TRY(uint32_t cs_id, operand(2));
+    AGX_TRY(uint32_t cs_id, call.operand(2));
     AGX_TRY(auto cs, scalar(cs_id, in));
     if (!cs.is_imm() || !cs.imm || (cs.imm & (cs.imm - 1)) || cs.imm > kLanes * 4)
       return unsupported(in, "cluster size not a constant power of two");
@@ -345,7 +335,7 @@ Status Translator::subgroup_reduce(const spirv::Inst& in, SubgroupCall& c, bool 
   if (logical) {
     // Booleans: one ballot of the values. and: no masked lane false;
     // or: some masked lane true; xor: an odd count of true ones.
-    return per_comp(id, [&](Src x) -> Result<Src> {
+    return call.per_comp(id, [&](Src x) -> Result<Src> {
       Src t = Src::val(b_.def(IrOp::ballot, {x, zero}, 32, 1, 0, Cond::ueq, true));
       if (red == Red::and_) {
         Src f = b_.binary(IrOp::iand, mask, Src::val(b_.def(IrOp::inot, {t})));
@@ -359,27 +349,27 @@ Status Translator::subgroup_reduce(const spirv::Inst& in, SubgroupCall& c, bool 
   if (dbl) {
     if (red != Red::fadd && red != Red::fmul && red != Red::fmin && red != Red::fmax)
       return unsupported(in, "integer subgroup operation on doubles");
-    for (unsigned c = 0; c < n; ++c) {
+    for (unsigned c = 0; c < call.n; ++c) {
       AGX_TRY(auto v, scalar(id, in, c));
-      out.c.push_back(subgroup_fold_double(static_cast<unsigned>(red), lo32(v), hi32(v), mask));
+      call.out.c.push_back(subgroup_fold_double(static_cast<unsigned>(red), lo32(v), hi32(v), mask));
     }
-    return finish();
+    return call.finish();
   }
   if (wide && red != Red::and_ && red != Red::or_ && red != Red::xor_) {
     // 64-bit add/min/max: the lane-order fold on both halves (always exact,
     // no log-step form); multiplies in translate_subgroup_imul64.cpp.
-    for (unsigned c = 0; c < n; ++c) {
+    for (unsigned c = 0; c < call.n; ++c) {
       AGX_TRY(auto x, scalar(id, in, c));
       if (red == Red::imul) {
-        out.c.push_back(subgroup_imul64(lo32(x), hi32(x), mask));
+        call.out.c.push_back(subgroup_imul64(lo32(x), hi32(x), mask));
         continue;
       }
       auto r = L.masked_lane_order64(red, {lo32(x), hi32(x)}, mask);
-      out.c.push_back(pack64(r.first, r.second));
+      call.out.c.push_back(pack64(r.first, r.second));
     }
-    return finish();
+    return call.finish();
   }
-  return per_comp(id, [&](Src x) -> Result<Src> { return subgroup_scan(static_cast<unsigned>(red), static_cast<unsigned>(gop), cluster, x, mask, act, lane); });
+  return call.per_comp(id, [&](Src x) -> Result<Src> { return subgroup_scan(static_cast<unsigned>(red), static_cast<unsigned>(gop), cluster, x, mask, act, lane); });
 }
 
 // One component of a double reduction or scan: the lane-order fold with
