@@ -57,8 +57,10 @@ inline uint32_t reference(const VertexFormat& f, uint32_t v, unsigned bits) {
 // The four registers the prolog leaves for the element at `p`.
 inline std::array<uint32_t, 4> expected(const VertexFormat& f, const uint8_t* p) {
   std::array<uint32_t, 4> out{0, 0, 0, f.integer() ? 1u : fbits(1.0f)};
-  uint32_t word;
-  std::memcpy(&word, p, 4);
+  // A packed format's element is one 32-bit word; a plain one may be
+  // smaller (the last element of a buffer ends there).
+  uint32_t word = 0;
+  if (f.layout != Layout::plain) std::memcpy(&word, p, 4);
   if (f.layout == Layout::b10g11r11) {
     for (unsigned c = 0; c < 3; ++c) out[c] = reference(f, (word >> (11 * c)) & (c < 2 ? 0x7FF : 0x3FF), c < 2 ? 11 : 10);
   } else if (f.layout == Layout::a2b10g10r10) {
