@@ -286,9 +286,7 @@ Status Translator::run() {
       // Composites (matrices, arrays, structs): a variable per flattened scalar.
       unsigned n = flat_count(phi.w[0]);
       if (!n) return unsupported(phi, "OpPhi of this type");
-      TVal v;
-      v.kind = TVal::Kind::data;
-      v.type = phi.w[0];
+      TVal v = TVal::data(phi.w[0]);
       bool wide = is_wide64(phi.w[0]);  // 64-bit integers and doubles
       for (unsigned i = 0; i < n; ++i) {
         ValueId var = wide ? phi_var64() : b_.function().new_value(32, 1, true);

@@ -70,6 +70,14 @@ struct LocalWord {
 struct TVal {
   enum class Kind : uint8_t { none, data, ptr, image } kind = Kind::none;
   uint32_t type = 0;
+  // An empty data value of SPIR-V type `t` (the result an instruction
+  // builds component by component).
+  static TVal data(uint32_t t) {
+    TVal v;
+    v.kind = Kind::data;
+    v.type = t;
+    return v;
+  }
   std::vector<Src> c;           // scalar components (flattened for vectors)
   std::optional<Cmp> cmp;       // scalar bool from a comparison
   Ptr ptr;
@@ -139,6 +147,7 @@ class Translator {
 
   // translate_glsl_std.cpp
   Status ext_glsl(const spirv::Inst& in);
+  Status glsl_arity(const spirv::Inst& in, size_t given, size_t k);
   Result<Src> glsl_float_math(const spirv::Inst& in, uint32_t inst, const std::vector<Src>& s, bool& handled);
   Result<Src> glsl_select_math(const spirv::Inst& in, uint32_t inst, const std::vector<Src>& s, bool& handled);
   Status ext_glsl_vector(const spirv::Inst& in);

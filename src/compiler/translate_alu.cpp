@@ -46,9 +46,7 @@ bool Translator::is_bool(uint32_t t) const { return type(scalar_type(t)).kind ==
 
 TVal Translator::constant(uint32_t id) {
   const spirv::Constant& c = m_.constants[id];
-  TVal v;
-  v.kind = TVal::Kind::data;
-  v.type = c.type;
+  TVal v = TVal::data(c.type);
   std::function<void(uint32_t)> flatten = [&](uint32_t cid) {
     const spirv::Constant& k = m_.constants[cid];
     if (k.composite) {
@@ -187,9 +185,7 @@ Status Translator::composite(const spirv::Inst& in, bool& handled) {
   handled = true;
   if (w.size() < 3) { handled = false; return {}; }
   uint32_t rtype = w[0], rid = w[1];
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = rtype;
+  TVal out = TVal::data(rtype);
   unsigned n = components(rtype);
   auto finish = [&]() -> Status { vals_[rid] = std::move(out); return {}; };
   switch (in.op) {
@@ -313,9 +309,7 @@ Status Translator::logic(const spirv::Inst& in, bool& handled) {
   handled = true;
   if (w.size() < 3) { handled = false; return {}; }
   uint32_t rtype = w[0], rid = w[1];
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = rtype;
+  TVal out = TVal::data(rtype);
   unsigned n = components(rtype);
   auto finish = [&]() -> Status { vals_[rid] = std::move(out); return {}; };
   // A comparison: kept as a Cmp for scalars, 0/1 per component for vectors.
@@ -443,9 +437,7 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
   handled = true;
   if (w.size() < 3) { handled = false; return {}; }
   uint32_t rtype = w[0], rid = w[1];
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = rtype;
+  TVal out = TVal::data(rtype);
   unsigned n = components(rtype);
   auto finish = [&]() -> Status { vals_[rid] = std::move(out); return {}; };
 

@@ -53,9 +53,7 @@ Status Translator::array_length(const spirv::Inst& in) {
   }
   Src bytes = b_.binary(IrOp::isub, size, Src::immediate(start_B));
   Src n = b_.binary(IrOp::udiv, bytes, Src::immediate(arr.array_stride));
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   // A range shorter than the fixed part holds no elements.
   out.c.push_back(b_.select(Cond::ult, false, size, Src::immediate(start_B), Src::immediate(0), n));
   vals_[w[1]] = std::move(out);

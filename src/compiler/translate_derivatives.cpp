@@ -117,9 +117,7 @@ Status Translator::derivative(const spirv::Inst& in) {
   unsigned n = components(w[0]);
   if (!n || !is_float(w[0]) || type(scalar_type(w[0])).width != 32)
     return unsupported(in, "a derivative of a value other than a 32-bit float scalar or vector");
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   const Group group = m_.derivative_group;
   if (group == Group::none && o_.stage != Stage::fragment) {
     for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::immediate(0));

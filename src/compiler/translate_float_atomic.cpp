@@ -74,9 +74,7 @@ Status Translator::float_atomic(const spirv::Inst& in) {
   b_.emit(IrOp::break_);
   b_.emit(IrOp::end_if);
   b_.emit(IrOp::end_loop);
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   out.c.push_back(Src::val(b_.def(IrOp::mov, {Src::val(res)})));
   vals_[w[1]] = std::move(out);
   return {};

@@ -92,9 +92,7 @@ Status Translator::fp64_instruction(const spirv::Inst& in, bool& handled) {
       if (k != Kind::matrix && k != Kind::array) return {};
       handled = true;
       AGX_TRY(auto cv, get(w[2], in));
-      TVal out;
-      out.kind = TVal::Kind::data;
-      out.type = w[0];
+      TVal out = TVal::data(w[0]);
       for (unsigned i = 0; i < flat_count(w[0]); ++i) {
         Cmp c;
         if (cv->cmp) c = *cv->cmp;
@@ -122,9 +120,7 @@ Status Translator::fp64_alu(const spirv::Inst& in) {
   Int64 x(b_);
   Fp64 fp(x);
   unsigned n = std::max(1u, components(w[0]));
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   auto need = [&](size_t k) -> Status {
     if (w.size() < k) return Error::decode("{}: SPIR-V word {}: too few operands", o_.file_name, in.word_offset);
     return {};

@@ -17,8 +17,7 @@ using IrOp = agx::compiler::Op;
 class Translator::Fp64Call {
  public:
   Fp64Call(Translator& t, const spirv::Inst& in, size_t components) : x(t.b_), fp(x), n(components), t_(t), in_(in) {
-    out.kind = TVal::Kind::data;
-    out.type = in.w[0];
+    out = TVal::data(in.w[0]);
   }
   Int64 x;
   Fp64 fp;
@@ -26,8 +25,7 @@ class Translator::Fp64Call {
   TVal out;
 
   Status args(size_t k) const {
-    if (in_.w.size() - 4 != k) return t_.unsupported(in_, "GLSL.std.450 operand count");
-    return {};
+    return t_.glsl_arity(in_, in_.w.size() - 4, k);
   }
   // Operand k, component i.
   Result<Pair> arg(size_t k, size_t i) const {

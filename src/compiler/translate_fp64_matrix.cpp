@@ -43,7 +43,7 @@ class DoubleArith {
 // expansion, the inverse the adjugate times 1 / det (one division).
 Status Translator::fp64_matrix_ext(const spirv::Inst& in) {
   const auto& w = in.w;
-  if (w.size() != 5) return unsupported(in, "GLSL.std.450 operand count");
+  AGX_CHECK(glsl_arity(in, w.size() - 4, 1));
   AGX_TRY(auto mv, get(w[4], in));
   uint32_t mt = mv->type;
   if (type(mt).kind != Kind::matrix || mv->kind != TVal::Kind::data) return unsupported(in, "determinant/inverse of a non-matrix");
@@ -55,9 +55,7 @@ Status Translator::fp64_matrix_ext(const spirv::Inst& in) {
   for (const Src& s : mv->c) m.push_back({lo32(s), hi32(s)});
   DoubleArith ar(fp);
   Pair det = cofactor_determinant(ar, m, n);
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   if (w[3] == GLSLstd450Determinant) {
     out.c.push_back(pack64(det.lo, det.hi));
   } else {
@@ -102,9 +100,7 @@ Status Translator::fp64_matrix(const spirv::Inst& in) {
   };
   // sum_j a[j] * b[j]
   auto dot = [&](const std::vector<Pair>& a, const std::vector<Pair>& b) { return fp64_dot(fp, a, b); };
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   auto push = [&](Pair p) { out.c.push_back(pack64(p.lo, p.hi)); };
   switch (in.op) {
     case Op::OpTranspose: {

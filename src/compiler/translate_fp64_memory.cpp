@@ -64,9 +64,7 @@ Status Translator::store_double_at(const Ptr& q, Src v, const spirv::Inst& in) {
 Status Translator::load_double_matrix(const spirv::Inst& in, const Ptr& p) {
   unsigned cols = type(p.type).count, rows = matrix_rows(p.type);
   AGX_TRY(auto lay, matrix_layout(p.space, p.matrix_stride_B, p.row_major, p.type, in));
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = in.w[0];
+  TVal out = TVal::data(in.w[0]);
   for (unsigned c = 0; c < cols; ++c)
     for (unsigned r = 0; r < rows; ++r) {
       Ptr q = p;
@@ -95,9 +93,7 @@ Status Translator::store_double_matrix(const spirv::Inst& in, const Ptr& p, cons
 // comp_stride_B apart (8 column-major, the matrix stride row-major).
 Status Translator::load_double_vector(const spirv::Inst& in, const Ptr& p) {
   unsigned n = components(in.w[0]);
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = in.w[0];
+  TVal out = TVal::data(in.w[0]);
   for (unsigned i = 0; i < n; ++i) {
     Ptr q = p;
     q.const_B += i * p.comp_stride_B;

@@ -37,7 +37,7 @@ Status Translator::ext_glsl_vector(const spirv::Inst& in) {
   size_t nargs = w.size() - 4;
   size_t want = inst == GLSLstd450Length || inst == GLSLstd450Normalize ? 1
               : inst == GLSLstd450Refract || inst == GLSLstd450FaceForward ? 3 : 2;
-  if (nargs != want) return unsupported(in, "GLSL.std.450 operand count");
+  AGX_CHECK(glsl_arity(in, nargs, want));
   AGX_TRY(auto av, get(w[4], in));
   size_t n = av->c.size();
   if (!n || av->kind != TVal::Kind::data || (type(scalar_type(av->type)).width != 32 && !small_active_))
@@ -60,9 +60,7 @@ Status Translator::ext_glsl_vector(const spirv::Inst& in) {
     for (size_t i = 1; i < n; ++i) acc = m.fma(x[i], y[i], acc);
     return acc;
   };
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   switch (inst) {
     case GLSLstd450Cross:
       if (n != 3) return unsupported(in, "cross of other than 3 components");
@@ -120,6 +118,12 @@ Status Translator::ext_glsl_vector(const spirv::Inst& in) {
 // rounding, exponentials and logarithms, trigonometry and the hyperbolic
 // functions. `s` holds the operands' same component; `handled` is false
 // for a function of another group.
+// A GLSL.std.450 function given `given` operands where it takes `k`.
+Status Translator::glsl_arity(const spirv::Inst& in, size_t given, size_t k) {
+  if (given != k) return unsupported(in, "GLSL.std.450 operand count");
+  return {};
+}
+
 Result<Src> Translator::glsl_float_math(const spirv::Inst& in, uint32_t inst_id, const std::vector<Src>& s, bool& handled) {
   const auto inst = static_cast<GLSLstd450>(inst_id);
   handled = true;
@@ -127,10 +131,7 @@ Result<Src> Translator::glsl_float_math(const spirv::Inst& in, uint32_t inst_id,
   auto K = MathBuilder::k;
   auto neg = MathBuilder::neg;
   auto fabs_ = MathBuilder::abs;
-  auto args = [&](size_t k) -> Status {
-    if (s.size() != k) return unsupported(in, "GLSL.std.450 operand count");
-    return {};
-  };
+  auto args = [&](size_t k) { return glsl_arity(in, s.size(), k); };
   auto un = [&](IrOp op) { return Src::val(b_.def(op, {s[0]})); };
   Src r;
   switch (inst) {
@@ -218,10 +219,7 @@ Result<Src> Translator::glsl_select_math(const spirv::Inst& in, uint32_t inst_id
   MathBuilder m(b_);
   auto K = MathBuilder::k;
   auto neg = MathBuilder::neg;
-  auto args = [&](size_t k) -> Status {
-    if (s.size() != k) return unsupported(in, "GLSL.std.450 operand count");
-    return {};
-  };
+  auto args = [&](size_t k) { return glsl_arity(in, s.size(), k); };
   auto un = [&](IrOp op) { return Src::val(b_.def(op, {s[0]})); };
   auto sel = [&](Cond c, Src a, Src b2) { return b_.select(c, false, a, b2, a, b2); };
   Src r;
@@ -321,9 +319,7 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
       return ext_glsl_half(in);
     default: break;
   }
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = rtype;
+  TVal out = TVal::data(rtype);
   for (unsigned i = 0; i < n; ++i) {
     std::vector<Src> s;
     for (size_t k = 4; k < w.size(); ++k) {
@@ -348,7 +344,7 @@ Status Translator::ext_glsl(const spirv::Inst& in) {
 Status Translator::ext_glsl_struct(const spirv::Inst& in) {
   const auto& w = in.w;
   auto inst = static_cast<GLSLstd450>(w[3]);
-  if (w.size() != 5) return unsupported(in, "GLSL.std.450 operand count");
+  AGX_CHECK(glsl_arity(in, w.size() - 4, 1));
   AGX_TRY(auto xv, get(w[4], in));
   size_t n = xv->c.size();
   if (!n || xv->kind != TVal::Kind::data || (type(scalar_type(xv->type)).width != 32 && !small_active_))
@@ -377,9 +373,7 @@ Status Translator::ext_glsl_struct(const spirv::Inst& in) {
       second[i] = b_.select(Cond::ueq, false, abs_bits, Src::immediate(0), Src::immediate(0), ex);
     }
   }
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   out.c = first;
   out.c.insert(out.c.end(), second.begin(), second.end());
   vals_[w[1]] = std::move(out);
@@ -392,7 +386,7 @@ Status Translator::ext_glsl_struct(const spirv::Inst& in) {
 Status Translator::ext_glsl_pack(const spirv::Inst& in) {
   const auto& w = in.w;
   auto inst = static_cast<GLSLstd450>(w[3]);
-  if (w.size() != 5) return unsupported(in, "GLSL.std.450 operand count");
+  AGX_CHECK(glsl_arity(in, w.size() - 4, 1));
   bool pack = inst == GLSLstd450PackUnorm2x16 || inst == GLSLstd450PackSnorm2x16 || inst == GLSLstd450PackUnorm4x8 ||
               inst == GLSLstd450PackSnorm4x8;
   bool snorm = inst == GLSLstd450PackSnorm2x16 || inst == GLSLstd450PackSnorm4x8 || inst == GLSLstd450UnpackSnorm2x16 ||
@@ -402,9 +396,7 @@ Status Translator::ext_glsl_pack(const spirv::Inst& in) {
   unsigned count = 32 / bits;
   float scale = snorm ? float((1u << (bits - 1)) - 1) : float((1u << bits) - 1);
   MathBuilder m(b_);
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   if (pack) {
     Src word = Src::immediate(0);
     for (unsigned i = 0; i < count; ++i) {
@@ -444,12 +436,10 @@ Status Translator::ext_glsl_pack(const spirv::Inst& in) {
 // one 16-bit 2-component value read as a 32-bit register.
 Status Translator::ext_glsl_half(const spirv::Inst& in) {
   const auto& w = in.w;
-  if (w.size() != 5) return unsupported(in, "GLSL.std.450 operand count");
+  AGX_CHECK(glsl_arity(in, w.size() - 4, 1));
   auto inst = static_cast<GLSLstd450>(w[3]);
   Src minus_zero = Src::immediate(0x80000000u);
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   if (inst == GLSLstd450PackHalf2x16) {
     std::vector<Src> h;
     for (unsigned i = 0; i < 2; ++i) {
@@ -482,9 +472,7 @@ Status Translator::float_remainder(const spirv::Inst& in) {
   unsigned n = components(w[0]);
   if (!n || (type(scalar_type(w[0])).width != 32 && !small_active_)) return unsupported(in, "float remainder of a non-32-bit type");
   MathBuilder m(b_);
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   for (unsigned i = 0; i < n; ++i) {
     AGX_TRY(auto x, scalar(w[2], in, i));
     AGX_TRY(auto y, scalar(w[3], in, i));

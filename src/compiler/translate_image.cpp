@@ -305,9 +305,7 @@ Result<uint32_t> Translator::txf_sampler(const spirv::Inst& in) {
 Status Translator::texel_result(const spirv::Inst& in, ValueId texel) {
   const unsigned n = components(in.w[0]);
   if (n == 0 || type(scalar_type(in.w[0])).width != 32) return unsupported(in, "texel result that is not a 32-bit scalar or vector");
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = in.w[0];
+  TVal out = TVal::data(in.w[0]);
   for (unsigned i = 0; i < n; ++i) out.c.push_back(Src::val(texel, 32, static_cast<uint8_t>(i)));
   vals_[in.w[1]] = std::move(out);
   return {};
@@ -373,9 +371,7 @@ Status Translator::image_query(const spirv::Inst& in) {
     if (w.size() < 4) return Error::decode("{}: bad OpImageQuerySizeLod", o_.file_name);
     AGX_TRY(Src lod, scalar(w[3], in));
     if (!lod.is_imm() || lod.imm != 0) {
-      TVal out;
-      out.kind = TVal::Kind::data;
-      out.type = w[0];
+      TVal out = TVal::data(w[0]);
       AGX_CHECK(size_at_level(in, img, lod, out));  // translate_texture.cpp
       vals_[w[1]] = std::move(out);
       return {};
@@ -395,9 +391,7 @@ Status Translator::image_query(const spirv::Inst& in) {
   }
   const Src index = v->image_index;
   auto word = [&](uint32_t k) { return sizes.size() == 1 ? Src::uniform(sizes[0] + k) : select_uniform(index, sizes, k); };
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   const unsigned n = components(w[0]);
   if (n == 0) return unsupported(in, "image query result that is not a scalar or a vector");
   if (in.op == Op::OpImageQuerySamples) {

@@ -102,8 +102,7 @@ class Translator::Int64Call {
  public:
   Int64Call(Translator& t, const spirv::Inst& in, unsigned components, bool result64, bool operand64)
       : x(t.b_), n(components), r64(result64), a64(operand64), t_(t), in_(in) {
-    out.kind = TVal::Kind::data;
-    out.type = in.w[0];
+    out = TVal::data(in.w[0]);
   }
   Int64 x;
   unsigned n;
@@ -378,19 +377,14 @@ Status Translator::ext_glsl64(const spirv::Inst& in, bool& handled) {
   auto inst = static_cast<GLSLstd450>(w[3]);
   unsigned n = std::max(1u, components(w[0]));
   Int64 x(b_);
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   for (unsigned i = 0; i < n; ++i) {
     std::vector<Pair> s;
     for (size_t k = 4; k < w.size(); ++k) {
       AGX_TRY(auto v, scalar(w[k], in, i));
       s.push_back({lo32(v), hi32(v)});
     }
-    auto args = [&](size_t k) -> Status {
-      if (s.size() != k) return unsupported(in, "GLSL.std.450 operand count");
-      return {};
-    };
+    auto args = [&](size_t k) { return glsl_arity(in, s.size(), k); };
     auto min = [&](bool sign, Pair a, Pair bb) { return x.pick(x.less(sign, a, bb), a, bb); };
     auto max = [&](bool sign, Pair a, Pair bb) { return x.pick(x.less(sign, a, bb), bb, a); };
     Pair r;

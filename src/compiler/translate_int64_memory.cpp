@@ -16,9 +16,7 @@ Status Translator::load64(const spirv::Inst& in, const Ptr& p) {
   const auto& w = in.w;
   unsigned n = components(w[0]);
   if (!n) return unsupported(in, "load of a composite containing 64-bit integers");
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   for (unsigned i = 0; i < n; ++i) {
     Ptr q = p;
     q.const_B += 8 * i;
@@ -178,9 +176,7 @@ Status Translator::atomic64(const spirv::Inst& in, const Ptr& p) {
   b_.emit(IrOp::break_);
   b_.emit(IrOp::end_if);
   b_.emit(IrOp::end_loop);
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   Src old_lo = Src::val(b_.def(IrOp::mov, {Src::val(res, 32, 0)}));
   out.c.push_back(pack64(old_lo, Src::val(b_.def(IrOp::mov, {Src::val(res, 32, 1)}))));
   vals_[w[1]] = std::move(out);

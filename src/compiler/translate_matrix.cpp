@@ -314,9 +314,7 @@ Status Translator::matrix_ext(const spirv::Inst& in) {
   if (m.size() != n * n) return unsupported(in, "matrix operand shape");
   FloatArith ar(b_);
   Src det = cofactor_determinant(ar, m, n);
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   if (static_cast<GLSLstd450>(w[3]) == GLSLstd450Determinant)
     out.c.push_back(det);
   else

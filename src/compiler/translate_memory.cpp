@@ -440,9 +440,7 @@ Status Translator::load(const spirv::Inst& in) {
   if (pv->kind != TVal::Kind::ptr) return unsupported(in, "load through a non-pointer");
   const Ptr p = pv->ptr;
   uint32_t rtype = w[0];
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = rtype;
+  TVal out = TVal::data(rtype);
   unsigned n = components(rtype);
   bool boolean = is_bool(rtype);
   if (p.space == Ptr::Space::local) {
@@ -654,9 +652,7 @@ Status Translator::atomic(const spirv::Inst& in) {
     return unsupported(in, "atomic on this storage class");
   }
   b_.function().instrs.push_back(std::move(atom));
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   out.c.push_back(Src::val(result));
   vals_[w[1]] = std::move(out);
   return {};

@@ -295,9 +295,7 @@ Status Translator::small_instruction(const spirv::Inst& in, bool& handled) {
     case Op::OpBitcast: return small_bitcast(in);
     case Op::OpIsInf: {
       // |x| == inf on the widened float.
-      TVal out;
-      out.kind = TVal::Kind::data;
-      out.type = w[0];
+      TVal out = TVal::data(w[0]);
       unsigned n = components(w[0]);
       for (unsigned i = 0; i < n; ++i) {
         AGX_TRY(auto x, scalar(w[2], in, i));
@@ -312,9 +310,7 @@ Status Translator::small_instruction(const spirv::Inst& in, bool& handled) {
     case Op::OpBitReverse: {
       unsigned bits = small_width(w[0]);
       if (!bits) return unsupported(in, "OpBitReverse between different widths");
-      TVal out;
-      out.kind = TVal::Kind::data;
-      out.type = w[0];
+      TVal out = TVal::data(w[0]);
       for (unsigned i = 0; i < components(w[0]); ++i) {
         AGX_TRY(auto x, scalar(w[2], in, i));
         Src r = Src::val(b_.def(IrOp::bitrev, {x}));

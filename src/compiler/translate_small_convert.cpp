@@ -43,9 +43,7 @@ Status Translator::small_convert(const spirv::Inst& in) {
   const spirv::Type& ss = type(scalar_type(st));
   unsigned rw = rs.width, sw = ss.width, n = components(rt);
   bool src_signed = in.op == Op::OpSConvert || in.op == Op::OpConvertSToF;
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = rt;
+  TVal out = TVal::data(rt);
   auto finish = [&]() -> Status { vals_[w[1]] = std::move(out); return {}; };
   // The 32-bit or 64-bit code converts; results narrower than 32 bits are
   // brought back to the widened form.
@@ -151,9 +149,7 @@ Status Translator::small_bitcast(const spirv::Inst& in) {
   if (ss.width == rs.width && comps.size() == components(rt)) {
     // Component for component: int8 <-> uint8, int16 <-> uint16 keep the
     // widened bits; half <-> 16-bit integer converts between the forms.
-    TVal out;
-    out.kind = TVal::Kind::data;
-    out.type = rt;
+    TVal out = TVal::data(rt);
     bool from_half = ss.kind == Kind::float_, to_half = rs.kind == Kind::float_;
     for (const Src& s : comps) out.c.push_back(from_half == to_half ? s : from_half ? half_bits(s) : from_half_bits(s, true));
     vals_[w[1]] = std::move(out);
@@ -176,9 +172,7 @@ Status Translator::small_bitcast(const spirv::Inst& in) {
   }
   const size_t total_bits = words.size() * 32 + cur_bits;
   if (cur_bits) words.push_back(cur);  // 16 bits (pack16, unpack8 of a 16-bit value)
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = rt;
+  TVal out = TVal::data(rt);
   unsigned n = components(rt), rw = rs.width;
   if (n * rw != total_bits) return unsupported(in, "bitcast between different sizes");
   for (unsigned i = 0; i < n; ++i) {

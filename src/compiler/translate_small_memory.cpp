@@ -31,9 +31,7 @@ Ptr strided_component(const Ptr& p, unsigned i, uint32_t scalar) {
 
 Status Translator::load_small(const spirv::Inst& in, const Ptr& p) {
   AGX_TRY(auto c, load_small_values(in, p, in.w[0]));
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = in.w[0];
+  TVal out = TVal::data(in.w[0]);
   out.c = std::move(c);
   vals_[in.w[1]] = std::move(out);
   return {};

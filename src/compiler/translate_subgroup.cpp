@@ -91,8 +91,7 @@ class Translator::SubgroupCall {
   SubgroupCall(Translator& t, const spirv::Inst& in, size_t first_operand, unsigned components, bool wide_values,
                bool bool_values)
       : n(components), wide(wide_values), bool_result(bool_values), t_(t), in_(in), arg_(first_operand) {
-    out.kind = TVal::Kind::data;
-    out.type = in.w[0];
+    out = TVal::data(in.w[0]);
   }
   unsigned n;
   bool wide, bool_result;

@@ -402,9 +402,7 @@ Status Translator::query_levels(const spirv::Inst& in) {
       return unsupported(in, fmt::format("no uniform register left for the level count of image '{}'", img.name));
     img.levels_uniform = abi_.uniform_count++;
   }
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   out.c.push_back(Src::uniform(img.levels_uniform));
   vals_[w[1]] = std::move(out);
   return {};

@@ -32,9 +32,7 @@ Status Translator::ext_amd_trinary(const spirv::Inst& in) {
   }
   auto min = [&](Src a, Src b) { return b_.select(lt, false, a, b, a, b); };
   auto max = [&](Src a, Src b) { return b_.select(gt, false, a, b, a, b); };
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = rtype;
+  TVal out = TVal::data(rtype);
   for (unsigned i = 0; i < n; ++i) {
     AGX_TRY(auto a, scalar(w[4], in, i));
     AGX_TRY(auto b, scalar(w[5], in, i));

@@ -35,9 +35,7 @@ Status Translator::vote(const spirv::Inst& in) {
   AGX_TRY(auto v, get(w[arg], in));
   if (all_equal && !v->cmp && v->kind == TVal::Kind::data && v->c.size() > 1) {
     AGX_TRY(Src diff_mask, vote_all_equal_vector(in, w[arg], static_cast<unsigned>(v->c.size())));
-    TVal out;
-    out.kind = TVal::Kind::data;
-    out.type = w[0];
+    TVal out = TVal::data(w[0]);
     out.cmp = Cmp{Cond::ueq, false, diff_mask, Src::immediate(0)};
     vals_[w[1]] = std::move(out);
     return {};
@@ -55,9 +53,7 @@ Status Translator::vote(const spirv::Inst& in) {
     // Bools are compared as 0/1, everything else bit for bit.
     AGX_TRY(auto x, scalar(w[arg], in));
     if (x.is_imm()) {
-      TVal out;
-      out.kind = TVal::Kind::data;
-      out.type = w[0];
+      TVal out = TVal::data(w[0]);
       out.cmp = Cmp{Cond::ueq, false, zero, zero};  // constant: every lane agrees
       vals_[w[1]] = std::move(out);
       return {};
@@ -78,9 +74,7 @@ Status Translator::vote(const spirv::Inst& in) {
     // all(x): ballot of the inverted condition.
     mask = Src::val(b_.def(IrOp::ballot, {c.a, c.b}, 32, 1, 0, c.cond, any ? c.invert : !c.invert));
   }
-  TVal out;
-  out.kind = TVal::Kind::data;
-  out.type = w[0];
+  TVal out = TVal::data(w[0]);
   out.cmp = Cmp{Cond::ueq, any, mask, zero};  // any: mask != 0; all / allEqual: mask == 0
   vals_[w[1]] = std::move(out);
   return {};
