@@ -86,23 +86,36 @@ std::string channels_text(const T& values, int channels, const char* spec) {
   return s;
 }
 
-std::string color_report(int x, int y, const std::string& expected, const std::string& observed) {
-  return fmt::format("Probe color at ({},{})\n  Expected:{}\n  Observed:{}", x, y, expected, observed);
+// The failure at pixel (x, y) of `r`: piglit's report from the texts of
+// the expected and observed values, and the values themselves.
+ProbeFailure color_failure(const Framebuffer& fb, const PixelRect& r, int x, int y, const std::string& expected_text,
+                           const std::string& observed_text, const Rgba& expected, int channels) {
+  ProbeFailure f;
+  f.text = fmt::format("Probe color at ({},{})\n  Expected:{}\n  Observed:{}", x, y, expected_text, observed_text);
+  f.region = r;
+  f.x = x;
+  f.y = y;
+  f.expected = expected;
+  f.observed = fb.at(uint32_t(x), uint32_t(y));
+  f.channels = channels;
+  f.fb_width_px = fb.width_px();
+  f.fb_height_px = fb.height_px();
+  return f;
 }
 
 }  // namespace
 
-Result<std::optional<std::string>> probe_pixel(const Framebuffer& fb, int x, int y, const Rgba& expected, int channels,
-                                               const Rgba& tolerance) {
+Result<std::optional<ProbeFailure>> probe_pixel(const Framebuffer& fb, int x, int y, const Rgba& expected, int channels,
+                                                const Rgba& tolerance) {
   AGX_CHECK(inside(fb, {x, y, 1, 1}));
   const Rgba& got = fb.at(uint32_t(x), uint32_t(y));
-  if (probe_matches(got, expected, tolerance, channels)) return std::optional<std::string>();
-  return std::optional(
-      color_report(x, y, channels_text(expected, channels, " {:f}"), channels_text(got, channels, " {:f}")));
+  if (probe_matches(got, expected, tolerance, channels)) return std::optional<ProbeFailure>();
+  return std::optional(color_failure(fb, {x, y, 1, 1}, x, y, channels_text(expected, channels, " {:f}"),
+                                     channels_text(got, channels, " {:f}"), expected, channels));
 }
 
-Result<std::optional<std::string>> probe_rect(const Framebuffer& fb, const PixelRect& r, const Rgba& expected,
-                                              int channels, const Rgba& tolerance) {
+Result<std::optional<ProbeFailure>> probe_rect(const Framebuffer& fb, const PixelRect& r, const Rgba& expected,
+                                               int channels, const Rgba& tolerance) {
   AGX_CHECK(inside(fb, r));
   const bool bytes = fb.format() == FramebufferFormat::unorm8;
   std::array<int, 4> want{}, tol{};
@@ -120,20 +133,20 @@ Result<std::optional<std::string>> probe_rect(const Framebuffer& fb, const Pixel
           std::array<int, 4> b{};
           for (int k = 0; k < 4; ++k) b[k] = int(std::lround(got[k] * 255.0f));
           if (std::abs(b[c] - want[c]) < tol[c]) continue;
-          return std::optional(color_report(r.x + i, r.y + j, channels_text(want, channels, " {}"),
-                                            channels_text(b, channels, " {}")));
+          return std::optional(color_failure(fb, r, r.x + i, r.y + j, channels_text(want, channels, " {}"),
+                                             channels_text(b, channels, " {}"), expected, channels));
         }
         if (std::fabs(got[c] - expected[c]) < tolerance[c]) continue;
-        return std::optional(color_report(r.x + i, r.y + j, channels_text(expected, channels, " {:f}"),
-                                          channels_text(got, channels, " {:f}")));
+        return std::optional(color_failure(fb, r, r.x + i, r.y + j, channels_text(expected, channels, " {:f}"),
+                                           channels_text(got, channels, " {:f}"), expected, channels));
       }
     }
   }
-  return std::optional<std::string>();
+  return std::optional<ProbeFailure>();
 }
 
-Result<std::optional<std::string>> probe_rect_int(const Framebuffer& fb, const PixelRect& r,
-                                                  const std::array<int32_t, 4>& expected, const Rgba& tolerance) {
+Result<std::optional<ProbeFailure>> probe_rect_int(const Framebuffer& fb, const PixelRect& r,
+                                                   const std::array<int32_t, 4>& expected, const Rgba& tolerance) {
   AGX_CHECK(inside(fb, r));
   for (int j = 0; j < r.h; ++j) {
     for (int i = 0; i < r.w; ++i) {
@@ -142,22 +155,36 @@ Result<std::optional<std::string>> probe_rect_int(const Framebuffer& fb, const P
       for (int c = 0; c < 4; ++c) g[c] = int32_t(got[c]);
       for (int c = 0; c < 4; ++c) {
         if (float(std::abs(int64_t(g[c]) - expected[c])) < tolerance[c]) continue;
-        return std::optional(color_report(r.x + i, r.y + j, channels_text(expected, 4, " {}"),
-                                          channels_text(g, 4, " {}")));
+        Rgba want{float(expected[0]), float(expected[1]), float(expected[2]), float(expected[3])};
+        ProbeFailure f = color_failure(fb, r, r.x + i, r.y + j, channels_text(expected, 4, " {}"),
+                                       channels_text(g, 4, " {}"), want, 4);
+        f.kind = ProbeFailure::Kind::integer;
+        return std::optional(std::move(f));
       }
     }
   }
-  return std::optional<std::string>();
+  return std::optional<ProbeFailure>();
 }
 
-Result<std::optional<std::string>> probe_depth(const Framebuffer& fb, int x, int y, float expected) {
+Result<std::optional<ProbeFailure>> probe_depth(const Framebuffer& fb, int x, int y, float expected) {
   AGX_CHECK(inside(fb, {x, y, 1, 1}));
   float got = fb.depth_at(uint32_t(x), uint32_t(y));
-  if (std::fabs(got - expected) < kDepthProbeTolerance) return std::optional<std::string>();
-  return std::optional(fmt::format("Probe depth at ({},{})\n  Expected: {:f}\n  Observed: {:f}", x, y, expected, got));
+  if (std::fabs(got - expected) < kDepthProbeTolerance) return std::optional<ProbeFailure>();
+  ProbeFailure f;
+  f.kind = ProbeFailure::Kind::depth;
+  f.text = fmt::format("Probe depth at ({},{})\n  Expected: {:f}\n  Observed: {:f}", x, y, expected, got);
+  f.region = {x, y, 1, 1};
+  f.x = x;
+  f.y = y;
+  f.expected = {expected, 0, 0, 0};
+  f.observed = {got, 0, 0, 0};
+  f.channels = 1;
+  f.fb_width_px = fb.width_px();
+  f.fb_height_px = fb.height_px();
+  return std::optional(std::move(f));
 }
 
-Result<std::optional<std::string>> run_probe(const Framebuffer& fb, const CmdProbeRegion& p, const Rgba& tolerance) {
+Result<std::optional<ProbeFailure>> run_probe(const Framebuffer& fb, const CmdProbeRegion& p, const Rgba& tolerance) {
   PixelRect r = probe_pixels(p, fb.width_px(), fb.height_px());
   int channels = p.alpha ? 4 : 3;
   if (p.integer) return probe_rect_int(fb, r, p.rgba_int, tolerance);

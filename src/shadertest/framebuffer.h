@@ -85,16 +85,30 @@ struct PixelRect {
 // clamped to the last row and column), `probe rect` takes pixels.
 PixelRect probe_pixels(const CmdProbeRegion& p, uint32_t width_px, uint32_t height_px);
 
-// nullopt when the probe passes, else piglit's report. A region outside the
+// A probe that did not match: piglit's report (`text`) and what it says,
+// as values, so a report can show the colours and mark the region.
+struct ProbeFailure {
+  enum class Kind { color, integer, depth };
+  Kind kind = Kind::color;
+  std::string text;         // "Probe color at (X,Y)\n  Expected: ...\n  Observed: ..."
+  PixelRect region;         // the probed pixels (window coordinates, row 0 at the bottom)
+  int x = 0, y = 0;         // the first failing pixel
+  Rgba expected{}, observed{};  // colour (or depth in [0]); integers as floats
+  int channels = 4;         // channels compared (3 for rgb)
+  uint32_t fb_width_px = 0, fb_height_px = 0;  // the framebuffer probed
+  unsigned line = 0;        // the [test] line (set by the session; 0: unknown)
+};
+
+// nullopt when the probe passes, else the failure. A region outside the
 // framebuffer is an error naming it (glReadPixels would read undefined data).
-Result<std::optional<std::string>> probe_pixel(const Framebuffer& fb, int x, int y, const Rgba& expected,
+Result<std::optional<ProbeFailure>> probe_pixel(const Framebuffer& fb, int x, int y, const Rgba& expected,
+                                                int channels, const Rgba& tolerance);
+Result<std::optional<ProbeFailure>> probe_rect(const Framebuffer& fb, const PixelRect& r, const Rgba& expected,
                                                int channels, const Rgba& tolerance);
-Result<std::optional<std::string>> probe_rect(const Framebuffer& fb, const PixelRect& r, const Rgba& expected,
-                                              int channels, const Rgba& tolerance);
-Result<std::optional<std::string>> probe_rect_int(const Framebuffer& fb, const PixelRect& r,
-                                                  const std::array<int32_t, 4>& expected, const Rgba& tolerance);
-Result<std::optional<std::string>> probe_depth(const Framebuffer& fb, int x, int y, float expected);
+Result<std::optional<ProbeFailure>> probe_rect_int(const Framebuffer& fb, const PixelRect& r,
+                                                   const std::array<int32_t, 4>& expected, const Rgba& tolerance);
+Result<std::optional<ProbeFailure>> probe_depth(const Framebuffer& fb, int x, int y, float expected);
 // Any probe command of a vertex/fragment file, on `fb`.
-Result<std::optional<std::string>> run_probe(const Framebuffer& fb, const CmdProbeRegion& p, const Rgba& tolerance);
+Result<std::optional<ProbeFailure>> run_probe(const Framebuffer& fb, const CmdProbeRegion& p, const Rgba& tolerance);
 
 }  // namespace agx::shadertest

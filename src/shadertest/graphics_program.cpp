@@ -130,7 +130,7 @@ Verdict run_draws(const ShaderTest& test, const CompiledGraphics& program, const
   if (!error.empty()) all += (all.empty() ? "" : "\n") + error;
   if (all.empty()) return {Outcome::pass, ""};
   // What the runner cannot do yet is a SKIP only when nothing failed before it.
-  return {missing && session.failures().empty() ? Outcome::skip : Outcome::fail, all};
+  return {missing && session.failures().empty() ? Outcome::skip : Outcome::fail, all, session.probe_failures()};
 }
 
 }  // namespace

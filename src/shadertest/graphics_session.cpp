@@ -206,8 +206,10 @@ Status GraphicsSession::clear() {
   return pass->end();
 }
 
-Status GraphicsSession::probe_failed(std::string message) {
-  failures_.push_back(fmt::format("{}\nTest failure on line {}", message, current_ ? current_->line : 0));
+Status GraphicsSession::probe_failed(ProbeFailure failure) {
+  failure.line = current_ ? current_->line : 0;
+  failures_.push_back(fmt::format("{}\nTest failure on line {}", failure.text, failure.line));
+  probe_failures_.push_back(std::move(failure));
   return {};
 }
 

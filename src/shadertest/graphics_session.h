@@ -91,6 +91,8 @@ class GraphicsSession {
   // As Session::run: an Error ends the file, a failed probe is recorded.
   Status run(const Command& command);
   const std::vector<std::string>& failures() const { return failures_; }
+  // The failed probes, as values (what `failures()` says in text).
+  const std::vector<ProbeFailure>& probe_failures() const { return probe_failures_; }
   // The window as a PNG image (top row first).
   Result<PngImage> window_png() const;
 
@@ -101,7 +103,7 @@ class GraphicsSession {
   Status graphics(const GraphicsCommand& g);
   Status gl_state(const CmdGlState& s);
   Status fixed_function(const CmdFixedFunction& f);
-  Status probe_failed(std::string message);
+  Status probe_failed(ProbeFailure failure);  // records it; returns ok
   Result<Framebuffer> framebuffer() const;
   Status probe_depth(const CmdProbeDepth& p);
   // graphics_draw.cpp
@@ -134,6 +136,7 @@ class GraphicsSession {
   unsigned draws_ = 0;
   const Command* current_ = nullptr;
   std::vector<std::string> failures_;
+  std::vector<ProbeFailure> probe_failures_;
 };
 
 }  // namespace agx::shadertest

@@ -5,8 +5,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "shadertest/framebuffer.h"
 #include "shadertest/shader_test.h"
 
 namespace agx::shadertest {
@@ -16,8 +18,16 @@ const char* to_string(Outcome o);        // "pass", "fail", "skip", "crash"
 const char* to_upper_string(Outcome o);  // "PASS", ...
 
 struct Verdict {
+  // {outcome, detail} builds most verdicts (a constructor, not an aggregate,
+  // so the probe records need not be spelled out).
+  Verdict(Outcome o = Outcome::fail, std::string d = {}, std::vector<ProbeFailure> probes = {})
+      : outcome(o), detail(std::move(d)), probe_failures(std::move(probes)) {}
   Outcome outcome = Outcome::fail;
   std::string detail;  // why (FAIL/SKIP/CRASH); empty for PASS
+  // A vertex/fragment file's failed probes as values (their text is in
+  // `detail`), for `agx shader-test --report`. Not carried from the child
+  // process by run_isolated: the caller's `run` saves what it needs.
+  std::vector<ProbeFailure> probe_failures;
 };
 
 // What the stack offers to [require] lines. Extensions are the GL names whose

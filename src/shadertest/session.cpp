@@ -338,14 +338,14 @@ Result<Framebuffer> Session::framebuffer_model() {
 Status Session::probe_pixel(const CmdProbeRgba& p) {
   AGX_TRY(Framebuffer fb, framebuffer_model());
   AGX_TRY(auto report, shadertest::probe_pixel(fb, p.x, p.y, p.rgba, p.alpha ? 4 : 3, tolerance_));
-  return report ? probe_failed(*report) : Status{};
+  return report ? probe_failed(report->text) : Status{};
 }
 
 Status Session::probe_all(const CmdProbeAll& p) {
   AGX_TRY(Framebuffer fb, framebuffer_model());
   PixelRect all{0, 0, int(fb.width_px()), int(fb.height_px())};
   AGX_TRY(auto report, probe_rect(fb, all, p.rgba, p.alpha ? 4 : 3, tolerance_));
-  return report ? probe_failed(*report) : Status{};
+  return report ? probe_failed(report->text) : Status{};
 }
 
 Status Session::run(const Command& command) {

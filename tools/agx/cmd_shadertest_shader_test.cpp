@@ -1,5 +1,5 @@
 // `agx shader-test FILE|DIR... [--list FILE] [--root DIR] [-j N] [--timeout S]
-//  [--json | --piglit] [--png DIR]`: runs piglit .shader_test files on the stack, each in
+//  [--json | --piglit] [--png DIR] [--report DIR]`: runs piglit .shader_test files on the stack, each in
 // its own child process (docs/shadertest.md gives the output formats).
 #include <fmt/format.h>
 
@@ -12,6 +12,7 @@
 #include "command.h"
 #include "shadertest/census.h"
 #include "shadertest/isolated.h"
+#include "shadertest/report.h"
 #include "shadertest/runner.h"
 
 namespace {
@@ -69,6 +70,38 @@ std::string png_name(const std::string& path, const std::string& root) {
   return name + ".png";
 }
 
+// `--report DIR`: the page from the run's results, the PNGs the children
+// wrote to DIR/png and the probe records they left in DIR/probes.
+void write_report(const std::string& dir, const std::vector<agx::shadertest::FileResult>& results,
+                  const std::string& root) {
+  std::vector<agx::shadertest::ReportFile> files;
+  for (const auto& r : results) {
+    agx::shadertest::ReportFile f;
+    f.name = fs::path(r.path).lexically_normal().string();
+    if (!root.empty()) f.name = fs::path(r.path).lexically_relative(fs::path(root).lexically_normal()).string();
+    f.outcome = r.verdict.outcome;
+    f.detail = r.verdict.detail;
+    f.ms = r.ms;
+    const std::string png = png_name(r.path, root);
+    std::error_code ec;
+    if (fs::exists(fs::path(dir) / "png" / png, ec)) f.png = "png/" + png;
+    fs::path probes = fs::path(dir) / "probes" / fs::path(png).replace_extension(".json");
+    if (fs::exists(probes, ec)) {
+      auto text = agx::cli::read_file(probes.string());
+      auto parsed = text.ok() ? agx::shadertest::parse_probe_failures(*text)
+                              : agx::Result<std::vector<agx::shadertest::ProbeFailure>>(text.error());
+      if (!parsed.ok()) agx::cli::fail(fmt::format("--report: {}: {}", probes.string(), parsed.error().message()));
+      f.probes = std::move(*parsed);
+    }
+    files.push_back(std::move(f));
+  }
+  const std::string page = (fs::path(dir) / "index.html").string();
+  std::ofstream out(page);
+  out << agx::shadertest::report_html(files, "agx shader-test");
+  if (!out) agx::cli::fail(fmt::format("--report: cannot write {}", page));
+  fmt::print(stderr, "report: {}\n", page);
+}
+
 // `--census`: the model is agx::shadertest::Census; this prints it.
 void print_census(const std::vector<std::string>& paths) {
   agx::shadertest::Census census;
@@ -100,7 +133,7 @@ void print_census(const std::vector<std::string>& paths) {
 void setup_shader_test(agx::cli::Args& sub) {
   struct Opts {
     std::vector<std::string> inputs;
-    std::string list, root, png;
+    std::string list, root, png, report;
     unsigned jobs = 1;
     double timeout_s = 60;
     bool json = false, piglit = false, census = false;
@@ -115,6 +148,9 @@ void setup_shader_test(agx::cli::Args& sub) {
   sub.add_option("--png", o->png,
                  "Directory to write each vertex/fragment file's final window to, as PATH.png (the file's path, "
                  "relative to --root, with '/' as '_')");
+  sub.add_option("--report", o->report,
+                 "Directory to write an HTML page to (DIR/index.html): each file's verdict, time and window "
+                 "(DIR/png), failed probes marked on the picture (DIR/probes holds their records)");
   sub.add_flag("--json", o->json, "One JSON object per file: {\"file\", \"result\", \"detail\", \"ms\"}");
   sub.add_flag("--piglit", o->piglit,
                "For one file, print what piglit's shader_runner prints: PIGLIT: {\"result\": \"pass\" }");
@@ -142,15 +178,25 @@ void setup_shader_test(agx::cli::Args& sub) {
     agx::shadertest::IsolationOptions iso;
     iso.jobs = o->jobs;
     iso.timeout_s = o->timeout_s;
-    if (!o->png.empty()) {
+    if (!o->report.empty() && !o->png.empty()) agx::cli::fail("--report writes the PNGs itself (DIR/png): drop --png");
+    const std::string png_dir = o->report.empty() ? o->png : (fs::path(o->report) / "png").string();
+    // The report owns DIR/png and DIR/probes: what an earlier run left there
+    // would be shown for files this run does not draw.
+    for (const std::string& d : {png_dir, o->report.empty() ? std::string() : (fs::path(o->report) / "probes").string()}) {
       std::error_code ec;
-      fs::create_directories(o->png, ec);
-      if (ec) agx::cli::fail(fmt::format("--png {}: {}", o->png, ec.message()));
+      if (!d.empty() && !o->report.empty()) fs::remove_all(d, ec);
+      if (!d.empty()) fs::create_directories(d, ec);
+      if (ec) agx::cli::fail(fmt::format("{}: {}", d, ec.message()));
     }
-    auto run = [o](const std::string& text, const std::string& path) {
+    auto run = [o, png_dir](const std::string& text, const std::string& path) {
       agx::shadertest::RunOptions ro;
-      if (!o->png.empty()) ro.png_path = (fs::path(o->png) / png_name(path, o->root)).string();
-      return agx::shadertest::run_shader_test(text, ro);
+      if (!png_dir.empty()) ro.png_path = (fs::path(png_dir) / png_name(path, o->root)).string();
+      auto verdict = agx::shadertest::run_shader_test(text, ro);
+      if (!o->report.empty() && !verdict.probe_failures.empty()) {
+        fs::path probes = fs::path(o->report) / "probes" / fs::path(png_name(path, o->root)).replace_extension(".json");
+        std::ofstream(probes) << agx::shadertest::probe_failures_json(verdict.probe_failures);
+      }
+      return verdict;
     };
     auto print = [&](const agx::shadertest::FileResult& r) {
       const auto& v = r.verdict;
@@ -172,6 +218,7 @@ void setup_shader_test(agx::cli::Args& sub) {
       std::fflush(stdout);
     };
     auto results = agx::shadertest::run_isolated(*paths, iso, run, print);
+    if (!o->report.empty()) write_report(o->report, results, o->root);
     size_t pass = 0, fail = 0, skip = 0, crash = 0;
     for (const auto& r : results) {
       switch (r.verdict.outcome) {

@@ -37,6 +37,23 @@ TEST(Draw, RectWithAUniformColourOverAClear) {
   EXPECT_NE(v.detail.find("Test failure on line 11"), std::string::npos) << v.detail;
   EXPECT_NE(v.detail.find("Test failure on line 13"), std::string::npos) << v.detail;
   EXPECT_EQ(v.detail.find("line 12"), std::string::npos) << v.detail;
+  // The same failures as values, for --report: the line, the region, the colours.
+  ASSERT_EQ(v.probe_failures.size(), 2u);
+  const ProbeFailure& all = v.probe_failures[0];
+  EXPECT_EQ(all.line, 11u);
+  EXPECT_EQ(all.region.w, 250);
+  EXPECT_EQ(all.region.h, 250);
+  EXPECT_EQ(all.x, 0);
+  EXPECT_EQ(all.y, 0);
+  EXPECT_EQ(all.channels, 3);
+  EXPECT_EQ(all.expected, (Rgba{0, 1, 0, 1}));  // an rgb probe: alpha as parsed, not compared
+  EXPECT_EQ(all.observed, (Rgba{1, 0, 0, 1}));
+  EXPECT_EQ(all.fb_width_px, 250u);
+  const ProbeFailure& pixel = v.probe_failures[1];
+  EXPECT_EQ(pixel.line, 13u);
+  EXPECT_EQ(pixel.region.x, 3);
+  EXPECT_EQ(pixel.region.y, 4);
+  EXPECT_EQ(pixel.region.w, 1);
 }
 
 TEST(Draw, LowerLeftOriginForProbesAndFragCoord) {

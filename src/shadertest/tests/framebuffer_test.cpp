@@ -49,7 +49,7 @@ TEST(Framebuffer, PixelProbeIsFloatWithinTolerance) {
   EXPECT_FALSE(*r);
   r = probe_pixel(fb, 1, 2, {0.5f, 0.25f, 0.0f, 0.0f}, 4, kTol);
   ASSERT_TRUE(r.ok() && *r);
-  EXPECT_EQ(**r, "Probe color at (1,2)\n  Expected: 0.500000 0.250000 0.000000 0.000000\n"
+  EXPECT_EQ((*r)->text, "Probe color at (1,2)\n  Expected: 0.500000 0.250000 0.000000 0.000000\n"
                  "  Observed: 0.500000 0.250000 0.000000 1.000000");
   EXPECT_FALSE(probe_pixel(fb, 4, 0, {}, 3, kTol).ok());
   EXPECT_NE(probe_pixel(fb, 0, -1, {}, 3, kTol).error().message().find("outside the 4x4 framebuffer"),
@@ -67,7 +67,20 @@ TEST(Framebuffer, RectProbeOnBytesUsesCeilOfToleranceTimes255) {
   fb.set(7, 3, {1.0f, 0.0f, 0.0f, 1.0f});
   r = probe_rect(fb, {0, 0, 8, 4}, {0, 1, 0, 1}, 4, kTol);
   ASSERT_TRUE(r.ok() && *r);
-  EXPECT_EQ(**r, "Probe color at (6,3)\n  Expected: 0 255 0 255\n  Observed: 0 252 0 255");
+  EXPECT_EQ((*r)->text, "Probe color at (6,3)\n  Expected: 0 255 0 255\n  Observed: 0 252 0 255");
+  // The same as values: the region probed, the first failing pixel, both colours.
+  const ProbeFailure& f = **r;
+  EXPECT_EQ(f.kind, ProbeFailure::Kind::color);
+  EXPECT_EQ(f.region.x, 0);
+  EXPECT_EQ(f.region.w, 8);
+  EXPECT_EQ(f.region.h, 4);
+  EXPECT_EQ(f.x, 6);
+  EXPECT_EQ(f.y, 3);
+  EXPECT_EQ(f.expected, (Rgba{0, 1, 0, 1}));
+  EXPECT_FLOAT_EQ(f.observed[1], 252.0f / 255);
+  EXPECT_EQ(f.channels, 4);
+  EXPECT_EQ(f.fb_width_px, 8u);
+  EXPECT_EQ(f.fb_height_px, 4u);
   // The expected bytes are truncated: 0.5 is 127, and 128 is 1 away.
   fb.clear({0.5f, 0.5f, 0.5f, 0.5f});
   r = probe_rect(fb, {0, 0, 8, 4}, {0.5f, 0.5f, 0.5f, 0.5f}, 3, kTol);
@@ -82,7 +95,7 @@ TEST(Framebuffer, RectProbeOnFloatsFailsAtTheTolerance) {
   EXPECT_TRUE(r.ok() && !*r);
   r = probe_rect(fb, {0, 0, 2, 2}, {0.5f, 0.5f, 0.25f, 0.5f}, 3, kTol);
   ASSERT_TRUE(r.ok() && *r);
-  EXPECT_EQ(**r, "Probe color at (0,0)\n  Expected: 0.500000 0.500000 0.250000\n  Observed: 0.500000 0.500000 0.500000");
+  EXPECT_EQ((*r)->text, "Probe color at (0,0)\n  Expected: 0.500000 0.500000 0.250000\n  Observed: 0.500000 0.500000 0.500000");
 }
 
 TEST(Framebuffer, RelativeCoordinatesAsShaderRunner) {
@@ -109,14 +122,21 @@ TEST(Framebuffer, RunProbeIntegerAndDepth) {
   EXPECT_TRUE(r.ok() && !*r);
   r = run_probe(fb, region("relative probe rect rgba int (0, 0, 1, 1) (1, -2, 3, 5)"), kTol);
   ASSERT_TRUE(r.ok() && *r);
-  EXPECT_EQ(**r, "Probe color at (0,0)\n  Expected: 1 -2 3 5\n  Observed: 1 -2 3 4");
+  EXPECT_EQ((*r)->text, "Probe color at (0,0)\n  Expected: 1 -2 3 5\n  Observed: 1 -2 3 4");
+  EXPECT_EQ((*r)->kind, ProbeFailure::Kind::integer);
+  EXPECT_EQ((*r)->expected, (Rgba{1, -2, 3, 5}));
+  EXPECT_EQ((*r)->region.w, 4);
   r = run_probe(fb, region("relative probe rgb (0.5, 0.5) (1, -2, 3)"), kTol);
   EXPECT_TRUE(r.ok() && !*r);
   fb.set_depth(2, 1, 0.5f);
   EXPECT_FALSE(*probe_depth(fb, 2, 1, 0.505f));
   auto d = probe_depth(fb, 2, 1, 0.52f);  // |d| >= 0.01 fails
   ASSERT_TRUE(d.ok() && *d);
-  EXPECT_EQ(**d, "Probe depth at (2,1)\n  Expected: 0.520000\n  Observed: 0.500000");
+  EXPECT_EQ((*d)->text, "Probe depth at (2,1)\n  Expected: 0.520000\n  Observed: 0.500000");
+  EXPECT_EQ((*d)->kind, ProbeFailure::Kind::depth);
+  EXPECT_FLOAT_EQ((*d)->expected[0], 0.52f);
+  EXPECT_FLOAT_EQ((*d)->observed[0], 0.5f);
+  EXPECT_EQ((*d)->region.w, 1);
 }
 
 }  // namespace
