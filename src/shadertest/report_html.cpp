@@ -114,7 +114,11 @@ std::string report_html(const std::vector<ReportFile>& files, std::string_view t
     const bool shown = (f.outcome == Outcome::fail || f.outcome == Outcome::crash) && (!f.png.empty() || !f.probes.empty());
     std::string name = escape(f.name);
     if (shown) name = fmt::format("<a href=\"#f{}\">{}</a>", i, name);
-    std::string detail = f.detail.size() > 400 ? f.detail.substr(0, 400) + " ..." : f.detail;
+    std::string detail = f.detail;
+    if (detail.size() > 400) {
+      detail.resize(400);
+      detail += " ...";
+    }
     s += fmt::format("<tr><td class=\"{}\">{}</td><td>{}</td><td>{:.1f}</td><td><pre>{}</pre></td><td>{}</td></tr>\n",
                      to_string(f.outcome), to_upper_string(f.outcome), name, f.ms, escape(detail),
                      f.png.empty() ? "" : fmt::format("<a href=\"{}\">png</a>", escape(f.png)));

@@ -218,7 +218,6 @@ void setup_shader_test(agx::cli::Args& sub) {
       std::fflush(stdout);
     };
     auto results = agx::shadertest::run_isolated(*paths, iso, run, print);
-    if (!o->report.empty()) write_report(o->report, results, o->root);
     size_t pass = 0, fail = 0, skip = 0, crash = 0;
     for (const auto& r : results) {
       switch (r.verdict.outcome) {
@@ -233,6 +232,8 @@ void setup_shader_test(agx::cli::Args& sub) {
       if (crash) fmt::print(" ({} crashed)", crash);
       fmt::print("\n");
     }
+    std::fflush(stdout);
+    if (!o->report.empty()) write_report(o->report, results, o->root);
     // piglit reads the verdict from the output; the exit code says whether
     // anything failed (skips are not failures).
     if (fail + crash > 0) throw agx::cli::Exit{1};
