@@ -116,7 +116,7 @@ bool byte_per_channel(TileFormat f, const TexelFormat& fmt) {
   return fmt.count != 0;
 }
 
-ByteTable byte_table(TileFormat f, const PbeView& pbe, const TexelFormat& fmt, Rounding rounding) {
+ByteTable make_byte_table(TileFormat f, const PbeView& pbe, const TexelFormat& fmt, Rounding rounding) {
   ByteTable t;
   t.count = fmt.count;
   for (unsigned k = 0; k < t.count; ++k) {
@@ -134,6 +134,24 @@ ByteTable byte_table(TileFormat f, const PbeView& pbe, const TexelFormat& fmt, R
     for (unsigned k = 0; k < t.count; ++k) t.out[k][e] = bytes[k];
   }
   return t;
+}
+
+// The table of the last conversion asked for on this thread (every tile of
+// a render target asks for the same one).
+const ByteTable& byte_table(TileFormat f, const PbeView& pbe, const TexelFormat& fmt, Rounding rounding) {
+  struct Key {
+    TileFormat f;
+    format::Channels channels;
+    format::TextureType type;
+    bool srgb;
+    std::array<uint8_t, 4> swizzle;
+    Rounding rounding;
+    bool operator==(const Key&) const = default;
+  };
+  thread_local std::optional<std::pair<Key, ByteTable>> last;
+  const Key key{f, pbe.channels, pbe.type, pbe.srgb, pbe.swizzle, rounding};
+  if (!last || !(last->first == key)) last.emplace(key, make_byte_table(f, pbe, fmt, rounding));
+  return last->second;
 }
 
 // The first pixel (sample, row, column order) whose bytes run past tile
@@ -207,8 +225,7 @@ Status pbe_write_block(TextureUnit& unit, const PbeView& pbe, const TileMemory& 
   if (!target.level) return {};  // a level the image does not have: every write dropped
   const auto f = static_cast<TileFormat>(bw.format);
   const bool is_signed = pbe.type == format::TextureType::Sint;
-  std::optional<ByteTable> table;
-  if (byte_per_channel(f, fmt)) table = byte_table(f, pbe, fmt, rounding);
+  const ByteTable* table = byte_per_channel(f, fmt) ? &byte_table(f, pbe, fmt, rounding) : nullptr;
   PbeWrite w;
   w.layer = bw.layer;
   w.lod = bw.lod;
