@@ -158,13 +158,14 @@ class Descriptors {
         t_(operand(in, isa::OperandDesc::kTexture)),
         u_(operand(in, isa::OperandDesc::kSampleUReg)),
         s_(operand(in, isa::OperandDesc::kSampler)) {}
-  Result<TextureView> texture(const Core& c, unsigned lane) {
+  // The views stay valid until the next call for another descriptor.
+  Result<const TextureView*> texture(const Core& c, unsigned lane) {
     AGX_TRY(Where w, where(c, lane));
-    if (tex_ && tex_->first == w.key) return tex_->second;
+    if (tex_ && tex_->first == w.key) return &tex_->second;
     Result<TextureView> t = w.bindless ? unit_.texture_at(w.va) : unit_.texture_at_register(w.ts);
     if (!t) return std::move(t).error();
     tex_.emplace(w.key, *t);
-    return *t;
+    return &tex_->second;
   }
   Result<PbeView> pbe(const Core& c, unsigned lane) {
     AGX_TRY(Where w, where(c, lane));
@@ -185,13 +186,13 @@ class Descriptors {
     pbe_.emplace(w.key, *p);
     return *p;
   }
-  Result<SamplerView> sampler(const Core& c, unsigned lane) {
+  Result<const SamplerView*> sampler(const Core& c, unsigned lane) {
     if (s_ == nullptr) return Error::decode("no sampler operand");
     uint32_t index = s_->kind == OperandKind::kSamplerState ? s_->index : read16(c, *s_, 0, lane);
-    if (samp_ && samp_->first == index) return samp_->second;
+    if (samp_ && samp_->first == index) return &samp_->second;
     AGX_TRY(SamplerView v, unit_.sampler_at_register(index));
     samp_.emplace(index, v);
-    return v;
+    return &samp_->second;
   }
 
  private:
@@ -317,8 +318,10 @@ Status texture_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
   }
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!(core.exec >> l & 1)) continue;
-    AGX_TRY(TextureView tex, desc.texture(core, l));
-    AGX_TRY(SamplerView smp, desc.sampler(core, l));
+    AGX_TRY(const TextureView* tex_at, desc.texture(core, l));
+    AGX_TRY(const SamplerView* smp_at, desc.sampler(core, l));
+    const TextureView& tex = *tex_at;
+    const SamplerView& smp = *smp_at;
     if (tex.dim != dim && !tex.null)
       return Error::decode("lane {}: instruction dimension {} but the texture is {}", l,
                            to_string(dim), to_string(tex.dim));
