@@ -1,9 +1,12 @@
-// `agx bench shader-test [--json]`: wall time of the fixed list of piglit
-// compute files (src/shadertest/tests/data/piglit_compute.list) through
-// `agx shader-test`'s runner, beside Mesa's llvmpipe running the same files
-// through piglit's own shader_runner (PIGLIT_PLATFORM=surfaceless_egl) in
-// the same run, one file at a time each, and the ratio. Both sides' verdicts
-// are counted and printed (the work's result is used).
+// `agx bench shader-test [--json]`: wall time of two fixed lists of piglit
+// files through `agx shader-test`'s runner, beside Mesa's llvmpipe running
+// the same files through piglit's own shader_runner
+// (PIGLIT_PLATFORM=surfaceless_egl) in the same run, one file at a time
+// each, and the ratio: the compute list
+// (src/shadertest/tests/data/piglit_compute.list) and the render gate list
+// (piglit_render_pass.list: vertex/fragment files drawn on the software
+// GPU). Both sides' verdicts are counted and printed (the work's result is
+// used).
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,13 +28,13 @@ using Clock = std::chrono::steady_clock;
 
 constexpr const char* kPiglitRoot = "/usr/lib/x86_64-linux-gnu/piglit";
 
-// The list: $AGX_PIGLIT_LIST, else next to the tool's source tree
-// (build/agx -> src/shadertest/tests/data), else relative to the working directory.
-std::string find_list() {
-  if (const char* env = std::getenv("AGX_PIGLIT_LIST")) return env;
+// A list: $`env` when set, else `rel` next to the tool's source tree
+// (build/agx -> src/shadertest/tests/data), else relative to the working
+// directory.
+std::string find_list(const char* env, const char* rel) {
+  if (const char* path = std::getenv(env)) return path;
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  const char* rel = "src/shadertest/tests/data/piglit_compute.list";
   if (!ec) {
     for (fs::path dir = exe.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path())
       if (fs::exists(dir / rel)) return (dir / rel).string();
@@ -41,7 +44,7 @@ std::string find_list() {
 
 std::vector<std::string> read_list(const std::string& path) {
   std::ifstream f(path);
-  if (!f) agx::cli::fail(fmt::format("cannot read the piglit list {} (set AGX_PIGLIT_LIST)", path));
+  if (!f) agx::cli::fail(fmt::format("cannot read the piglit list {} (set AGX_PIGLIT_LIST or AGX_PIGLIT_RENDER_LIST)", path));
   std::vector<std::string> paths;
   std::string line;
   while (std::getline(f, line)) {
@@ -79,40 +82,66 @@ std::string run_shader_runner(const std::string& runner, const std::string& file
   return out.substr(at, out.find('"', at) - at);
 }
 
-int run(bool json) {
-  auto paths = read_list(find_list());
-  std::string runner = std::string(kPiglitRoot) + "/bin/shader_runner";
-  if (access(runner.c_str(), X_OK) != 0) agx::cli::fail(fmt::format("{} not found (Debian package piglit)", runner));
+// One list's figures: both sides' wall time and passes.
+struct ListFigures {
+  size_t files = 0, agx_passed = 0, llvmpipe_passed = 0;
+  double agx_s = 0, llvmpipe_s = 0;
+  double ratio() const { return agx_s / llvmpipe_s; }
+};
 
+ListFigures run_list(const std::vector<std::string>& paths, const std::string& runner) {
+  ListFigures r;
+  r.files = paths.size();
   auto t0 = Clock::now();
   agx::shadertest::IsolationOptions iso;
   iso.jobs = 1;
   auto ours = agx::shadertest::run_isolated(
       paths, iso, [](const std::string& text, const std::string&) { return agx::shadertest::run_shader_test(text); }, nullptr);
-  double agx_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  size_t agx_pass = 0;
-  for (const auto& r : ours) agx_pass += r.verdict.outcome == agx::shadertest::Outcome::pass;
+  r.agx_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  for (const auto& v : ours) r.agx_passed += v.verdict.outcome == agx::shadertest::Outcome::pass;
 
   t0 = Clock::now();
-  size_t ref_pass = 0;
-  for (const auto& p : paths) ref_pass += run_shader_runner(runner, p) == "pass";
-  double ref_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  for (const auto& p : paths) r.llvmpipe_passed += run_shader_runner(runner, p) == "pass";
+  r.llvmpipe_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  return r;
+}
 
-  double ratio = agx_s / ref_s;
+void print_list(const char* name, const ListFigures& r) {
+  fmt::print("piglit {} list: {} files, one at a time\n", name, r.files);
+  fmt::print("  agx shader-test        {:8.3f} s  {} passed\n", r.agx_s, r.agx_passed);
+  fmt::print("  llvmpipe shader_runner {:8.3f} s  {} passed\n", r.llvmpipe_s, r.llvmpipe_passed);
+  fmt::print("  ratio agx / llvmpipe   {:8.3f}\n", r.ratio());
+}
+
+int run(bool json) {
+  const auto compute_paths =
+      read_list(find_list("AGX_PIGLIT_LIST", "src/shadertest/tests/data/piglit_compute.list"));
+  const auto render_paths =
+      read_list(find_list("AGX_PIGLIT_RENDER_LIST", "src/shadertest/tests/data/piglit_render_pass.list"));
+  std::string runner = std::string(kPiglitRoot) + "/bin/shader_runner";
+  if (access(runner.c_str(), X_OK) != 0) agx::cli::fail(fmt::format("{} not found (Debian package piglit)", runner));
+
+  const ListFigures compute = run_list(compute_paths, runner);
+  const ListFigures render = run_list(render_paths, runner);
   if (json) {
+    // The compute list's keys are unprefixed (as before the render list);
+    // the render list's are the same with "render_" before them.
     fmt::print("{{\"files\": {}, \"agx_s\": {:.3f}, \"agx_passed\": {}, \"llvmpipe_s\": {:.3f}, "
-               "\"llvmpipe_passed\": {}, \"agx_over_llvmpipe\": {:.3f}}}\n",
-               paths.size(), agx_s, agx_pass, ref_s, ref_pass, ratio);
+               "\"llvmpipe_passed\": {}, \"agx_over_llvmpipe\": {:.3f}, "
+               "\"render_files\": {}, \"render_agx_s\": {:.3f}, \"render_agx_passed\": {}, "
+               "\"render_llvmpipe_s\": {:.3f}, \"render_llvmpipe_passed\": {}, "
+               "\"render_agx_over_llvmpipe\": {:.3f}}}\n",
+               compute.files, compute.agx_s, compute.agx_passed, compute.llvmpipe_s, compute.llvmpipe_passed,
+               compute.ratio(), render.files, render.agx_s, render.agx_passed, render.llvmpipe_s,
+               render.llvmpipe_passed, render.ratio());
   } else {
-    fmt::print("piglit compute list: {} files, one at a time\n", paths.size());
-    fmt::print("  agx shader-test        {:8.3f} s  {} passed\n", agx_s, agx_pass);
-    fmt::print("  llvmpipe shader_runner {:8.3f} s  {} passed\n", ref_s, ref_pass);
-    fmt::print("  ratio agx / llvmpipe   {:8.3f}\n", ratio);
+    print_list("compute", compute);
+    print_list("render", render);
   }
   return 0;
 }
 
 agx::cli::Bench kBench{"shader-test",
-                       "Wall time of the fixed piglit compute list, agx vs llvmpipe's shader_runner", run};
+                       "Wall time of the fixed piglit compute and render lists, agx vs llvmpipe's shader_runner", run};
 
 }  // namespace

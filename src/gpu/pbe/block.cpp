@@ -15,8 +15,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "gpu/pbe/pbe.h"
-#include "gpu/texture/image.h"
+#include "gpu/pbe/pbe_internal.h"
 
 namespace agx::gpu {
 namespace {
@@ -97,6 +96,83 @@ std::array<uint32_t, 4> read_pixel(TileFormat f, const uint8_t* p, unsigned coun
   return v;
 }
 
+// Tiles of one byte per component into images of one byte per channel (the
+// common RGBA8 render targets): each stored byte depends on one tile byte
+// only (plain formats encode their channels one by one), so the conversion
+// is a table per channel, filled by the general path (read_pixel, the
+// swizzle, encode_texel) for each of the 256 tile bytes: the same bits, 256
+// conversions per channel instead of one per pixel.
+struct ByteTable {
+  unsigned count = 0;
+  std::array<uint8_t, 4> source{};  // the tile byte each channel reads
+  std::array<std::array<uint8_t, 256>, 4> out{};
+};
+
+bool byte_per_channel(TileFormat f, const TexelFormat& fmt) {
+  if (packed_word(f) || element_B(f) != 1 || fmt.kind != TexelFormat::Kind::plain || fmt.bytes != fmt.count)
+    return false;
+  for (unsigned i = 0; i < fmt.count; ++i)
+    if (fmt.bits[i] != 8 || fmt.shift[i] != 8 * i) return false;
+  return fmt.count != 0;
+}
+
+ByteTable make_byte_table(TileFormat f, const PbeView& pbe, const TexelFormat& fmt, Rounding rounding) {
+  ByteTable t;
+  t.count = fmt.count;
+  for (unsigned k = 0; k < t.count; ++k) {
+    const unsigned s = pbe.swizzle[k] & 3u;
+    t.source[k] = uint8_t(s < fmt.count ? s : 0);  // components past the tile's read constants
+  }
+  const bool is_signed = pbe.type == format::TextureType::Sint;
+  for (unsigned e = 0; e < 256; ++e) {
+    const uint8_t pixel[4] = {uint8_t(e), uint8_t(e), uint8_t(e), uint8_t(e)};
+    const std::array<uint32_t, 4> v = read_pixel(f, pixel, fmt.count, fmt.integer(), is_signed);
+    Texel mem;
+    for (unsigned k = 0; k < 4; ++k) mem.c[k] = v[pbe.swizzle[k] & 3];
+    uint8_t bytes[16];
+    encode_texel(fmt, mem, bytes, rounding);
+    for (unsigned k = 0; k < t.count; ++k) t.out[k][e] = bytes[k];
+  }
+  return t;
+}
+
+// The table of the last conversion asked for on this thread (every tile of
+// a render target asks for the same one).
+const ByteTable& byte_table(TileFormat f, const PbeView& pbe, const TexelFormat& fmt, Rounding rounding) {
+  struct Key {
+    TileFormat f;
+    format::Channels channels;
+    format::TextureType type;
+    bool srgb;
+    std::array<uint8_t, 4> swizzle;
+    Rounding rounding;
+    bool operator==(const Key&) const = default;
+  };
+  thread_local std::optional<std::pair<Key, ByteTable>> last;
+  const Key key{f, pbe.channels, pbe.type, pbe.srgb, pbe.swizzle, rounding};
+  if (!last || !(last->first == key)) last.emplace(key, make_byte_table(f, pbe, fmt, rounding));
+  return last->second;
+}
+
+// The first pixel (sample, row, column order) whose bytes run past tile
+// memory, as an error; none when the tile's last record fits.
+Status check_tile_bytes(const TileMemory& tile, const BlockWrite& bw, uint32_t pixel_B) {
+  const uint64_t last = tile_sample_offset_B(tile, tile.width_px - 1, tile.height_px - 1, tile.samples - 1);
+  if (last + bw.offset_B + pixel_B <= tile.bytes.size()) return {};
+  for (uint32_t s = 0; s < tile.samples; ++s)
+    for (uint32_t y = 0; y < tile.height_px; ++y)
+      for (uint32_t x = 0; x < tile.width_px; ++x) {
+        const uint64_t at = tile_sample_offset_B(tile, x, y, s) + bw.offset_B;
+        if (at + pixel_B > tile.bytes.size())
+          return Error::invalid_argument(
+              "image_write_block: pixel ({}, {}) sample {} of the {}x{} tile is bytes {}..{} of tile memory, "
+              "which has {} (offset {}, {} bytes per pixel in {})",
+              x, y, s, tile.width_px, tile.height_px, at, at + pixel_B - 1, tile.bytes.size(), bw.offset_B,
+              pixel_B, tile_format_name(bw.format));
+      }
+  return {};
+}
+
 }  // namespace
 
 uint64_t tile_sample_offset_B(const TileMemory& tile, uint32_t x, uint32_t y, uint32_t sample) {
@@ -142,31 +218,32 @@ Status pbe_write_block(TextureUnit& unit, const PbeView& pbe, const TileMemory& 
     return Error::invalid_argument("image_write_block: empty tile ({}x{} pixels, {} samples)", tile.width_px,
                                    tile.height_px, tile.samples);
   // The whole tile must be there before anything is written.
-  for (uint32_t s = 0; s < tile.samples; ++s)
-    for (uint32_t y = 0; y < tile.height_px; ++y)
-      for (uint32_t x = 0; x < tile.width_px; ++x) {
-        const uint64_t at = tile_sample_offset_B(tile, x, y, s) + bw.offset_B;
-        if (at + pixel_B > tile.bytes.size())
-          return Error::invalid_argument(
-              "image_write_block: pixel ({}, {}) sample {} of the {}x{} tile is bytes {}..{} of tile memory, "
-              "which has {} (offset {}, {} bytes per pixel in {})",
-              x, y, s, tile.width_px, tile.height_px, at, at + pixel_B - 1, tile.bytes.size(), bw.offset_B,
-              pixel_B, tile_format_name(bw.format));
-      }
+  AGX_CHECK(check_tile_bytes(tile, bw, pixel_B));
+  // One target for the tile: every pixel goes through pbe_store's drops and
+  // conversion (or the byte table, which holds the same conversion).
+  AGX_TRY(PbeTarget target, pbe_target(unit, pbe, bw.lod));
+  if (!target.level) return {};  // a level the image does not have: every write dropped
   const auto f = static_cast<TileFormat>(bw.format);
   const bool is_signed = pbe.type == format::TextureType::Sint;
+  const ByteTable* table = byte_per_channel(f, fmt) ? &byte_table(f, pbe, fmt, rounding) : nullptr;
+  PbeWrite w;
+  w.layer = bw.layer;
+  w.lod = bw.lod;
   for (uint32_t s = 0; s < tile.samples; ++s)
     for (uint32_t y = 0; y < tile.height_px; ++y)
       for (uint32_t x = 0; x < tile.width_px; ++x) {
         const uint8_t* p = tile.bytes.data() + tile_sample_offset_B(tile, x, y, s) + bw.offset_B;
-        PbeWrite w;
-        w.value = read_pixel(f, p, fmt.count, fmt.integer(), is_signed);
         w.x = int32_t(int64_t(bw.origin_x) + x);
         w.y = int32_t(int64_t(bw.origin_y) + y);
-        w.layer = bw.layer;
         w.sample = s;
-        w.lod = bw.lod;
-        AGX_CHECK(pbe_write(unit, pbe, w, rounding));
+        if (table) {
+          uint8_t bytes[16];
+          for (unsigned k = 0; k < table->count; ++k) bytes[k] = table->out[k][p[table->source[k]]];
+          AGX_CHECK(pbe_store_encoded(unit, pbe, target, w, bytes));
+        } else {
+          w.value = read_pixel(f, p, fmt.count, fmt.integer(), is_signed);
+          AGX_CHECK(pbe_store(unit, pbe, target, w, rounding));
+        }
       }
   return {};
 }

@@ -149,10 +149,18 @@ Status run_tile(const Command& c, Worker& w, Tile& t, GpuFault* where);
 // bg / eot: one program over every pixel of the tile, 8x4 pixels a group.
 Status run_tile_program(const Command& c, Worker& w, Tile& t, const Shader& s, const char* what,
                         GpuFault* where);
+// What a SIMD group runs, for its faults: a tile program (`program`), or
+// the fragment shader of `primitive`; the text is made only when a fault
+// needs it (not once per group).
+struct GroupName {
+  const char* program = nullptr;  // null: the fragment shader of `primitive`
+  uint32_t primitive = 0;
+  std::string text(const Tile& t, unsigned group) const;
+};
 // Places one SIMD group of `s` (lanes as hook.lanes say) and runs it to
-// its end; `what` names it in faults.
+// its end; `name` names it in faults.
 Status run_group_for(const Command& c, Worker& w, Tile& t, const Shader& s, FragmentHook& hook, uint32_t present,
-                     unsigned group, bool backfacing, usc::FixedFunction* ff, const std::string& what,
+                     unsigned group, bool backfacing, usc::FixedFunction* ff, const GroupName& name,
                      GpuFault* where);
 // One primitive's fragments in the tile.
 Status shade_primitive(const Command& c, Worker& w, Tile& t, uint32_t primitive, GpuFault* where);

@@ -170,9 +170,7 @@ Status shade_primitive(const Command& c, Worker& w, Tile& t, uint32_t index, Gpu
     }
     t.quads += std::popcount(present) / 4;
     AGX_CHECK(run_group_for(c, w, t, d.shader, hook, present, unsigned(group), !sp.front_facing, ff.get(),
-                            fmt::format("fragment shader of primitive {}, tile at ({}, {}) layer {}, simdgroup {}",
-                                        index, t.x0, t.y0, t.layer, group),
-                            where));
+                            GroupName{nullptr, index}, where));
     hook.late_test(present);  // late Z: lanes that wrote nothing are tested at the end
   }
   return {};

@@ -45,15 +45,15 @@ void start_group(usc::Core& core, const Command& c, const Tile& t, const Shader&
 }
 
 Status run_group(const Command& c, Worker& w, Tile& t, const Shader& s, FragmentHook& hook,
-                 usc::FixedFunction* ff, const std::string& what, GpuFault* where) {
+                 usc::FixedFunction* ff, const GroupName& name, unsigned group, GpuFault* where) {
   usc::Memories mem{&w.memory, &t.memory, ff, s.usc.stack_per_thread_B, &hook};
   while (true) {
     auto r = usc::run(s.program->program, w.core, mem, c.run);
-    if (!r) return usc_fault(where, w.memory, w.core, std::move(r).error(), what);
+    if (!r) return usc_fault(where, w.memory, w.core, std::move(r).error(), name.text(t, group));
     if (*r == usc::StopReason::finished) return {};
     if (*r == usc::StopReason::barrier)
       return fail(where, w.core.pc, GpuUnit::usc,
-                  Error::invalid_argument("threadgroup_barrier in a fragment-side program ({})", what));
+                  Error::invalid_argument("threadgroup_barrier in a fragment-side program ({})", name.text(t, group)));
   }
 }
 
@@ -61,11 +61,16 @@ std::string tile_text(const Tile& t) { return fmt::format("tile at ({}, {}) laye
 
 }  // namespace
 
+std::string GroupName::text(const Tile& t, unsigned group) const {
+  const std::string what = program ? std::string(program) : fmt::format("fragment shader of primitive {}", primitive);
+  return fmt::format("{}, {}, simdgroup {}", what, tile_text(t), group);
+}
+
 // A SIMD group with scratch takes a stack record from the fragment helper
 // on its core (the tile's number mod 8, as the CDM's threadgroups) and
 // gives it back when it ends, as the CDM does (shader/helper.cpp).
 Status run_group_for(const Command& c, Worker& w, Tile& t, const Shader& s, FragmentHook& hook, uint32_t present,
-                     unsigned group, bool backfacing, usc::FixedFunction* ff, const std::string& what,
+                     unsigned group, bool backfacing, usc::FixedFunction* ff, const GroupName& name,
                      GpuFault* where) {
   start_group(w.core, c, t, s, hook, present, group, backfacing);
   const bool helper = s.usc.stack_per_thread_B && c.helper_header;
@@ -73,16 +78,16 @@ Status run_group_for(const Command& c, Worker& w, Tile& t, const Shader& s, Frag
   if (helper) {
     std::lock_guard g(*c.helper_mu);
     if (Status st = helper_stack_alloc(*c.cmd->memory, c.helper_header, core, s.usc.spill_bucket, 1, where); !st)
-      return std::move(st).error().context(what);
+      return std::move(st).error().context(name.text(t, group));
   }
-  Status st = run_group(c, w, t, s, hook, ff, what, where);
+  Status st = run_group(c, w, t, s, hook, ff, name, group, where);
   if (helper) {
     std::lock_guard g(*c.helper_mu);
     GpuFault f;
     Status freed = helper_stack_free(*c.cmd->memory, c.helper_header, core, 1, &f);
     if (st && !freed) {
       if (where) *where = f;
-      return std::move(freed).error().context(what);
+      return std::move(freed).error().context(name.text(t, group));
     }
   }
   return st;
@@ -100,7 +105,7 @@ Status run_tile_program(const Command& c, Worker& w, Tile& t, const Shader& s, c
         hook.lanes[l] = Lane{bx + off[0], by + off[1], all, all, true, {}, false, 0};
       }
       AGX_CHECK(run_group_for(c, w, t, s, hook, 0xFFFFFFFFu, group, false, ff.get(),
-                              fmt::format("{}, {}, simdgroup {}", what, tile_text(t), group), where));
+                              GroupName{what}, where));
     }
   return {};
 }

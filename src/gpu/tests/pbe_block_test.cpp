@@ -6,9 +6,12 @@
 // texture_load of a Texture view of the same image.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "cmdstream/cmdstream.h"
+#include "gpu/texture/image.h"
 #include "isa/isa.h"
 #include "pbe_words.h"
 #include "texture_helpers.h"
@@ -283,6 +286,61 @@ TEST(PbeWriteBlock, NormalizedAndPackedTileFormats) {
   Texel t = load_at(unit, a2, 0, 0);
   EXPECT_FLOAT_EQ(u2f(t.c[1]), 512.0f / 1023.0f);
   EXPECT_FLOAT_EQ(u2f(t.c[3]), 2.0f / 3.0f);
+}
+
+// Tiles of one byte per component into one-byte-per-channel images go
+// through a conversion table (pbe/block.cpp): every byte value, in every
+// component, with a swizzle and both roundings, stores what image_write's
+// path (pbe_write of the decoded values) stores.
+TEST(PbeWriteBlock, OneByteChannelsMatchImageWrite) {
+  struct Case {
+    const char* format;
+    TileFormat tile;
+    std::array<uint8_t, 4> swizzle;
+  };
+  const Case cases[] = {{"R8G8B8A8_UNORM", TileFormat::u8norm, {2, 1, 0, 3}},
+                        {"R8G8B8A8_SRGB", TileFormat::srgba8, {0, 1, 2, 3}},
+                        {"R8G8B8A8_SNORM", TileFormat::s8norm, {3, 2, 1, 0}},
+                        {"R8G8B8A8_UINT", TileFormat::i8, {0, 0, 1, 1}},
+                        {"R8G8_UNORM", TileFormat::u8norm, {1, 0, 2, 3}},
+                        {"R8_SINT", TileFormat::i8, {0, 1, 2, 3}}};
+  for (const Case& c : cases)
+    for (Rounding rounding : {Rounding::nearest_even, Rounding::toward_zero}) {
+      SCOPED_TRACE(std::string(c.format) + (rounding == Rounding::toward_zero ? " rtz" : " rte"));
+      usc::RegionMemory mem;
+      const format::Format f = *format::find_format(c.format);
+      TestImage block = make_test_image(mem, kImage, f, layout::Tiling::linear, Dim::d2, 16, 16, 1, 1);
+      TestImage each = make_test_image(mem, 0x200000, f, layout::Tiling::linear, Dim::d2, 16, 16, 1, 1);
+      block.pbe.swizzle = each.pbe.swizzle = c.swizzle;
+      auto fmt = texel_format(block.pbe.channels, block.pbe.type, block.pbe.srgb, true);
+      ASSERT_TRUE(fmt.ok());
+      const unsigned n = fmt->count;
+      std::vector<uint8_t> bytes(16 * 16 * n);
+      for (uint32_t i = 0; i < 256; ++i)
+        for (unsigned k = 0; k < n; ++k) bytes[i * n + k] = uint8_t(i * (2 * k + 1) + 64 * k);
+      TextureUnit unit(mem, {});
+      BlockWrite bw;
+      bw.format = uint32_t(c.tile);
+      auto st = pbe_write_block(unit, block.pbe, TileMemory{bytes, 16, 16, 1, n}, bw, rounding);
+      ASSERT_TRUE(st.ok()) << st.error().message();
+      const bool integer = fmt->integer(), is_signed = block.pbe.type == format::TextureType::Sint;
+      for (uint32_t i = 0; i < 256; ++i) {
+        PbeWrite w;
+        w.x = int32_t(i % 16);
+        w.y = int32_t(i / 16);
+        w.value = {0, 0, 0, integer ? 1u : f2u(1.0f)};
+        for (unsigned k = 0; k < n; ++k) {
+          const uint8_t e = bytes[i * n + k];
+          const float unorm = float(e) / 255.0f;
+          if (c.tile == TileFormat::i8) w.value[k] = is_signed ? uint32_t(int32_t(int8_t(e))) : e;
+          else if (c.tile == TileFormat::s8norm) w.value[k] = f2u(std::max(-1.0f, float(int8_t(e)) / 127.0f));
+          else if (c.tile == TileFormat::srgba8 && k < 3) w.value[k] = f2u(srgb_to_linear(unorm));
+          else w.value[k] = f2u(unorm);
+        }
+        ASSERT_TRUE(pbe_write(unit, each.pbe, w, rounding).ok());
+      }
+      EXPECT_EQ(std::memcmp(region(mem, kImage), region(mem, 0x200000), block.layout.size_B), 0);
+    }
 }
 
 // Sint images take i16 elements sign-extended; the PBE's rotation applies to

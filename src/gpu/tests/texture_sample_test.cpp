@@ -67,6 +67,40 @@ struct Grid : Fixture {
   }
 };
 
+// The unit keeps the view it last resolved (format, image): loads that
+// alternate between more images than its image cache holds (16) read each
+// image's own texel, also after the cache dropped the image of the kept
+// view; a view changed in one field resolves again.
+TEST(TextureLoad, ResolvedViewsFollowTheImageCache) {
+  usc::RegionMemory mem;
+  std::vector<TestImage> imgs;
+  TextureUnit unit(mem, TextureState{});
+  for (uint32_t i = 0; i < 20; ++i) {
+    imgs.push_back(make_test_image(mem, 0x100000 + 0x10000 * i, *format::find_format("R32_UINT"),
+                                   layout::Tiling::linear, Dim::d2, 2, 1, 1, 1));
+    PbeWrite w;
+    w.value = {100 + i, 0, 0, 1};
+    w.x = 1;
+    ASSERT_TRUE(pbe_write(unit, imgs.back().pbe, w).ok());
+  }
+  FetchCoord at;
+  at.x = 1;
+  for (int round = 0; round < 2; ++round)
+    for (uint32_t i = 0; i < 20; ++i) {
+      for (int again = 0; again < 2; ++again) {
+        auto t = unit.load(imgs[i].tex, SamplerView{}, at);
+        ASSERT_TRUE(t.ok()) << t.error().message();
+        EXPECT_EQ(t->c[0], 100 + i) << i;
+      }
+    }
+  TextureView other = imgs[0].tex;
+  other.swizzle = {Swizzle::one, Swizzle::r, Swizzle::zero, Swizzle::a};
+  auto t = unit.load(other, SamplerView{}, at);
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  EXPECT_EQ(t->c[0], 1u);
+  EXPECT_EQ(t->c[1], 100u);
+}
+
 TEST(TextureSample, NearestPicksTheTexelUnderTheCoordinate) {
   Grid f;
   SamplerView s;

@@ -24,7 +24,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <map>
+#include <optional>
 #include <utility>
 
 #include "gpu/pbe/pbe.h"
@@ -148,23 +148,28 @@ Status fits(const Operand& o, unsigned halves, const char* what) {
 }
 
 // Where one lane's texture and sampler descriptors come from: a state
-// register's loaded words, or bindless descriptors read from memory.
+// register's loaded words, or bindless descriptors read from memory. The
+// instruction's operands are found once; the last descriptor decoded is
+// kept, so lanes naming the same one decode it once per instruction.
 class Descriptors {
  public:
-  explicit Descriptors(TextureUnit& u) : unit_(u) {}
-  Result<TextureView> texture(const isa::Instr& in, const Core& c, unsigned lane) {
-    AGX_TRY(Where w, where(in, c, lane));
-    auto it = tex_.find(w.key);
-    if (it != tex_.end()) return it->second;
+  Descriptors(TextureUnit& u, const isa::Instr& in)
+      : unit_(u),
+        t_(operand(in, isa::OperandDesc::kTexture)),
+        u_(operand(in, isa::OperandDesc::kSampleUReg)),
+        s_(operand(in, isa::OperandDesc::kSampler)) {}
+  // The views stay valid until the next call for another descriptor.
+  Result<const TextureView*> texture(const Core& c, unsigned lane) {
+    AGX_TRY(Where w, where(c, lane));
+    if (tex_ && tex_->first == w.key) return &tex_->second;
     Result<TextureView> t = w.bindless ? unit_.texture_at(w.va) : unit_.texture_at_register(w.ts);
     if (!t) return std::move(t).error();
     tex_.emplace(w.key, *t);
-    return *t;
+    return &tex_->second;
   }
-  Result<PbeView> pbe(const isa::Instr& in, const Core& c, unsigned lane) {
-    AGX_TRY(Where w, where(in, c, lane));
-    auto it = pbe_.find(w.key);
-    if (it != pbe_.end()) return it->second;
+  Result<PbeView> pbe(const Core& c, unsigned lane) {
+    AGX_TRY(Where w, where(c, lane));
+    if (pbe_ && pbe_->first == w.key) return pbe_->second;
     std::array<uint32_t, kTextureDescriptor_B / 4> words{};
     if (w.bindless) {
       GpuFault fault;
@@ -181,15 +186,13 @@ class Descriptors {
     pbe_.emplace(w.key, *p);
     return *p;
   }
-  Result<SamplerView> sampler(const isa::Instr& in, const Core& c, unsigned lane) {
-    const Operand* s = operand(in, isa::OperandDesc::kSampler);
-    if (s == nullptr) return Error::decode("no sampler operand");
-    uint32_t index = s->kind == OperandKind::kSamplerState ? s->index : read16(c, *s, 0, lane);
-    auto it = samp_.find(index);
-    if (it != samp_.end()) return it->second;
+  Result<const SamplerView*> sampler(const Core& c, unsigned lane) {
+    if (s_ == nullptr) return Error::decode("no sampler operand");
+    uint32_t index = s_->kind == OperandKind::kSamplerState ? s_->index : read16(c, *s_, 0, lane);
+    if (samp_ && samp_->first == index) return &samp_->second;
     AGX_TRY(SamplerView v, unit_.sampler_at_register(index));
     samp_.emplace(index, v);
-    return v;
+    return &samp_->second;
   }
 
  private:
@@ -202,27 +205,28 @@ class Descriptors {
     GpuVa va = 0;
     Key key;
   };
-  Result<Where> where(const isa::Instr& in, const Core& c, unsigned lane) {
-    const Operand* t = operand(in, isa::OperandDesc::kTexture);
-    const Operand* u = operand(in, isa::OperandDesc::kSampleUReg);
-    if (t == nullptr) return Error::decode("no texture operand");
-    if (u != nullptr && u->kind == OperandKind::kUReg64) {
-      if (unsigned(u->index) + 1 >= usc::kUniforms) return Error::decode("bindless base past u255");
-      const GpuVa base = uint64_t(c.u[u->index]) | uint64_t(c.u[u->index + 1]) << 32;
-      uint64_t off = t->kind == OperandKind::kReg16   ? read16(c, *t, 0, lane)
-                     : t->kind == OperandKind::kReg32 ? read32(c, *t, 0, lane)
-                                                      : uint64_t(t->value);
+  Result<Where> where(const Core& c, unsigned lane) const {
+    if (t_ == nullptr) return Error::decode("no texture operand");
+    if (u_ != nullptr && u_->kind == OperandKind::kUReg64) {
+      if (unsigned(u_->index) + 1 >= usc::kUniforms) return Error::decode("bindless base past u255");
+      const GpuVa base = uint64_t(c.u[u_->index]) | uint64_t(c.u[u_->index + 1]) << 32;
+      uint64_t off = t_->kind == OperandKind::kReg16   ? read16(c, *t_, 0, lane)
+                     : t_->kind == OperandKind::kReg32 ? read32(c, *t_, 0, lane)
+                                                       : uint64_t(t_->value);
       const GpuVa va = base + off;
       return Where{true, 0, va, {true, va}};
     }
-    const uint32_t ts = t->kind == OperandKind::kTextureState ? t->index : read16(c, *t, 0, lane);
+    const uint32_t ts = t_->kind == OperandKind::kTextureState ? t_->index : read16(c, *t_, 0, lane);
     return Where{false, ts, 0, {false, ts}};
   }
 
   TextureUnit& unit_;
-  std::map<Key, TextureView> tex_;
-  std::map<Key, PbeView> pbe_;
-  std::map<uint32_t, SamplerView> samp_;
+  const Operand* t_;
+  const Operand* u_;
+  const Operand* s_;
+  std::optional<std::pair<Key, TextureView>> tex_;
+  std::optional<std::pair<Key, PbeView>> pbe_;
+  std::optional<std::pair<uint32_t, SamplerView>> samp_;
 };
 
 struct LaneCoords {
@@ -305,7 +309,7 @@ Status texture_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
       if (const Operand* o = operand(in, d)) AGX_CHECK(fits(*o, o->kind == OperandKind::kReg32 ? 2 : 1, "texture/sampler"));
   }
 
-  Descriptors desc(unit);
+  Descriptors desc(unit, in);
   // Coordinates of every lane first (implicit LOD needs the quad's).
   std::array<LaneCoords, kLanes> coords{};
   for (unsigned l = 0; l < kLanes; ++l) {
@@ -314,8 +318,10 @@ Status texture_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
   }
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!(core.exec >> l & 1)) continue;
-    AGX_TRY(TextureView tex, desc.texture(in, core, l));
-    AGX_TRY(SamplerView smp, desc.sampler(in, core, l));
+    AGX_TRY(const TextureView* tex_at, desc.texture(core, l));
+    AGX_TRY(const SamplerView* smp_at, desc.sampler(core, l));
+    const TextureView& tex = *tex_at;
+    const SamplerView& smp = *smp_at;
     if (tex.dim != dim && !tex.null)
       return Error::decode("lane {}: instruction dimension {} but the texture is {}", l,
                            to_string(dim), to_string(tex.dim));
@@ -428,10 +434,10 @@ Status image_write_op(TextureUnit& unit, const isa::Instr& in, Core& core) {
       AGX_CHECK(fits(*t, t->kind == OperandKind::kReg32 ? 2 : 1, "texture"));
   }
   const Rounding rounding = f.round ? Rounding::toward_zero : Rounding::nearest_even;
-  Descriptors desc(unit);
+  Descriptors desc(unit, in);
   for (unsigned l = 0; l < kLanes; ++l) {
     if (!(core.exec >> l & 1)) continue;
-    AGX_TRY(PbeView pbe, desc.pbe(in, core, l));
+    AGX_TRY(PbeView pbe, desc.pbe(core, l));
     AGX_TRY(LaneCoords lc, read_coords(f.c16, core, *C, dim, false, l));
     PbeWrite w;
     const bool integer =
@@ -491,8 +497,8 @@ Status image_write_block_op(TextureUnit& unit, const isa::Instr& in, Core& core,
     return Error::invalid_argument(
         "image_write_block: the threadgroup has no local memory for the tile (the USC Shared word does not "
         "enable it)");
-  Descriptors desc(unit);
-  AGX_TRY(PbeView pbe, desc.pbe(in, core, l));
+  Descriptors desc(unit, in);
+  AGX_TRY(PbeView pbe, desc.pbe(core, l));
   if (pbe.dim != dim)
     return Error::decode("image_write_block: instruction dimension {} but the PBE descriptor is {}",
                          to_string(dim), to_string(pbe.dim));

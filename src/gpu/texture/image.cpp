@@ -161,18 +161,19 @@ ImageDesc image_desc(const TextureView& t) {
   return d;
 }
 
-Result<std::optional<LevelExtent>> image_level(TextureUnit& unit, const ImageDesc& desc, uint32_t level) {
+Result<std::optional<ImageLevel>> image_level(TextureUnit& unit, const ImageDesc& desc, uint32_t level) {
   AGX_TRY(const TextureUnit::Image* img, unit.internal_image(desc));
-  if (level >= img->levels) return std::optional<LevelExtent>();
-  return std::optional<LevelExtent>(LevelExtent{img->width(level), img->height(level), img->depth(level)});
+  if (level >= img->levels) return std::optional<ImageLevel>();
+  return std::optional<ImageLevel>(
+      ImageLevel{img, level, LevelExtent{img->width(level), img->height(level), img->depth(level)}});
 }
 
-Status store_image_texel(TextureUnit& unit, const ImageDesc& desc, const TexelFormat& fmt, uint32_t x,
-                         uint32_t y, uint32_t layer, uint32_t level, uint32_t sample, const uint8_t* bytes) {
-  AGX_TRY(const TextureUnit::Image* img, unit.internal_image(desc));
-  if (img->metadata_levels != 0)
-    return internal::store_texel(unit.memory(), *img, x, y, layer, level, sample, bytes);
-  return internal::write_texel(unit.memory(), *img, img->offset_B(x, y, layer, level, sample), bytes, fmt.bytes);
+Status store_image_texel(TextureUnit& unit, const ImageLevel& t, const TexelFormat& fmt, uint32_t x, uint32_t y,
+                         uint32_t layer, uint32_t sample, const uint8_t* bytes) {
+  const TextureUnit::Image& img = *t.image;
+  if (img.metadata_levels != 0)
+    return internal::store_texel(unit.memory(), img, x, y, layer, t.level, sample, bytes);
+  return internal::write_texel(unit.memory(), img, img.offset_B(x, y, layer, t.level, sample), bytes, fmt.bytes);
 }
 
 }  // namespace agx::gpu

@@ -171,18 +171,27 @@ ImageDesc common_image_desc(const View& v) {
 }
 
 
-// Level `level` of an image as the unit lays it out: its size in texels
-// (depth_px: slices of a 3D level, else 1), or nullopt when the image has
-// fewer levels. An image the unit cannot lay out is an error naming why.
+// Level `level` of an image as the unit lays it out, resolved once for
+// many texel stores (the PBE stores a whole tile through one): its size in
+// texels (depth_px: slices of a 3D level, else 1) and the unit's address
+// tables. nullopt when the image has fewer levels; an image the unit
+// cannot lay out is an error naming why. The target stays valid while the
+// unit holds the image (until 16 other images were resolved on it: its
+// image cache; resolve again per instruction).
 struct LevelExtent {
   uint32_t width_px = 1, height_px = 1, depth_px = 1;
 };
-Result<std::optional<LevelExtent>> image_level(TextureUnit& unit, const ImageDesc& desc, uint32_t level);
+struct ImageLevel {
+  const TextureUnit::Image* image = nullptr;
+  uint32_t level = 0;
+  LevelExtent extent;
+};
+Result<std::optional<ImageLevel>> image_level(TextureUnit& unit, const ImageDesc& desc, uint32_t level);
 // Stores one texel's bytes (encode_texel's, fmt.bytes of them) of a sample
 // at a coordinate inside the level, through the compression metadata when
 // the level has some; a write to unmapped memory is a fault Error naming
 // the address.
-Status store_image_texel(TextureUnit& unit, const ImageDesc& desc, const TexelFormat& fmt, uint32_t x,
-                         uint32_t y, uint32_t layer, uint32_t level, uint32_t sample, const uint8_t* bytes);
+Status store_image_texel(TextureUnit& unit, const ImageLevel& target, const TexelFormat& fmt, uint32_t x,
+                         uint32_t y, uint32_t layer, uint32_t sample, const uint8_t* bytes);
 
 }  // namespace agx::gpu

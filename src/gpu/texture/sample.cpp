@@ -325,13 +325,22 @@ Status check_view(const TextureView& tex, const TextureUnit::Image& img) {
 
 }  // namespace
 
+Result<const TextureUnit::Resolved*> TextureUnit::resolve(const TextureView& tex) {
+  if (resolved_ && resolved_->tex == tex) return resolved_.get();
+  AGX_TRY(TexelFormat fmt, texel_format(tex.channels, tex.type, tex.srgb, tex.srgb_2_channel));
+  AGX_TRY(const Image* img, image(tex));
+  AGX_CHECK(check_view(tex, *img));
+  if (!resolved_) resolved_ = std::make_unique<Resolved>();
+  *resolved_ = Resolved{tex, fmt, img};
+  return resolved_.get();
+}
+
 Result<Texel> TextureUnit::load(const TextureView& tex, const SamplerView& sampler,
                                 const FetchCoord& at) {
   if (tex.null) return Texel{};
-  AGX_TRY(TexelFormat fmt,
-          texel_format(tex.channels, tex.type, tex.srgb, tex.srgb_2_channel));
-  AGX_TRY(const Image* img, image(tex));
-  AGX_CHECK(check_view(tex, *img));
+  AGX_TRY(const Resolved* resolved, resolve(tex));
+  const TexelFormat& fmt = resolved->fmt;
+  const Image* img = resolved->img;
   Ctx c(*this, tex, sampler, fmt, *img);
   c.cube = is_cube(tex.dim);
   const uint32_t q = tex.last_level - tex.first_level;
@@ -357,10 +366,9 @@ Result<Texel> TextureUnit::load(const TextureView& tex, const SamplerView& sampl
 Result<Texel> TextureUnit::sample(const TextureView& tex, const SamplerView& sampler,
                                   const SampleRequest& rq) {
   if (tex.null) return Texel{};
-  AGX_TRY(TexelFormat fmt,
-          texel_format(tex.channels, tex.type, tex.srgb, tex.srgb_2_channel));
-  AGX_TRY(const Image* img, image(tex));
-  AGX_CHECK(check_view(tex, *img));
+  AGX_TRY(const Resolved* resolved, resolve(tex));
+  const TexelFormat& fmt = resolved->fmt;
+  const Image* img = resolved->img;
   if ((sampler.magnify == Filter::bicubic || sampler.minify == Filter::bicubic) &&
       tex.dim == Dim::d3)
     return Error::unsupported(

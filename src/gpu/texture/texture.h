@@ -66,6 +66,7 @@ struct TextureView {
   uint32_t linear_stride_B = 0;       // linear: bytes between rows
   uint64_t linear_layer_stride_B = 0;  // linear arrays: bytes between layers
   GpuVa acceleration_buffer = 0;       // compressed: the metadata of the first layer
+  bool operator==(const TextureView&) const = default;
 };
 
 enum class Filter : uint8_t { nearest, linear, bicubic };
@@ -231,9 +232,16 @@ class TextureUnit {
   Result<const Image*> internal_image(const ImageDesc& desc);
 
  private:
+  // A view's texel format and image, checked against each other (sample.cpp):
+  // the last one is kept, so the lanes of an instruction (and the pixels
+  // of a tile) that read one texture resolve it once.
+  struct Resolved;
+  Result<const Resolved*> resolve(const TextureView& tex);
+
   GpuMemory& memory_;
   TextureState state_;
   std::vector<std::unique_ptr<Image>> images_;  // small cache, most recent last
+  std::unique_ptr<Resolved> resolved_;          // null until a view resolves; reset when images_ drops one
 };
 
 // The USC hook for texture_sample, texture_load, image_write and

@@ -111,6 +111,13 @@ struct TextureUnit::Image {
   }
 };
 
+// A view resolved for load and sample (TextureUnit::resolve).
+struct TextureUnit::Resolved {
+  TextureView tex;
+  TexelFormat fmt;
+  const Image* img = nullptr;
+};
+
 namespace internal {
 Result<std::unique_ptr<TextureUnit::Image>> make_image(GpuMemory& memory, const ImageDesc& desc);
 // Reads / writes the bytes of one texel (fault Errors name the address).

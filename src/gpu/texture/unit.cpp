@@ -113,7 +113,10 @@ Result<const TextureUnit::Image*> TextureUnit::internal_image(const ImageDesc& d
   for (size_t i = images_.size(); i-- > 0;)
     if (images_[i]->desc == desc) return images_[i].get();
   AGX_TRY(auto img, internal::make_image(memory_, desc));
-  if (images_.size() >= kImageCacheSize) images_.erase(images_.begin());
+  if (images_.size() >= kImageCacheSize) {
+    images_.erase(images_.begin());
+    resolved_.reset();  // it may name the image dropped
+  }
   images_.push_back(std::move(img));
   return images_.back().get();
 }
