@@ -372,6 +372,15 @@ Status Translator::logic(const spirv::Inst& in, bool& handled) {
         if (n == 1) out.cmp = c; else out.c.push_back(materialize(c));
       }
       return finish();
+    case Op::OpIsInf:
+      // |x| == +inf: the bits without the sign are 0x7F800000 (IEEE 754
+      // binary32), compared as integers.
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto a, scalar(w[2], in, i));
+        Cmp c{Cond::ueq, false, b_.binary(IrOp::iand, a, Src::immediate(0x7FFFFFFFu)), Src::immediate(0x7F800000u)};
+        if (n == 1) out.cmp = c; else out.c.push_back(materialize(c));
+      }
+      return finish();
     case Op::OpLogicalNot: {
       if (n == 1) {
         AGX_TRY(auto c, condition(w[2], in));

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "compiler/tests/buffer_words.h"
 #include "compiler/tests/run_helpers.h"
@@ -112,6 +113,22 @@ TEST(GlslStd, RoundingSignRemaindersMixAndExponents) {
       {"dot(frexp(vec2(x, y), e2), vec2(1.0, 4.0)) + float(e2.x * 8 + e2.y)", [](double x, double y) {
          int ex, ey; double fx = std::frexp(x, &ex), fy = std::frexp(y, &ey); return fx + 4 * fy + ex * 8 + ey; }, 1e-6},
       {"modf(vec2(y, x), w2).y - w2.x", [](double x, double y) { double wy, wx; std::modf(y, &wy); return std::modf(x, &wx) - wy; }, 1e-6},
+  }, x, y);
+}
+
+// isinf and isnan on infinities, NaNs, the largest finite float and
+// ordinary numbers (OpIsInf / OpIsNan, scalar and vector).
+TEST(GlslStd, IsInfAndIsNan) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const float big = std::numeric_limits<float>::max();
+  const std::vector<float> pool = {inf, -inf, nan, -nan, big, -big, 0.0f, -1.5f, 1e-40f, 3.0f};
+  std::vector<float> x(64), y(64);
+  for (size_t i = 0; i < 64; ++i) { x[i] = pool[i % pool.size()]; y[i] = pool[(i / pool.size()) % pool.size()]; }
+  run_cases({
+      {"isinf(x) ? 1.0 : 0.0", [](double x, double) { return std::isinf(x) ? 1.0 : 0.0; }, 0},
+      {"isnan(x) ? 1.0 : 0.0", [](double x, double) { return std::isnan(x) ? 1.0 : 0.0; }, 0},
+      {"dot(vec2(isinf(vec2(x, y))), vec2(1.0, 2.0))",
+       [](double x, double y) { return (std::isinf(x) ? 1.0 : 0.0) + (std::isinf(y) ? 2.0 : 0.0); }, 0},
   }, x, y);
 }
 
