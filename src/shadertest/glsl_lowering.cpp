@@ -36,13 +36,17 @@ bool is_builtin_varying(std::string_view name) {
 }
 
 // Locations a value of `type` takes (GLSL 4.50 section 4.4.1): 1 each, a
-// matrix one per column, dvec3/dvec4 two; nullopt for a structure.
+// matrix one per column, dvec3/dvec4 two, 64-bit integer vectors as the
+// double ones; nullopt for a structure (Lowerer::slots knows the ones
+// declared).
 std::optional<uint32_t> slots_of(std::string_view type) {
   static constexpr std::string_view kOne[] = {"float", "int", "uint", "bool", "double", "vec2", "vec3", "vec4",
                                               "ivec2", "ivec3", "ivec4", "uvec2", "uvec3", "uvec4", "bvec2",
-                                              "bvec3", "bvec4", "dvec2"};
+                                              "bvec3", "bvec4", "dvec2", "int64_t", "uint64_t", "i64vec2",
+                                              "u64vec2"};
   if (std::find(std::begin(kOne), std::end(kOne), type) != std::end(kOne)) return 1;
-  if (type == "dvec3" || type == "dvec4") return 2;
+  for (std::string_view two : {"dvec3", "dvec4", "i64vec3", "i64vec4", "u64vec3", "u64vec4"})
+    if (type == two) return 2;
   bool dbl = type.starts_with("dmat");
   if (type.starts_with("mat") || dbl) {
     std::string_view d = type.substr(dbl ? 4 : 3);
@@ -66,6 +70,27 @@ class Lowerer {
   Result<std::string> located(std::string_view whole);
   Result<std::string> located_declaration(std::string_view stmt);
   uint32_t varying_location(const std::string& name, uint32_t slots);
+  // Locations of a type: slots_of, or a structure declared before.
+  std::optional<uint32_t> slots(std::string_view type) const;
+  // Records `struct NAME { members }` (its locations: the members' sum,
+  // GLSL 4.50 section 4.4.1); other statements are left alone.
+  void note_structure(std::string_view stmt);
+  // Records an explicit `layout(location = N)` varying (t[k]: its type).
+  void note_explicit_varying(const std::vector<std::string_view>& t, size_t k, uint32_t location);
+  bool recording_ = false;  // locate() only noting the explicit locations
+  // The colour built-ins: uses (a redeclaration counts one) and the
+  // interpolation qualifier a redeclaration gives; LoweredShader's
+  // colour_qualifiers from them (finish_colours).
+  bool colour_builtin(std::string_view id) const {
+    for (std::string_view c : {"gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor",
+                               "gl_Color", "gl_SecondaryColor"})
+      if (id == c && (stage_ == Stage::fragment) == (c == "gl_Color" || c == "gl_SecondaryColor")) return true;
+    return false;
+  }
+  void note_colour_redeclaration(const std::vector<std::string_view>& t, size_t k, std::string_view renamed);
+  void finish_colours();
+  std::map<std::string, int> colour_uses_;
+  std::map<std::string, std::string> colour_redeclared_;
   // The built-in attributes' locations, which vertex inputs avoid.
   void reserve_builtin_attributes() {
     for (const auto& b : kVertexBuiltins)
@@ -80,9 +105,11 @@ class Lowerer {
   std::set<uint32_t> taken_attributes_;  // built-in attribute locations
   uint32_t next_attribute_ = 0;
   uint32_t next_output_ = 0;  // fragment outputs without a location
+  std::map<std::string, uint32_t, std::less<>> structures_;  // name -> locations
 };
 
 std::optional<std::string> Lowerer::replacement(std::string_view id) {
+  if (colour_builtin(id)) ++colour_uses_[std::string(id)];
   if (id == "main" && stage_ == Stage::vertex) return "piglit_main";  // kClipZMain calls it
   if (id == "attribute" && stage_ == Stage::vertex) return "in";
   if (id == "varying") return stage_ == Stage::vertex ? "out" : "in";
@@ -140,10 +167,59 @@ std::string Lowerer::rename(std::string_view text) {
 uint32_t Lowerer::varying_location(const std::string& name, uint32_t slots) {
   auto it = state_.varying_locations.find(name);
   if (it != state_.varying_locations.end()) return it->second;
+  // Past the explicit locations (GL_ARB_separate_shader_objects' layouts).
   uint32_t at = state_.next_varying;
+  auto clash = [&](uint32_t a) {
+    for (uint32_t s = a; s < a + slots; ++s)
+      if (state_.explicit_varyings.count(s)) return true;
+    return false;
+  };
+  while (clash(at)) ++at;
   state_.varying_locations[name] = at;
-  state_.next_varying += slots;
+  state_.next_varying = at + slots;
   return at;
+}
+
+void Lowerer::note_colour_redeclaration(const std::vector<std::string_view>& t, size_t k, std::string_view renamed) {
+  // The fragment's gl_Color / gl_SecondaryColor became the front ones.
+  std::string name = stage_ == Stage::fragment ? (renamed == "piglit_FrontColor"            ? "gl_Color"
+                                                  : renamed == "piglit_FrontSecondaryColor" ? "gl_SecondaryColor"
+                                                                                            : "")
+                                               : "gl_" + std::string(renamed.substr(7));
+  if (name.empty() || !colour_builtin(name)) return;
+  std::string qualifier;
+  for (size_t i = 0; i < k; ++i)
+    if (t[i] == "flat" || t[i] == "smooth" || t[i] == "noperspective") qualifier = std::string(t[i]);
+  colour_redeclared_[name] = qualifier;
+}
+
+void Lowerer::finish_colours() {
+  for (const auto& [name, uses] : colour_uses_) {
+    auto r = colour_redeclared_.find(name);
+    if (uses > (r != colour_redeclared_.end() ? 1 : 0))
+      out.colour_qualifiers[name] = r != colour_redeclared_.end() ? r->second : "";
+  }
+}
+
+void Lowerer::note_explicit_varying(const std::vector<std::string_view>& t, size_t k, uint32_t location) {
+  // TYPE[N]... NAME[N]...: the locations it takes (1 when the type is not
+  // known: a block); the name keeps the location in the other stage.
+  uint32_t n = k < t.size() ? slots(t[k]).value_or(1) : 1;
+  size_t i = k + 1;
+  for (int part = 0; part < 2; ++part) {
+    for (; i + 2 < t.size() && t[i] == "[" && t[i + 2] == "]" && std::isdigit(uint8_t(t[i + 1][0])); i += 3)
+      n *= uint32_t(std::stoul(std::string(t[i + 1])));
+    if (part == 0 && i < t.size()) {
+      if (!std::isdigit(uint8_t(t[i][0])) && t[i] != "[" && t[i] != ";") state_.varying_locations[std::string(t[i])] = location;
+      ++i;
+    }
+  }
+  for (uint32_t s = location; s < location + n; ++s) state_.explicit_varyings.insert(s);
+}
+
+std::optional<uint32_t> Lowerer::slots(std::string_view type) const {
+  auto it = structures_.find(type);
+  return it != structures_.end() ? std::optional<uint32_t>(it->second) : slots_of(type);
 }
 
 // Tokens of one global statement: identifiers, numbers, single punctuation.
@@ -185,6 +261,40 @@ size_t declaration_start(std::string_view stmt) {
   return i;
 }
 
+void Lowerer::note_structure(std::string_view stmt) {
+  auto t = tokens(stmt.substr(declaration_start(stmt)));
+  if (t.size() < 4 || t[0] != "struct" || t[2] != "{") return;
+  uint32_t total = 0;
+  // Members: [precision] TYPE[N]... NAME[N]... {, NAME[N]...} ;
+  size_t k = 3;
+  while (k < t.size() && t[k] != "}") {
+    while (k < t.size() && (t[k] == "highp" || t[k] == "mediump" || t[k] == "lowp" || t[k] == "precise")) ++k;
+    if (k >= t.size()) return;
+    auto member = slots(t[k++]);
+    if (!member) return;  // not placed: a varying of this type is refused
+    auto dims = [&]() -> std::optional<uint32_t> {
+      uint32_t n = 1;
+      while (k + 2 < t.size() && t[k] == "[") {
+        if (t[k + 2] != "]" || !std::isdigit(uint8_t(t[k + 1][0]))) return std::nullopt;
+        n *= uint32_t(std::stoul(std::string(t[k + 1])));
+        k += 3;
+      }
+      return n;
+    };
+    auto type_dims = dims();
+    if (!type_dims) return;
+    while (k < t.size() && t[k] != ";") {
+      ++k;  // the name
+      auto name_dims = dims();
+      if (!name_dims) return;
+      total += *member * *type_dims * *name_dims;
+      if (k < t.size() && t[k] == ",") ++k;
+    }
+    ++k;  // ;
+  }
+  structures_[std::string(t[1])] = total;
+}
+
 Result<std::string> Lowerer::located(std::string_view whole) {
   size_t lead_end = declaration_start(whole);
   std::string lead(whole.substr(0, lead_end));
@@ -199,12 +309,18 @@ Result<std::string> Lowerer::located_declaration(std::string_view stmt) {
   auto t = tokens(stmt);
   bool in = false, out = false;
   size_t k = 0;
+  std::optional<uint32_t> explicit_location;
+  bool has_location = false;
   for (; k < t.size(); ++k) {
     if (t[k] == "layout") {
       // layout(...): an explicit location is kept as written.
       size_t close = k;
       while (close < t.size() && t[close] != ")") {
-        if (t[close] == "location") return std::string(stmt);
+        if (t[close] == "location") {
+          has_location = true;
+          if (close + 2 < t.size() && t[close + 1] == "=" && std::isdigit(uint8_t(t[close + 2][0])))
+            explicit_location = uint32_t(std::stoul(std::string(t[close + 2])));
+        }
         ++close;
       }
       k = close;
@@ -220,7 +336,11 @@ Result<std::string> Lowerer::located_declaration(std::string_view stmt) {
   // location 0; several take locations in declaration order (glslang
   // assigns none for OpenGL SPIR-V, and the compiler needs them).
   bool output = stage_ == Stage::fragment && out;
-  if (!attribute && !varying && !output) return std::string(stmt);
+  if (has_location) {
+    if (varying && explicit_location) note_explicit_varying(t, k, *explicit_location);
+    return std::string(stmt);
+  }
+  if (recording_ || (!attribute && !varying && !output)) return std::string(stmt);
   bool function = std::find(t.begin(), t.end(), "(") != t.end() && std::find(t.begin(), t.end(), "layout") == t.end();
   if (k >= t.size() || function)
     return std::string(stmt);  // a function prototype or nothing to place
@@ -230,12 +350,13 @@ Result<std::string> Lowerer::located_declaration(std::string_view stmt) {
   // above): the preamble declares it; its line breaks stay.
   for (size_t n = k + 1; n < t.size(); ++n) {
     if (!is_builtin_varying(t[n])) continue;
+    note_colour_redeclaration(t, k, t[n]);
     std::string blank;
     for (char c : stmt)
       if (c == '\n') blank.push_back(c);
     return blank;
   }
-  auto slots = slots_of(type);
+  auto slots = this->slots(type);
   if (!slots)
     return Error::unsupported("a {} of type '{}' (structures are not placed)",
                               varying ? "varying" : output ? "fragment output" : "vertex input", type);
@@ -250,12 +371,13 @@ Result<std::string> Lowerer::located_declaration(std::string_view stmt) {
   size_t i = k + 1;
   std::string type_suffix;
   auto array = [&](size_t& at, std::string& text) -> Result<uint32_t> {
-    if (at >= t.size() || t[at] != "[") return 1u;
-    if (at + 2 >= t.size() || t[at + 2] != "]" || !std::isdigit(uint8_t(t[at + 1][0])))
-      return Error::unsupported("an array of a size that is not a number in '{}'", stmt);
-    text += "[" + std::string(t[at + 1]) + "]";
-    uint32_t n = uint32_t(std::stoul(std::string(t[at + 1])));
-    at += 3;
+    uint32_t n = 1;
+    for (; at < t.size() && t[at] == "["; at += 3) {  // arrays of arrays: each size in turn
+      if (at + 2 >= t.size() || t[at + 2] != "]" || !std::isdigit(uint8_t(t[at + 1][0])))
+        return Error::unsupported("an array of a size that is not a number in '{}'", stmt);
+      text += "[" + std::string(t[at + 1]) + "]";
+      n *= uint32_t(std::stoul(std::string(t[at + 1])));
+    }
     return n;
   };
   AGX_TRY(uint32_t type_count, array(i, type_suffix));
@@ -310,6 +432,7 @@ Result<std::string> Lowerer::locate(std::string_view text) {
     else if (!std::isspace(uint8_t(c))) line_start = false;
     if (c == '{') ++depth;
     if (c == '}' && --depth == 0) {
+      note_structure(text.substr(stmt, i + 1 - stmt));
       out.append(text.substr(stmt, i + 1 - stmt));
       stmt = i + 1;
     }
@@ -355,10 +478,14 @@ std::string Lowerer::preamble() {
         p += fmt::format("layout(location = {}) in {}{} {};\n", b.location, prec, type, name);
         out.attributes.emplace_back(b.name);
         break;
-      case Builtin::Kind::varying:
-        p += fmt::format("layout(location = {}) {} {}{} {}{};\n", varying_location(name, b.slots),
+      case Builtin::Kind::varying: {
+        // A colour keeps the interpolation qualifier its redeclaration gave.
+        auto q = colour_redeclared_.find(std::string(b.name));
+        std::string qualifier = q != colour_redeclared_.end() && !q->second.empty() ? q->second + " " : "";
+        p += fmt::format("layout(location = {}) {}{} {}{} {}{};\n", varying_location(name, b.slots), qualifier,
                          stage_ == Stage::vertex ? "out" : "in", prec, type, name, array);
         break;
+      }
       case Builtin::Kind::fragment_out:
         p += fmt::format("layout(location = 0) out {}{} {}{};\n", prec, type, name, array);
         break;
@@ -388,6 +515,30 @@ std::string Lowerer::preamble() {
     if (params.empty() && stage_ == Stage::fragment && f[0] != "shadow2DArray") wrapper(", float b", ", b");
   }
   return p;
+}
+
+// Empties the `#extension NAME : behaviour` lines of kCoreExtensions (the
+// other lines keep their numbers).
+std::string drop_core_extensions(std::string text) {
+  size_t bol = 0;
+  while (bol < text.size()) {
+    size_t eol = std::min(text.find('\n', bol), text.size());
+    std::string_view ln(text.data() + bol, eol - bol);
+    size_t p = ln.find_first_not_of(" \t");
+    if (p != std::string_view::npos && ln[p] == '#') {
+      ln.remove_prefix(p + 1);
+      ln.remove_prefix(std::min(ln.find_first_not_of(" \t"), ln.size()));
+      if (ln.starts_with("extension")) {
+        ln.remove_prefix(9);
+        ln.remove_prefix(std::min(ln.find_first_not_of(" \t"), ln.size()));
+        std::string_view name = ln.substr(0, ln.find_first_of(" \t:"));
+        if (std::find(std::begin(kCoreExtensions), std::end(kCoreExtensions), name) != std::end(kCoreExtensions))
+          text.replace(bol, eol - bol, std::string(eol - bol, ' '));
+      }
+    }
+    bol = eol + 1;
+  }
+  return text;
 }
 
 }  // namespace
@@ -422,8 +573,13 @@ Result<LoweredShader> lower_glsl(std::string_view text, Stage stage, unsigned ve
   std::string out_version = es && version >= 300 ? fmt::format("{} es", std::max(version, 310u))
                                                   : fmt::format("{}", std::max(version, 450u));
   Lowerer l(stage, es && version >= 300, state);
-  std::string body = l.rename(v.body);
+  std::string body = l.rename(drop_core_extensions(std::move(v.body)));
   if (stage == Stage::vertex) l.reserve_builtin_attributes();
+  // A first pass notes the explicit varying locations, which the implicit
+  // ones then avoid.
+  l.recording_ = true;
+  if (auto noted = l.locate(body); !noted.ok()) return noted.error();
+  l.recording_ = false;
   AGX_TRY(body, l.locate(body));
   std::string pre = l.preamble();
   // The preamble goes before the first line that is not blank, a comment or
@@ -453,6 +609,7 @@ Result<LoweredShader> lower_glsl(std::string_view text, Stage stage, unsigned ve
   }
   l.out.source = fmt::format("#version {}\n#line {}\n{}{}#line {}\n{}{}", out_version, first_line, body.substr(0, at),
                              pre, line, body.substr(at), stage == Stage::vertex ? kClipZMain : "");
+  l.finish_colours();
   return std::move(l.out);
 }
 
