@@ -2,7 +2,7 @@
 // outside comments, a preamble declaring what the renamed built-ins became,
 // and explicit locations on every vertex input and varying.
 #include "shadertest/glsl_lowering.h"
-#include "shadertest/glsl_lowering_tables.h"
+#include "shadertest/glsl_lowering_internal.h"
 
 #include <algorithm>
 #include <array>
@@ -14,13 +14,7 @@
 
 namespace agx::shadertest {
 
-namespace {
-
-using compiler::Stage;
-using namespace lowering;
-
-bool ident_start(char c) { return std::isalpha(uint8_t(c)) || c == '_'; }
-bool ident_char(char c) { return std::isalnum(uint8_t(c)) || c == '_'; }
+namespace lowering {
 
 std::string piglit_name(std::string_view gl_name) {
   return "piglit_" + std::string(gl_name.substr(gl_name.starts_with("gl_") ? 3 : 0));
@@ -35,82 +29,10 @@ bool is_builtin_varying(std::string_view name) {
   return false;
 }
 
-// Locations a value of `type` takes (GLSL 4.50 section 4.4.1): 1 each, a
-// matrix one per column, dvec3/dvec4 two, 64-bit integer vectors as the
-// double ones; nullopt for a structure (Lowerer::slots knows the ones
-// declared).
-std::optional<uint32_t> slots_of(std::string_view type) {
-  static constexpr std::string_view kOne[] = {"float", "int", "uint", "bool", "double", "vec2", "vec3", "vec4",
-                                              "ivec2", "ivec3", "ivec4", "uvec2", "uvec3", "uvec4", "bvec2",
-                                              "bvec3", "bvec4", "dvec2", "int64_t", "uint64_t", "i64vec2",
-                                              "u64vec2"};
-  if (std::find(std::begin(kOne), std::end(kOne), type) != std::end(kOne)) return 1;
-  for (std::string_view two : {"dvec3", "dvec4", "i64vec3", "i64vec4", "u64vec3", "u64vec4"})
-    if (type == two) return 2;
-  bool dbl = type.starts_with("dmat");
-  if (type.starts_with("mat") || dbl) {
-    std::string_view d = type.substr(dbl ? 4 : 3);
-    if (d.empty() || d[0] < '2' || d[0] > '4') return std::nullopt;
-    uint32_t cols = uint32_t(d[0] - '0'), rows = d.size() == 3 ? uint32_t(d[2] - '0') : cols;
-    return cols * (dbl && rows > 2 ? 2 : 1);
-  }
-  return std::nullopt;
-}
-
-class Lowerer {
- public:
-  Lowerer(Stage stage, bool es, LoweringState& state) : stage_(stage), es_(es), state_(state) {}
-
-  // Renames identifiers outside comments; returns the text.
-  std::string rename(std::string_view text);
-  Result<std::string> locate(std::string_view text);  // explicit locations
-  std::string preamble();
-  LoweredShader out;
-  std::optional<std::string> replacement(std::string_view ident);
-  Result<std::string> located(std::string_view whole);
-  Result<std::string> located_declaration(std::string_view stmt);
-  uint32_t varying_location(const std::string& name, uint32_t slots);
-  // Locations of a type: slots_of, or a structure declared before.
-  std::optional<uint32_t> slots(std::string_view type) const;
-  // Records `struct NAME { members }` (its locations: the members' sum,
-  // GLSL 4.50 section 4.4.1); other statements are left alone.
-  void note_structure(std::string_view stmt);
-  // Records an explicit `layout(location = N)` varying (t[k]: its type).
-  void note_explicit_varying(const std::vector<std::string_view>& t, size_t k, uint32_t location);
-  bool recording_ = false;  // locate() only noting the explicit locations
-  // The colour built-ins: uses (a redeclaration counts one) and the
-  // interpolation qualifier a redeclaration gives; LoweredShader's
-  // colour_qualifiers from them (finish_colours).
-  bool colour_builtin(std::string_view id) const {
-    for (std::string_view c : {"gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor",
-                               "gl_Color", "gl_SecondaryColor"})
-      if (id == c && (stage_ == Stage::fragment) == (c == "gl_Color" || c == "gl_SecondaryColor")) return true;
-    return false;
-  }
-  void note_colour_redeclaration(const std::vector<std::string_view>& t, size_t k, std::string_view renamed);
-  void finish_colours();
-  std::map<std::string, int> colour_uses_;
-  std::map<std::string, std::string> colour_redeclared_;
-  // The built-in attributes' locations, which vertex inputs avoid.
-  void reserve_builtin_attributes() {
-    for (const auto& b : kVertexBuiltins)
-      if (b.location >= 0 && used_.count(std::string(b.name))) taken_attributes_.insert(uint32_t(b.location));
-  }
-
- private:
-  Stage stage_;
-  bool es_;
-  LoweringState& state_;
-  std::set<std::string> used_;           // gl_ names replaced
-  std::set<uint32_t> taken_attributes_;  // built-in attribute locations
-  uint32_t next_attribute_ = 0;
-  uint32_t next_output_ = 0;  // fragment outputs without a location
-  std::map<std::string, uint32_t, std::less<>> structures_;  // name -> locations
-};
-
 std::optional<std::string> Lowerer::replacement(std::string_view id) {
   if (colour_builtin(id)) ++colour_uses_[std::string(id)];
-  if (id == "main" && stage_ == Stage::vertex) return "piglit_main";  // kClipZMain calls it
+  if (id == "main" && (stage_ == Stage::vertex || two_sided("gl_Color") || two_sided("gl_SecondaryColor")))
+    return "piglit_main";  // kClipZMain (two_side_main) calls it
   if (id == "attribute" && stage_ == Stage::vertex) return "in";
   if (id == "varying") return stage_ == Stage::vertex ? "out" : "in";
   for (const auto& [from, to] : kSampling)
@@ -129,8 +51,10 @@ std::optional<std::string> Lowerer::replacement(std::string_view id) {
     if (id != b.name) continue;
     used_.insert(std::string(id));
     if (id == "ftransform") used_.insert("gl_Vertex"), used_.insert("gl_ModelViewProjectionMatrix");
-    if (stage_ == Stage::fragment && (id == "gl_Color" || id == "gl_SecondaryColor"))
+    if (stage_ == Stage::fragment && (id == "gl_Color" || id == "gl_SecondaryColor")) {
+      if (two_sided(id)) return id == "gl_Color" ? "piglit_Color" : "piglit_SecondaryColor";
       return id == "gl_Color" ? "piglit_FrontColor" : "piglit_FrontSecondaryColor";
+    }
     return piglit_name(id);
   }
   return std::nullopt;
@@ -162,137 +86,6 @@ std::string Lowerer::rename(std::string_view text) {
     }
   }
   return out;
-}
-
-uint32_t Lowerer::varying_location(const std::string& name, uint32_t slots) {
-  auto it = state_.varying_locations.find(name);
-  if (it != state_.varying_locations.end()) return it->second;
-  // Past the explicit locations (GL_ARB_separate_shader_objects' layouts).
-  uint32_t at = state_.next_varying;
-  auto clash = [&](uint32_t a) {
-    for (uint32_t s = a; s < a + slots; ++s)
-      if (state_.explicit_varyings.count(s)) return true;
-    return false;
-  };
-  while (clash(at)) ++at;
-  state_.varying_locations[name] = at;
-  state_.next_varying = at + slots;
-  return at;
-}
-
-void Lowerer::note_colour_redeclaration(const std::vector<std::string_view>& t, size_t k, std::string_view renamed) {
-  // The fragment's gl_Color / gl_SecondaryColor became the front ones.
-  std::string name = stage_ == Stage::fragment ? (renamed == "piglit_FrontColor"            ? "gl_Color"
-                                                  : renamed == "piglit_FrontSecondaryColor" ? "gl_SecondaryColor"
-                                                                                            : "")
-                                               : "gl_" + std::string(renamed.substr(7));
-  if (name.empty() || !colour_builtin(name)) return;
-  std::string qualifier;
-  for (size_t i = 0; i < k; ++i)
-    if (t[i] == "flat" || t[i] == "smooth" || t[i] == "noperspective") qualifier = std::string(t[i]);
-  colour_redeclared_[name] = qualifier;
-}
-
-void Lowerer::finish_colours() {
-  for (const auto& [name, uses] : colour_uses_) {
-    auto r = colour_redeclared_.find(name);
-    if (uses > (r != colour_redeclared_.end() ? 1 : 0))
-      out.colour_qualifiers[name] = r != colour_redeclared_.end() ? r->second : "";
-  }
-}
-
-void Lowerer::note_explicit_varying(const std::vector<std::string_view>& t, size_t k, uint32_t location) {
-  // TYPE[N]... NAME[N]...: the locations it takes (1 when the type is not
-  // known: a block); the name keeps the location in the other stage.
-  uint32_t n = k < t.size() ? slots(t[k]).value_or(1) : 1;
-  size_t i = k + 1;
-  for (int part = 0; part < 2; ++part) {
-    for (; i + 2 < t.size() && t[i] == "[" && t[i + 2] == "]" && std::isdigit(uint8_t(t[i + 1][0])); i += 3)
-      n *= uint32_t(std::stoul(std::string(t[i + 1])));
-    if (part == 0 && i < t.size()) {
-      if (!std::isdigit(uint8_t(t[i][0])) && t[i] != "[" && t[i] != ";") state_.varying_locations[std::string(t[i])] = location;
-      ++i;
-    }
-  }
-  for (uint32_t s = location; s < location + n; ++s) state_.explicit_varyings.insert(s);
-}
-
-std::optional<uint32_t> Lowerer::slots(std::string_view type) const {
-  auto it = structures_.find(type);
-  return it != structures_.end() ? std::optional<uint32_t>(it->second) : slots_of(type);
-}
-
-// Tokens of one global statement: identifiers, numbers, single punctuation.
-std::vector<std::string_view> tokens(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    if (std::isspace(uint8_t(s[i]))) {
-      ++i;
-    } else if (ident_char(s[i])) {
-      size_t e = i;
-      while (e < s.size() && ident_char(s[e])) ++e;
-      out.push_back(s.substr(i, e - i));
-      i = e;
-    } else {
-      out.push_back(s.substr(i++, 1));
-    }
-  }
-  return out;
-}
-
-// Where a statement's declaration starts: after leading blanks and comments
-// (they stay where they are, with their line breaks).
-size_t declaration_start(std::string_view stmt) {
-  size_t i = 0;
-  while (i < stmt.size()) {
-    if (std::isspace(uint8_t(stmt[i]))) {
-      ++i;
-    } else if (stmt.compare(i, 2, "//") == 0) {
-      size_t e = stmt.find('\n', i);
-      i = e == std::string_view::npos ? stmt.size() : e;
-    } else if (stmt.compare(i, 2, "/*") == 0) {
-      size_t e = stmt.find("*/", i + 2);
-      i = e == std::string_view::npos ? stmt.size() : e + 2;
-    } else {
-      break;
-    }
-  }
-  return i;
-}
-
-void Lowerer::note_structure(std::string_view stmt) {
-  auto t = tokens(stmt.substr(declaration_start(stmt)));
-  if (t.size() < 4 || t[0] != "struct" || t[2] != "{") return;
-  uint32_t total = 0;
-  // Members: [precision] TYPE[N]... NAME[N]... {, NAME[N]...} ;
-  size_t k = 3;
-  while (k < t.size() && t[k] != "}") {
-    while (k < t.size() && (t[k] == "highp" || t[k] == "mediump" || t[k] == "lowp" || t[k] == "precise")) ++k;
-    if (k >= t.size()) return;
-    auto member = slots(t[k++]);
-    if (!member) return;  // not placed: a varying of this type is refused
-    auto dims = [&]() -> std::optional<uint32_t> {
-      uint32_t n = 1;
-      while (k + 2 < t.size() && t[k] == "[") {
-        if (t[k + 2] != "]" || !std::isdigit(uint8_t(t[k + 1][0]))) return std::nullopt;
-        n *= uint32_t(std::stoul(std::string(t[k + 1])));
-        k += 3;
-      }
-      return n;
-    };
-    auto type_dims = dims();
-    if (!type_dims) return;
-    while (k < t.size() && t[k] != ";") {
-      ++k;  // the name
-      auto name_dims = dims();
-      if (!name_dims) return;
-      total += *member * *type_dims * *name_dims;
-      if (k < t.size() && t[k] == ",") ++k;
-    }
-    ++k;  // ;
-  }
-  structures_[std::string(t[1])] = total;
 }
 
 Result<std::string> Lowerer::located(std::string_view whole) {
@@ -349,7 +142,8 @@ Result<std::string> Lowerer::located_declaration(std::string_view stmt) {
   // A redeclared built-in varying (`varying vec4 gl_TexCoord[2];`, renamed
   // above): the preamble declares it; its line breaks stay.
   for (size_t n = k + 1; n < t.size(); ++n) {
-    if (!is_builtin_varying(t[n])) continue;
+    const bool two_sided_colour = stage_ == Stage::fragment && (t[n] == "piglit_Color" || t[n] == "piglit_SecondaryColor");
+    if (!is_builtin_varying(t[n]) && !two_sided_colour) continue;
     note_colour_redeclaration(t, k, t[n]);
     std::string blank;
     for (char c : stmt)
@@ -479,9 +273,11 @@ std::string Lowerer::preamble() {
         out.attributes.emplace_back(b.name);
         break;
       case Builtin::Kind::varying: {
-        // A colour keeps the interpolation qualifier its redeclaration gave.
-        auto q = colour_redeclared_.find(std::string(b.name));
-        std::string qualifier = q != colour_redeclared_.end() && !q->second.empty() ? q->second + " " : "";
+        const std::string qualifier = colour_qualifier(b.name);
+        if (stage_ == Stage::fragment && two_sided(b.name)) {
+          p += two_sided_inputs(b.name, qualifier, prec);
+          break;
+        }
         p += fmt::format("layout(location = {}) {}{} {}{} {}{};\n", varying_location(name, b.slots), qualifier,
                          stage_ == Stage::vertex ? "out" : "in", prec, type, name, array);
         break;
@@ -517,31 +313,9 @@ std::string Lowerer::preamble() {
   return p;
 }
 
-// Empties the `#extension NAME : behaviour` lines of kCoreExtensions (the
-// other lines keep their numbers).
-std::string drop_core_extensions(std::string text) {
-  size_t bol = 0;
-  while (bol < text.size()) {
-    size_t eol = std::min(text.find('\n', bol), text.size());
-    std::string_view ln(text.data() + bol, eol - bol);
-    size_t p = ln.find_first_not_of(" \t");
-    if (p != std::string_view::npos && ln[p] == '#') {
-      ln.remove_prefix(p + 1);
-      ln.remove_prefix(std::min(ln.find_first_not_of(" \t"), ln.size()));
-      if (ln.starts_with("extension")) {
-        ln.remove_prefix(9);
-        ln.remove_prefix(std::min(ln.find_first_not_of(" \t"), ln.size()));
-        std::string_view name = ln.substr(0, ln.find_first_of(" \t:"));
-        if (std::find(std::begin(kCoreExtensions), std::end(kCoreExtensions), name) != std::end(kCoreExtensions))
-          text.replace(bol, eol - bol, std::string(eol - bol, ' '));
-      }
-    }
-    bol = eol + 1;
-  }
-  return text;
-}
+}  // namespace lowering
 
-}  // namespace
+using namespace lowering;
 
 VersionLine find_version(std::string_view text) {
   VersionLine v;
@@ -608,8 +382,10 @@ Result<LoweredShader> lower_glsl(std::string_view text, Stage stage, unsigned ve
     ++line;
   }
   l.out.source = fmt::format("#version {}\n#line {}\n{}{}#line {}\n{}{}", out_version, first_line, body.substr(0, at),
-                             pre, line, body.substr(at), stage == Stage::vertex ? kClipZMain : "");
+                             pre, line, body.substr(at), stage == Stage::vertex ? kClipZMain : l.two_side_main());
   l.finish_colours();
+  if (stage == Stage::vertex)
+    for (const auto& [name, qualifier] : l.out.colour_qualifiers) state.vertex_colours.insert(name);
   return std::move(l.out);
 }
 

@@ -65,6 +65,12 @@ VersionLine find_version(std::string_view text);
 struct LoweringState {
   std::map<std::string, uint32_t> varying_locations;  // name -> first location
   std::set<uint32_t> explicit_varyings;                // locations given by layout(location = N)
+  // The colour built-ins the vertex shader uses (its LoweredShader's
+  // colour_qualifiers), for two-sided colour in the fragment shader.
+  std::set<std::string> vertex_colours;
+  // `shade model flat` in the file: the colours redeclared without an
+  // interpolation qualifier are flat (GLSL 1.30 section 4.3.7).
+  bool flat_colours = false;
   uint32_t next_varying = 0;
 };
 

@@ -171,6 +171,11 @@ Result<std::unique_ptr<runtime::GraphicsPipeline>> GraphicsSession::pipeline(
   d.fragment_w_cf = fa.w_cf;
   d.topology = topo;
   d.cull = state_.cull_face ? runtime::CullMode::back : runtime::CullMode::none;
+  // GL's counter-clockwise front: the window's rows are GL's (not
+  // flipped), so the hardware, which counts rows from the top as Vulkan
+  // does, sees GL's picture mirrored in y, and GL's counter-clockwise is
+  // its clockwise (culling and gl_FrontFacing alike).
+  d.front_face = runtime::FrontFace::clockwise;
   d.provoking_vertex_last = state_.provoking_last;
   d.depth_test = state_.depth_test;
   d.depth_write = state_.depth_test;  // glDepthMask stays GL_TRUE

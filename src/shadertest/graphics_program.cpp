@@ -14,6 +14,13 @@ namespace agx::shadertest {
 std::variant<GraphicsProgram, ProgramError> build_graphics_program(const ShaderTest& test) {
   GraphicsProgram program;
   LoweringState state;
+  // `shade model flat` decides the colours' interpolation at link time here
+  // (the lowering declares them).
+  for (const auto& c : test.commands)
+    if (const auto* gc = std::get_if<CmdGraphics>(&c.body))
+      if (const auto* g = std::get_if<CmdGlState>(&gc->command))
+        state.flat_colours = state.flat_colours ||
+                           (g->kind == CmdGlState::Kind::shade_model && !g->args.empty() && g->args[0] == "flat");
   unsigned version = test.require.glsl_num().value_or(110);
   bool es = test.require.glsl_es();
   for (ShaderKind kind : {ShaderKind::vertex_glsl, ShaderKind::vertex_passthrough, ShaderKind::fragment_glsl}) {

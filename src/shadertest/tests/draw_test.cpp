@@ -148,6 +148,25 @@ TEST(Draw, StructureVaryings) {
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
 }
 
+// Two-sided colour: with GL_VERTEX_PROGRAM_TWO_SIDE a back-facing rect
+// (negative width: clockwise) reads gl_BackColor, a front-facing one
+// gl_FrontColor; without it both read the front colour.
+TEST(Draw, TwoSidedColour) {
+  auto v = run("[require]\nGLSL >= 1.10\n[vertex shader]\n"
+               "void main() { gl_Position = gl_Vertex; gl_FrontColor = vec4(0, 1, 0, 1); gl_BackColor = vec4(0, 0, 1, 1);"
+               " gl_FrontSecondaryColor = vec4(0.5); }\n"
+               "[fragment shader]\nvoid main() { gl_FragColor = gl_Color; }\n"
+               "[test]\nenable GL_VERTEX_PROGRAM_TWO_SIDE\ndraw rect -1 -1 1 2\ndraw rect 1 -1 -1 2\n"
+               "relative probe rect rgba (0.0, 0.0, 0.5, 1.0) (0, 1, 0, 1)\n"
+               "relative probe rect rgba (0.5, 0.0, 0.5, 1.0) (0, 0, 1, 1)\n"
+               "disable GL_VERTEX_PROGRAM_TWO_SIDE\ndraw rect 1 -1 -1 2\ndraw rect -1 -1 1 2\nprobe all rgba 0 1 0 1\n"
+               // Culling drops the back-facing (clockwise) rect only.
+               "clear\nenable GL_CULL_FACE\ndraw rect 1 -1 -1 2\ndraw rect -1 -1 1 2\n"
+               "relative probe rect rgba (0.0, 0.0, 0.5, 1.0) (0, 1, 0, 1)\n"
+               "relative probe rect rgba (0.5, 0.0, 0.5, 1.0) (0, 0, 0, 0)\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
 // Local arrays indexed by a uniform live in the stack in both stages: the
 // render command names a helper program per stage with scratch.
 TEST(Draw, StackMemoryInBothStages) {

@@ -123,7 +123,7 @@ TEST(GlslLowering, ErrorsNameWhatCannotBeLowered) {
 TEST(GlslLowering, StructureVaryingsAndCoreExtensions) {
   LoweringState state;
   const std::string decls =
-      "struct S1 {\n  float[2] f1;\n  highp dvec2 dv1;\n};\n"
+      "struct S1 {\n  float[2] f1; /* a comment */\n  highp dvec2 dv1; // another\n};\n"
       "struct S2 { S1 s; dmat3 m; u64vec3 u, v[2]; };\n";
   const std::string ext = "#extension GL_ARB_arrays_of_arrays: require\n#extension GL_ARB_gpu_shader5 : enable\n"
                           "#extension GL_ARB_gpu_shader_int64 : require\n";
@@ -176,6 +176,26 @@ TEST(GlslLowering, ColourRedeclarationsKeepTheirQualifier) {
   EXPECT_TRUE(has(f.source, "flat in vec4 piglit_FrontColor;")) << f.source;
   EXPECT_EQ(f.colour_qualifiers,
             (std::map<std::string, std::string>{{"gl_Color", "flat"}, {"gl_SecondaryColor", ""}}));
+  compiles(f, Stage::fragment);
+}
+
+// Under `shade model flat` the colours without a qualifier are flat; a
+// fragment gl_Color whose back colour the vertex shader writes is chosen
+// by facing in an appended main.
+TEST(GlslLowering, FlatShadingAndTwoSidedColours) {
+  LoweringState state;
+  state.flat_colours = true;
+  auto v = lower("void main() { gl_Position = vec4(0); gl_FrontColor = vec4(1); gl_BackColor = vec4(0); }\n",
+                 Stage::vertex, state);
+  EXPECT_TRUE(has(v.source, "flat out vec4 piglit_FrontColor;")) << v.source;
+  EXPECT_TRUE(has(v.source, "flat out vec4 piglit_BackColor;")) << v.source;
+  compiles(v, Stage::vertex);
+  auto f = lower("void main() { gl_FragColor = gl_Color; }\n", Stage::fragment, state);
+  EXPECT_TRUE(has(f.source, "flat in vec4 piglit_FrontColor;")) << f.source;
+  EXPECT_TRUE(has(f.source, "flat in vec4 piglit_BackColor;")) << f.source;
+  EXPECT_TRUE(has(f.source, "uniform int piglit_TwoSide;")) << f.source;
+  EXPECT_TRUE(has(f.source, "piglit_Color = piglit_TwoSide != 0 && !gl_FrontFacing ? piglit_BackColor : piglit_FrontColor;"))
+      << f.source;
   compiles(f, Stage::fragment);
 }
 
