@@ -372,6 +372,15 @@ Status Translator::logic(const spirv::Inst& in, bool& handled) {
         if (n == 1) out.cmp = c; else out.c.push_back(materialize(c));
       }
       return finish();
+    case Op::OpIsInf:
+      // |x| == +inf: the bits without the sign are 0x7F800000 (IEEE 754
+      // binary32), compared as integers.
+      for (unsigned i = 0; i < n; ++i) {
+        AGX_TRY(auto a, scalar(w[2], in, i));
+        Cmp c{Cond::ueq, false, b_.binary(IrOp::iand, a, Src::immediate(0x7FFFFFFFu)), Src::immediate(0x7F800000u)};
+        if (n == 1) out.cmp = c; else out.c.push_back(materialize(c));
+      }
+      return finish();
     case Op::OpLogicalNot: {
       if (n == 1) {
         AGX_TRY(auto c, condition(w[2], in));
@@ -484,6 +493,45 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
         Src fixed = b_.select(Cond::slt, false, x, Src::immediate(0), b_.binary(IrOp::iadd, r, s[1]), r);
         return b_.select(Cond::ueq, false, r, Src::immediate(0), r, fixed);
       }, 2);
+    case Op::OpIAddCarry: case Op::OpISubBorrow: case Op::OpUMulExtended: case Op::OpSMulExtended: {
+      // A struct {low, high} of the operands' type, flattened member by
+      // member: the sum / difference and its carry / borrow bit, or the
+      // 64-bit product's words (signed: the unsigned high word less b when
+      // a < 0 and a when b < 0).
+      AGX_TRY(auto av, get(w[2], in));
+      if (w.size() < 4 || av->kind != TVal::Kind::data || type(scalar_type(av->type)).width != 32)
+        return unsupported(in, "an extended add, subtract or multiply of non-32-bit integers");
+      const size_t k = av->c.size();
+      std::vector<Src> high(k);
+      for (unsigned i = 0; i < k; ++i) {
+        AGX_TRY(auto a, scalar(w[2], in, i));
+        AGX_TRY(auto b, scalar(w[3], in, i));
+        if (in.op == Op::OpIAddCarry || in.op == Op::OpISubBorrow) {
+          const bool add = in.op == Op::OpIAddCarry;
+          Src lo = b_.binary(add ? IrOp::iadd : IrOp::isub, a, b);
+          out.c.push_back(lo);
+          high[i] = add ? b_.select(Cond::ult, false, lo, a, Src::immediate(1), Src::immediate(0))
+                        : b_.select(Cond::ult, false, a, b, Src::immediate(1), Src::immediate(0));
+          continue;
+        }
+        if (a.is_imm() && b.is_imm()) {
+          const uint64_t p = uint64_t(uint32_t(a.imm)) * uint32_t(b.imm);
+          out.c.push_back(Src::immediate(uint32_t(p)));
+          high[i] = Src::immediate(uint32_t(p >> 32));
+        } else {
+          ValueId wide = b_.def(IrOp::umul_wide, {a.is_imm() ? b : a, a.is_imm() ? a : b}, 32, 2);
+          b_.function().values[wide].pair = true;
+          out.c.push_back(Src::val(wide, 32, 0));
+          high[i] = Src::val(wide, 32, 1);
+        }
+        if (in.op == Op::OpSMulExtended) {
+          high[i] = b_.binary(IrOp::isub, high[i], b_.select(Cond::slt, false, a, Src::immediate(0), b, Src::immediate(0)));
+          high[i] = b_.binary(IrOp::isub, high[i], b_.select(Cond::slt, false, b, Src::immediate(0), a, Src::immediate(0)));
+        }
+      }
+      out.c.insert(out.c.end(), high.begin(), high.end());
+      return finish();
+    }
     case Op::OpNot:
       return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::inot, {s[0]})); }, 1);
     case Op::OpSNegate:

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "compiler/translate.h"
+#include "compiler/varying_types.h"
 
 namespace agx::compiler {
 
@@ -141,13 +142,10 @@ Status Translator::fragment_input(uint32_t v, uint32_t& next_cf) {
   const std::string name = m_.names[v].empty() ? fmt::format("%{}", v) : m_.names[v];
   if (d.location == UINT32_MAX) return Error::invalid_argument("{}: input '{}' has no Location", o_.file_name, name);
   AGX_TRY(auto elems, interface_elements(t, v));
-  uint32_t scalar = t;
-  while (type(scalar).kind != Kind::int_ && type(scalar).kind != Kind::float_) scalar = type(scalar).elem;
   const Interpolation interp = d.flat ? Interpolation::flat : d.noperspective ? Interpolation::noperspective
                                                                              : Interpolation::smooth;
-  if ((type(scalar).kind == Kind::int_ || type(scalar).width == 64) && !d.flat)
-    return Error::invalid_argument("{}: {} input '{}' must be flat", o_.file_name,
-                                   type(scalar).kind == Kind::int_ ? "integer" : "double", name);
+  if (const char* kind = flat_only_kind(m_, t); kind && !d.flat)
+    return Error::invalid_argument("{}: {} input '{}' must be flat", o_.file_name, kind, name);
   const InterpolationPoint point = d.sample     ? InterpolationPoint::sample
                                    : d.centroid ? InterpolationPoint::centroid
                                                 : InterpolationPoint::center;

@@ -61,9 +61,9 @@ Result<std::vector<Translator::InterfaceElement>> Translator::interface_elements
   auto words_of = [&](uint32_t s) -> uint32_t {  // 32-bit words of a scalar, 0: refused
     const spirv::Type& st = type(s);
     if (st.kind != Kind::float_ && st.kind != Kind::int_) return 0;
-    return st.width == 32 ? 1 : st.width == 64 && st.kind == Kind::float_ ? 2 : 0;
+    return st.width == 32 ? 1 : st.width == 64 ? 2 : 0;
   };
-  constexpr std::string_view kScalars = "only 32-bit int, uint and float types and doubles are supported";
+  constexpr std::string_view kScalars = "only 32- and 64-bit int, uint and float types are supported";
   switch (ty.kind) {
     case Kind::int_: case Kind::float_: {
       const uint32_t w = words_of(t);
@@ -79,7 +79,11 @@ Result<std::vector<Translator::InterfaceElement>> Translator::interface_elements
     case Kind::matrix: case Kind::array: {
       if (ty.count == 0) return refuse("an array without a size");
       AGX_TRY(auto inner, interface_elements(ty.elem, var));
-      if (inner.size() != (inner.back().spill ? 2u : 1u)) return refuse("arrays of matrices or of arrays are not supported");
+      // Varyings take any nesting, one location after another; vertex
+      // inputs arrays of scalars and vectors only.
+      const bool attribute = o_.stage == Stage::vertex && m_.variables[var].storage == StorageClass::Input;
+      if (attribute && inner.size() != (inner.back().spill ? 2u : 1u))
+        return refuse("arrays of matrices or of arrays are not supported");
       uint32_t ea = 4;
       const uint32_t e = natural_size_B(ty.elem, &ea, true);
       const uint32_t stride = (e + ea - 1) / ea * ea;
@@ -88,7 +92,21 @@ Result<std::vector<Translator::InterfaceElement>> Translator::interface_elements
         for (const InterfaceElement& in : inner) out.push_back({i * stride + in.off_B, in.comps, in.spill});
       return out;
     }
-    default: return refuse("only scalars, vectors, matrices and arrays of them are supported");
+    case Kind::struct_: {  // varyings: the members' locations in order, at their local offsets
+      std::vector<InterfaceElement> out;
+      uint32_t mo = 0;
+      for (uint32_t m : ty.members) {
+        uint32_t ma = 4;
+        const uint32_t ms = natural_size_B(m, &ma, true);
+        mo = (mo + ma - 1) / ma * ma;
+        AGX_TRY(auto inner, interface_elements(m, var));
+        for (const InterfaceElement& in : inner) out.push_back({mo + in.off_B, in.comps, in.spill});
+        mo += ms;
+      }
+      if (out.empty()) return refuse("an empty structure");
+      return out;
+    }
+    default: return refuse("only scalars, vectors, matrices, structures and arrays of them are supported");
   }
 }
 
@@ -109,6 +127,8 @@ Status Translator::setup_vertex() {
     uint32_t scalar = pointee;
     while (type(scalar).kind != Kind::int_ && type(scalar).kind != Kind::float_) scalar = type(scalar).elem;
     const bool wide = type(scalar).width == 64;
+    if (wide && type(scalar).kind == Kind::int_)
+      return Error::unsupported("{}: vertex input {}: 64-bit integer attributes are not supported", o_.file_name, m_.names[v]);
     const auto base = wide                              ? VertexAttribute::BaseType::double_
                       : type(scalar).kind == Kind::float_ ? VertexAttribute::BaseType::float_
                       : type(scalar).is_signed          ? VertexAttribute::BaseType::int_

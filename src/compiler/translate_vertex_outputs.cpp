@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "compiler/translate.h"
+#include "compiler/varying_types.h"
 
 namespace agx::compiler::detail {
 
@@ -48,6 +49,21 @@ std::vector<uint8_t> members_used(const spirv::Module& m, uint32_t var, size_t c
 }
 
 }  // namespace
+
+const char* flat_only_kind(const spirv::Module& m, uint32_t t) {
+  if (t >= m.types.size()) return nullptr;
+  const spirv::Type& ty = m.types[t];
+  switch (ty.kind) {
+    case Kind::int_: return "integer";
+    case Kind::float_: return ty.width == 64 ? "64-bit" : nullptr;
+    case Kind::struct_:
+      for (uint32_t member : ty.members)
+        if (const char* k = flat_only_kind(m, member)) return k;
+      return nullptr;
+    case Kind::vector: case Kind::matrix: case Kind::array: return flat_only_kind(m, ty.elem);
+    default: return nullptr;
+  }
+}
 
 Status Translator::vertex_builtin_output(uint32_t var, int32_t builtin, uint32_t off_B, uint32_t t,
                                          varyings::Interface& iface) {
@@ -125,11 +141,9 @@ Status Translator::setup_vertex_outputs() {
     if (d.location == UINT32_MAX)
       return Error::invalid_argument("{}: vertex output %{} ({}) has no Location", o_.file_name, v, m_.names[v]);
     AGX_TRY(auto elems, interface_elements(pointee, v));
-    uint32_t scalar = pointee;
-    while (type(scalar).kind != Kind::int_ && type(scalar).kind != Kind::float_) scalar = type(scalar).elem;
     // Integers and doubles are never interpolated: the fragment side reads
     // them flat (a double as its two words).
-    const bool flat = d.flat || type(scalar).kind == Kind::int_ || type(scalar).width == 64;
+    const bool flat = d.flat || flat_only_kind(m_, pointee);
     const varyings::Interp interp = flat                                      ? varyings::Interp::flat
                                     : d.noperspective                         ? varyings::Interp::linear
                                                                               : varyings::Interp::smooth;

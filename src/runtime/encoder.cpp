@@ -288,25 +288,34 @@ Result<EncodedLaunch> encode_launch(Device& device, const LaunchDesc& l) {
   AGX_TRY(e.stream, device.create_buffer(stream.size(), "CDM stream"));
   std::memcpy(e.stream->host().data(), stream.data(), stream.size());
   if (l.scratch_B) {
-    // The helper program the hardware runs when a SIMD group needing
-    // scratch starts or ends (Mesa's libagx helper.cl): its instructions
-    // are not in applegpu's table, so the code here is a lone `stop`, and
-    // the software GPU does the helper's stack bookkeeping on the header
-    // itself (docs/gpu.md, "Scratch and the helper program"). Mesa tags
-    // the address with bit 0 (agx_helper_program: ptr | 1).
-    AGX_TRY(auto stop, isa::assemble_program("stop"));
-    AGX_TRY(e.helper_code, device.create_buffer(stop.size(), "helper program", /*usc=*/true));
-    std::memcpy(e.helper_code->host().data(), stop.data(), stop.size());
-    AGX_TRY(e.helper_data, device.create_buffer(kHelperHeader_B, "helper program header (scratch)"));
-    std::memset(e.helper_data->host().data(), 0, kHelperHeader_B);
-    const uint32_t subgroups = kHelperSubgroups;
-    std::memcpy(e.helper_data->host().data(), &subgroups, 4);  // little-endian u32
-    e.command.helper.binary = static_cast<uint32_t>(e.helper_code->gpu_va() - usc_base) | 1;
-    e.command.helper.data = e.helper_data->gpu_va();
+    AGX_TRY(auto h, create_helper_program(device, "helper program"));
+    e.helper_code = std::move(h.code);
+    e.helper_data = std::move(h.data);
+    e.command.helper = h.program;
   }
   e.command.cdm_ctrl_stream_base = e.stream->gpu_va();
   e.command.cdm_ctrl_stream_end = e.stream->gpu_va() + stream.size();
   return e;
+}
+
+Result<HelperProgram> create_helper_program(Device& device, const std::string& label) {
+  // The helper program the hardware runs when a SIMD group needing scratch
+  // starts or ends (Mesa's libagx helper.cl): its instructions are not in
+  // applegpu's table, so the code here is a lone `stop`, and the software
+  // GPU does the helper's stack bookkeeping on the header itself
+  // (docs/gpu.md, "Scratch and the helper program"). Mesa tags the address
+  // with bit 0 (agx_helper_program: ptr | 1).
+  HelperProgram h;
+  AGX_TRY(auto stop, isa::assemble_program("stop"));
+  AGX_TRY(h.code, device.create_buffer(stop.size(), label, /*usc=*/true));
+  std::memcpy(h.code->host().data(), stop.data(), stop.size());
+  AGX_TRY(h.data, device.create_buffer(kHelperHeader_B, label + " header (scratch)"));
+  std::memset(h.data->host().data(), 0, kHelperHeader_B);
+  const uint32_t subgroups = kHelperSubgroups;
+  std::memcpy(h.data->host().data(), &subgroups, 4);  // little-endian u32
+  h.program.binary = static_cast<uint32_t>(h.code->gpu_va() - device.va_layout().usc_base) | 1;
+  h.program.data = h.data->gpu_va();
+  return h;
 }
 
 }  // namespace agx::runtime

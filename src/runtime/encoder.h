@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "cmdstream/typed.h"
@@ -124,6 +125,16 @@ uint32_t spill_size_bucket(uint32_t scratch_B);
 // AGX_MAX_SUBGROUPS_PER_CORE is 128.
 constexpr uint32_t kHelperSubgroups = 128;
 constexpr uint32_t kHelperHeader_B = 8 + 128 * 88;
+
+// A helper program with its header, for a command's helper fields
+// (`program`: the USC offset tagged with bit 0, the header's address).
+// Compute launches and render passes (one per stage with scratch) make
+// them the same way.
+struct HelperProgram {
+  std::unique_ptr<Buffer> code, data;
+  drm_asahi_helper_program program{};
+};
+Result<HelperProgram> create_helper_program(Device& device, const std::string& label);
 
 // Limits the encoding checks (errors name the limit): at most 256 uniform
 // registers, kMaxThreadsPerThreadgroup threads per threadgroup,

@@ -26,6 +26,9 @@ Status check_program(const ProgramCode& p, const char* what) {
     return Error::invalid_argument("{}: {} register halves (1 to {})", what, p.register_halves, kMaxRegisterHalves);
   if (p.uniforms.size() > kMaxUniforms)
     return Error::invalid_argument("{}: {} uniforms (at most {})", what, p.uniforms.size(), kMaxUniforms);
+  if (p.scratch_B > kMaxScratch_B)
+    return Error::limit("{}: {} bytes of scratch per thread (at most {}, the largest spill size bucket)", what,
+                        p.scratch_B, kMaxScratch_B);
   return {};
 }
 
@@ -171,6 +174,7 @@ Result<UscWordList> GraphicsPipeline::place(const ProgramCode& program, const ch
   UscWordList w;
   AGX_TRY(w.code_usc, upload_usc(program.code, what));
   w.register_halves = program.register_halves;
+  w.spill_bucket = spill_size_bucket(program.scratch_B);
   w.uniform_count = uint32_t(program.uniforms.size());
   if (w.uniform_count) {
     const size_t size_B = program.uniforms.size() * 4;

@@ -55,6 +55,10 @@ struct ProgramCode {
   std::vector<uint8_t> code;
   uint32_t register_halves = 0;
   std::vector<uint32_t> uniforms;
+  // Stack (scratch) bytes per thread: the compiler's Stats::scratch_B.
+  // Nonzero: the Registers word's spill size bucket, and the render pass
+  // names a helper program for the stage (docs/runtime.md, "Scratch").
+  uint32_t scratch_B = 0;
 };
 
 // The vertex program writes the position to vertex outputs 0-3 and the

@@ -208,6 +208,20 @@ Status RenderPass::draw_state() {
   return {};
 }
 
+// A stage with scratch makes the pass's command name a helper program for
+// that stage (vertex and fragment each with their own header, as Mesa's
+// batches keep a scratch per stage: agx_batch.c).
+Status RenderPass::scratch_helpers(const GraphicsPipeline& p) {
+  auto need = [&](uint32_t scratch_B, std::optional<HelperProgram>& h, const char* stage) -> Status {
+    if (scratch_B == 0 || h) return {};
+    AGX_TRY(auto made, create_helper_program(device_, fmt::format("{}: {} helper program", desc_.label, stage)));
+    h = std::move(made);
+    return {};
+  };
+  AGX_CHECK(need(p.desc().vertex.scratch_B, vertex_helper_, "vertex"));
+  return need(p.has_fragment() ? p.desc().fragment.scratch_B : 0, fragment_helper_, "fragment");
+}
+
 Status RenderPass::record(const DrawCounts& c) {
   const std::string draw = fmt::format("{}: draw {}", desc_.label, draws_);
   if (!pipeline_) return Error::invalid_argument("{}: no graphics pipeline bound", draw);
@@ -229,6 +243,7 @@ Status RenderPass::record(const DrawCounts& c) {
     index_size = (index_buffer_->size_B() - std::min(index_buffer_->size_B(), index_offset_B_ + skip) + 3) / 4 * 4;
   }
   if (Status st = draw_state(); !st.ok()) return st.error().context(draw);
+  if (Status st = scratch_helpers(*pipeline_); !st.ok()) return st.error().context(draw);
 
   cs::IndexList l{};
   l.primitive = primitive(pipeline_->desc().topology);

@@ -272,6 +272,8 @@ Status RenderPass::end() {
   r.utile_width_px = uint8_t(tib_.tile.width_px);
   r.utile_height_px = uint8_t(tib_.tile.height_px);
   r.ppp_multisamplectl = default_sample_positions(area_.samples);
+  if (vertex_helper_) r.vertex_helper = vertex_helper_->program;
+  if (fragment_helper_) r.fragment_helper = fragment_helper_->program;
   AGX_TRY(r.bg, background());
   AGX_TRY(r.eot, end_of_tile());
   AGX_CHECK(depth_stencil());

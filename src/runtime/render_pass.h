@@ -12,6 +12,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,7 @@ class RenderPass {
   Result<uint64_t> stream_prefix(uint32_t draws);
   Error faulting_draw(Error pass_fault);
   Result<uint32_t> fragment_words(const GraphicsPipeline& p);
+  Status scratch_helpers(const GraphicsPipeline& p);
 
   Device& device_;
   RenderPassDesc desc_;
@@ -126,6 +128,7 @@ class RenderPass {
 
   // Draw recording.
   const GraphicsPipeline* pipeline_ = nullptr;
+  std::optional<HelperProgram> vertex_helper_, fragment_helper_;  // once a draw's stage has scratch
   const Buffer* index_buffer_ = nullptr;
   uint64_t index_offset_B_ = 0;
   IndexType index_type_ = IndexType::u16;

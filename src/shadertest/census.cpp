@@ -145,6 +145,7 @@ void Census::add(const std::string& path, std::string_view text, bool compile) {
     case ProgramError::Kind::several_units: ++compile_failures["several shader objects of one stage"]; break;
     case ProgramError::Kind::lowering: ++compile_failures["lowering: " + e.message]; break;
     case ProgramError::Kind::glslang: ++compile_failures[glslang_error_kind(e.message)]; break;
+    case ProgramError::Kind::link: ++compiled; break;  // each stage became SPIR-V; check_linking refused the pair
   }
 }
 

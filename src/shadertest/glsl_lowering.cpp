@@ -2,7 +2,7 @@
 // outside comments, a preamble declaring what the renamed built-ins became,
 // and explicit locations on every vertex input and varying.
 #include "shadertest/glsl_lowering.h"
-#include "shadertest/glsl_lowering_tables.h"
+#include "shadertest/glsl_lowering_internal.h"
 
 #include <algorithm>
 #include <array>
@@ -14,13 +14,7 @@
 
 namespace agx::shadertest {
 
-namespace {
-
-using compiler::Stage;
-using namespace lowering;
-
-bool ident_start(char c) { return std::isalpha(uint8_t(c)) || c == '_'; }
-bool ident_char(char c) { return std::isalnum(uint8_t(c)) || c == '_'; }
+namespace lowering {
 
 std::string piglit_name(std::string_view gl_name) {
   return "piglit_" + std::string(gl_name.substr(gl_name.starts_with("gl_") ? 3 : 0));
@@ -35,55 +29,10 @@ bool is_builtin_varying(std::string_view name) {
   return false;
 }
 
-// Locations a value of `type` takes (GLSL 4.50 section 4.4.1): 1 each, a
-// matrix one per column, dvec3/dvec4 two; nullopt for a structure.
-std::optional<uint32_t> slots_of(std::string_view type) {
-  static constexpr std::string_view kOne[] = {"float", "int", "uint", "bool", "double", "vec2", "vec3", "vec4",
-                                              "ivec2", "ivec3", "ivec4", "uvec2", "uvec3", "uvec4", "bvec2",
-                                              "bvec3", "bvec4", "dvec2"};
-  if (std::find(std::begin(kOne), std::end(kOne), type) != std::end(kOne)) return 1;
-  if (type == "dvec3" || type == "dvec4") return 2;
-  bool dbl = type.starts_with("dmat");
-  if (type.starts_with("mat") || dbl) {
-    std::string_view d = type.substr(dbl ? 4 : 3);
-    if (d.empty() || d[0] < '2' || d[0] > '4') return std::nullopt;
-    uint32_t cols = uint32_t(d[0] - '0'), rows = d.size() == 3 ? uint32_t(d[2] - '0') : cols;
-    return cols * (dbl && rows > 2 ? 2 : 1);
-  }
-  return std::nullopt;
-}
-
-class Lowerer {
- public:
-  Lowerer(Stage stage, bool es, LoweringState& state) : stage_(stage), es_(es), state_(state) {}
-
-  // Renames identifiers outside comments; returns the text.
-  std::string rename(std::string_view text);
-  Result<std::string> locate(std::string_view text);  // explicit locations
-  std::string preamble();
-  LoweredShader out;
-  std::optional<std::string> replacement(std::string_view ident);
-  Result<std::string> located(std::string_view whole);
-  Result<std::string> located_declaration(std::string_view stmt);
-  uint32_t varying_location(const std::string& name, uint32_t slots);
-  // The built-in attributes' locations, which vertex inputs avoid.
-  void reserve_builtin_attributes() {
-    for (const auto& b : kVertexBuiltins)
-      if (b.location >= 0 && used_.count(std::string(b.name))) taken_attributes_.insert(uint32_t(b.location));
-  }
-
- private:
-  Stage stage_;
-  bool es_;
-  LoweringState& state_;
-  std::set<std::string> used_;           // gl_ names replaced
-  std::set<uint32_t> taken_attributes_;  // built-in attribute locations
-  uint32_t next_attribute_ = 0;
-  uint32_t next_output_ = 0;  // fragment outputs without a location
-};
-
 std::optional<std::string> Lowerer::replacement(std::string_view id) {
-  if (id == "main" && stage_ == Stage::vertex) return "piglit_main";  // kClipZMain calls it
+  if (colour_builtin(id)) ++colour_uses_[std::string(id)];
+  if (id == "main" && (stage_ == Stage::vertex || two_sided("gl_Color") || two_sided("gl_SecondaryColor")))
+    return "piglit_main";  // kClipZMain (two_side_main) calls it
   if (id == "attribute" && stage_ == Stage::vertex) return "in";
   if (id == "varying") return stage_ == Stage::vertex ? "out" : "in";
   for (const auto& [from, to] : kSampling)
@@ -102,8 +51,10 @@ std::optional<std::string> Lowerer::replacement(std::string_view id) {
     if (id != b.name) continue;
     used_.insert(std::string(id));
     if (id == "ftransform") used_.insert("gl_Vertex"), used_.insert("gl_ModelViewProjectionMatrix");
-    if (stage_ == Stage::fragment && (id == "gl_Color" || id == "gl_SecondaryColor"))
+    if (stage_ == Stage::fragment && (id == "gl_Color" || id == "gl_SecondaryColor")) {
+      if (two_sided(id)) return id == "gl_Color" ? "piglit_Color" : "piglit_SecondaryColor";
       return id == "gl_Color" ? "piglit_FrontColor" : "piglit_FrontSecondaryColor";
+    }
     return piglit_name(id);
   }
   return std::nullopt;
@@ -137,54 +88,6 @@ std::string Lowerer::rename(std::string_view text) {
   return out;
 }
 
-uint32_t Lowerer::varying_location(const std::string& name, uint32_t slots) {
-  auto it = state_.varying_locations.find(name);
-  if (it != state_.varying_locations.end()) return it->second;
-  uint32_t at = state_.next_varying;
-  state_.varying_locations[name] = at;
-  state_.next_varying += slots;
-  return at;
-}
-
-// Tokens of one global statement: identifiers, numbers, single punctuation.
-std::vector<std::string_view> tokens(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    if (std::isspace(uint8_t(s[i]))) {
-      ++i;
-    } else if (ident_char(s[i])) {
-      size_t e = i;
-      while (e < s.size() && ident_char(s[e])) ++e;
-      out.push_back(s.substr(i, e - i));
-      i = e;
-    } else {
-      out.push_back(s.substr(i++, 1));
-    }
-  }
-  return out;
-}
-
-// Where a statement's declaration starts: after leading blanks and comments
-// (they stay where they are, with their line breaks).
-size_t declaration_start(std::string_view stmt) {
-  size_t i = 0;
-  while (i < stmt.size()) {
-    if (std::isspace(uint8_t(stmt[i]))) {
-      ++i;
-    } else if (stmt.compare(i, 2, "//") == 0) {
-      size_t e = stmt.find('\n', i);
-      i = e == std::string_view::npos ? stmt.size() : e;
-    } else if (stmt.compare(i, 2, "/*") == 0) {
-      size_t e = stmt.find("*/", i + 2);
-      i = e == std::string_view::npos ? stmt.size() : e + 2;
-    } else {
-      break;
-    }
-  }
-  return i;
-}
-
 Result<std::string> Lowerer::located(std::string_view whole) {
   size_t lead_end = declaration_start(whole);
   std::string lead(whole.substr(0, lead_end));
@@ -199,12 +102,18 @@ Result<std::string> Lowerer::located_declaration(std::string_view stmt) {
   auto t = tokens(stmt);
   bool in = false, out = false;
   size_t k = 0;
+  std::optional<uint32_t> explicit_location;
+  bool has_location = false;
   for (; k < t.size(); ++k) {
     if (t[k] == "layout") {
       // layout(...): an explicit location is kept as written.
       size_t close = k;
       while (close < t.size() && t[close] != ")") {
-        if (t[close] == "location") return std::string(stmt);
+        if (t[close] == "location") {
+          has_location = true;
+          if (close + 2 < t.size() && t[close + 1] == "=" && std::isdigit(uint8_t(t[close + 2][0])))
+            explicit_location = uint32_t(std::stoul(std::string(t[close + 2])));
+        }
         ++close;
       }
       k = close;
@@ -220,7 +129,11 @@ Result<std::string> Lowerer::located_declaration(std::string_view stmt) {
   // location 0; several take locations in declaration order (glslang
   // assigns none for OpenGL SPIR-V, and the compiler needs them).
   bool output = stage_ == Stage::fragment && out;
-  if (!attribute && !varying && !output) return std::string(stmt);
+  if (has_location) {
+    if (varying && explicit_location) note_explicit_varying(t, k, *explicit_location);
+    return std::string(stmt);
+  }
+  if (recording_ || (!attribute && !varying && !output)) return std::string(stmt);
   bool function = std::find(t.begin(), t.end(), "(") != t.end() && std::find(t.begin(), t.end(), "layout") == t.end();
   if (k >= t.size() || function)
     return std::string(stmt);  // a function prototype or nothing to place
@@ -229,13 +142,15 @@ Result<std::string> Lowerer::located_declaration(std::string_view stmt) {
   // A redeclared built-in varying (`varying vec4 gl_TexCoord[2];`, renamed
   // above): the preamble declares it; its line breaks stay.
   for (size_t n = k + 1; n < t.size(); ++n) {
-    if (!is_builtin_varying(t[n])) continue;
+    const bool two_sided_colour = stage_ == Stage::fragment && (t[n] == "piglit_Color" || t[n] == "piglit_SecondaryColor");
+    if (!is_builtin_varying(t[n]) && !two_sided_colour) continue;
+    note_colour_redeclaration(t, k, t[n]);
     std::string blank;
     for (char c : stmt)
       if (c == '\n') blank.push_back(c);
     return blank;
   }
-  auto slots = slots_of(type);
+  auto slots = this->slots(type);
   if (!slots)
     return Error::unsupported("a {} of type '{}' (structures are not placed)",
                               varying ? "varying" : output ? "fragment output" : "vertex input", type);
@@ -250,12 +165,13 @@ Result<std::string> Lowerer::located_declaration(std::string_view stmt) {
   size_t i = k + 1;
   std::string type_suffix;
   auto array = [&](size_t& at, std::string& text) -> Result<uint32_t> {
-    if (at >= t.size() || t[at] != "[") return 1u;
-    if (at + 2 >= t.size() || t[at + 2] != "]" || !std::isdigit(uint8_t(t[at + 1][0])))
-      return Error::unsupported("an array of a size that is not a number in '{}'", stmt);
-    text += "[" + std::string(t[at + 1]) + "]";
-    uint32_t n = uint32_t(std::stoul(std::string(t[at + 1])));
-    at += 3;
+    uint32_t n = 1;
+    for (; at < t.size() && t[at] == "["; at += 3) {  // arrays of arrays: each size in turn
+      if (at + 2 >= t.size() || t[at + 2] != "]" || !std::isdigit(uint8_t(t[at + 1][0])))
+        return Error::unsupported("an array of a size that is not a number in '{}'", stmt);
+      text += "[" + std::string(t[at + 1]) + "]";
+      n *= uint32_t(std::stoul(std::string(t[at + 1])));
+    }
     return n;
   };
   AGX_TRY(uint32_t type_count, array(i, type_suffix));
@@ -310,6 +226,7 @@ Result<std::string> Lowerer::locate(std::string_view text) {
     else if (!std::isspace(uint8_t(c))) line_start = false;
     if (c == '{') ++depth;
     if (c == '}' && --depth == 0) {
+      note_structure(text.substr(stmt, i + 1 - stmt));
       out.append(text.substr(stmt, i + 1 - stmt));
       stmt = i + 1;
     }
@@ -355,10 +272,16 @@ std::string Lowerer::preamble() {
         p += fmt::format("layout(location = {}) in {}{} {};\n", b.location, prec, type, name);
         out.attributes.emplace_back(b.name);
         break;
-      case Builtin::Kind::varying:
-        p += fmt::format("layout(location = {}) {} {}{} {}{};\n", varying_location(name, b.slots),
+      case Builtin::Kind::varying: {
+        const std::string qualifier = colour_qualifier(b.name);
+        if (stage_ == Stage::fragment && two_sided(b.name)) {
+          p += two_sided_inputs(b.name, qualifier, prec);
+          break;
+        }
+        p += fmt::format("layout(location = {}) {}{} {}{} {}{};\n", varying_location(name, b.slots), qualifier,
                          stage_ == Stage::vertex ? "out" : "in", prec, type, name, array);
         break;
+      }
       case Builtin::Kind::fragment_out:
         p += fmt::format("layout(location = 0) out {}{} {}{};\n", prec, type, name, array);
         break;
@@ -390,7 +313,9 @@ std::string Lowerer::preamble() {
   return p;
 }
 
-}  // namespace
+}  // namespace lowering
+
+using namespace lowering;
 
 VersionLine find_version(std::string_view text) {
   VersionLine v;
@@ -422,8 +347,13 @@ Result<LoweredShader> lower_glsl(std::string_view text, Stage stage, unsigned ve
   std::string out_version = es && version >= 300 ? fmt::format("{} es", std::max(version, 310u))
                                                   : fmt::format("{}", std::max(version, 450u));
   Lowerer l(stage, es && version >= 300, state);
-  std::string body = l.rename(v.body);
+  std::string body = l.rename(drop_core_extensions(std::move(v.body)));
   if (stage == Stage::vertex) l.reserve_builtin_attributes();
+  // A first pass notes the explicit varying locations, which the implicit
+  // ones then avoid.
+  l.recording_ = true;
+  if (auto noted = l.locate(body); !noted.ok()) return noted.error();
+  l.recording_ = false;
   AGX_TRY(body, l.locate(body));
   std::string pre = l.preamble();
   // The preamble goes before the first line that is not blank, a comment or
@@ -452,7 +382,10 @@ Result<LoweredShader> lower_glsl(std::string_view text, Stage stage, unsigned ve
     ++line;
   }
   l.out.source = fmt::format("#version {}\n#line {}\n{}{}#line {}\n{}{}", out_version, first_line, body.substr(0, at),
-                             pre, line, body.substr(at), stage == Stage::vertex ? kClipZMain : "");
+                             pre, line, body.substr(at), stage == Stage::vertex ? kClipZMain : l.two_side_main());
+  l.finish_colours();
+  if (stage == Stage::vertex)
+    for (const auto& [name, qualifier] : l.out.colour_qualifiers) state.vertex_colours.insert(name);
   return std::move(l.out);
 }
 

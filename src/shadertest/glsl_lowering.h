@@ -36,6 +36,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,6 +64,13 @@ VersionLine find_version(std::string_view text);
 // What the lowering of one program keeps across its stages.
 struct LoweringState {
   std::map<std::string, uint32_t> varying_locations;  // name -> first location
+  std::set<uint32_t> explicit_varyings;                // locations given by layout(location = N)
+  // The colour built-ins the vertex shader uses (its LoweredShader's
+  // colour_qualifiers), for two-sided colour in the fragment shader.
+  std::set<std::string> vertex_colours;
+  // `shade model flat` in the file: the colours redeclared without an
+  // interpolation qualifier are flat (GLSL 1.30 section 4.3.7).
+  bool flat_colours = false;
   uint32_t next_varying = 0;
 };
 
@@ -73,6 +81,12 @@ struct LoweredShader {
   // Features the lowering keeps compiling but a draw cannot honour yet
   // (gl_ClipVertex: user clip planes).
   std::vector<std::string> unsupported;
+  // The colour built-ins the shader statically uses (gl_FrontColor,
+  // gl_BackColor, gl_FrontSecondaryColor, gl_BackSecondaryColor in a vertex
+  // shader, gl_Color, gl_SecondaryColor in a fragment shader) and the
+  // interpolation qualifier a redeclaration gives them ("" for none), for
+  // the check between stages of GLSL 1.30 section 4.3.7.
+  std::map<std::string, std::string> colour_qualifiers;
 };
 
 // `version`/`es`: the #version to assume when the text has none (piglit

@@ -94,4 +94,20 @@ inline constexpr std::array<std::array<std::string_view, 4>, 12> kShadowForms = 
     {"shadow1DArrayLod", "sampler1DArrayShadow", "vec3", "textureLod"},
 }};
 
+// Extensions glslang 12 refuses in an `#extension` line ("extension not
+// supported") whose features are core in the GLSL 4.50 / ES 3.10 the
+// lowering compiles: the line is emptied. Sources: the extensions' specs in
+// the Khronos OpenGL registry and the GLSL 4.50 specification:
+// ARB_arrays_of_arrays is core in GLSL 4.30 (section 4.1.9, "Arrays") and
+// ES 3.10; ARB_shader_precision (GLSL 4.10) adds no syntax, only the
+// precision of section 4.7.1; MESA_shader_integer_functions adds GLSL 4.00's
+// integer functions (section 8.8: uaddCarry, usubBorrow, umulExtended,
+// imulExtended, bitfield*, bitCount, findLSB, findMSB), frexp/ldexp and the
+// implicit int -> uint conversion of section 4.1.10.
+inline constexpr std::string_view kCoreExtensions[] = {
+    "GL_ARB_arrays_of_arrays",
+    "GL_ARB_shader_precision",
+    "GL_MESA_shader_integer_functions",
+};
+
 }  // namespace agx::shadertest::lowering

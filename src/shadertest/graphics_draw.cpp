@@ -118,7 +118,7 @@ Result<runtime::ProgramCode> GraphicsSession::vertex_program(const std::map<uint
   }
   AGX_TRY(auto prolog, compiler::compile_vertex_prolog(key));
   AGX_TRY(compiler::Shader linked, compiler::link_vertex(prolog, vs));
-  return runtime::ProgramCode{std::move(linked.code), linked.stats.gprs, std::move(u)};
+  return runtime::ProgramCode{std::move(linked.code), linked.stats.gprs, std::move(u), linked.stats.scratch_B};
 }
 
 // The main fragment shader and its epilog for the pass's tilebuffer.
@@ -130,7 +130,7 @@ Result<runtime::ProgramCode> GraphicsSession::fragment_program(const tilebuffer:
   key.write_depth = fs.abi.fragment.writes_depth && depth_;
   AGX_TRY(auto epilog, compiler::compile_fragment_epilog(key));
   AGX_TRY(compiler::Shader linked, compiler::link_fragment(fs, epilog));
-  return runtime::ProgramCode{std::move(linked.code), linked.stats.gprs, fragment_uniforms_};
+  return runtime::ProgramCode{std::move(linked.code), linked.stats.gprs, fragment_uniforms_, linked.stats.scratch_B};
 }
 
 Result<std::unique_ptr<runtime::GraphicsPipeline>> GraphicsSession::pipeline(
@@ -171,6 +171,11 @@ Result<std::unique_ptr<runtime::GraphicsPipeline>> GraphicsSession::pipeline(
   d.fragment_w_cf = fa.w_cf;
   d.topology = topo;
   d.cull = state_.cull_face ? runtime::CullMode::back : runtime::CullMode::none;
+  // GL's counter-clockwise front: the window's rows are GL's (not
+  // flipped), so the hardware, which counts rows from the top as Vulkan
+  // does, sees GL's picture mirrored in y, and GL's counter-clockwise is
+  // its clockwise (culling and gl_FrontFacing alike).
+  d.front_face = runtime::FrontFace::clockwise;
   d.provoking_vertex_last = state_.provoking_last;
   d.depth_test = state_.depth_test;
   d.depth_write = state_.depth_test;  // glDepthMask stays GL_TRUE

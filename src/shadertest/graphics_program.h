@@ -42,9 +42,16 @@ struct GraphicsProgram {
 // compatibility feature the lowering leaves), or the file has more than one
 // shader object of a stage (GL links them; glslang's SPIR-V path takes one).
 struct ProgramError {
-  enum class Kind { lowering, glslang, several_units } kind = Kind::glslang;
+  // link: the stages break a GL linking rule check_linking makes.
+  enum class Kind { lowering, glslang, several_units, link } kind = Kind::glslang;
   std::string message;
 };
+
+// The GL linking rules between the stages the runner checks (the others
+// are not made): GLSL 1.30 section 4.3.7, the colour built-ins a program
+// statically uses (gl_FrontColor, gl_BackColor and gl_Color; the secondary
+// ones likewise) take one interpolation qualifier, or none.
+std::optional<std::string> check_linking(const GraphicsProgram& program);
 
 // Lowers and runs glslang on the file's vertex and fragment sections.
 std::variant<GraphicsProgram, ProgramError> build_graphics_program(const ShaderTest& test);

@@ -254,6 +254,7 @@ Status GraphicsSession::gl_state(const CmdGlState& s) {
     if (arg == "GL_DEPTH_TEST") state_.depth_test = on;
     else if (arg == "GL_CULL_FACE") state_.cull_face = on;
     else if (arg == "GL_DEPTH_CLAMP") state_.depth_clamp = on;
+    else if (arg == "GL_VERTEX_PROGRAM_TWO_SIDE") return two_side(on);
     // Blending with GL's default factors (ONE, ZERO) writes the source:
     // shader_runner has no command that changes them.
     else if (arg == "GL_BLEND" || arg == "GL_DITHER" || arg == "GL_MULTISAMPLE") return {};
@@ -270,8 +271,22 @@ Status GraphicsSession::gl_state(const CmdGlState& s) {
     state_.provoking_last = arg == "last";
     return {};
   }
-  if (s.kind == K::hint || s.kind == K::shade_model) return {};  // hints change nothing; flat shading is the shader's
+  // Hints change nothing; `shade model flat` was given to the lowering
+  // (the colours' interpolation, build_graphics_program).
+  if (s.kind == K::hint || s.kind == K::shade_model) return {};
   return Error::unsupported("this GL state command is not supported by the runner");
+}
+
+// Two-sided colour: the lowering's piglit_TwoSide in the fragment shader
+// (a fragment shader without it reads no colour the vertex shader writes a
+// back side of: nothing changes).
+Status GraphicsSession::two_side(bool on) {
+  for (const auto& lu : program_.fragment.abi.loose_uniforms) {
+    if (lu.name != "piglit_TwoSide") continue;
+    if (fragment_uniforms_.size() <= lu.uniform) fragment_uniforms_.resize(lu.uniform + 1, 0);
+    fragment_uniforms_[lu.uniform] = on ? 1 : 0;
+  }
+  return {};
 }
 
 Status GraphicsSession::fixed_function(const CmdFixedFunction& f) {

@@ -102,6 +102,7 @@ class GraphicsSession {
   Status clear();
   Status graphics(const GraphicsCommand& g);
   Status gl_state(const CmdGlState& s);
+  Status two_side(bool on);
   Status fixed_function(const CmdFixedFunction& f);
   Status probe_failed(ProbeFailure failure);  // records it; returns ok
   Result<Framebuffer> framebuffer() const;

@@ -40,6 +40,9 @@ struct Capabilities {
   bool has_extension(std::string_view name) const;
 };
 
+// What is missing for an extension the stack refuses, when known.
+std::optional<std::string_view> refused_extension_reason(std::string_view name);
+
 // The reason a file is skipped, or nothing when the stack can run it.
 std::optional<std::string> skip_reason(const ShaderTest& test, const Capabilities& caps);
 

@@ -87,6 +87,38 @@ void main() { o = vec4(float(d.x), float(d.y), float(d.z), float(e)); })", o);
   EXPECT_EQ(ldcf, 8u) << s->ir_text;
 }
 
+// Structure varyings (in an array, with a double, a 64-bit integer and a
+// matrix) take their members' locations in order on both sides, flat.
+TEST(Fp64Io, StructureVaryingsTakeTheirMembersLocations) {
+  const std::string decl = "#version 450\n#extension GL_ARB_gpu_shader_int64 : require\n"
+                           "struct S { float f[2]; dvec3 d; uint64_t u; mat2 m; };\n";
+  auto v = compile_vs(decl + "layout(location = 1) flat out S s[2];\n"
+                      "void main() { gl_Position = vec4(0.0); s[1].d = dvec3(1.0lf); s[0].u = 7ul; s[1].m[1] = vec2(2.0); }\n");
+  ASSERT_TRUE(v.ok()) << v.error().message();
+  // Per element: f[0], f[1], d (4 words, then 2), u (2 words), m's two columns.
+  const uint32_t words[7] = {1, 1, 4, 2, 2, 2, 2};
+  const VertexAbi& va = v->abi.vertex;
+  ASSERT_EQ(va.outputs.varyings.size(), 14u);
+  for (uint32_t i = 0; i < 14; ++i) {
+    EXPECT_EQ(va.output_locations[i], 1 + i);
+    EXPECT_EQ(va.outputs.varyings[i].components, words[i % 7]);
+    EXPECT_EQ(va.outputs.varyings[i].interp, varyings::Interp::flat);
+  }
+  Options o;
+  o.stage = Stage::fragment;
+  o.file_name = "t.frag";
+  auto f = compile_glsl(decl + "layout(location = 1) flat in S s[2];\nlayout(location = 0) out vec4 o;\n"
+                        "void main() { o = vec4(float(s[1].d.z), float(s[0].u), s[1].m[1]); }\n", o);
+  ASSERT_TRUE(f.ok()) << f.error().message();
+  const std::vector<FragmentInput>& in = f->abi.fragment.inputs;
+  ASSERT_EQ(in.size(), 14u);
+  for (uint32_t i = 0; i < 14; ++i) {
+    EXPECT_EQ(in[i].location, 1 + i);
+    EXPECT_EQ(in[i].components, words[i % 7]);
+    EXPECT_EQ(in[i].interpolation, Interpolation::flat);
+  }
+}
+
 TEST(Fp64Io, PrologKeyErrors) {
   VertexPrologAttribute a;
   a.location = 15;

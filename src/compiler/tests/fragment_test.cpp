@@ -163,10 +163,11 @@ void main() { o = c; })"), "sample-qualified")) ;
 layout(location = 0) out vec4 o;
 void main() { o = vec4(gl_SampleID); })"), "gl_SampleID"));
   EXPECT_TRUE(has(error_of(R"(#version 450
-struct S { vec4 a; };
-layout(location = 0) in S c;
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+struct S { vec4 a; f16vec2 h; };
+layout(location = 0) flat in S c;
 layout(location = 0) out vec4 o;
-void main() { o = c.a; })"), "only scalars, vectors, matrices and arrays of them are supported"));
+void main() { o = c.a; })"), "only 32- and 64-bit int, uint and float types are supported"));
   Options o = frag_options();
   o.stage = Stage::compute;
   auto spirv = glsl_to_spirv("#version 450\nlayout(location = 0) out vec4 o;\nvoid main() { o = vec4(1); }\n", frag_options());

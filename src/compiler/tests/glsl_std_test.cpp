@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "compiler/tests/buffer_words.h"
 #include "compiler/tests/run_helpers.h"
@@ -113,6 +114,64 @@ TEST(GlslStd, RoundingSignRemaindersMixAndExponents) {
          int ex, ey; double fx = std::frexp(x, &ex), fy = std::frexp(y, &ey); return fx + 4 * fy + ex * 8 + ey; }, 1e-6},
       {"modf(vec2(y, x), w2).y - w2.x", [](double x, double y) { double wy, wx; std::modf(y, &wy); return std::modf(x, &wx) - wy; }, 1e-6},
   }, x, y);
+}
+
+// isinf and isnan on infinities, NaNs, the largest finite float and
+// ordinary numbers (OpIsInf / OpIsNan, scalar and vector).
+TEST(GlslStd, IsInfAndIsNan) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const float big = std::numeric_limits<float>::max();
+  const std::vector<float> pool = {inf, -inf, nan, -nan, big, -big, 0.0f, -1.5f, 1e-40f, 3.0f};
+  std::vector<float> x(64), y(64);
+  for (size_t i = 0; i < 64; ++i) { x[i] = pool[i % pool.size()]; y[i] = pool[(i / pool.size()) % pool.size()]; }
+  run_cases({
+      {"isinf(x) ? 1.0 : 0.0", [](double x, double) { return std::isinf(x) ? 1.0 : 0.0; }, 0},
+      {"isnan(x) ? 1.0 : 0.0", [](double x, double) { return std::isnan(x) ? 1.0 : 0.0; }, 0},
+      {"dot(vec2(isinf(vec2(x, y))), vec2(1.0, 2.0))",
+       [](double x, double y) { return (std::isinf(x) ? 1.0 : 0.0) + (std::isinf(y) ? 2.0 : 0.0); }, 0},
+  }, x, y);
+}
+
+// uaddCarry, usubBorrow, umulExtended and imulExtended (OpIAddCarry,
+// OpISubBorrow, OpUMulExtended, OpSMulExtended: struct results) against
+// the host's 64-bit arithmetic, scalar and vector.
+TEST(GlslStd, ExtendedIntegerArithmetic) {
+  auto s = compile(R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+layout(set = 0, binding = 1) buffer B { uint b[]; };
+layout(set = 0, binding = 2) buffer O { uint o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x, x = a[i], y = b[i], hi, lo, c;
+  o[i * 8u + 0u] = uaddCarry(x, y, c); o[i * 8u + 1u] = c;
+  o[i * 8u + 2u] = usubBorrow(x, y, c); o[i * 8u + 3u] = c;
+  umulExtended(x, y, hi, lo); o[i * 8u + 4u] = hi; o[i * 8u + 5u] = lo;
+  ivec2 shi, slo;
+  imulExtended(ivec2(x, y), ivec2(y, -7), shi, slo);
+  o[i * 8u + 6u] = uint(shi.x); o[i * 8u + 7u] = uint(shi.y) ^ uint(slo.y);
+})");
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  const std::vector<uint32_t> pool = {0, 1, 7, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, 0x12345678u, 0xDEADBEEFu};
+  std::vector<uint32_t> a(64), b(64);
+  for (size_t i = 0; i < 64; ++i) { a[i] = pool[i % 8]; b[i] = pool[i / 8]; }
+  Job r;
+  r.buffers = {a, b, std::vector<uint32_t>(64 * 8)};
+  r.groups = {1, 1, 1};
+  auto st = execute(*s, r);
+  ASSERT_TRUE(st.ok()) << st.error().message();
+  for (size_t i = 0; i < 64; ++i) {
+    const uint32_t* o = &r.buffers[2][i * 8];
+    const uint64_t sum = uint64_t(a[i]) + b[i], prod = uint64_t(a[i]) * b[i];
+    const int64_t sprod = int64_t(int32_t(a[i])) * int32_t(b[i]), sprod7 = int64_t(int32_t(b[i])) * -7;
+    EXPECT_EQ(o[0], uint32_t(sum)) << i;
+    EXPECT_EQ(o[1], uint32_t(sum >> 32)) << i;
+    EXPECT_EQ(o[2], a[i] - b[i]) << i;
+    EXPECT_EQ(o[3], a[i] < b[i] ? 1u : 0u) << i;
+    EXPECT_EQ(o[4], uint32_t(prod >> 32)) << i;
+    EXPECT_EQ(o[5], uint32_t(prod)) << i;
+    EXPECT_EQ(o[6], uint32_t(uint64_t(sprod) >> 32)) << i;
+    EXPECT_EQ(o[7], uint32_t(uint64_t(sprod7) >> 32) ^ uint32_t(sprod7)) << i;
+  }
 }
 
 TEST(GlslStd, VectorGeometry) {

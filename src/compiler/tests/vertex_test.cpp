@@ -135,12 +135,13 @@ TEST(Vertex, Errors) {
       {"#version 450\nlayout(location = 16) in vec4 a;\nvoid main() { gl_Position = a; }\n", "location 16"},
       {"#version 450\n#extension GL_ARB_gpu_shader_int64 : require\nlayout(location = 0) in i64vec2 a;\n"
        "void main() { gl_Position = vec4(a, 0.0, 1.0); }\n",
-       "only 32-bit int, uint and float types and doubles are supported"},
+       "64-bit integer attributes are not supported"},
       {"#version 450\nlayout(location = 0) in dvec3 a;\nlayout(location = 1) in vec4 b;\n"
        "void main() { gl_Position = vec4(a, 1.0) + b; }\n",
        "location 1"},  // a dvec3 takes two locations (the SPIR-V validator says so first)
-      {"#version 450\nstruct S { vec4 a; };\nlayout(location = 0) out S s;\nvoid main() { s.a = vec4(1.0); }\n",
-       "only scalars, vectors, matrices and arrays of them are supported"},
+      {"#version 450\n#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"
+       "struct S { vec4 a; f16vec2 h; };\nlayout(location = 0) out S s;\nvoid main() { s.a = vec4(1.0); }\n",
+       "only 32- and 64-bit int, uint and float types are supported"},
   };
   for (const auto& [src, want] : cases) {
     const std::string e = error_of(src);

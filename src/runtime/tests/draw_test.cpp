@@ -300,6 +300,46 @@ TEST_F(DrawTest, SeparableFragmentInputsBindTheirOwnRegisters) {
   EXPECT_NE(bad.error().message().find("fragment Z"), std::string::npos) << bad.error().message();
 }
 
+// A program with scratch gets the spill size bucket, and the pass's
+// command a helper program for its stage only (each with its header).
+TEST_F(DrawTest, ScratchGivesItsStageAHelperProgram) {
+  Image* rt = image(format::Format::R8G8B8A8_UNORM);
+  ASSERT_TRUE(rt);
+  auto run = [&](uint32_t vertex_B, uint32_t fragment_B) -> drm_asahi_cmd_render {
+    GraphicsPipelineDesc d = desc(rect(0, 0, 8, 8, kRed));
+    d.vertex.scratch_B = vertex_B;
+    d.fragment.scratch_B = fragment_B;
+    const GraphicsPipeline* p = pipeline(std::move(d));
+    auto pass = begin(rt);
+    EXPECT_TRUE(p && pass);
+    if (!p || !pass) return {};
+    EXPECT_TRUE(pass->bind_pipeline(*p).ok());
+    EXPECT_TRUE(pass->draw(6).ok());
+    Status st = pass->end();
+    EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().message());
+    expect_pixels(pixels(*rt), [](uint32_t x, uint32_t y) { return in_rect(x, y, 0, 0, 8, 8, {255, 0, 0, 255}); });
+    return pass->command();
+  };
+  drm_asahi_cmd_render c = run(0, 0);
+  EXPECT_EQ(c.vertex_helper.binary, 0u);
+  EXPECT_EQ(c.fragment_helper.binary, 0u);
+  c = run(64, 0);
+  EXPECT_EQ(c.vertex_helper.binary & 1u, 1u);  // tagged as Mesa's agx_helper_program does
+  EXPECT_NE(c.vertex_helper.data, 0u);
+  EXPECT_EQ(c.fragment_helper.binary, 0u);
+  c = run(100, 4096);
+  EXPECT_EQ(c.vertex_helper.binary & 1u, 1u);
+  EXPECT_EQ(c.fragment_helper.binary & 1u, 1u);
+  EXPECT_NE(c.fragment_helper.data, c.vertex_helper.data);
+  // Too much scratch: the pipeline is refused.
+  GraphicsPipelineDesc big = desc(rect(0, 0, 8, 8, kRed));
+  big.fragment.scratch_B = kMaxScratch_B + 4;
+  auto p = GraphicsPipeline::create(*dev, std::move(big));
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message().find("fragment program: 524292 bytes of scratch per thread"), std::string::npos)
+      << p.error().message();
+}
+
 TEST_F(DrawTest, PipelineErrorsNameThePipeline) {
   GraphicsPipelineDesc d = desc(rect(0, 0, 8, 8, kRed));
   d.label = "quad";

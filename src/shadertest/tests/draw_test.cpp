@@ -137,6 +137,66 @@ TEST(Draw, DoubleVertexDataAndVaryings) {
   EXPECT_NE(v.detail.find("column d: non-double data for a double input"), std::string::npos) << v.detail;
 }
 
+// Structure varyings (nested, in arrays of arrays, with doubles and 64-bit
+// integers, flat) and a smooth one of floats: each member at its location
+// in both stages, the #extension lines of core features accepted.
+TEST(Draw, StructureVaryings) {
+  const std::string decls =
+      "struct S1 { float[2] f; dvec2 d; };\nstruct S2 { S1 s; uint64_t u; ivec3 i; };\nstruct C { vec2 a; vec4 b; };\n";
+  const std::string ext = "#version 400\n#extension GL_ARB_arrays_of_arrays: require\n"
+                          "#extension GL_ARB_gpu_shader_int64 : require\n";
+  auto v = run("[require]\nGLSL >= 4.00\nGL_ARB_arrays_of_arrays\nGL_ARB_gpu_shader_int64\n"
+               "[vertex shader]\n" + ext + decls +
+               "in vec4 piglit_vertex;\nflat out S2[2][2] s;\nout C c;\n"
+               "void main() {\n  gl_Position = piglit_vertex;\n  c.a = vec2(0.25, 0.5); c.b = vec4(1, 2, 3, 4);\n"
+               "  for (int i = 0; i < 2; ++i) for (int j = 0; j < 2; ++j) {\n"
+               "    int k = 2 * i + j;\n    s[i][j].s.f[0] = float(k); s[i][j].s.f[1] = float(k) + 0.5;\n"
+               "    s[i][j].s.d = dvec2(k, 1.0lf / 3.0lf); s[i][j].u = 0x123456789ul * uint64_t(k + 1);\n"
+               "    s[i][j].i = ivec3(-k, k, 7);\n  }\n}\n"
+               "[fragment shader]\n" + ext + decls +
+               "flat in S2[2][2] s;\nin C c;\nout vec4 colour;\n"
+               "void main() {\n  bool ok = c.a == vec2(0.25, 0.5) && c.b == vec4(1, 2, 3, 4);\n"
+               "  for (int i = 0; i < 2; ++i) for (int j = 0; j < 2; ++j) {\n"
+               "    int k = 2 * i + j;\n    ok = ok && s[i][j].s.f[0] == float(k) && s[i][j].s.f[1] == float(k) + 0.5;\n"
+               "    ok = ok && s[i][j].s.d == dvec2(k, 1.0lf / 3.0lf) && s[i][j].u == 0x123456789ul * uint64_t(k + 1);\n"
+               "    ok = ok && s[i][j].i == ivec3(-k, k, 7);\n  }\n"
+               "  colour = ok ? vec4(0, 1, 0, 1) : vec4(1, 0, 0, 1);\n}\n"
+               "[test]\ndraw rect -1 -1 2 2\nprobe all rgba 0 1 0 1\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
+// Two-sided colour: with GL_VERTEX_PROGRAM_TWO_SIDE a back-facing rect
+// (negative width: clockwise) reads gl_BackColor, a front-facing one
+// gl_FrontColor; without it both read the front colour.
+TEST(Draw, TwoSidedColour) {
+  auto v = run("[require]\nGLSL >= 1.10\n[vertex shader]\n"
+               "void main() { gl_Position = gl_Vertex; gl_FrontColor = vec4(0, 1, 0, 1); gl_BackColor = vec4(0, 0, 1, 1);"
+               " gl_FrontSecondaryColor = vec4(0.5); }\n"
+               "[fragment shader]\nvoid main() { gl_FragColor = gl_Color; }\n"
+               "[test]\nenable GL_VERTEX_PROGRAM_TWO_SIDE\ndraw rect -1 -1 1 2\ndraw rect 1 -1 -1 2\n"
+               "relative probe rect rgba (0.0, 0.0, 0.5, 1.0) (0, 1, 0, 1)\n"
+               "relative probe rect rgba (0.5, 0.0, 0.5, 1.0) (0, 0, 1, 1)\n"
+               "disable GL_VERTEX_PROGRAM_TWO_SIDE\ndraw rect 1 -1 -1 2\ndraw rect -1 -1 1 2\nprobe all rgba 0 1 0 1\n"
+               // Culling drops the back-facing (clockwise) rect only.
+               "clear\nenable GL_CULL_FACE\ndraw rect 1 -1 -1 2\ndraw rect -1 -1 1 2\n"
+               "relative probe rect rgba (0.0, 0.0, 0.5, 1.0) (0, 1, 0, 1)\n"
+               "relative probe rect rgba (0.5, 0.0, 0.5, 1.0) (0, 0, 0, 0)\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
+// Local arrays indexed by a uniform live in the stack in both stages: the
+// render command names a helper program per stage with scratch.
+TEST(Draw, StackMemoryInBothStages) {
+  auto v = run("[require]\nGLSL >= 1.30\n[vertex shader]\n#version 130\nin vec4 piglit_vertex;\nuniform int i;\n"
+               "out vec4 c;\nvoid main() {\n  vec4 a[5] = vec4[5](vec4(1), vec4(0, 0.5, 0, 1), vec4(2), vec4(3), vec4(4));\n"
+               "  a[i + 2] = vec4(0.25);\n  gl_Position = piglit_vertex;\n  c = a[i] + a[i + 2];\n}\n"
+               "[fragment shader]\n#version 130\nin vec4 c;\nuniform int i;\n"
+               "void main() {\n  float f[6] = float[6](0.0, 0.0, 0.0, 0.0, 0.0, 0.0);\n"
+               "  f[i * 3] = c.y;\n  gl_FragColor = vec4(f[0] + c.x - 0.25, f[i * 3], f[5], 1.0);\n}\n"
+               "[test]\nuniform int i 1\ndraw rect -1 -1 2 2\nprobe all rgba 0 0.75 0 1\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
 // Control flow in the vertex shader after the prolog's attribute loads:
 // the exec-mask stack starts at 0 whatever the prolog left in r0.
 TEST(Draw, VertexShaderLoopAfterThePrologsLoads) {

@@ -106,13 +106,97 @@ TEST(GlslLowering, LinesVersionsAndComments) {
 
 TEST(GlslLowering, ErrorsNameWhatCannotBeLowered) {
   LoweringState state;
-  auto r = lower_glsl("struct S { float a; };\nvarying S s;\nvoid main() {}\n", Stage::vertex, 110, false, 1, state);
+  // A structure with a member the lowering cannot count is not placed.
+  auto r = lower_glsl("const int N = 2;\nstruct S { float a[N]; };\nvarying S s;\nvoid main() {}\n", Stage::vertex, 110,
+                      false, 1, state);
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(has(r.error().message(), "a varying of type 'S'"));
   r = lower_glsl("const int N = 2;\nvarying vec4 v[N];\nvoid main() {}\n", Stage::vertex, 110, false, 1, state);
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(has(r.error().message(), "not a number"));
   EXPECT_FALSE(lower_glsl("void main() {}", Stage::compute, 450, false, 1, state).ok());
+}
+
+// Structure varyings take their members' locations (nested structures,
+// arrays of arrays, doubles and 64-bit integers), the same in both stages;
+// the #extension lines glslang refuses for core features are emptied.
+TEST(GlslLowering, StructureVaryingsAndCoreExtensions) {
+  LoweringState state;
+  const std::string decls =
+      "struct S1 {\n  float[2] f1; /* a comment */\n  highp dvec2 dv1; // another\n};\n"
+      "struct S2 { S1 s; dmat3 m; u64vec3 u, v[2]; };\n";
+  const std::string ext = "#extension GL_ARB_arrays_of_arrays: require\n#extension GL_ARB_gpu_shader5 : enable\n"
+                          "#extension GL_ARB_gpu_shader_int64 : require\n";
+  auto v = lower("#version 400\n" + ext + decls + "flat out S2[2][2] a;\nflat out double after;\n"
+                 "void main() { gl_Position = vec4(0.0); }\n", Stage::vertex, state);
+  // S1: 2 + 1 locations; S2: 3 + 6 (dmat3) + 2 (u64vec3) + 4 (u64vec3[2]).
+  EXPECT_TRUE(has(v.source, "layout(location = 0) flat out S2[2][2] a;")) << v.source;
+  EXPECT_TRUE(has(v.source, "layout(location = 60) flat out double after;")) << v.source;
+  EXPECT_FALSE(has(v.source, "GL_ARB_arrays_of_arrays"));
+  EXPECT_TRUE(has(v.source, "#extension GL_ARB_gpu_shader5 : enable"));
+  compiles(v, Stage::vertex);
+  auto f = lower("#version 400\n" + ext + decls + "flat in double after;\nflat in S2[2][2] a;\nout vec4 c;\n"
+                 "void main() { c = vec4(float(after + a[1][0].s.dv1.y)); }\n", Stage::fragment, state);
+  EXPECT_TRUE(has(f.source, "layout(location = 60) flat in double after;")) << f.source;
+  EXPECT_TRUE(has(f.source, "layout(location = 0) flat in S2[2][2] a;")) << f.source;
+  compiles(f, Stage::fragment);
+}
+
+// Explicit varying locations (GL_ARB_separate_shader_objects) stay; the
+// implicit ones avoid them, and a name given a location in one stage keeps
+// it in the other.
+TEST(GlslLowering, ImplicitVaryingsAvoidExplicitLocations) {
+  LoweringState state;
+  auto v = lower("#version 150\nout vec4 a;\nlayout(location = 0) out vec2 b[2];\nout float c;\n"
+                 "layout(location = 3) out vec4 d;\nvoid main() { gl_Position = vec4(0.0); }\n",
+                 Stage::vertex, state);
+  EXPECT_TRUE(has(v.source, "layout(location = 2) out vec4 a;")) << v.source;
+  EXPECT_TRUE(has(v.source, "layout(location = 0) out vec2 b[2];")) << v.source;
+  EXPECT_TRUE(has(v.source, "layout(location = 4) out float c;")) << v.source;
+  compiles(v, Stage::vertex);
+  auto f = lower("#version 150\nin float c;\nin vec4 d;\nin vec4 a;\nout vec4 o;\nvoid main() { o = a + d + c; }\n",
+                 Stage::fragment, state);
+  EXPECT_TRUE(has(f.source, "layout(location = 4) in float c;")) << f.source;
+  EXPECT_TRUE(has(f.source, "layout(location = 3) in vec4 d;")) << f.source;
+  EXPECT_TRUE(has(f.source, "layout(location = 2) in vec4 a;")) << f.source;
+  compiles(f, Stage::fragment);
+}
+
+// A redeclared colour keeps its interpolation qualifier; the uses are
+// reported for the check between stages (a redeclaration is no use).
+TEST(GlslLowering, ColourRedeclarationsKeepTheirQualifier) {
+  LoweringState state;
+  auto v = lower("#version 130\nflat out vec4 gl_FrontColor;\nnoperspective out vec4 gl_BackColor;\n"
+                 "void main() { gl_Position = vec4(0); gl_FrontColor = vec4(1); }\n", Stage::vertex, state);
+  EXPECT_TRUE(has(v.source, "flat out vec4 piglit_FrontColor;")) << v.source;
+  EXPECT_EQ(v.colour_qualifiers, (std::map<std::string, std::string>{{"gl_FrontColor", "flat"}}));
+  compiles(v, Stage::vertex);
+  auto f = lower("#version 130\nflat in vec4 gl_Color;\nout vec4 c;\nvoid main() { c = gl_Color + gl_SecondaryColor; }\n",
+                 Stage::fragment, state);
+  EXPECT_TRUE(has(f.source, "flat in vec4 piglit_FrontColor;")) << f.source;
+  EXPECT_EQ(f.colour_qualifiers,
+            (std::map<std::string, std::string>{{"gl_Color", "flat"}, {"gl_SecondaryColor", ""}}));
+  compiles(f, Stage::fragment);
+}
+
+// Under `shade model flat` the colours without a qualifier are flat; a
+// fragment gl_Color whose back colour the vertex shader writes is chosen
+// by facing in an appended main.
+TEST(GlslLowering, FlatShadingAndTwoSidedColours) {
+  LoweringState state;
+  state.flat_colours = true;
+  auto v = lower("void main() { gl_Position = vec4(0); gl_FrontColor = vec4(1); gl_BackColor = vec4(0); }\n",
+                 Stage::vertex, state);
+  EXPECT_TRUE(has(v.source, "flat out vec4 piglit_FrontColor;")) << v.source;
+  EXPECT_TRUE(has(v.source, "flat out vec4 piglit_BackColor;")) << v.source;
+  compiles(v, Stage::vertex);
+  auto f = lower("void main() { gl_FragColor = gl_Color; }\n", Stage::fragment, state);
+  EXPECT_TRUE(has(f.source, "flat in vec4 piglit_FrontColor;")) << f.source;
+  EXPECT_TRUE(has(f.source, "flat in vec4 piglit_BackColor;")) << f.source;
+  EXPECT_TRUE(has(f.source, "uniform int piglit_TwoSide;")) << f.source;
+  EXPECT_TRUE(has(f.source, "piglit_Color = piglit_TwoSide != 0 && !gl_FrontFacing ? piglit_BackColor : piglit_FrontColor;"))
+      << f.source;
+  compiles(f, Stage::fragment);
 }
 
 TEST(GlslLowering, FindVersion) {

@@ -24,6 +24,14 @@ TEST(Runner, SkipReasons) {
   EXPECT_EQ(*skip_reason(parse("[require]\n!GL_ARB_compute_shader\n[compute shader]\n"), caps),
             "requires GL_ARB_compute_shader to be absent");
   EXPECT_FALSE(skip_reason(parse("[require]\nGL ES >= 3.1\nGLSL ES >= 3.10\n[compute shader]\n"), caps));
+  // Extensions whose features are core in GLSL 4.50 are offered; the ones
+  // refused for a known missing feature say which.
+  EXPECT_FALSE(skip_reason(parse("[require]\nGL_ARB_arrays_of_arrays\nGL_ARB_shader_precision\nGL_ARB_gpu_shader5\n"
+                                 "GL_MESA_shader_integer_functions\n[vertex shader]\nvoid main() {}\n"), caps));
+  EXPECT_EQ(*skip_reason(parse("[require]\nGL_ARB_enhanced_layouts\n[vertex shader]\n"), caps),
+            "GL_ARB_enhanced_layouts is not supported: component qualifiers (several varyings in one location) "
+            "are not supported");
+  EXPECT_FALSE(refused_extension_reason("GL_ARB_shader_clock"));
   // Vertex/fragment files go on to the graphics path (tests below); the
   // stages the runner cannot run are skipped by name.
   EXPECT_FALSE(skip_reason(parse("[require]\n[vertex shader]\nvoid main() {}\n"), caps));
@@ -61,6 +69,39 @@ TEST(Runner, VertexFragmentVerdicts) {
                       "void main() {}\n" + fs);
   EXPECT_EQ(v.outcome, Outcome::skip);
   EXPECT_NE(v.detail.find("GLSL lowering: an array of a size that is not a number"), std::string::npos) << v.detail;
+}
+
+// GLSL 1.30 section 4.3.7: the colour built-ins a program uses take one
+// interpolation qualifier; unused ones and the secondary group apart do
+// not count.
+TEST(Runner, ColourInterpolationQualifiersBetweenStages) {
+  const std::string head = "[require]\nGLSL >= 1.30\n[vertex shader]\n#version 130\n";
+  const std::string fs_flat = "[fragment shader]\n#version 130\nflat in vec4 gl_Color;\nout vec4 c;\n"
+                              "void main() { c = gl_Color; }\n";
+  auto v = run_shader_test(head + "void main() { gl_Position = vec4(0); gl_BackColor = vec4(0); }\n" + fs_flat +
+                           "[test]\nlink error\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run_shader_test(head + "void main() { gl_Position = vec4(0); gl_BackColor = vec4(0); }\n" + fs_flat +
+                      "[test]\nlink success\n");
+  EXPECT_EQ(v.outcome, Outcome::fail);
+  EXPECT_NE(v.detail.find("gl_BackColor is without a qualifier but gl_Color is flat"), std::string::npos) << v.detail;
+  // Both flat, or the redeclared one unused: links.
+  const std::string flat_back = "flat out vec4 gl_BackColor;\n";
+  v = run_shader_test(head + flat_back + "void main() { gl_Position = vec4(0); gl_BackColor = vec4(0); }\n" +
+                      fs_flat + "[test]\nlink success\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run_shader_test(head + "noperspective out vec4 gl_FrontColor;\n" + flat_back +
+                      "void main() { gl_Position = vec4(0); gl_BackColor = vec4(0); }\n" + fs_flat +
+                      "[test]\nlink success\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run_shader_test(head + "noperspective out vec4 gl_FrontColor;\n" + flat_back +
+                      "void main() { gl_Position = vec4(0); gl_FrontColor = vec4(1); gl_BackColor = vec4(0); }\n" +
+                      fs_flat + "[test]\nlink error\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run_shader_test(head + "smooth out vec4 gl_FrontSecondaryColor;\n"
+                      "void main() { gl_Position = vec4(0); gl_FrontSecondaryColor = vec4(1); }\n" + fs_flat +
+                      "[test]\nlink success\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
 }
 
 TEST(Runner, LimitRequirements) {
