@@ -51,14 +51,10 @@ uint32_t Translator::natural_size_B(uint32_t t, uint32_t* align_B, bool widened)
       break;
     }
     case Kind::matrix:  // columns like an array of vectors (vec3 columns 16 bytes apart)
-    case Kind::array: {
-      uint32_t ea = 4;
-      uint32_t e = natural_size_B(ty.elem, &ea, widened);
-      uint32_t stride = (e + ea - 1) / ea * ea;
-      size = stride * ty.count;
-      a = ea;
+    case Kind::array:
+      size = natural_stride_B(ty.elem, widened) * ty.count;
+      natural_size_B(ty.elem, &a, widened);
       break;
-    }
     case Kind::struct_: {
       size = 0;
       a = 4;
@@ -75,6 +71,26 @@ uint32_t Translator::natural_size_B(uint32_t t, uint32_t* align_B, bool widened)
   }
   if (align_B) *align_B = a;
   return size;
+}
+
+uint32_t Translator::natural_stride_B(uint32_t elem, bool widened) const {
+  uint32_t ea = 4;
+  const uint32_t e = natural_size_B(elem, &ea, widened);
+  return (e + ea - 1) / ea * ea;
+}
+
+// OpenGL SPIR-V leaves ArrayStride off atomic counter arrays (the counters
+// are 4 bytes apart, GLSL 4.60 4.4.6.1) and loose uniform arrays: those
+// get their natural stride, the one rule of the loose uniform layout
+// (LooseUniform::array_strides_B tells the runtime, docs/compiler.md).
+Result<uint32_t> Translator::explicit_array_stride_B(const Ptr& p, uint32_t t, const spirv::Inst& in) const {
+  const spirv::Type& ty = type(t);
+  if (ty.array_stride) return ty.array_stride;
+  bool natural = p.space == Ptr::Space::push && p.uniform == abi_.push_constants_uniform && !abi_.loose_uniforms.empty();
+  for (const Resource& r : abi_.resources)
+    natural |= p.space == Ptr::Space::buffer && r.uniform == p.uniform && r.kind == Resource::Kind::atomic_counter;
+  if (!natural || ty.kind != Kind::array) return unsupported(in, "array without an ArrayStride decoration");
+  return natural_stride_B(ty.elem);
 }
 
 Status Translator::setup_resources() {
@@ -194,7 +210,10 @@ Status Translator::setup_resources() {
     loose_B = (loose_B + 3) / 4 * 4;
     if (is_wide64(pointee)) loose_B = (loose_B + 7) / 8 * 8;  // an even u<N>: a uniform pair
     loose_uniform_[v] = abi_.push_constants_uniform + loose_B / 4;
-    abi_.loose_uniforms.push_back(LooseUniform{m_.names[v], m_.decorations[v].location, loose_uniform_[v], size});
+    LooseUniform lu{m_.names[v], m_.decorations[v].location, loose_uniform_[v], size, {}};
+    for (uint32_t a = pointee; type(a).kind == Kind::array; a = type(a).elem)
+      lu.array_strides_B.push_back(natural_stride_B(type(a).elem));
+    abi_.loose_uniforms.push_back(std::move(lu));
     loose_B += size;
   }
   abi_.push_constants_size_B = loose_B;
@@ -339,23 +358,9 @@ Status Translator::access_chain(const spirv::Inst& in) {
       comp_stride = lay.comp_stride_B;
     } else if (ty.kind == Kind::array || ty.kind == Kind::runtime_array) {
       if (explicit_layout) {
-        stride = ty.array_stride;
-        // OpenGL SPIR-V leaves ArrayStride off atomic counter arrays (the
-        // counters are 4 bytes apart, GLSL 4.60 4.4.6.1) and loose uniform
-        // arrays (laid out here, naturally): their natural stride.
-        bool natural = p.space == Ptr::Space::push && p.uniform == abi_.push_constants_uniform && !abi_.loose_uniforms.empty();
-        for (const Resource& r : abi_.resources)
-          natural |= p.space == Ptr::Space::buffer && r.uniform == p.uniform && r.kind == Resource::Kind::atomic_counter;
-        if (!stride && natural && ty.kind == Kind::array) {
-          uint32_t ea = 4;
-          uint32_t e = natural_size_B(ty.elem, &ea);
-          stride = (e + ea - 1) / ea * ea;
-        }
-        if (!stride) return unsupported(in, "array without an ArrayStride decoration");
+        AGX_TRY(stride, explicit_array_stride_B(p, p.type, in));
       } else {
-        uint32_t ea = 4;
-        uint32_t e = natural_size_B(ty.elem, &ea, widened);
-        stride = (e + ea - 1) / ea * ea;
+        stride = natural_stride_B(ty.elem, widened);
       }
     } else if (ty.kind == Kind::vector) {
       stride = p.comp_stride_B ? p.comp_stride_B : small_width(ty.elem) && !widened ? small_width(ty.elem) / 8 : std::max(4u, type(ty.elem).width / 8);
