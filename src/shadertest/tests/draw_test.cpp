@@ -21,6 +21,9 @@ const std::string kUniformColour =
 
 Verdict run(const std::string& text, const RunOptions& o = {}) { return run_shader_test(text, o); }
 
+// [vertex data] rows of a full-window triangle fan: each corner's x y, then `rest`.
+std::string fan_rows(const std::string& rest) { return "-1 -1" + rest + "1 -1" + rest + "1 1" + rest + "-1 1" + rest; }
+
 TEST(Draw, RectWithAUniformColourOverAClear) {
   auto v = run(kPassthrough + kUniformColour +
                "[test]\nclear color 0.0 0.0 1.0 1.0\nclear\nuniform vec4 colour 0.0 1.0 0.0 1.0\n"
@@ -109,7 +112,7 @@ TEST(Draw, DoubleVertexDataAndVaryings) {
       "  gl_FragColor = ok ? vec4(0, 1, 0, 1) : vec4(1, 0, 0, 1);\n}\n"
       "[vertex data]\npos/float/2 pad/ubyte/1 d/double/3 m/double/3/0 m/double/3/1 m/double/3/2\n";
   const std::string row = " 7 1.0000000000000002 -2.5 0.0  0.1 9 9  9 9 5.0  0 0 1e100\n";
-  const std::string data = "-1 -1" + row + "1 -1" + row + "1 1" + row + "-1 1" + row;
+  const std::string data = fan_rows(row);
   auto v = run(file + data + "[test]\ndraw arrays GL_TRIANGLE_FAN 0 4\nprobe all rgba 0 1 0 1\n");
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
   // Float data for a double input is not converted: the file SKIPs naming it.
@@ -138,7 +141,7 @@ TEST(Draw, ArrayInputsFromVertexData) {
       "v[0]/int/ivec2 v[1]/int/ivec2 d[0]/double/dmat2x3/0 d[0]/double/dmat2x3/1 d[1]/double/dmat2x3/0 "
       "d[1]/double/dmat2x3/1\n";
   const std::string row = "  1 2 3 4 5 6 7 8  9 -10 11 12  1 2 3 4 5 6 7 8 9 10 11 12\n";
-  const std::string data = "-1 -1" + row + "1 -1" + row + "1 1" + row + "-1 1" + row;
+  const std::string data = fan_rows(row);
   auto v = run(file + data + "[test]\ndraw arrays GL_TRIANGLE_FAN 0 4\nprobe all rgba 0 1 0 1\n");
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
   // Element 1's columns swapped: the shader sees them where they belong.
@@ -165,7 +168,7 @@ TEST(Draw, InputArraysComparedWithLooseUniformArrays) {
       "  gl_FragColor = n[1] == mat3(1, 2, 3, 4, 5, 6, 7, 8, 9) && n[0] == mat3(3) ? c : vec4(0, 0, 1, 1);\n}\n"
       "[vertex data]\npos/float/2 value[0]/int/ivec4 value[1]/int/ivec4 value[2]/int/ivec4\n";
   const std::string row = "  1 2 3 4  -5 6 7 8  9 10 11 2147483647\n";
-  const std::string data = "-1 -1" + row + "1 -1" + row + "1 1" + row + "-1 1" + row;
+  const std::string data = fan_rows(row);
   const std::string uniforms =
       "uniform ivec4 e[0] 1 2 3 4\nuniform ivec4 e[1] -5 6 7 8\nuniform ivec4 e[2] 9 10 11 2147483647\n"
       "uniform mat3 m[0] 3 0 0 0 3 0 0 0 3\nuniform mat3 m[1] 1 2 3 4 5 6 7 8 9\n";
