@@ -68,10 +68,10 @@ struct Resource {
   uint32_t array_element = 0, array_size = 0;
 };
 // An OpenGL loose uniform (`layout(location = L) uniform uint n;`).
-// Loose uniforms are laid out naturally (docs/compiler.md "Compute ABI",
-// loose uniform layout): an array's elements `array_strides_B` apart (outermost
-// first, one per array level: `float a[2][3]` {12, 4}; empty for a
-// non-array), each element packed as it would be alone (a matrix's
+// Loose uniforms follow one layout (docs/compiler.md "Compute ABI", loose
+// uniform layout): an array's elements `array_strides_B` apart (outermost
+// first, one per array level: `float a[2][3]` {12, 4}, `mat3 m[2]` {36};
+// empty for a non-array), each element as it would be alone (a matrix's
 // columns packed).
 struct LooseUniform {
   std::string name;

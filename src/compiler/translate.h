@@ -317,6 +317,9 @@ class Translator {
   // the arrays OpenGL SPIR-V leaves without one (loose uniforms, atomic
   // counters); an unsupported error when neither applies.
   Result<uint32_t> explicit_array_stride_B(const Ptr& p, uint32_t array_type_id, const spirv::Inst& in) const;
+  // The loose uniform layout (docs/compiler.md "Compute ABI").
+  uint32_t loose_size_B(uint32_t type_id) const;
+  uint32_t loose_stride_B(uint32_t elem_type_id) const;
 
   // translate_int64.cpp: 64-bit integers on 32-bit halves
   bool is_int64(uint32_t type_id) const;

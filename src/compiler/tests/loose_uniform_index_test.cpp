@@ -103,7 +103,7 @@ void main() {
   for (const LooseUniform& lu : s.abi.loose_uniforms) strides[lu.name] = lu.array_strides_B;
   EXPECT_EQ(strides["e"], (std::vector<uint32_t>{16}));
   EXPECT_EQ(strides["f"], (std::vector<uint32_t>{16}));
-  EXPECT_EQ(strides["m"], (std::vector<uint32_t>{48}));
+  EXPECT_EQ(strides["m"], (std::vector<uint32_t>{36}));  // a matrix element packed
   EXPECT_EQ(strides["g"], (std::vector<uint32_t>{12, 4}));
   const int32_t e[3][4] = {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, -12}};
   const float f[2][3] = {{0.5f, 1.5f, 2.5f}, {-1.0f, -2.0f, -3.0f}};

@@ -155,7 +155,7 @@ TEST(Draw, ArrayInputsFromVertexData) {
 
 // piglit's vs_in shape: an input array compared whole with a loose
 // uniform array set element by element (`uniform ivec4 e[1] ...` at the
-// compiler's array stride), and a loose mat3 array (48 bytes apart, its
+// compiler's array stride), and a loose mat3 array (36 bytes apart, its
 // columns packed) read whole in the fragment shader.
 TEST(Draw, InputArraysComparedWithLooseUniformArrays) {
   const std::string file =
