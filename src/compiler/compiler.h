@@ -68,11 +68,17 @@ struct Resource {
   uint32_t array_element = 0, array_size = 0;
 };
 // An OpenGL loose uniform (`layout(location = L) uniform uint n;`).
+// Loose uniforms follow one layout (docs/compiler.md "Compute ABI", loose
+// uniform layout): an array's elements `array_strides_B` apart (outermost
+// first, one per array level: `float a[2][3]` {12, 4}, `mat3 m[2]` {36};
+// empty for a non-array), each element as it would be alone (a matrix's
+// columns packed).
 struct LooseUniform {
   std::string name;
   uint32_t location = 0;
   uint32_t uniform = 0;  // first u<N>
   uint32_t size_B = 0;
+  std::vector<uint32_t> array_strides_B;
 };
 // The dimensionality of an image or sampler (SPIR-V OpTypeImage Dim and
 // Arrayed/MS), in the texture instructions' `n` order (applegpu) plus

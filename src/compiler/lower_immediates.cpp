@@ -2,7 +2,12 @@
 // sources take 8-bit immediates, float sources the 8-bit float codes of
 // isa::float_immediate, memory offsets signed 16-bit immediates; data to
 // store and atomic operands must be registers (dougallj/applegpu's
-// operand descriptors, as the isa unit's table encodes them).
+// operand descriptors, as the isa unit's table encodes them). The selected
+// values X and Y of icmpsel / fcmpsel (applegpu's CmpselSrcDesc: an 8-bit
+// index, no extension bits) reach only the uniforms u0..u127 (halves
+// 0..255); a higher uniform there moves into a register, as Mesa's
+// agx_lower_uniform_sources.c does for sources that cannot take every
+// uniform (bminor/mesa-mesa src/asahi/compiler).
 #include <bit>
 #include <cstring>
 #include <optional>
@@ -29,7 +34,10 @@ std::optional<uint8_t> float_immediate_code(uint32_t bits) {
 
 namespace {
 
-enum class Slot { any, int8, float8, reg, reg_or_uniform, mem_index, local_address, zero_or_reg };
+enum class Slot { any, int8, float8, select_value, reg, reg_or_uniform, mem_index, local_address, zero_or_reg };
+
+// The uniforms a cmpsel X / Y source can name: 8 bits of 16-bit halves.
+constexpr uint64_t kSelectValueUniforms = 128;
 
 Slot slot_of(const Instr& in, size_t i) {
   switch (in.op) {
@@ -38,7 +46,8 @@ Slot slot_of(const Instr& in, size_t i) {
     case Op::rcp: case Op::rsqrt: case Op::rsqrt_special: case Op::log2: case Op::exp2: case Op::sin_pt_1: case Op::sin_pt_2:
     case Op::dfdx: case Op::dfdy:
       return Slot::float8;
-    case Op::fcmpsel: return i < 2 ? Slot::float8 : Slot::int8;
+    case Op::fcmpsel: return i < 2 ? Slot::float8 : Slot::select_value;
+    case Op::icmpsel: return i < 2 ? Slot::int8 : Slot::select_value;
     case Op::if_: return cond_is_float(in.cond) ? Slot::float8 : Slot::int8;
     case Op::device_load: return i == 0 ? Slot::reg_or_uniform : Slot::mem_index;
     case Op::device_store: return i == 0 ? Slot::reg : i == 1 ? Slot::reg_or_uniform : Slot::mem_index;
@@ -67,6 +76,8 @@ bool fits(const Src& s, Slot slot) {
     case Slot::reg: return false;
     case Slot::reg_or_uniform: return s.kind == Src::Kind::uniform;
     case Slot::int8: return s.kind == Src::Kind::uniform || (s.is_imm() && s.imm < 256);
+    case Slot::select_value:
+      return (s.kind == Src::Kind::uniform && s.imm < kSelectValueUniforms) || (s.is_imm() && s.imm < 256);
     case Slot::float8: return s.kind == Src::Kind::uniform || (s.is_imm() && float_immediate_code(static_cast<uint32_t>(s.imm)));
     case Slot::mem_index: {
       if (!s.is_imm()) return false;

@@ -309,6 +309,17 @@ class Translator {
   bool is_bool(uint32_t type_id) const;
   Error unsupported(const spirv::Inst& in, std::string_view what) const;
   uint32_t natural_size_B(uint32_t type_id, uint32_t* align_B, bool widened = false) const;
+  // An array's element step in the natural layout: the element's size
+  // rounded up to its alignment.
+  uint32_t natural_stride_B(uint32_t elem_type_id, bool widened = false) const;
+  // An array's element step at `p` in an explicit layout (buffers, push
+  // constants, loose uniforms): its ArrayStride, or the natural stride for
+  // the arrays OpenGL SPIR-V leaves without one (loose uniforms, atomic
+  // counters); an unsupported error when neither applies.
+  Result<uint32_t> explicit_array_stride_B(const Ptr& p, uint32_t array_type_id, const spirv::Inst& in) const;
+  // The loose uniform layout (docs/compiler.md "Compute ABI").
+  uint32_t loose_size_B(uint32_t type_id) const;
+  uint32_t loose_stride_B(uint32_t elem_type_id) const;
 
   // translate_int64.cpp: 64-bit integers on 32-bit halves
   bool is_int64(uint32_t type_id) const;

@@ -51,14 +51,10 @@ uint32_t Translator::natural_size_B(uint32_t t, uint32_t* align_B, bool widened)
       break;
     }
     case Kind::matrix:  // columns like an array of vectors (vec3 columns 16 bytes apart)
-    case Kind::array: {
-      uint32_t ea = 4;
-      uint32_t e = natural_size_B(ty.elem, &ea, widened);
-      uint32_t stride = (e + ea - 1) / ea * ea;
-      size = stride * ty.count;
-      a = ea;
+    case Kind::array:
+      size = natural_stride_B(ty.elem, widened) * ty.count;
+      natural_size_B(ty.elem, &a, widened);
       break;
-    }
     case Kind::struct_: {
       size = 0;
       a = 4;
@@ -75,6 +71,48 @@ uint32_t Translator::natural_size_B(uint32_t t, uint32_t* align_B, bool widened)
   }
   if (align_B) *align_B = a;
   return size;
+}
+
+uint32_t Translator::natural_stride_B(uint32_t elem, bool widened) const {
+  uint32_t ea = 4;
+  const uint32_t e = natural_size_B(elem, &ea, widened);
+  return (e + ea - 1) / ea * ea;
+}
+
+// OpenGL SPIR-V leaves ArrayStride off atomic counter arrays (the counters
+// are 4 bytes apart, GLSL 4.60 4.4.6.1) and loose uniform arrays: those
+// get their natural stride, loose uniforms the loose layout's
+// (loose_size_B: the one rule, LooseUniform::array_strides_B tells the
+// runtime, docs/compiler.md).
+Result<uint32_t> Translator::explicit_array_stride_B(const Ptr& p, uint32_t t, const spirv::Inst& in) const {
+  const spirv::Type& ty = type(t);
+  if (ty.array_stride) return ty.array_stride;
+  const bool loose = p.space == Ptr::Space::push && p.uniform == abi_.push_constants_uniform && !abi_.loose_uniforms.empty();
+  bool counters = false;
+  for (const Resource& r : abi_.resources)
+    counters |= p.space == Ptr::Space::buffer && r.uniform == p.uniform && r.kind == Resource::Kind::atomic_counter;
+  if (!(loose || counters) || ty.kind != Kind::array) return unsupported(in, "array without an ArrayStride decoration");
+  return loose ? loose_stride_B(ty.elem) : natural_stride_B(ty.elem);
+}
+
+// A loose uniform's bytes: a matrix its columns packed, column after column
+// (as glUniformMatrix*fv / *dv take them), an array its elements
+// loose_stride_B apart, other types their natural size.
+uint32_t Translator::loose_size_B(uint32_t t) const {
+  const spirv::Type& ty = type(t);
+  if (ty.kind == Kind::matrix) return flat_count(t) * (holds_doubles(t) ? 8 : 4);
+  if (ty.kind == Kind::array) return ty.count * loose_stride_B(ty.elem);
+  uint32_t align = 4;
+  return natural_size_B(t, &align);
+}
+
+// The step between a loose array's elements: a scalar or vector its
+// natural stride (a vec3 16 bytes, a dvec3 32), a matrix or an array its
+// loose size (a mat3 36 bytes, a dmat2x3 48: 8-byte multiples with
+// doubles, so each element's doubles stay 8-byte aligned).
+uint32_t Translator::loose_stride_B(uint32_t elem) const {
+  const Kind k = type(elem).kind;
+  return k == Kind::matrix || k == Kind::array ? loose_size_B(elem) : natural_stride_B(elem);
 }
 
 Status Translator::setup_resources() {
@@ -186,15 +224,14 @@ Status Translator::setup_resources() {
   uint32_t loose_B = abi_.push_constants_size_B;
   for (uint32_t v : loose) {
     uint32_t pointee = type(m_.variables[v].type).elem;
-    uint32_t align = 4;
-    // A matrix: its columns packed, column after column (as
-    // glUniformMatrix*fv takes them); other types: natural size.
-    uint32_t size = type(pointee).kind == Kind::matrix ? flat_count(pointee) * (holds_doubles(pointee) ? 8 : 4)
-                                                       : natural_size_B(pointee, &align);
+    const uint32_t size = loose_size_B(pointee);
     loose_B = (loose_B + 3) / 4 * 4;
     if (is_wide64(pointee)) loose_B = (loose_B + 7) / 8 * 8;  // an even u<N>: a uniform pair
     loose_uniform_[v] = abi_.push_constants_uniform + loose_B / 4;
-    abi_.loose_uniforms.push_back(LooseUniform{m_.names[v], m_.decorations[v].location, loose_uniform_[v], size});
+    LooseUniform lu{m_.names[v], m_.decorations[v].location, loose_uniform_[v], size, {}};
+    for (uint32_t a = pointee; type(a).kind == Kind::array; a = type(a).elem)
+      lu.array_strides_B.push_back(loose_stride_B(type(a).elem));
+    abi_.loose_uniforms.push_back(std::move(lu));
     loose_B += size;
   }
   abi_.push_constants_size_B = loose_B;
@@ -339,23 +376,9 @@ Status Translator::access_chain(const spirv::Inst& in) {
       comp_stride = lay.comp_stride_B;
     } else if (ty.kind == Kind::array || ty.kind == Kind::runtime_array) {
       if (explicit_layout) {
-        stride = ty.array_stride;
-        // OpenGL SPIR-V leaves ArrayStride off atomic counter arrays (the
-        // counters are 4 bytes apart, GLSL 4.60 4.4.6.1) and loose uniform
-        // arrays (laid out here, naturally): their natural stride.
-        bool natural = p.space == Ptr::Space::push && p.uniform == abi_.push_constants_uniform && !abi_.loose_uniforms.empty();
-        for (const Resource& r : abi_.resources)
-          natural |= p.space == Ptr::Space::buffer && r.uniform == p.uniform && r.kind == Resource::Kind::atomic_counter;
-        if (!stride && natural && ty.kind == Kind::array) {
-          uint32_t ea = 4;
-          uint32_t e = natural_size_B(ty.elem, &ea);
-          stride = (e + ea - 1) / ea * ea;
-        }
-        if (!stride) return unsupported(in, "array without an ArrayStride decoration");
+        AGX_TRY(stride, explicit_array_stride_B(p, p.type, in));
       } else {
-        uint32_t ea = 4;
-        uint32_t e = natural_size_B(ty.elem, &ea, widened);
-        stride = (e + ea - 1) / ea * ea;
+        stride = natural_stride_B(ty.elem, widened);
       }
     } else if (ty.kind == Kind::vector) {
       stride = p.comp_stride_B ? p.comp_stride_B : small_width(ty.elem) && !widened ? small_width(ty.elem) / 8 : std::max(4u, type(ty.elem).width / 8);

@@ -53,9 +53,8 @@ Result<std::vector<MemoryLeaf>> Translator::composite_leaves(const Ptr& p, const
     if (ty.kind == Kind::array || ty.kind == Kind::vector) {
       uint32_t stride;
       if (ty.kind == Kind::vector) stride = comp_B ? comp_B : small_width(ty.elem) ? small_width(ty.elem) / 8 : std::max(4u, type(ty.elem).width / 8);
-      else if (explicit_layout) stride = ty.array_stride;
-      else { uint32_t ea = 4; uint32_t e = natural_size_B(ty.elem, &ea); stride = (e + ea - 1) / ea * ea; }
-      if (ty.kind == Kind::array && explicit_layout && !stride) return unsupported(in, "array without an ArrayStride decoration");
+      else if (explicit_layout) { AGX_TRY(stride, explicit_array_stride_B(p, t, in)); }
+      else stride = natural_stride_B(ty.elem);
       if (ty.count > kMaxLeaves) return unsupported(in, "a composite of more than 4096 scalars in one load or store");
       for (uint32_t i = 0; i < ty.count; ++i) AGX_CHECK(walk(ty.elem, off + i * stride, mstride, row_major, 0));
       return {};

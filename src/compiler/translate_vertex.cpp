@@ -45,7 +45,8 @@ bool Translator::vertex_local(uint32_t var) const {
 }
 
 // One entry per location the type takes: scalars and vectors one,
-// matrices one per column, arrays one per element (of a scalar or vector).
+// matrices one per column, arrays their element's entries per element
+// (arrays of matrices and of arrays too, as GL and Vulkan count them).
 // A 64-bit component takes two 32-bit components, low word first (Mesa
 // splits 64-bit varyings into 32-bit pairs the same way: nir_lower_io's
 // 64-bit splitting in bminor/mesa-mesa src/compiler/nir): a double or dvec2
@@ -78,15 +79,11 @@ Result<std::vector<Translator::InterfaceElement>> Translator::interface_elements
     }
     case Kind::matrix: case Kind::array: {
       if (ty.count == 0) return refuse("an array without a size");
+      // An element's own entries (a matrix's columns, an inner array's
+      // elements) repeat at each element's offset: `mat2 m[3]` six locations.
       AGX_TRY(auto inner, interface_elements(ty.elem, var));
-      // Varyings take any nesting, one location after another; vertex
-      // inputs arrays of scalars and vectors only.
-      const bool attribute = o_.stage == Stage::vertex && m_.variables[var].storage == StorageClass::Input;
-      if (attribute && inner.size() != (inner.back().spill ? 2u : 1u))
-        return refuse("arrays of matrices or of arrays are not supported");
-      uint32_t ea = 4;
-      const uint32_t e = natural_size_B(ty.elem, &ea, true);
-      const uint32_t stride = (e + ea - 1) / ea * ea;
+      // Varyings and vertex inputs take any nesting, one location after another.
+      const uint32_t stride = natural_stride_B(ty.elem, true);
       std::vector<InterfaceElement> out;
       for (uint32_t i = 0; i < ty.count; ++i)
         for (const InterfaceElement& in : inner) out.push_back({i * stride + in.off_B, in.comps, in.spill});

@@ -228,7 +228,10 @@ Status GraphicsSession::draw_rect(const CmdDrawRect& r) {
 // The [vertex data] columns at the locations of their names (gl_Vertex &
 // co. at the lowering's piglit_* inputs); a matrix column at the matrix's
 // location + column (+ 2 columns for dvec3 / dvec4 columns, which take two
-// locations each). Columns the program does not read are left out.
+// locations each); array element i (NAME[i]) i elements on, an element
+// taking its matrix's columns' locations (the compiler's interface
+// locations, docs/compiler.md). Columns the program does not read are left
+// out.
 Status GraphicsSession::vertex_data_sources(std::map<uint32_t, AttributeSource>& sources) {
   if (!test_.vertex_data) return {};
   const VertexData& vd = *test_.vertex_data;
@@ -246,7 +249,8 @@ Status GraphicsSession::vertex_data_sources(std::map<uint32_t, AttributeSource>&
     uint32_t per_column = 1;
     for (const auto& a : program_.vertex.abi.vertex.attributes)
       if (a.location == it->second && a.type == BaseType::double_ && a.components > 2) per_column = 2;
-    const uint32_t location = it->second + per_column * uint32_t(std::max(c.matrix_column, 0));
+    const uint32_t location = it->second + per_column * (c.array_index * c.matrix_columns +
+                                                         uint32_t(std::max(c.matrix_column, 0)));
     BaseType type = BaseType::float_;
     bool read = false;
     for (const auto& a : program_.vertex.abi.vertex.attributes)

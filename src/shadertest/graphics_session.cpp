@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "shadertest/loose_uniforms.h"
 #include "shadertest/overloaded.h"
 
 namespace agx::shadertest {
@@ -158,37 +159,24 @@ Status GraphicsSession::write_compat_matrices() {
 }
 
 // `uniform TYPE NAME VALUES` into every stage that has NAME (GL's program
-// has one uniform of that name); `NAME[i]` writes element i of an array.
+// has one uniform of that name); `NAME[i]` writes element i of an array at
+// the compiler's array stride (loose_uniforms.h).
 Status GraphicsSession::set_uniform(const CmdUniform& u) {
-  std::string name = u.name;
-  uint32_t element = 0;
-  if (size_t open = name.find('['); open != std::string::npos && name.back() == ']') {
-    element = uint32_t(std::strtoul(name.c_str() + open + 1, nullptr, 10));
-    name.resize(open);
-  }
-  uint32_t elem_B = 4;
-  while (elem_B < u.data.size() && elem_B < 16) elem_B *= 2;  // a vec3 element takes 16 bytes
-  if (u.data.size() > 16) elem_B = uint32_t((u.data.size() + 15) / 16 * 16);
   bool found = false;
   for (auto* stage : {&program_.vertex, &program_.fragment}) {
     auto& words = stage == &program_.vertex ? vertex_uniforms_ : fragment_uniforms_;
-    for (const auto& lu : stage->abi.loose_uniforms) {
-      if (lu.name != name && lu.name != u.name) continue;
-      const uint32_t at_B = lu.name == u.name ? 0 : element * elem_B;
-      if (at_B + u.data.size() > lu.size_B)
-        return Error::invalid_argument("uniform {}: {} bytes at byte {} of a {}-byte uniform", u.name, u.data.size(),
-                                       at_B, lu.size_B);
-      const uint32_t first = lu.uniform + at_B / 4;
-      const size_t n = (u.data.size() + 3) / 4;
-      if (words.size() < first + n) words.resize(first + n, 0);
-      std::memcpy(words.data() + first, u.data.data(), u.data.size());
-      found = true;
-    }
+    AGX_TRY(auto t, find_loose_uniform(stage->abi.loose_uniforms, u.name, u.data.size()));
+    if (!t) continue;
+    const uint32_t first = t->uniform->uniform + t->offset_B / 4;
+    const size_t n = (u.data.size() + 3) / 4;
+    if (words.size() < first + n) words.resize(first + n, 0);
+    std::memcpy(words.data() + first, u.data.data(), u.data.size());
+    found = true;
   }
   if (found || ignore_missing_uniforms_) return {};
   for (auto* stage : {&program_.vertex, &program_.fragment})
     for (const auto& img : stage->abi.images)
-      if (img.name == u.name || img.name.starts_with(name + "["))
+      if (img.name == u.name || img.name.starts_with(u.name.substr(0, u.name.find('[')) + "["))
         return Error::unsupported("sampler/image uniform '{}': textures in vertex/fragment files are not supported yet",
                                   u.name);
   return Error::not_found("uniform '{}' is not an active uniform of the program", u.name);

@@ -1,6 +1,7 @@
 #include "shadertest/session.h"
 
 #include "shadertest/census.h"
+#include "shadertest/loose_uniforms.h"
 #include "shadertest/overloaded.h"
 
 #include "runtime/encoder.h"
@@ -124,21 +125,17 @@ Status Session::set_uniform(const CmdUniform& u) {
     opaque_units_[u.name] = unit;
     return {};
   }
-  // SPIR-V files name uniforms by location; an array's element i sits at
-  // its location + i (one location per element, ARB_gl_spirv).
+  auto write = [&](const LooseTarget& t) {
+    const uint32_t first = t.uniform->uniform - shader_.abi.push_constants_uniform + t.offset_B / 4;
+    const size_t words = (u.data.size() + 3) / 4;
+    if (uniform_words_.size() < first + words) uniform_words_.resize(first + words, 0);
+    std::memcpy(uniform_words_.data() + first, u.data.data(), u.data.size());
+  };
+  // SPIR-V files name uniforms by location (loose_uniforms.h).
   bool by_location = !u.name.empty() && u.name.find_first_not_of("0123456789") == std::string::npos;
   if (by_location) {
-    uint32_t loc = uint32_t(std::stoul(u.name));
-    const compiler::LooseUniform* best = nullptr;
-    for (const auto& lu : shader_.abi.loose_uniforms)
-      if (lu.location <= loc && (!best || lu.location > best->location)) best = &lu;
-    uint32_t elem_B = 4;
-    while (elem_B < u.data.size()) elem_B *= 2;  // a vec3 element takes 16 bytes
-    if (best && (loc - best->location) * elem_B + u.data.size() <= best->size_B) {
-      uint32_t first = best->uniform - shader_.abi.push_constants_uniform + (loc - best->location) * elem_B / 4;
-      size_t words = (u.data.size() + 3) / 4;
-      if (uniform_words_.size() < first + words) uniform_words_.resize(first + words, 0);
-      std::memcpy(uniform_words_.data() + first, u.data.data(), u.data.size());
+    if (auto t = find_loose_location(shader_.abi.loose_uniforms, uint32_t(std::stoul(u.name)), u.data.size())) {
+      write(*t);
       return {};
     }
   }
@@ -147,15 +144,9 @@ Status Session::set_uniform(const CmdUniform& u) {
     if (auto at = runtime::find_block_member(uniform_blocks_, u.name); at.ok()) return set_block_member(u, *at);
     else if (at.error().kind() != ErrorKind::not_found) return std::move(at).error();
   }
-  for (const auto& lu : shader_.abi.loose_uniforms) {
-    if (lu.name != u.name) continue;
-    if (u.data.size() > lu.size_B)
-      return Error::invalid_argument("uniform {}: {} bytes of {} for a {}-byte uniform", u.name, u.data.size(),
-                                     u.type.name, lu.size_B);
-    uint32_t first = lu.uniform - shader_.abi.push_constants_uniform;
-    size_t words = (u.data.size() + 3) / 4;
-    if (uniform_words_.size() < first + words) uniform_words_.resize(first + words, 0);
-    std::memcpy(uniform_words_.data() + first, u.data.data(), u.data.size());
+  AGX_TRY(auto loose, find_loose_uniform(shader_.abi.loose_uniforms, u.name, u.data.size()));
+  if (loose) {
+    write(*loose);
     return {};
   }
   // Sampler and image units are set with `uniform int NAME UNIT` too; the

@@ -35,6 +35,13 @@ Result<VertexAttributeColumn> parse_column(std::string_view text) {
     return Error::parse("vertex data column '{}' is not NAME/TYPE/COUNT[/MATRIX_COLUMN]", text);
   VertexAttributeColumn c;
   c.name = std::string(parts[0]);
+  if (const size_t open = c.name.find('['); open != std::string::npos) {
+    const std::string_view index = std::string_view(c.name).substr(open + 1);
+    if (open == 0 || index.size() < 2 || index.back() != ']')
+      return Error::parse("vertex data column '{}': '{}' is not NAME or NAME[INDEX]", text, parts[0]);
+    AGX_TRY(c.array_index, parse_int<uint32_t>(index.substr(0, index.size() - 1), "array index"));
+    c.name.resize(open);
+  }
   bool found = false;
   for (const auto& t : kTypes)
     if (t.name == parts[1]) c.type = t.type, found = true;
@@ -47,6 +54,7 @@ Result<VertexAttributeColumn> parse_column(std::string_view text) {
     AGX_TRY(GlslType g, parse_glsl_type(parts[2]));
     if (g.opaque) return Error::parse("vertex data column '{}': '{}' is not a vector or matrix", text, parts[2]);
     c.components = g.rows;
+    c.matrix_columns = g.columns;
     if (g.columns > 1 && parts.size() != 4)
       return Error::parse("vertex data column '{}': a matrix takes /MATRIX_COLUMN", text);
   }

@@ -5,8 +5,10 @@
 // A header column is NAME/TYPE/COUNT or NAME/TYPE/GLSL_TYPE, with
 // /MATRIX_COLUMN after a matrix's column: `piglit_vertex/float/2`,
 // `color/float/vec4`, `m/float/4/1` (column 1 of a matrix whose columns are
-// 4 floats), `d/double/dvec4`. TYPE is byte, ubyte, short, ushort, int,
-// uint, float or double; a row holds every column's components in order.
+// 4 floats), `d/double/dvec4`, `v[1]/int/ivec4` (element 1 of an array
+// input), `m[0]/double/dmat3x2/2` (column 2 of element 0 of an array of
+// matrices). TYPE is byte, ubyte, short, ushort, int, uint, float or
+// double; a row holds every column's components in order.
 #pragma once
 
 #include <cstdint>
@@ -23,10 +25,12 @@ const char* to_string(VertexDataType t);
 uint32_t size_B(VertexDataType t);
 
 struct VertexAttributeColumn {
-  std::string name;
+  std::string name;            // without an array index
   VertexDataType type = VertexDataType::float_;
   uint32_t components = 1;     // 1..4
   int32_t matrix_column = -1;  // -1 unless NAME/TYPE/N/COLUMN
+  uint32_t matrix_columns = 1; // a GLSL matrix type's columns (1: a vector or a count)
+  uint32_t array_index = 0;    // NAME[I]: element I of an array input
 };
 
 struct VertexData {

@@ -5,6 +5,8 @@
 // the chain starts from (element 0 of every run-time index).
 #include <bit>
 #include <cstring>
+#include <map>
+#include <string>
 
 #include "compiler/tests/buffer_words.h"
 #include "compiler/tests/run_helpers.h"
@@ -72,6 +74,62 @@ void main() {
     EXPECT_EQ(at(r.buffers[2], t * 4 + 3), bits(dm[i % 3][j % 3])) << t;
     EXPECT_EQ(at(r.buffers[3], t), static_cast<uint64_t>(qa[in(i, 2)][1])) << t;
   }
+}
+
+// Loose uniform arrays loaded whole (OpenGL SPIR-V gives them no
+// ArrayStride): compared with a local array, copied into a buffer, their
+// elements array_strides_B apart (the natural layout, docs/compiler.md).
+TEST(LooseUniformIndex, WholeArraysAtTheirNaturalStride) {
+  Shader s = must_compile(R"(#version 450
+layout(local_size_x = 1) in;
+layout(location = 0) uniform ivec4 e[3];
+layout(location = 3) uniform vec3 f[2];
+layout(location = 5) uniform mat3 m[2];
+layout(location = 7) uniform float g[2][3];
+layout(std430, binding = 0) buffer O { uint ok[4]; ivec4 copy[3]; };
+void main() {
+  ivec4 x[3] = ivec4[3](ivec4(1, 2, 3, 4), ivec4(5, 6, 7, 8), ivec4(9, 10, 11, -12));
+  ok[0] = x == e ? 1u : 0u;
+  vec3 h[2] = f;
+  ok[1] = h[0] == vec3(0.5, 1.5, 2.5) && h[1] == vec3(-1.0, -2.0, -3.0) ? 1u : 0u;
+  mat3 n[2] = m;
+  ok[2] = n[0] == mat3(1, 2, 3, 4, 5, 6, 7, 8, 9) && n[1] == mat3(2) ? 1u : 0u;
+  float k[2][3] = g;
+  ok[3] = k[1][2] == 6.0 && k[0][1] == 2.0 ? 1u : 0u;
+  copy = e;
+})", TargetEnv::opengl);
+  ASSERT_FALSE(s.code.empty());
+  std::map<std::string, std::vector<uint32_t>> strides;
+  for (const LooseUniform& lu : s.abi.loose_uniforms) strides[lu.name] = lu.array_strides_B;
+  EXPECT_EQ(strides["e"], (std::vector<uint32_t>{16}));
+  EXPECT_EQ(strides["f"], (std::vector<uint32_t>{16}));
+  EXPECT_EQ(strides["m"], (std::vector<uint32_t>{36}));  // a matrix element packed
+  EXPECT_EQ(strides["g"], (std::vector<uint32_t>{12, 4}));
+  const int32_t e[3][4] = {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, -12}};
+  const float f[2][3] = {{0.5f, 1.5f, 2.5f}, {-1.0f, -2.0f, -3.0f}};
+  const float m[2][9] = {{1, 2, 3, 4, 5, 6, 7, 8, 9}, {2, 0, 0, 0, 2, 0, 0, 0, 2}};
+  const float g[6] = {1, 2, 3, 4, 5, 6};
+  std::vector<uint32_t> push(128, 0);
+  for (const LooseUniform& lu : s.abi.loose_uniforms) {
+    const uint32_t at_B = (lu.uniform - s.abi.push_constants_uniform) * 4;
+    auto put = [&](uint32_t off_B, const void* src, size_t n) {
+      ASSERT_LE(off_B + n, lu.size_B) << lu.name;
+      std::memcpy(reinterpret_cast<uint8_t*>(push.data()) + at_B + off_B, src, n);
+    };
+    for (uint32_t i = 0; i < 3; ++i) {
+      if (lu.name == "e") put(i * lu.array_strides_B[0], e[i], 16);
+      if (lu.name == "f" && i < 2) put(i * lu.array_strides_B[0], f[i], 12);
+      if (lu.name == "m" && i < 2) put(i * lu.array_strides_B[0], m[i], 36);
+    }
+    if (lu.name == "g")
+      for (uint32_t i = 0; i < 6; ++i) put(i / 3 * lu.array_strides_B[0] + i % 3 * lu.array_strides_B[1], &g[i], 4);
+  }
+  Job r;
+  r.buffers = {std::vector<uint32_t>(4 + 12, 0)};
+  r.push = push;
+  ASSERT_OK(execute(s, r));
+  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(r.buffers[0][i], 1u) << i;
+  for (uint32_t i = 0; i < 12; ++i) EXPECT_EQ(int32_t(r.buffers[0][4 + i]), e[i / 4][i % 4]) << i;
 }
 
 TEST(LooseUniformIndex, VulkanPushConstantArrays) {

@@ -297,6 +297,32 @@ TEST(Passes, LowerImmediatesMovesWhatCannotBeEncoded) {
   ASSERT_TRUE(validate(f).ok());
 }
 
+// cmpsel's selected values X and Y reach u0..u127 only (an 8-bit index of
+// halves): u128 moves into a register (u127 and the compared u200 stay),
+// and the result packs.
+TEST(Passes, LowerImmediatesMovesHighUniformsOutOfCmpselValues) {
+  Function f;
+  Builder b(f);
+  ValueId x = b.def(Op::get_sr, {}, 32, 1, 80);
+  ValueId s = b.def(Op::icmpsel, {Src::val(x), Src::uniform(200), Src::uniform(128), Src::uniform(127)}, 32, 1, 0,
+                    Cond::ueq);
+  ValueId t = b.def(Op::fcmpsel, {Src::val(s), Src::val(x), Src::val(s), Src::uniform(300)}, 32, 1, 0, Cond::flt);
+  b.emit(Op::device_store, {Src::val(t), Src::uniform(0, 64), Src::immediate(0)});
+  b.emit(Op::stop);
+  ASSERT_TRUE(lower_immediates(f).ok());
+  auto l = lines(f);
+  ASSERT_GE(l.size(), 6u);
+  EXPECT_EQ(l[1], "%3:32 = mov u128");
+  EXPECT_EQ(l[2], "%1:32 = icmpsel.ueq %0, u200, %3, u127");
+  EXPECT_EQ(l[3], "%4:32 = mov u300");
+  EXPECT_EQ(l[4], "%2:32 = fcmpsel.lt %1, %0, %1, %4");
+  ASSERT_TRUE(validate(f).ok());
+  Stats st;
+  ASSERT_TRUE(register_allocate(f, st).ok());
+  auto text = pack_text(f);
+  ASSERT_TRUE(text.ok()) << text.error().message();
+}
+
 TEST(Passes, LowerIdivByPowerOfTwoIsAShift) {
   Function f;
   Builder b(f);

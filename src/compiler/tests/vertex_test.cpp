@@ -233,6 +233,51 @@ void main() {
   EXPECT_FLOAT_EQ(outf(1, a + 1), 0.25f);
 }
 
+// Arrays of matrices take one location per column, element after element
+// (a dmat2x3's dvec3 columns two each): the ABI lists one attribute per
+// location a column starts at, and the shader reads r(8 + 4L + c).
+TEST_F(VertexRun, ArraysOfMatricesTakeALocationPerColumn) {
+  auto s = compile_vs(R"(#version 450
+layout(location = 0) in mat2 m[2];
+layout(location = 4) in dmat2x3 d[2];
+layout(location = 0) out vec4 a;
+layout(location = 1) out vec4 b;
+void main() {
+  gl_Position = vec4(0.0, 0.0, 0.5, 1.0);
+  a = vec4(m[0][0], m[1][1]);
+  b = vec4(vec3(d[1][1]), 1.0);
+})",
+                      TargetEnv::vulkan, false);
+  ASSERT_TRUE(s.ok()) << s.error().message();
+  const VertexAbi& v = s->abi.vertex;
+  ASSERT_EQ(v.attributes.size(), 8u);
+  for (uint32_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(v.attributes[i].location, i);
+    EXPECT_EQ(v.attributes[i].components, 2u);
+    EXPECT_EQ(v.attributes[i].type, VertexAttribute::BaseType::float_);
+    EXPECT_EQ(v.attributes[4 + i].location, 4 + 2 * i);  // dvec3 columns: two locations each
+    EXPECT_EQ(v.attributes[4 + i].components, 3u);
+    EXPECT_EQ(v.attributes[4 + i].type, VertexAttribute::BaseType::double_);
+  }
+  // m[0][0] at location 0 (r8, r9), m[1][1] at 3 (r20, r21); d[1][1] at
+  // 4 + 2 * 2 + 2 = 10: (0.5, -2, 8) in r48..r53, low word first.
+  auto pre = isa::assemble_program(
+      "mov_imm r8, 0x3f800000, 0b0\nmov_imm r9, 0x40000000, 0b0\nmov_imm r20, 0x40400000, 0b0\n"
+      "mov_imm r21, 0x40800000, 0b0\nmov_imm r48, 0, 0b0\nmov_imm r49, 0x3fe00000, 0b0\nmov_imm r50, 0, 0b0\n"
+      "mov_imm r51, 0xc0000000, 0b0\nmov_imm r52, 0, 0b0\nmov_imm r53, 0x40200000, 0b0");
+  ASSERT_TRUE(pre.ok()) << pre.error().message();
+  prefix_ = *pre;
+  prefix_halves_ = 2 * 54;
+  ASSERT_TRUE(draw_points(*s, {}, 1)) << message;
+  ASSERT_EQ(scene.vertices.size(), 1u);
+  const unsigned a = test::output_slot(v, 0), b = test::output_slot(v, 1);
+  const float want_a[] = {1.0f, 2.0f, 3.0f, 4.0f}, want_b[] = {0.5f, -2.0f, 8.0f, 1.0f};
+  for (unsigned c = 0; c < 4; ++c) {
+    EXPECT_FLOAT_EQ(outf(0, a + c), want_a[c]) << c;
+    EXPECT_FLOAT_EQ(outf(0, b + c), want_b[c]) << c;
+  }
+}
+
 // OpenGL SPIR-V: gl_VertexID / gl_InstanceID (VertexId / InstanceId): the
 // instance ID does not count the base instance.
 TEST_F(VertexRun, OpenGlVertexIdAndInstanceId) {

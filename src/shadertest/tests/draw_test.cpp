@@ -21,6 +21,9 @@ const std::string kUniformColour =
 
 Verdict run(const std::string& text, const RunOptions& o = {}) { return run_shader_test(text, o); }
 
+// [vertex data] rows of a full-window triangle fan: each corner's x y, then `rest`.
+std::string fan_rows(const std::string& rest) { return "-1 -1" + rest + "1 -1" + rest + "1 1" + rest + "-1 1" + rest; }
+
 TEST(Draw, RectWithAUniformColourOverAClear) {
   auto v = run(kPassthrough + kUniformColour +
                "[test]\nclear color 0.0 0.0 1.0 1.0\nclear\nuniform vec4 colour 0.0 1.0 0.0 1.0\n"
@@ -126,7 +129,7 @@ TEST(Draw, DoubleVertexDataAndVaryings) {
       "  gl_FragColor = ok ? vec4(0, 1, 0, 1) : vec4(1, 0, 0, 1);\n}\n"
       "[vertex data]\npos/float/2 pad/ubyte/1 d/double/3 m/double/3/0 m/double/3/1 m/double/3/2\n";
   const std::string row = " 7 1.0000000000000002 -2.5 0.0  0.1 9 9  9 9 5.0  0 0 1e100\n";
-  const std::string data = "-1 -1" + row + "1 -1" + row + "1 1" + row + "-1 1" + row;
+  const std::string data = fan_rows(row);
   auto v = run(file + data + "[test]\ndraw arrays GL_TRIANGLE_FAN 0 4\nprobe all rgba 0 1 0 1\n");
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
   // Float data for a double input is not converted: the file SKIPs naming it.
@@ -195,6 +198,65 @@ TEST(Draw, StackMemoryInBothStages) {
                "  f[i * 3] = c.y;\n  gl_FragColor = vec4(f[0] + c.x - 0.25, f[i * 3], f[5], 1.0);\n}\n"
                "[test]\nuniform int i 1\ndraw rect -1 -1 2 2\nprobe all rgba 0 0.75 0 1\n");
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
+// Array inputs from [vertex data] NAME[I] columns: a mat2[2] (a location
+// per column), an ivec2[2] and a dmat2x3[2] (dvec3 columns: two locations
+// each), element after element.
+TEST(Draw, ArrayInputsFromVertexData) {
+  const std::string file =
+      "[require]\nGLSL >= 1.50\nGL_ARB_gpu_shader_fp64\nGL_ARB_vertex_attrib_64bit\n"
+      "[vertex shader]\n#version 150\n#extension GL_ARB_gpu_shader_fp64 : require\n"
+      "#extension GL_ARB_vertex_attrib_64bit : require\n"
+      "in vec2 pos;\nin mat2 m[2];\nin ivec2 v[2];\nin dmat2x3 d[2];\nout vec4 c;\n"
+      "void main() {\n  gl_Position = vec4(pos, 0.0, 1.0);\n"
+      "  bool ok = m[0] == mat2(1, 2, 3, 4) && m[1] == mat2(5, 6, 7, 8) && v[0] == ivec2(9, -10) &&\n"
+      "            v[1] == ivec2(11, 12) && d[0] == dmat2x3(1, 2, 3, 4, 5, 6) && d[1] == dmat2x3(7, 8, 9, 10, 11, 12);\n"
+      "  c = ok ? vec4(0, 1, 0, 1) : vec4(1, 0, 0, 1);\n}\n"
+      "[fragment shader]\n#version 150\nin vec4 c;\nvoid main() { gl_FragColor = c; }\n"
+      "[vertex data]\npos/float/2 m[0]/float/mat2/0 m[0]/float/mat2/1 m[1]/float/mat2/0 m[1]/float/mat2/1 "
+      "v[0]/int/ivec2 v[1]/int/ivec2 d[0]/double/dmat2x3/0 d[0]/double/dmat2x3/1 d[1]/double/dmat2x3/0 "
+      "d[1]/double/dmat2x3/1\n";
+  const std::string row = "  1 2 3 4 5 6 7 8  9 -10 11 12  1 2 3 4 5 6 7 8 9 10 11 12\n";
+  const std::string data = fan_rows(row);
+  auto v = run(file + data + "[test]\ndraw arrays GL_TRIANGLE_FAN 0 4\nprobe all rgba 0 1 0 1\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  // Element 1's columns swapped: the shader sees them where they belong.
+  std::string swapped = file;
+  swapped.replace(swapped.find("m[1]/float/mat2/0"), 17, "m[1]/float/mat2/X");
+  swapped.replace(swapped.find("m[1]/float/mat2/1"), 17, "m[1]/float/mat2/0");
+  swapped.replace(swapped.find("m[1]/float/mat2/X"), 17, "m[1]/float/mat2/1");
+  v = run(swapped + data + "[test]\ndraw arrays GL_TRIANGLE_FAN 0 4\nprobe all rgba 0 1 0 1\n");
+  EXPECT_EQ(v.outcome, Outcome::fail) << v.detail;
+}
+
+// piglit's vs_in shape: an input array compared whole with a loose
+// uniform array set element by element (`uniform ivec4 e[1] ...` at the
+// compiler's array stride), and a loose mat3 array (36 bytes apart, its
+// columns packed) read whole in the fragment shader.
+TEST(Draw, InputArraysComparedWithLooseUniformArrays) {
+  const std::string file =
+      "[require]\nGLSL >= 1.50\n"
+      "[vertex shader]\n#version 150\nuniform ivec4 e[3];\nin vec2 pos;\nin ivec4 value[3];\nout vec4 c;\n"
+      "void main() {\n  gl_Position = vec4(pos, 0.0, 1.0);\n"
+      "  c = value != e ? vec4(1, 0, 0, 1) : vec4(0, 1, 0, 1);\n}\n"
+      "[fragment shader]\n#version 150\nuniform mat3 m[2];\nin vec4 c;\n"
+      "void main() {\n  mat3 n[2] = m;\n"
+      "  gl_FragColor = n[1] == mat3(1, 2, 3, 4, 5, 6, 7, 8, 9) && n[0] == mat3(3) ? c : vec4(0, 0, 1, 1);\n}\n"
+      "[vertex data]\npos/float/2 value[0]/int/ivec4 value[1]/int/ivec4 value[2]/int/ivec4\n";
+  const std::string row = "  1 2 3 4  -5 6 7 8  9 10 11 2147483647\n";
+  const std::string data = fan_rows(row);
+  const std::string uniforms =
+      "uniform ivec4 e[0] 1 2 3 4\nuniform ivec4 e[1] -5 6 7 8\nuniform ivec4 e[2] 9 10 11 2147483647\n"
+      "uniform mat3 m[0] 3 0 0 0 3 0 0 0 3\nuniform mat3 m[1] 1 2 3 4 5 6 7 8 9\n";
+  auto v = run(file + data + "[test]\n" + uniforms + "draw arrays GL_TRIANGLE_FAN 0 4\nprobe all rgba 0 1 0 1\n");
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+  v = run(file + data + "[test]\n" + uniforms + "uniform ivec4 e[2] 9 10 11 12\n" +
+          "draw arrays GL_TRIANGLE_FAN 0 4\nprobe all rgba 0 1 0 1\n");
+  EXPECT_EQ(v.outcome, Outcome::fail) << v.detail;
+  v = run(file + data + "[test]\nuniform ivec4 e[3] 1 2 3 4\n");
+  EXPECT_EQ(v.outcome, Outcome::fail) << v.detail;
+  EXPECT_NE(v.detail.find("16 bytes at byte 48 of a 48-byte uniform"), std::string::npos) << v.detail;
 }
 
 // Control flow in the vertex shader after the prolog's attribute loads:

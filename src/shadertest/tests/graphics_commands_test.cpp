@@ -166,6 +166,27 @@ TEST(GraphicsSections, VertexFragmentAndVertexData) {
   EXPECT_NE(bad("p/float/mat4\n").find("MATRIX_COLUMN"), std::string::npos);
   EXPECT_NE(bad("p/float/5\n").find("5 components"), std::string::npos);
   EXPECT_NE(bad("p/float\n").find("NAME/TYPE/COUNT"), std::string::npos);
+  EXPECT_NE(bad("p[]/int/1\n").find("is not NAME or NAME[INDEX]"), std::string::npos);
+  EXPECT_NE(bad("v[1/int/1\n").find("is not NAME or NAME[INDEX]"), std::string::npos);
+  EXPECT_NE(bad("v[x]/int/1\n").find("array index 'x'"), std::string::npos);
+}
+
+// Array inputs' elements: NAME[INDEX], with a matrix type's column count.
+TEST(GraphicsSections, VertexDataArrayElements) {
+  auto t = parse_shader_test(
+      "[vertex shader]\n[vertex data]\nv[1]/int/ivec4 m[2]/double/dmat3x2/2 p/float/2\n1 2 3 4 5 6 7 8\n");
+  ASSERT_TRUE(t.ok()) << t.error().message();
+  const VertexData& d = *t->vertex_data;
+  ASSERT_EQ(d.columns.size(), 3u);
+  EXPECT_EQ(d.columns[0].name, "v");
+  EXPECT_EQ(d.columns[0].array_index, 1u);
+  EXPECT_EQ(d.columns[0].matrix_columns, 1u);
+  EXPECT_EQ(d.columns[1].name, "m");
+  EXPECT_EQ(d.columns[1].array_index, 2u);
+  EXPECT_EQ(d.columns[1].matrix_columns, 3u);
+  EXPECT_EQ(d.columns[1].matrix_column, 2);
+  EXPECT_EQ(d.columns[1].components, 2u);
+  EXPECT_EQ(d.columns[2].array_index, 0u);
 }
 
 TEST(GraphicsCensus, CountsKindsAndNamesFailures) {

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "shadertest/loose_uniforms.h"
 #include "shadertest/session.h"
 #include "command_helpers.h"
 
@@ -114,7 +115,7 @@ TEST_F(SessionTest, TextureFramebufferAndClear) {
 
 TEST_F(SessionTest, UniformsFollowTheAbi) {
   shader.abi.push_constants_uniform = 6;
-  shader.abi.loose_uniforms = {{"arg0", 0, 6, 4}, {"v", 1, 8, 12}};
+  shader.abi.loose_uniforms = {{"arg0", 0, 6, 4, {}}, {"v", 1, 8, 12, {}}};
   Session s(*device, shader);
   EXPECT_TRUE(s.run(cmd("uniform float arg0 -1.5")).ok());
   EXPECT_TRUE(s.run(cmd("uniform vec3 v 1 2 3")).ok());
@@ -126,12 +127,42 @@ TEST_F(SessionTest, UniformsFollowTheAbi) {
 TEST_F(SessionTest, SpirvUniformsByLocation) {
   // uint arr[4] at locations 2..5 (one per element), as SPIR-V files set them.
   shader.abi.push_constants_uniform = 6;
-  shader.abi.loose_uniforms = {{"", 2, 6, 16}};
+  shader.abi.loose_uniforms = {{"", 2, 6, 16, {4}}};
   Session s(*device, shader);
   EXPECT_TRUE(s.run(cmd("uniform uint 2 5")).ok());
   EXPECT_TRUE(s.run(cmd("uniform uint 5 7")).ok());   // the last element
   EXPECT_FALSE(s.run(cmd("uniform uint 6 1")).ok());  // past the array
   EXPECT_FALSE(s.run(cmd("uniform uint 1 1")).ok());  // before it
+}
+
+// NAME[i][j] at the compiler's array strides; locations count the
+// innermost elements.
+TEST(LooseUniforms, ElementsAtTheAbiStrides) {
+  const std::vector<compiler::LooseUniform> u = {{"s", 0, 6, 4, {}}, {"a", 1, 7, 96, {48, 16}}};
+  auto at = [&](std::string_view name, size_t bytes) -> int64_t {
+    auto t = find_loose_uniform(u, name, bytes);
+    if (!t.ok()) return -2;
+    return *t ? int64_t((*t)->offset_B) + 1000 * ((*t)->uniform == &u[1]) : -1;
+  };
+  EXPECT_EQ(at("s", 4), 0);
+  EXPECT_EQ(at("a", 96), 1000);
+  EXPECT_EQ(at("a[1]", 48), 1048);
+  EXPECT_EQ(at("a[1][2]", 12), 1080);
+  EXPECT_EQ(at("b[1]", 4), -1);     // no such uniform
+  EXPECT_EQ(at("a[2]", 4), -2);     // past the end
+  EXPECT_EQ(at("a[1][3]", 16), -2);
+  EXPECT_EQ(at("a[0][0][0]", 4), -2);  // two levels
+  EXPECT_EQ(at("a[x]", 4), -2);
+  EXPECT_EQ(at("a[1", 4), -2);
+  auto loc = [&](uint32_t l, size_t bytes) -> int64_t {
+    auto t = find_loose_location(u, l, bytes);
+    return t ? int64_t(t->offset_B) + 1000 * (t->uniform == &u[1]) : -1;
+  };
+  EXPECT_EQ(loc(0, 4), 0);
+  EXPECT_EQ(loc(1, 12), 1000);
+  EXPECT_EQ(loc(4, 12), 1048);  // a[1][0]
+  EXPECT_EQ(loc(6, 12), 1080);
+  EXPECT_EQ(loc(7, 12), -1);
 }
 
 TEST_F(SessionTest, VerifyProgramQuery) {
