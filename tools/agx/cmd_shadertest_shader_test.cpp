@@ -70,6 +70,12 @@ std::string png_name(const std::string& path, const std::string& root) {
   return name + ".png";
 }
 
+// Where --report keeps the probe records of `path`'s child: DIR/probes/NAME.json
+// (NAME as png_name gives it).
+fs::path probe_record_path(const std::string& dir, const std::string& path, const std::string& root) {
+  return fs::path(dir) / "probes" / fs::path(png_name(path, root)).replace_extension(".json");
+}
+
 // `--report DIR`: the page from the run's results, the PNGs the children
 // wrote to DIR/png and the probe records they left in DIR/probes.
 void write_report(const std::string& dir, const std::vector<agx::shadertest::FileResult>& results,
@@ -85,7 +91,7 @@ void write_report(const std::string& dir, const std::vector<agx::shadertest::Fil
     const std::string png = png_name(r.path, root);
     std::error_code ec;
     if (fs::exists(fs::path(dir) / "png" / png, ec)) f.png = "png/" + png;
-    fs::path probes = fs::path(dir) / "probes" / fs::path(png).replace_extension(".json");
+    const fs::path probes = probe_record_path(dir, r.path, root);
     if (fs::exists(probes, ec)) {
       auto text = agx::cli::read_file(probes.string());
       auto parsed = text.ok() ? agx::shadertest::parse_probe_failures(*text)
@@ -193,8 +199,12 @@ void setup_shader_test(agx::cli::Args& sub) {
       if (!png_dir.empty()) ro.png_path = (fs::path(png_dir) / png_name(path, o->root)).string();
       auto verdict = agx::shadertest::run_shader_test(text, ro);
       if (!o->report.empty() && !verdict.probe_failures.empty()) {
-        fs::path probes = fs::path(o->report) / "probes" / fs::path(png_name(path, o->root)).replace_extension(".json");
-        std::ofstream(probes) << agx::shadertest::probe_failures_json(verdict.probe_failures);
+        const fs::path probes = probe_record_path(o->report, path, o->root);
+        std::ofstream out(probes);
+        out << agx::shadertest::probe_failures_json(verdict.probe_failures);
+        // Without the records the page would show the file with no marks:
+        // say so in the verdict the page and the output show.
+        if (!out) verdict.detail += fmt::format("\n--report: cannot write {}", probes.string());
       }
       return verdict;
     };
