@@ -27,6 +27,21 @@ if(AGX_FUZZ AND AGX_SANITIZE AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   add_compile_options(-fsanitize=fuzzer-no-link)
 endif()
 
+# Linker: LLVM's lld (Debian's `lld`, installed by scripts/setup.sh) when
+# the compiler accepts -fuse-ld=lld, for g++ and clang alike. The project
+# links about 40 large static executables (test binaries, fuzzers, the
+# tool); lld links the compiler's test binary in a third of the CPU time
+# GNU ld takes (0.6 s against 1.8 s at -O2 -g1, measured on this tree).
+# AGX_LLD=OFF keeps the toolchain's default linker.
+option(AGX_LLD "Link with lld when the compiler accepts -fuse-ld=lld" ON)
+if(AGX_LLD)
+  include(CheckLinkerFlag)
+  check_linker_flag(CXX "-fuse-ld=lld" AGX_HAVE_LLD)
+  if(AGX_HAVE_LLD)
+    add_link_options(-fuse-ld=lld)
+  endif()
+endif()
+
 # Precompiled headers: the standard and third-party headers nearly every
 # file of a unit includes, parsed once per target instead of once per file
 # (a test file's compile time halves with GoogleTest's headers in it). A

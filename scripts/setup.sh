@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git ccache
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev lld
   libgtest-dev libgmock-dev libbenchmark-dev
   libfmt-dev libcli11-dev nlohmann-json3-dev
   libdrm-dev libpng-dev zlib1g-dev

@@ -13,11 +13,24 @@
 namespace agx {
 namespace AGX_UNITY_ID {
 
-std::string temp_path(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("agx_png_test_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
+// The test binary's own directory under the system's temporary directory,
+// made on first use and removed with everything in it when the process
+// exits (ctest runs each test in its own process: nothing is left behind).
+const std::filesystem::path& temp_dir() {
+  struct Dir {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("agx_png_test_" + std::to_string(::getpid()));
+    Dir() { std::filesystem::create_directories(path); }
+    ~Dir() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const Dir dir;
+  return dir.path;
 }
+
+std::string temp_path(const std::string& name) { return (temp_dir() / name).string(); }
 
 PngImage pattern(PngFormat format, uint32_t w, uint32_t h) {
   PngImage image{w, h, format, {}};
