@@ -17,7 +17,6 @@ namespace agx::compiler {
 
 namespace {
 
-uint32_t word(spv::Op op, size_t count) { return static_cast<uint32_t>(count) << 16 | static_cast<uint32_t>(op); }
 
 constexpr uint32_t kLod = 0x2, kGrad = 0x4;
 
@@ -69,11 +68,11 @@ std::vector<uint32_t> rect_lod_to_grad(std::span<const uint32_t> words) {
   std::vector<uint32_t> decls, body;
   if (!vec2) {
     vec2 = bound++;
-    decls.insert(decls.end(), {word(spv::Op::OpTypeVector, 4), vec2, float32, 2});
+    decls.insert(decls.end(), {spirv::opcode_word(spv::Op::OpTypeVector, 4), vec2, float32, 2});
   }
   if (!zero2) {
     zero2 = bound++;
-    decls.insert(decls.end(), {word(spv::Op::OpConstantNull, 3), vec2, zero2});
+    decls.insert(decls.end(), {spirv::opcode_word(spv::Op::OpConstantNull, 3), vec2, zero2});
   }
   (void)spirv::for_each_instruction(in, [&](const spirv::SpirvInstruction& i) -> Status {
     if (i.at < first_function) return {};
@@ -89,7 +88,7 @@ std::vector<uint32_t> rect_lod_to_grad(std::span<const uint32_t> words) {
     ops[mask_at] = (ops[mask_at] & ~kLod) | kGrad;
     ops[mask_at + 1] = zero2;
     ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(mask_at + 2), zero2);
-    body.push_back(word(i.op, ops.size() + 1));
+    body.push_back(spirv::opcode_word(i.op, ops.size() + 1));
     body.insert(body.end(), ops.begin(), ops.end());
     return {};
   });

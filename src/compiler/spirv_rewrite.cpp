@@ -16,6 +16,7 @@
 #include <spirv/unified1/spirv.hpp11>
 
 #include "compiler/passes.h"
+#include "compiler/spirv_walk.h"
 
 namespace agx::compiler {
 
@@ -32,7 +33,6 @@ std::string literal(std::span<const uint32_t> w, size_t first) {
   return s;
 }
 
-uint32_t word(spv::Op op, size_t count) { return static_cast<uint32_t>(count) << 16 | static_cast<uint32_t>(op); }
 
 }  // namespace
 
@@ -86,14 +86,14 @@ std::vector<uint32_t> rewrite_output_pointers(std::span<const uint32_t> words) {
     auto [it, added] = structs.try_emplace({rtype, second}, 0);
     if (added) {
       it->second = bound++;
-      types.insert(types.end(), {word(spv::Op::OpTypeStruct, 4), it->second, rtype, second});
+      types.insert(types.end(), {spirv::opcode_word(spv::Op::OpTypeStruct, 4), it->second, rtype, second});
     }
     uint32_t s = bound++, part = bound++;
     uint32_t form = w[3] == GLSLstd450Modf ? GLSLstd450ModfStruct : GLSLstd450FrexpStruct;
-    body.insert(body.end(), {word(spv::Op::OpExtInst, 6), it->second, s, set, form, x});
-    body.insert(body.end(), {word(spv::Op::OpCompositeExtract, 5), rtype, rid, s, 0});
-    body.insert(body.end(), {word(spv::Op::OpCompositeExtract, 5), second, part, s, 1});
-    body.insert(body.end(), {word(spv::Op::OpStore, 3), ptr, part});
+    body.insert(body.end(), {spirv::opcode_word(spv::Op::OpExtInst, 6), it->second, s, set, form, x});
+    body.insert(body.end(), {spirv::opcode_word(spv::Op::OpCompositeExtract, 5), rtype, rid, s, 0});
+    body.insert(body.end(), {spirv::opcode_word(spv::Op::OpCompositeExtract, 5), second, part, s, 1});
+    body.insert(body.end(), {spirv::opcode_word(spv::Op::OpStore, 3), ptr, part});
     i += n;
   }
   std::vector<uint32_t> out(in.begin(), in.begin() + first_function);

@@ -26,6 +26,13 @@ struct SpirvInstruction {
   }
 };
 
+// The first word of an instruction: its word count (the opcode word
+// included) in the high 16 bits, its opcode in the low 16 (SPIR-V
+// specification, 2.3 "Physical Layout of a SPIR-V Module and Instruction").
+inline uint32_t opcode_word(spv::Op op, size_t count) {
+  return static_cast<uint32_t>(count) << 16 | static_cast<uint32_t>(op);
+}
+
 // Calls `fn` for every instruction after the 5-word header, stopping at its
 // first error; a module without the magic number or with a word count of 0
 // or past the end is a parse error naming the word.

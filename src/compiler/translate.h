@@ -15,6 +15,11 @@
 
 namespace agx::compiler::detail {
 
+// The translator's handlers name SPIR-V's opcodes SpvOp and the IR's IrOp
+// (a using-declaration of spv::Op would hide compiler::Op from every later
+// file of a unity build).
+using SpvOp = spv::Op;
+
 // A boolean kept as the comparison that made it, materialized as 0/1 only
 // when stored or combined.
 struct Cmp {

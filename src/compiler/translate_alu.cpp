@@ -11,7 +11,6 @@
 
 namespace agx::compiler::detail {
 
-using spv::Op;
 using IrOp = agx::compiler::Op;
 
 unsigned Translator::flat_count(uint32_t t) const {
@@ -122,35 +121,35 @@ Status Translator::instruction(const spirv::Inst& in) {
   AGX_CHECK(image_instruction(in, image_op));
   if (image_op) return {};
   if (is_subgroup_op(in.op)) return subgroup(in);  // translate_subgroup.cpp
-  if (in.op == Op::OpCopyMemory || in.op == Op::OpCopyMemorySized || in.op == Op::OpCopyLogical)
+  if (in.op == SpvOp::OpCopyMemory || in.op == SpvOp::OpCopyMemorySized || in.op == SpvOp::OpCopyLogical)
     return copy(in);  // translate_struct_copy.cpp
   switch (in.op) {
-    case Op::OpNop: case Op::OpSelectionMerge: case Op::OpLoopMerge: return {};
-    case Op::OpVariable: return {};
-    case Op::OpDemoteToHelperInvocation:
+    case SpvOp::OpNop: case SpvOp::OpSelectionMerge: case SpvOp::OpLoopMerge: return {};
+    case SpvOp::OpVariable: return {};
+    case SpvOp::OpDemoteToHelperInvocation:
       if (o_.stage != Stage::fragment) return unsupported(in, "demote outside a fragment shader");
       return discard();  // laid out and initialized by setup_locals (translate_local.cpp)
-    case Op::OpAccessChain: case Op::OpInBoundsAccessChain:
+    case SpvOp::OpAccessChain: case SpvOp::OpInBoundsAccessChain:
       AGX_CHECK(need(3));
       return access_chain(in);
-    case Op::OpLoad: case Op::OpAtomicLoad: AGX_CHECK(need(3)); return load(in);
-    case Op::OpStore: case Op::OpAtomicStore: return store(in);
-    case Op::OpAtomicIAdd: case Op::OpAtomicISub: case Op::OpAtomicExchange: case Op::OpAtomicCompareExchange:
-    case Op::OpAtomicUMin: case Op::OpAtomicSMin: case Op::OpAtomicUMax: case Op::OpAtomicSMax:
-    case Op::OpAtomicAnd: case Op::OpAtomicOr: case Op::OpAtomicXor:
-    case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement:
+    case SpvOp::OpLoad: case SpvOp::OpAtomicLoad: AGX_CHECK(need(3)); return load(in);
+    case SpvOp::OpStore: case SpvOp::OpAtomicStore: return store(in);
+    case SpvOp::OpAtomicIAdd: case SpvOp::OpAtomicISub: case SpvOp::OpAtomicExchange: case SpvOp::OpAtomicCompareExchange:
+    case SpvOp::OpAtomicUMin: case SpvOp::OpAtomicSMin: case SpvOp::OpAtomicUMax: case SpvOp::OpAtomicSMax:
+    case SpvOp::OpAtomicAnd: case SpvOp::OpAtomicOr: case SpvOp::OpAtomicXor:
+    case SpvOp::OpAtomicIIncrement: case SpvOp::OpAtomicIDecrement:
       AGX_CHECK(need(5));
       return atomic(in);
-    case Op::OpAtomicFAddEXT: case Op::OpAtomicFMinEXT: case Op::OpAtomicFMaxEXT: return float_atomic(in);
-    case Op::OpControlBarrier:
+    case SpvOp::OpAtomicFAddEXT: case SpvOp::OpAtomicFMinEXT: case SpvOp::OpAtomicFMaxEXT: return float_atomic(in);
+    case SpvOp::OpControlBarrier:
       // Execution scope Workgroup: every SIMD group of the threadgroup meets.
       b_.emit(IrOp::memory_barrier);
       b_.emit(IrOp::barrier);
       return {};
-    case Op::OpMemoryBarrier:
+    case SpvOp::OpMemoryBarrier:
       b_.emit(IrOp::memory_barrier);
       return {};
-    case Op::OpExtInst:
+    case SpvOp::OpExtInst:
       AGX_CHECK(need(4));
       if (w[2] < m_.bound && m_.ext_glsl[w[2]]) {
         if (w[3] == GLSLstd450Determinant || w[3] == GLSLstd450MatrixInverse) return matrix_ext(in);  // translate_matrix.cpp
@@ -158,14 +157,14 @@ Status Translator::instruction(const spirv::Inst& in) {
       }
       if (w[2] < m_.bound && m_.ext_amd_trinary[w[2]]) return ext_amd_trinary(in);
       return unsupported(in, "extended instruction set other than GLSL.std.450 and SPV_AMD_shader_trinary_minmax");
-    case Op::OpArrayLength: AGX_CHECK(need(4)); return array_length(in);
-    case Op::OpFMod: case Op::OpFRem: AGX_CHECK(need(4)); return float_remainder(in);
-    case Op::OpSubgroupAnyKHR: case Op::OpSubgroupAllKHR: case Op::OpSubgroupAllEqualKHR:
-    case Op::OpGroupNonUniformAny: case Op::OpGroupNonUniformAll: case Op::OpGroupNonUniformAllEqual:
+    case SpvOp::OpArrayLength: AGX_CHECK(need(4)); return array_length(in);
+    case SpvOp::OpFMod: case SpvOp::OpFRem: AGX_CHECK(need(4)); return float_remainder(in);
+    case SpvOp::OpSubgroupAnyKHR: case SpvOp::OpSubgroupAllKHR: case SpvOp::OpSubgroupAllEqualKHR:
+    case SpvOp::OpGroupNonUniformAny: case SpvOp::OpGroupNonUniformAll: case SpvOp::OpGroupNonUniformAllEqual:
       AGX_CHECK(need(3));
       return vote(in);
-    case Op::OpDPdx: case Op::OpDPdy: case Op::OpFwidth: case Op::OpDPdxFine: case Op::OpDPdyFine:
-    case Op::OpFwidthFine: case Op::OpDPdxCoarse: case Op::OpDPdyCoarse: case Op::OpFwidthCoarse:
+    case SpvOp::OpDPdx: case SpvOp::OpDPdy: case SpvOp::OpFwidth: case SpvOp::OpDPdxFine: case SpvOp::OpDPdyFine:
+    case SpvOp::OpFwidthFine: case SpvOp::OpDPdxCoarse: case SpvOp::OpDPdyCoarse: case SpvOp::OpFwidthCoarse:
       return derivative(in);  // translate_derivatives.cpp
     default: break;
   }
@@ -189,22 +188,22 @@ Status Translator::composite(const spirv::Inst& in, bool& handled) {
   unsigned n = components(rtype);
   auto finish = [&]() -> Status { vals_[rid] = std::move(out); return {}; };
   switch (in.op) {
-    case Op::OpCopyObject: {
+    case SpvOp::OpCopyObject: {
       AGX_TRY(auto v, get(w[2], in));
       vals_[rid] = *v;
       return {};
     }
-    case Op::OpUndef: {
+    case SpvOp::OpUndef: {
       for (unsigned i = 0; i < std::max(1u, flat_count(rtype)); ++i) out.c.push_back(Src::immediate(0));
       return finish();
     }
-    case Op::OpBitcast: {
+    case SpvOp::OpBitcast: {
       AGX_TRY(auto v, get(w[2], in));
       if (v->kind != TVal::Kind::data || v->c.size() != n) return unsupported(in, "bitcast between different component counts");
       out.c = v->c;
       return finish();
     }
-    case Op::OpCompositeConstruct: {
+    case SpvOp::OpCompositeConstruct: {
       for (size_t k = 2; k < w.size(); ++k) {
         AGX_TRY(auto v, get(w[k], in));
         if (v->cmp) out.c.push_back(materialize(*v->cmp));
@@ -213,7 +212,7 @@ Status Translator::composite(const spirv::Inst& in, bool& handled) {
       }
       return finish();
     }
-    case Op::OpCompositeExtract: {
+    case SpvOp::OpCompositeExtract: {
       AGX_TRY(auto v, get(w[2], in));
       if (v->kind != TVal::Kind::data) return unsupported(in, "OpCompositeExtract of a non-data value");
       // Walk the indices over the flattened scalars.
@@ -239,7 +238,7 @@ Status Translator::composite(const spirv::Inst& in, bool& handled) {
       if (is_bool(t) && cnt == 1 && !out.c.empty()) { out.cmp = Cmp{Cond::ueq, true, out.c[0], Src::immediate(0)}; out.c.clear(); }
       return finish();
     }
-    case Op::OpCompositeInsert: {
+    case SpvOp::OpCompositeInsert: {
       // The object replaces the flattened scalars the indices select.
       AGX_TRY(auto objv, get(w[2], in));
       std::vector<Src> obj = objv->cmp ? std::vector<Src>{materialize(*objv->cmp)} : objv->c;
@@ -267,7 +266,7 @@ Status Translator::composite(const spirv::Inst& in, bool& handled) {
       std::copy(obj.begin(), obj.end(), out.c.begin() + first);
       return finish();
     }
-    case Op::OpVectorShuffle: {
+    case SpvOp::OpVectorShuffle: {
       AGX_TRY(auto a, get(w[2], in));
       AGX_TRY(auto bv, get(w[3], in));
       std::vector<Src> all = a->c;
@@ -279,7 +278,7 @@ Status Translator::composite(const spirv::Inst& in, bool& handled) {
       }
       return finish();
     }
-    case Op::OpVectorExtractDynamic: {
+    case SpvOp::OpVectorExtractDynamic: {
       AGX_TRY(auto v, get(w[2], in));
       AGX_TRY(auto idx, scalar(w[3], in));
       if (idx.is_imm() && idx.imm < v->c.size()) { out.c.push_back(v->c[idx.imm]); return finish(); }
@@ -342,29 +341,29 @@ Status Translator::logic(const spirv::Inst& in, bool& handled) {
     return finish();
   };
   switch (in.op) {
-    case Op::OpIEqual: case Op::OpLogicalEqual: return compare(Cond::ueq, false, false);
-    case Op::OpINotEqual: case Op::OpLogicalNotEqual: return compare(Cond::ueq, true, false);
-    case Op::OpULessThan: return compare(Cond::ult, false, false);
-    case Op::OpULessThanEqual: return compare(Cond::ugt, true, false);
-    case Op::OpUGreaterThan: return compare(Cond::ugt, false, false);
-    case Op::OpUGreaterThanEqual: return compare(Cond::ult, true, false);
-    case Op::OpSLessThan: return compare(Cond::slt, false, false);
-    case Op::OpSLessThanEqual: return compare(Cond::sgt, true, false);
-    case Op::OpSGreaterThan: return compare(Cond::sgt, false, false);
-    case Op::OpSGreaterThanEqual: return compare(Cond::slt, true, false);
-    case Op::OpFOrdEqual: return compare(Cond::feq, false, false);
-    case Op::OpFUnordNotEqual: return compare(Cond::feq, true, false);
-    case Op::OpFOrdLessThan: return compare(Cond::flt, false, false);
-    case Op::OpFOrdGreaterThan: return compare(Cond::fgt, false, false);
-    case Op::OpFOrdLessThanEqual: return compare(Cond::flte, false, false);
-    case Op::OpFOrdGreaterThanEqual: return compare(Cond::fgte, false, false);
-    case Op::OpFUnordLessThan: return compare(Cond::fgte, true, false);
-    case Op::OpFUnordGreaterThan: return compare(Cond::flte, true, false);
-    case Op::OpFUnordLessThanEqual: return compare(Cond::fgt, true, false);
-    case Op::OpFUnordGreaterThanEqual: return compare(Cond::flt, true, false);
-    case Op::OpFOrdNotEqual: return ordered_ne(false);
-    case Op::OpFUnordEqual: return ordered_ne(true);
-    case Op::OpIsNan:
+    case SpvOp::OpIEqual: case SpvOp::OpLogicalEqual: return compare(Cond::ueq, false, false);
+    case SpvOp::OpINotEqual: case SpvOp::OpLogicalNotEqual: return compare(Cond::ueq, true, false);
+    case SpvOp::OpULessThan: return compare(Cond::ult, false, false);
+    case SpvOp::OpULessThanEqual: return compare(Cond::ugt, true, false);
+    case SpvOp::OpUGreaterThan: return compare(Cond::ugt, false, false);
+    case SpvOp::OpUGreaterThanEqual: return compare(Cond::ult, true, false);
+    case SpvOp::OpSLessThan: return compare(Cond::slt, false, false);
+    case SpvOp::OpSLessThanEqual: return compare(Cond::sgt, true, false);
+    case SpvOp::OpSGreaterThan: return compare(Cond::sgt, false, false);
+    case SpvOp::OpSGreaterThanEqual: return compare(Cond::slt, true, false);
+    case SpvOp::OpFOrdEqual: return compare(Cond::feq, false, false);
+    case SpvOp::OpFUnordNotEqual: return compare(Cond::feq, true, false);
+    case SpvOp::OpFOrdLessThan: return compare(Cond::flt, false, false);
+    case SpvOp::OpFOrdGreaterThan: return compare(Cond::fgt, false, false);
+    case SpvOp::OpFOrdLessThanEqual: return compare(Cond::flte, false, false);
+    case SpvOp::OpFOrdGreaterThanEqual: return compare(Cond::fgte, false, false);
+    case SpvOp::OpFUnordLessThan: return compare(Cond::fgte, true, false);
+    case SpvOp::OpFUnordGreaterThan: return compare(Cond::flte, true, false);
+    case SpvOp::OpFUnordLessThanEqual: return compare(Cond::fgt, true, false);
+    case SpvOp::OpFUnordGreaterThanEqual: return compare(Cond::flt, true, false);
+    case SpvOp::OpFOrdNotEqual: return ordered_ne(false);
+    case SpvOp::OpFUnordEqual: return ordered_ne(true);
+    case SpvOp::OpIsNan:
       // x != x only for NaN.
       for (unsigned i = 0; i < n; ++i) {
         AGX_TRY(auto a, scalar(w[2], in, i));
@@ -372,7 +371,7 @@ Status Translator::logic(const spirv::Inst& in, bool& handled) {
         if (n == 1) out.cmp = c; else out.c.push_back(materialize(c));
       }
       return finish();
-    case Op::OpIsInf:
+    case SpvOp::OpIsInf:
       // |x| == +inf: the bits without the sign are 0x7F800000 (IEEE 754
       // binary32), compared as integers.
       for (unsigned i = 0; i < n; ++i) {
@@ -381,7 +380,7 @@ Status Translator::logic(const spirv::Inst& in, bool& handled) {
         if (n == 1) out.cmp = c; else out.c.push_back(materialize(c));
       }
       return finish();
-    case Op::OpLogicalNot: {
+    case SpvOp::OpLogicalNot: {
       if (n == 1) {
         AGX_TRY(auto c, condition(w[2], in));
         c.invert = !c.invert;
@@ -394,18 +393,18 @@ Status Translator::logic(const spirv::Inst& in, bool& handled) {
       }
       return finish();
     }
-    case Op::OpAll: case Op::OpAny: {
+    case SpvOp::OpAll: case SpvOp::OpAny: {
       // Every / any component of a bool vector (0/1 values).
       AGX_TRY(auto v, get(w[2], in));
-      IrOp op = in.op == Op::OpAll ? IrOp::iand : IrOp::ior;
+      IrOp op = in.op == SpvOp::OpAll ? IrOp::iand : IrOp::ior;
       Src r;
       if (v->cmp) r = materialize(*v->cmp);
       for (size_t i = 0; !v->cmp && i < v->c.size(); ++i) r = i == 0 ? v->c[0] : b_.binary(op, r, v->c[i]);
       out.cmp = Cmp{Cond::ueq, true, r, Src::immediate(0)};
       return finish();
     }
-    case Op::OpLogicalAnd: case Op::OpLogicalOr: {
-      IrOp op = in.op == Op::OpLogicalAnd ? IrOp::iand : IrOp::ior;
+    case SpvOp::OpLogicalAnd: case SpvOp::OpLogicalOr: {
+      IrOp op = in.op == SpvOp::OpLogicalAnd ? IrOp::iand : IrOp::ior;
       for (unsigned i = 0; i < n; ++i) {
         AGX_TRY(auto a, scalar(w[2], in, i));
         AGX_TRY(auto bb, scalar(w[3], in, i));
@@ -415,7 +414,7 @@ Status Translator::logic(const spirv::Inst& in, bool& handled) {
       }
       return finish();
     }
-    case Op::OpSelect: {
+    case SpvOp::OpSelect: {
       // Scalars, vectors and (SPIR-V 1.4) composites, per flattened scalar.
       for (unsigned i = 0; i < std::max(1u, flat_count(rtype)); ++i) {
         AGX_TRY(auto cv, get(w[2], in));
@@ -471,20 +470,20 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
     return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(op, {s[0], s[1]})); }, 2);
   };
   switch (in.op) {
-    case Op::OpIAdd: return int_bin(IrOp::iadd);
-    case Op::OpISub: return int_bin(IrOp::isub);
-    case Op::OpIMul: return int_bin(IrOp::imul);
-    case Op::OpShiftLeftLogical: return int_bin(IrOp::ishl);
-    case Op::OpShiftRightLogical: return int_bin(IrOp::ushr);
-    case Op::OpShiftRightArithmetic: return int_bin(IrOp::ishr);
-    case Op::OpBitwiseAnd: return int_bin(IrOp::iand);
-    case Op::OpBitwiseOr: return int_bin(IrOp::ior);
-    case Op::OpBitwiseXor: return int_bin(IrOp::ixor);
-    case Op::OpUDiv: return int_bin(IrOp::udiv);
-    case Op::OpUMod: return int_bin(IrOp::umod);
-    case Op::OpSDiv: return int_bin(IrOp::sdiv);
-    case Op::OpSRem: return int_bin(IrOp::smod);
-    case Op::OpSMod:
+    case SpvOp::OpIAdd: return int_bin(IrOp::iadd);
+    case SpvOp::OpISub: return int_bin(IrOp::isub);
+    case SpvOp::OpIMul: return int_bin(IrOp::imul);
+    case SpvOp::OpShiftLeftLogical: return int_bin(IrOp::ishl);
+    case SpvOp::OpShiftRightLogical: return int_bin(IrOp::ushr);
+    case SpvOp::OpShiftRightArithmetic: return int_bin(IrOp::ishr);
+    case SpvOp::OpBitwiseAnd: return int_bin(IrOp::iand);
+    case SpvOp::OpBitwiseOr: return int_bin(IrOp::ior);
+    case SpvOp::OpBitwiseXor: return int_bin(IrOp::ixor);
+    case SpvOp::OpUDiv: return int_bin(IrOp::udiv);
+    case SpvOp::OpUMod: return int_bin(IrOp::umod);
+    case SpvOp::OpSDiv: return int_bin(IrOp::sdiv);
+    case SpvOp::OpSRem: return int_bin(IrOp::smod);
+    case SpvOp::OpSMod:
       // The remainder takes the divisor's sign: a nonzero truncated
       // remainder of the other sign gets the divisor added.
       return per_comp([&](Src* s) -> Result<Src> {
@@ -493,7 +492,7 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
         Src fixed = b_.select(Cond::slt, false, x, Src::immediate(0), b_.binary(IrOp::iadd, r, s[1]), r);
         return b_.select(Cond::ueq, false, r, Src::immediate(0), r, fixed);
       }, 2);
-    case Op::OpIAddCarry: case Op::OpISubBorrow: case Op::OpUMulExtended: case Op::OpSMulExtended: {
+    case SpvOp::OpIAddCarry: case SpvOp::OpISubBorrow: case SpvOp::OpUMulExtended: case SpvOp::OpSMulExtended: {
       // A struct {low, high} of the operands' type, flattened member by
       // member: the sum / difference and its carry / borrow bit, or the
       // 64-bit product's words (signed: the unsigned high word less b when
@@ -506,8 +505,8 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
       for (unsigned i = 0; i < k; ++i) {
         AGX_TRY(auto a, scalar(w[2], in, i));
         AGX_TRY(auto b, scalar(w[3], in, i));
-        if (in.op == Op::OpIAddCarry || in.op == Op::OpISubBorrow) {
-          const bool add = in.op == Op::OpIAddCarry;
+        if (in.op == SpvOp::OpIAddCarry || in.op == SpvOp::OpISubBorrow) {
+          const bool add = in.op == SpvOp::OpIAddCarry;
           Src lo = b_.binary(add ? IrOp::iadd : IrOp::isub, a, b);
           out.c.push_back(lo);
           high[i] = add ? b_.select(Cond::ult, false, lo, a, Src::immediate(1), Src::immediate(0))
@@ -524,7 +523,7 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
           out.c.push_back(Src::val(wide, 32, 0));
           high[i] = Src::val(wide, 32, 1);
         }
-        if (in.op == Op::OpSMulExtended) {
+        if (in.op == SpvOp::OpSMulExtended) {
           high[i] = b_.binary(IrOp::isub, high[i], b_.select(Cond::slt, false, a, Src::immediate(0), b, Src::immediate(0)));
           high[i] = b_.binary(IrOp::isub, high[i], b_.select(Cond::slt, false, b, Src::immediate(0), a, Src::immediate(0)));
         }
@@ -532,27 +531,27 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
       out.c.insert(out.c.end(), high.begin(), high.end());
       return finish();
     }
-    case Op::OpNot:
+    case SpvOp::OpNot:
       return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::inot, {s[0]})); }, 1);
-    case Op::OpSNegate:
+    case SpvOp::OpSNegate:
       return per_comp([&](Src* s) -> Result<Src> { return b_.binary(IrOp::isub, Src::immediate(0), s[0]); }, 1);
-    case Op::OpBitCount:
+    case SpvOp::OpBitCount:
       return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::popcount, {s[0]})); }, 1);
-    case Op::OpBitReverse:
+    case SpvOp::OpBitReverse:
       return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::bitrev, {s[0]})); }, 1);
-    case Op::OpFAdd: return float_bin(IrOp::fadd);
-    case Op::OpFSub:
+    case SpvOp::OpFAdd: return float_bin(IrOp::fadd);
+    case SpvOp::OpFSub:
       return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::fadd, {s[0], fneg(s[1])})); }, 2);
-    case Op::OpFMul: return float_bin(IrOp::fmul);
-    case Op::OpFDiv:
+    case SpvOp::OpFMul: return float_bin(IrOp::fmul);
+    case SpvOp::OpFDiv:
       // a / b = a * rcp(b) (Mesa lowers fdiv the same way: lower_fdiv).
       return per_comp([&](Src* s) -> Result<Src> {
         Src r = Src::val(b_.def(IrOp::rcp, {s[1]}));
         return Src::val(b_.def(IrOp::fmul, {s[0], r}));
       }, 2);
-    case Op::OpFNegate:
+    case SpvOp::OpFNegate:
       return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::fadd, {fneg(s[0]), Src::immediate(0x80000000u)})); }, 1);
-    case Op::OpVectorTimesScalar: {
+    case SpvOp::OpVectorTimesScalar: {
       AGX_CHECK(check_arith_width(in, rtype));
       AGX_TRY(auto k, scalar(w[3], in));
       for (unsigned i = 0; i < n; ++i) {
@@ -561,7 +560,7 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
       }
       return finish();
     }
-    case Op::OpDot: {
+    case SpvOp::OpDot: {
       AGX_TRY(auto av, get(w[2], in));
       Src acc;
       for (size_t i = 0; i < av->c.size(); ++i) {
@@ -572,9 +571,9 @@ Status Translator::alu(const spirv::Inst& in, bool& handled) {
       out.c.push_back(acc);
       return finish();
     }
-    case Op::OpConvertUToF: case Op::OpConvertSToF: case Op::OpConvertFToU: case Op::OpConvertFToS: {
-      Conv mode = in.op == Op::OpConvertUToF ? Conv::u32_to_f : in.op == Op::OpConvertSToF ? Conv::s32_to_f
-                : in.op == Op::OpConvertFToU ? Conv::f_to_u32 : Conv::f_to_s32;
+    case SpvOp::OpConvertUToF: case SpvOp::OpConvertSToF: case SpvOp::OpConvertFToU: case SpvOp::OpConvertFToS: {
+      Conv mode = in.op == SpvOp::OpConvertUToF ? Conv::u32_to_f : in.op == SpvOp::OpConvertSToF ? Conv::s32_to_f
+                : in.op == SpvOp::OpConvertFToU ? Conv::f_to_u32 : Conv::f_to_s32;
       return per_comp([&](Src* s) -> Result<Src> { return Src::val(b_.def(IrOp::convert, {s[0]}, 32, 1, static_cast<uint64_t>(mode))); }, 1);
     }
     default:

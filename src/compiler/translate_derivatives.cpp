@@ -30,7 +30,6 @@
 
 namespace agx::compiler::detail {
 
-using spv::Op;
 using IrOp = agx::compiler::Op;
 using Group = spirv::Module::DerivativeGroup;
 
@@ -111,9 +110,9 @@ Result<std::pair<Src, Src>> Translator::quad_derivatives(Src v, bool coarse, con
 Status Translator::derivative(const spirv::Inst& in) {
   const auto& w = in.w;
   if (w.size() != 3) return unsupported(in, "derivative operand count");
-  bool fwidth = in.op == Op::OpFwidth || in.op == Op::OpFwidthFine || in.op == Op::OpFwidthCoarse;
-  bool dy = in.op == Op::OpDPdy || in.op == Op::OpDPdyFine || in.op == Op::OpDPdyCoarse;
-  bool coarse = in.op == Op::OpDPdxCoarse || in.op == Op::OpDPdyCoarse || in.op == Op::OpFwidthCoarse;
+  bool fwidth = in.op == SpvOp::OpFwidth || in.op == SpvOp::OpFwidthFine || in.op == SpvOp::OpFwidthCoarse;
+  bool dy = in.op == SpvOp::OpDPdy || in.op == SpvOp::OpDPdyFine || in.op == SpvOp::OpDPdyCoarse;
+  bool coarse = in.op == SpvOp::OpDPdxCoarse || in.op == SpvOp::OpDPdyCoarse || in.op == SpvOp::OpFwidthCoarse;
   unsigned n = components(w[0]);
   if (!n || !is_float(w[0]) || type(scalar_type(w[0])).width != 32)
     return unsupported(in, "a derivative of a value other than a 32-bit float scalar or vector");

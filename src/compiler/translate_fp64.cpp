@@ -12,7 +12,6 @@
 
 namespace agx::compiler::detail {
 
-using spv::Op;
 using IrOp = agx::compiler::Op;
 using Kind = spirv::Type::Kind;
 
@@ -66,25 +65,25 @@ Status Translator::fp64_instruction(const spirv::Inst& in, bool& handled) {
   handled = false;
   const auto& w = in.w;
   switch (in.op) {
-    case Op::OpFAdd: case Op::OpFSub: case Op::OpFMul: case Op::OpFDiv: case Op::OpFMod: case Op::OpFRem:
-    case Op::OpFNegate: case Op::OpVectorTimesScalar: case Op::OpDot:
-    case Op::OpFOrdEqual: case Op::OpFUnordEqual: case Op::OpFOrdNotEqual: case Op::OpFUnordNotEqual:
-    case Op::OpFOrdLessThan: case Op::OpFUnordLessThan: case Op::OpFOrdGreaterThan: case Op::OpFUnordGreaterThan:
-    case Op::OpFOrdLessThanEqual: case Op::OpFUnordLessThanEqual: case Op::OpFOrdGreaterThanEqual:
-    case Op::OpFUnordGreaterThanEqual: case Op::OpIsNan: case Op::OpIsInf: case Op::OpFConvert:
-    case Op::OpConvertSToF: case Op::OpConvertUToF: case Op::OpConvertFToS: case Op::OpConvertFToU:
+    case SpvOp::OpFAdd: case SpvOp::OpFSub: case SpvOp::OpFMul: case SpvOp::OpFDiv: case SpvOp::OpFMod: case SpvOp::OpFRem:
+    case SpvOp::OpFNegate: case SpvOp::OpVectorTimesScalar: case SpvOp::OpDot:
+    case SpvOp::OpFOrdEqual: case SpvOp::OpFUnordEqual: case SpvOp::OpFOrdNotEqual: case SpvOp::OpFUnordNotEqual:
+    case SpvOp::OpFOrdLessThan: case SpvOp::OpFUnordLessThan: case SpvOp::OpFOrdGreaterThan: case SpvOp::OpFUnordGreaterThan:
+    case SpvOp::OpFOrdLessThanEqual: case SpvOp::OpFUnordLessThanEqual: case SpvOp::OpFOrdGreaterThanEqual:
+    case SpvOp::OpFUnordGreaterThanEqual: case SpvOp::OpIsNan: case SpvOp::OpIsInf: case SpvOp::OpFConvert:
+    case SpvOp::OpConvertSToF: case SpvOp::OpConvertUToF: case SpvOp::OpConvertFToS: case SpvOp::OpConvertFToU:
       if (w.size() < 3 || w[1] >= m_.bound)
         return Error::decode("{}: SPIR-V word {}: too few operands or result id out of range", o_.file_name, in.word_offset);
       if (!is_double(w[0]) && !value_is_double(w[2])) return {};
       handled = true;
       return fp64_alu(in);
-    case Op::OpMatrixTimesScalar: case Op::OpMatrixTimesVector: case Op::OpVectorTimesMatrix:
-    case Op::OpMatrixTimesMatrix: case Op::OpOuterProduct: case Op::OpTranspose:
+    case SpvOp::OpMatrixTimesScalar: case SpvOp::OpMatrixTimesVector: case SpvOp::OpVectorTimesMatrix:
+    case SpvOp::OpMatrixTimesMatrix: case SpvOp::OpOuterProduct: case SpvOp::OpTranspose:
       if (w.size() < 3 || w[1] >= m_.bound) return {};
       if (!holds_doubles(w[0]) && !value_is_double(w[2])) return {};
       handled = true;
       return fp64_matrix(in);
-    case Op::OpSelect: {
+    case SpvOp::OpSelect: {
       // Scalars and vectors of doubles are the int64 code's; matrices and
       // arrays of them: both words of each scalar.
       if (w.size() < 5 || w[1] >= m_.bound || !holds_doubles(w[0])) return {};
@@ -106,7 +105,7 @@ Status Translator::fp64_instruction(const spirv::Inst& in, bool& handled) {
       vals_[w[1]] = std::move(out);
       return {};
     }
-    case Op::OpExtInst:
+    case SpvOp::OpExtInst:
       if (w.size() < 5 || w[1] >= m_.bound || w[2] >= m_.bound || !m_.ext_glsl[w[2]]) return {};
       if (!holds_doubles(w[0]) && !value_is_double(w[4])) return {};
       handled = true;
@@ -141,7 +140,7 @@ Status Translator::fp64_alu(const spirv::Inst& in) {
     for (unsigned i = 0; i < n; ++i) {
       AGX_TRY(auto a, dpair(w[2], in, i));
       Pair c = a;
-      if (in.op != Op::OpIsNan && in.op != Op::OpIsInf) {
+      if (in.op != SpvOp::OpIsNan && in.op != SpvOp::OpIsInf) {
         AGX_CHECK(need(4));
         AGX_TRY(c, dpair(w[3], in, i));
       }
@@ -153,21 +152,21 @@ Status Translator::fp64_alu(const spirv::Inst& in) {
     return {};
   };
   switch (in.op) {
-    case Op::OpFAdd: return bin([&](Pair a, Pair c) { return fp.add(a, c); });
-    case Op::OpFSub: return bin([&](Pair a, Pair c) { return fp.sub(a, c); });
-    case Op::OpFMul: return bin([&](Pair a, Pair c) { return fp.mul(a, c); });
-    case Op::OpFDiv: return bin([&](Pair a, Pair c) { return fp.div(a, c); });
+    case SpvOp::OpFAdd: return bin([&](Pair a, Pair c) { return fp.add(a, c); });
+    case SpvOp::OpFSub: return bin([&](Pair a, Pair c) { return fp.sub(a, c); });
+    case SpvOp::OpFMul: return bin([&](Pair a, Pair c) { return fp.mul(a, c); });
+    case SpvOp::OpFDiv: return bin([&](Pair a, Pair c) { return fp.div(a, c); });
     // GLSL mod: x - y * floor(x / y); OpFRem: x - y * trunc(x / y).
-    case Op::OpFMod: return bin([&](Pair a, Pair c) { return fp.sub(a, fp.mul(c, fp.floor(fp.div(a, c)))); });
-    case Op::OpFRem: return bin([&](Pair a, Pair c) { return fp.sub(a, fp.mul(c, fp.trunc(fp.div(a, c)))); });
-    case Op::OpFNegate:
+    case SpvOp::OpFMod: return bin([&](Pair a, Pair c) { return fp.sub(a, fp.mul(c, fp.floor(fp.div(a, c)))); });
+    case SpvOp::OpFRem: return bin([&](Pair a, Pair c) { return fp.sub(a, fp.mul(c, fp.trunc(fp.div(a, c)))); });
+    case SpvOp::OpFNegate:
       for (unsigned i = 0; i < n; ++i) {
         AGX_TRY(auto a, dpair(w[2], in, i));
         push(fp.neg(a));
       }
       vals_[w[1]] = std::move(out);
       return {};
-    case Op::OpVectorTimesScalar: {
+    case SpvOp::OpVectorTimesScalar: {
       AGX_CHECK(need(4));
       AGX_TRY(auto c, dpair(w[3], in, 0));
       for (unsigned i = 0; i < n; ++i) {
@@ -177,7 +176,7 @@ Status Translator::fp64_alu(const spirv::Inst& in) {
       vals_[w[1]] = std::move(out);
       return {};
     }
-    case Op::OpDot: {
+    case SpvOp::OpDot: {
       AGX_CHECK(need(4));
       AGX_TRY(auto av, get(w[2], in));
       std::vector<Pair> a, c;
@@ -191,21 +190,21 @@ Status Translator::fp64_alu(const spirv::Inst& in) {
       vals_[w[1]] = std::move(out);
       return {};
     }
-    case Op::OpFOrdEqual: return compare([&](Pair a, Pair c) { return fp.equal(a, c); });
-    case Op::OpFUnordEqual: return compare([&](Pair a, Pair c) { return equal_or_unordered(fp, a, c); });
-    case Op::OpFOrdNotEqual: return compare([&](Pair a, Pair c) { return fp.lnot(equal_or_unordered(fp, a, c)); });
-    case Op::OpFUnordNotEqual: return compare([&](Pair a, Pair c) { return fp.lnot(fp.equal(a, c)); });
-    case Op::OpFOrdLessThan: return compare([&](Pair a, Pair c) { return fp.less(a, c); });
-    case Op::OpFUnordLessThan: return compare([&](Pair a, Pair c) { return fp.lnot(fp.less_equal(c, a)); });
-    case Op::OpFOrdGreaterThan: return compare([&](Pair a, Pair c) { return fp.less(c, a); });
-    case Op::OpFUnordGreaterThan: return compare([&](Pair a, Pair c) { return fp.lnot(fp.less_equal(a, c)); });
-    case Op::OpFOrdLessThanEqual: return compare([&](Pair a, Pair c) { return fp.less_equal(a, c); });
-    case Op::OpFUnordLessThanEqual: return compare([&](Pair a, Pair c) { return fp.lnot(fp.less(c, a)); });
-    case Op::OpFOrdGreaterThanEqual: return compare([&](Pair a, Pair c) { return fp.less_equal(c, a); });
-    case Op::OpFUnordGreaterThanEqual: return compare([&](Pair a, Pair c) { return fp.lnot(fp.less(a, c)); });
-    case Op::OpIsNan: return compare([&](Pair a, Pair) { return fp.is_nan(a); });
-    case Op::OpIsInf: return compare([&](Pair a, Pair) { return fp.is_inf(a); });
-    case Op::OpFConvert: {
+    case SpvOp::OpFOrdEqual: return compare([&](Pair a, Pair c) { return fp.equal(a, c); });
+    case SpvOp::OpFUnordEqual: return compare([&](Pair a, Pair c) { return equal_or_unordered(fp, a, c); });
+    case SpvOp::OpFOrdNotEqual: return compare([&](Pair a, Pair c) { return fp.lnot(equal_or_unordered(fp, a, c)); });
+    case SpvOp::OpFUnordNotEqual: return compare([&](Pair a, Pair c) { return fp.lnot(fp.equal(a, c)); });
+    case SpvOp::OpFOrdLessThan: return compare([&](Pair a, Pair c) { return fp.less(a, c); });
+    case SpvOp::OpFUnordLessThan: return compare([&](Pair a, Pair c) { return fp.lnot(fp.less_equal(c, a)); });
+    case SpvOp::OpFOrdGreaterThan: return compare([&](Pair a, Pair c) { return fp.less(c, a); });
+    case SpvOp::OpFUnordGreaterThan: return compare([&](Pair a, Pair c) { return fp.lnot(fp.less_equal(a, c)); });
+    case SpvOp::OpFOrdLessThanEqual: return compare([&](Pair a, Pair c) { return fp.less_equal(a, c); });
+    case SpvOp::OpFUnordLessThanEqual: return compare([&](Pair a, Pair c) { return fp.lnot(fp.less(c, a)); });
+    case SpvOp::OpFOrdGreaterThanEqual: return compare([&](Pair a, Pair c) { return fp.less_equal(c, a); });
+    case SpvOp::OpFUnordGreaterThanEqual: return compare([&](Pair a, Pair c) { return fp.lnot(fp.less(a, c)); });
+    case SpvOp::OpIsNan: return compare([&](Pair a, Pair) { return fp.is_nan(a); });
+    case SpvOp::OpIsInf: return compare([&](Pair a, Pair) { return fp.is_inf(a); });
+    case SpvOp::OpFConvert: {
       bool to_double = is_double(w[0]);
       if (to_double == value_is_double(w[2])) return unsupported(in, "OpFConvert between these types (16-bit floats are not supported)");
       if (!to_double && type(scalar_type(w[0])).width != 32) return unsupported(in, "double to a 16-bit float");
@@ -221,12 +220,12 @@ Status Translator::fp64_alu(const spirv::Inst& in) {
       vals_[w[1]] = std::move(out);
       return {};
     }
-    case Op::OpConvertSToF: case Op::OpConvertUToF: {
+    case SpvOp::OpConvertSToF: case SpvOp::OpConvertUToF: {
       if (!is_double(w[0])) return unsupported(in, "double operand of an integer-to-float conversion");
       AGX_TRY(auto sv, get(w[2], in));
       unsigned width = type(scalar_type(sv->type)).width;
       if (width != 32 && width != 64) return unsupported(in, fmt::format("{}-bit integer to double", width));
-      bool sign = in.op == Op::OpConvertSToF;
+      bool sign = in.op == SpvOp::OpConvertSToF;
       for (unsigned i = 0; i < n; ++i) {
         AGX_TRY(auto s, scalar(w[2], in, i));
         if (width == 32) push(sign ? fp.from_i32(s) : fp.from_u32(s));
@@ -235,7 +234,7 @@ Status Translator::fp64_alu(const spirv::Inst& in) {
       vals_[w[1]] = std::move(out);
       return {};
     }
-    case Op::OpConvertFToS: case Op::OpConvertFToU: {
+    case SpvOp::OpConvertFToS: case SpvOp::OpConvertFToU: {
       unsigned width = type(scalar_type(w[0])).width;
       if (width != 32 && width != 64) return unsupported(in, fmt::format("double to a {}-bit integer", width));
       for (unsigned i = 0; i < n; ++i) {

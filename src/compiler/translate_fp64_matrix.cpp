@@ -10,7 +10,6 @@
 
 namespace agx::compiler::detail {
 
-using spv::Op;
 using Kind = spirv::Type::Kind;
 
 namespace {
@@ -103,7 +102,7 @@ Status Translator::fp64_matrix(const spirv::Inst& in) {
   TVal out = TVal::data(w[0]);
   auto push = [&](Pair p) { out.c.push_back(pack64(p.lo, p.hi)); };
   switch (in.op) {
-    case Op::OpTranspose: {
+    case SpvOp::OpTranspose: {
       AGX_CHECK(operands(1));
       unsigned cols, rows;
       AGX_TRY(auto m, data(w[2]));
@@ -113,14 +112,14 @@ Status Translator::fp64_matrix(const spirv::Inst& in) {
         for (unsigned c = 0; c < cols; ++c) push(m[c * rows + r]);
       break;
     }
-    case Op::OpMatrixTimesScalar: {
+    case SpvOp::OpMatrixTimesScalar: {
       AGX_CHECK(operands(2));
       AGX_TRY(auto m, data(w[2]));
       AGX_TRY(auto k, dpair(w[3], in, 0));
       for (const Pair& p : m) push(fp.mul(p, k));
       break;
     }
-    case Op::OpVectorTimesMatrix: {
+    case SpvOp::OpVectorTimesMatrix: {
       unsigned cols, rows;
       std::vector<Pair> v, m;
       AGX_CHECK(vector_and_matrix(3, v, m, cols, rows));
@@ -128,7 +127,7 @@ Status Translator::fp64_matrix(const spirv::Inst& in) {
       for (const Pair& p : vector_times_matrix(v, m, cols, rows, dot)) push(p);
       break;
     }
-    case Op::OpMatrixTimesVector: {
+    case SpvOp::OpMatrixTimesVector: {
       unsigned cols, rows;
       std::vector<Pair> v, m;
       AGX_CHECK(vector_and_matrix(2, v, m, cols, rows));
@@ -136,7 +135,7 @@ Status Translator::fp64_matrix(const spirv::Inst& in) {
       for (const Pair& p : matrix_times_vector(m, v, cols, rows, dot)) push(p);
       break;
     }
-    case Op::OpMatrixTimesMatrix: {
+    case SpvOp::OpMatrixTimesMatrix: {
       // A (k x rows) * B (cols x k): R[c][r] = sum_j A[j][r] B[c][j]
       AGX_CHECK(operands(2));
       unsigned ak, rows, cols, bk;
@@ -148,7 +147,7 @@ Status Translator::fp64_matrix(const spirv::Inst& in) {
       for (const Pair& p : matrix_times_matrix(a, b, ak, rows, cols, dot)) push(p);
       break;
     }
-    case Op::OpOuterProduct: {
+    case SpvOp::OpOuterProduct: {
       // c (rows) x r (cols): R[j][i] = c[i] r[j]
       AGX_CHECK(operands(2));
       AGX_TRY(auto c, data(w[2]));

@@ -10,7 +10,6 @@
 
 namespace agx::compiler::detail {
 
-using spv::Op;
 using IrOp = agx::compiler::Op;
 
 namespace {
@@ -476,7 +475,7 @@ Status Translator::float_remainder(const spirv::Inst& in) {
   for (unsigned i = 0; i < n; ++i) {
     AGX_TRY(auto x, scalar(w[2], in, i));
     AGX_TRY(auto y, scalar(w[3], in, i));
-    Src q = Src::val(b_.def(in.op == Op::OpFMod ? IrOp::floor : IrOp::trunc, {m.div(x, y)}));
+    Src q = Src::val(b_.def(in.op == SpvOp::OpFMod ? IrOp::floor : IrOp::trunc, {m.div(x, y)}));
     out.c.push_back(m.fma(MathBuilder::neg(y), q, x));
   }
   vals_[w[1]] = std::move(out);

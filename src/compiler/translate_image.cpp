@@ -32,7 +32,6 @@ const char* image_dim_name(ImageDim d) {
 
 namespace detail {
 
-using spv::Op;
 using Kind = spirv::Type::Kind;
 using IrOp = agx::compiler::Op;
 
@@ -318,7 +317,7 @@ Status Translator::image_read(const spirv::Inst& in) {
   const auto& w = in.w;
   if (w.size() < 4) return Error::decode("{}: bad image read", o_.file_name);
   AGX_TRY(const ImageBinding* img, image_of(w[2], in));
-  const bool fetch = in.op == Op::OpImageFetch;
+  const bool fetch = in.op == SpvOp::OpImageFetch;
   if (fetch != (img->kind == ImageBinding::Kind::sampled_image))
     return unsupported(in, fetch ? "texelFetch of a storage image" : "imageLoad of a sampled texture");
   if (img->dim == ImageDim::d2_ms || img->dim == ImageDim::d2_ms_array)
@@ -367,7 +366,7 @@ Status Translator::image_query(const spirv::Inst& in) {
   AGX_TRY(auto v, get(w[2], in));
   if (v->kind != TVal::Kind::image || v->image >= abi_.images.size()) return unsupported(in, "image query of a non-image");
   ImageBinding& img = abi_.images[v->image];
-  if (in.op == Op::OpImageQuerySizeLod) {
+  if (in.op == SpvOp::OpImageQuerySizeLod) {
     if (w.size() < 4) return Error::decode("{}: bad OpImageQuerySizeLod", o_.file_name);
     AGX_TRY(Src lod, scalar(w[3], in));
     if (!lod.is_imm() || lod.imm != 0) {
@@ -394,7 +393,7 @@ Status Translator::image_query(const spirv::Inst& in) {
   TVal out = TVal::data(w[0]);
   const unsigned n = components(w[0]);
   if (n == 0) return unsupported(in, "image query result that is not a scalar or a vector");
-  if (in.op == Op::OpImageQuerySamples) {
+  if (in.op == SpvOp::OpImageQuerySamples) {
     out.c.push_back(word(3));
   } else {
     if (n > 3) return unsupported(in, "image size with more than 3 components");
@@ -408,11 +407,11 @@ Status Translator::image_instruction(const spirv::Inst& in, bool& handled) {
   handled = true;
   const auto& w = in.w;
   // Whether the image operand is an array element picked at run time.
-  const size_t image_at = in.op == Op::OpImageWrite ? 0 : 2;
-  dynamic_image_ = w.size() > image_at && w[image_at] < m_.bound && in.op != Op::OpLoad && in.op != Op::OpImage &&
+  const size_t image_at = in.op == SpvOp::OpImageWrite ? 0 : 2;
+  dynamic_image_ = w.size() > image_at && w[image_at] < m_.bound && in.op != SpvOp::OpLoad && in.op != SpvOp::OpImage &&
                    vals_[w[image_at]].kind == TVal::Kind::image && vals_[w[image_at]].image_index.kind != Src::Kind::none;
   switch (in.op) {
-    case Op::OpAccessChain: case Op::OpInBoundsAccessChain: {
+    case SpvOp::OpAccessChain: case SpvOp::OpInBoundsAccessChain: {
       // An element of an array of images or samplers.
       if (w.size() < 3 || w[2] >= m_.bound || w[1] >= m_.bound || !m_.is_variable[w[2]]) break;
       auto arr = image_array_.find(w[2]);
@@ -434,7 +433,7 @@ Status Translator::image_instruction(const spirv::Inst& in, bool& handled) {
       vals_[w[1]] = std::move(v);
       return {};
     }
-    case Op::OpLoad: {
+    case SpvOp::OpLoad: {
       if (w.size() < 3 || w[2] >= m_.bound || w[1] >= m_.bound) break;
       if (!m_.is_variable[w[2]]) {
         // Through an access chain into an array of images.
@@ -465,14 +464,14 @@ Status Translator::image_instruction(const spirv::Inst& in, bool& handled) {
       vals_[w[1]] = std::move(v);
       return {};
     }
-    case Op::OpImageWrite: return image_write(in);
-    case Op::OpImageRead: case Op::OpImageFetch: return image_read(in);
-    case Op::OpImageSampleImplicitLod: case Op::OpImageSampleExplicitLod: case Op::OpImageSampleDrefImplicitLod:
-    case Op::OpImageSampleDrefExplicitLod: case Op::OpImageSampleProjImplicitLod: case Op::OpImageSampleProjExplicitLod:
-    case Op::OpImageSampleProjDrefImplicitLod: case Op::OpImageSampleProjDrefExplicitLod: case Op::OpImageGather:
-    case Op::OpImageDrefGather: case Op::OpImageQueryLod:
+    case SpvOp::OpImageWrite: return image_write(in);
+    case SpvOp::OpImageRead: case SpvOp::OpImageFetch: return image_read(in);
+    case SpvOp::OpImageSampleImplicitLod: case SpvOp::OpImageSampleExplicitLod: case SpvOp::OpImageSampleDrefImplicitLod:
+    case SpvOp::OpImageSampleDrefExplicitLod: case SpvOp::OpImageSampleProjImplicitLod: case SpvOp::OpImageSampleProjExplicitLod:
+    case SpvOp::OpImageSampleProjDrefImplicitLod: case SpvOp::OpImageSampleProjDrefExplicitLod: case SpvOp::OpImageGather:
+    case SpvOp::OpImageDrefGather: case SpvOp::OpImageQueryLod:
       return texture_lookup(in);  // translate_texture.cpp
-    case Op::OpImage: {
+    case SpvOp::OpImage: {
       // The image of a combined image-sampler: the same binding.
       if (w.size() < 3 || w[1] >= m_.bound) return Error::decode("{}: bad OpImage", o_.file_name);
       AGX_TRY(auto v, get(w[2], in));
@@ -482,10 +481,10 @@ Status Translator::image_instruction(const spirv::Inst& in, bool& handled) {
       vals_[w[1]] = std::move(out);
       return {};
     }
-    case Op::OpImageQuerySize: case Op::OpImageQuerySizeLod: case Op::OpImageQuerySamples: return image_query(in);
-    case Op::OpImageQueryLevels: return query_levels(in);
-    case Op::OpImageTexelPointer: return texel_pointer(in);
-    case Op::OpSampledImage: {
+    case SpvOp::OpImageQuerySize: case SpvOp::OpImageQuerySizeLod: case SpvOp::OpImageQuerySamples: return image_query(in);
+    case SpvOp::OpImageQueryLevels: return query_levels(in);
+    case SpvOp::OpImageTexelPointer: return texel_pointer(in);
+    case SpvOp::OpSampledImage: {
       // sampler2D(t, s): the texture's state register with the separate
       // sampler's.
       if (w.size() < 4 || w[1] >= m_.bound) return Error::decode("{}: bad OpSampledImage", o_.file_name);

@@ -9,7 +9,6 @@
 
 namespace agx::compiler::detail {
 
-using spv::Op;
 using Kind = spirv::Type::Kind;
 using IrOp = agx::compiler::Op;
 

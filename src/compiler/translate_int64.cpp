@@ -13,7 +13,6 @@
 
 namespace agx::compiler::detail {
 
-using spv::Op;
 using IrOp = agx::compiler::Op;
 
 bool Translator::is_int64(uint32_t t) const {
@@ -78,17 +77,17 @@ std::optional<Src> Translator::native_add64(IrOp op, const Src& a, const Src& b)
 Status Translator::int64_instruction(const spirv::Inst& in, bool& handled) {
   handled = false;
   switch (in.op) {
-    case Op::OpExtInst:
+    case SpvOp::OpExtInst:
       if (in.w.size() >= 5 && in.w[2] < m_.bound && m_.ext_glsl[in.w[2]] && in.w[1] < m_.bound) return ext_glsl64(in, handled);
       return {};
-    case Op::OpIAdd: case Op::OpISub: case Op::OpIMul: case Op::OpUDiv: case Op::OpSDiv: case Op::OpUMod:
-    case Op::OpSRem: case Op::OpSMod: case Op::OpShiftLeftLogical: case Op::OpShiftRightLogical:
-    case Op::OpShiftRightArithmetic: case Op::OpBitwiseAnd: case Op::OpBitwiseOr: case Op::OpBitwiseXor:
-    case Op::OpNot: case Op::OpSNegate: case Op::OpIEqual: case Op::OpINotEqual: case Op::OpULessThan:
-    case Op::OpULessThanEqual: case Op::OpUGreaterThan: case Op::OpUGreaterThanEqual: case Op::OpSLessThan:
-    case Op::OpSLessThanEqual: case Op::OpSGreaterThan: case Op::OpSGreaterThanEqual: case Op::OpSConvert:
-    case Op::OpUConvert: case Op::OpBitcast: case Op::OpSelect: case Op::OpVectorExtractDynamic:
-    case Op::OpConvertUToF: case Op::OpConvertSToF: case Op::OpConvertFToU: case Op::OpConvertFToS:
+    case SpvOp::OpIAdd: case SpvOp::OpISub: case SpvOp::OpIMul: case SpvOp::OpUDiv: case SpvOp::OpSDiv: case SpvOp::OpUMod:
+    case SpvOp::OpSRem: case SpvOp::OpSMod: case SpvOp::OpShiftLeftLogical: case SpvOp::OpShiftRightLogical:
+    case SpvOp::OpShiftRightArithmetic: case SpvOp::OpBitwiseAnd: case SpvOp::OpBitwiseOr: case SpvOp::OpBitwiseXor:
+    case SpvOp::OpNot: case SpvOp::OpSNegate: case SpvOp::OpIEqual: case SpvOp::OpINotEqual: case SpvOp::OpULessThan:
+    case SpvOp::OpULessThanEqual: case SpvOp::OpUGreaterThan: case SpvOp::OpUGreaterThanEqual: case SpvOp::OpSLessThan:
+    case SpvOp::OpSLessThanEqual: case SpvOp::OpSGreaterThan: case SpvOp::OpSGreaterThanEqual: case SpvOp::OpSConvert:
+    case SpvOp::OpUConvert: case SpvOp::OpBitcast: case SpvOp::OpSelect: case SpvOp::OpVectorExtractDynamic:
+    case SpvOp::OpConvertUToF: case SpvOp::OpConvertSToF: case SpvOp::OpConvertFToU: case SpvOp::OpConvertFToS:
       if (in.w.size() < 3 || in.w[1] >= m_.bound)
         return Error::decode("{}: SPIR-V word {}: too few operands or result id out of range", o_.file_name, in.word_offset);
       return alu64(in, handled);
@@ -205,9 +204,9 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
   };
 
   switch (in.op) {
-    case Op::OpIAdd: case Op::OpISub: {
+    case SpvOp::OpIAdd: case SpvOp::OpISub: {
       AGX_CHECK(need(4));
-      bool add = in.op == Op::OpIAdd;
+      bool add = in.op == SpvOp::OpIAdd;
       for (unsigned i = 0; i < n; ++i) {
         AGX_TRY(auto a, scalar(w[2], in, i));
         AGX_TRY(auto bb, scalar(w[3], in, i));
@@ -217,15 +216,15 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
       }
       return finish();
     }
-    case Op::OpIMul: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return x.mul(a, bb); });
-    case Op::OpBitwiseAnd: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return x.bitwise(IrOp::iand, a, bb); });
-    case Op::OpBitwiseOr: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return x.bitwise(IrOp::ior, a, bb); });
-    case Op::OpBitwiseXor: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return x.bitwise(IrOp::ixor, a, bb); });
-    case Op::OpUDiv: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return divide(a, bb, false, true); });
-    case Op::OpUMod: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return divide(a, bb, false, false); });
-    case Op::OpSDiv: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return divide(a, bb, true, true); });
-    case Op::OpSRem: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return divide(a, bb, true, false); });
-    case Op::OpSMod:
+    case SpvOp::OpIMul: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return x.mul(a, bb); });
+    case SpvOp::OpBitwiseAnd: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return x.bitwise(IrOp::iand, a, bb); });
+    case SpvOp::OpBitwiseOr: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return x.bitwise(IrOp::ior, a, bb); });
+    case SpvOp::OpBitwiseXor: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return x.bitwise(IrOp::ixor, a, bb); });
+    case SpvOp::OpUDiv: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return divide(a, bb, false, true); });
+    case SpvOp::OpUMod: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return divide(a, bb, false, false); });
+    case SpvOp::OpSDiv: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return divide(a, bb, true, true); });
+    case SpvOp::OpSRem: AGX_CHECK(need(4)); return bin([&](Pair a, Pair bb) { return divide(a, bb, true, false); });
+    case SpvOp::OpSMod:
       // The remainder takes the divisor's sign: a nonzero remainder of the
       // other sign gets the divisor added.
       AGX_CHECK(need(4));
@@ -236,9 +235,9 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
         Src nz = x.sel(Cond::ueq, x.differs(r, {Src::immediate(0), Src::immediate(0)}), Src::immediate(0), Src::immediate(0), other);
         return x.pick(nz, x.add(r, bb), r);
       });
-    case Op::OpShiftLeftLogical: case Op::OpShiftRightLogical: case Op::OpShiftRightArithmetic: {
+    case SpvOp::OpShiftLeftLogical: case SpvOp::OpShiftRightLogical: case SpvOp::OpShiftRightArithmetic: {
       AGX_CHECK(need(4));
-      IrOp o = in.op == Op::OpShiftLeftLogical ? IrOp::ishl : in.op == Op::OpShiftRightLogical ? IrOp::ushr : IrOp::ishr;
+      IrOp o = in.op == SpvOp::OpShiftLeftLogical ? IrOp::ishl : in.op == SpvOp::OpShiftRightLogical ? IrOp::ushr : IrOp::ishr;
       if (!r64) {
         // A 32-bit value shifted by a 64-bit amount: the low word counts.
         for (unsigned i = 0; i < n; ++i) {
@@ -256,18 +255,18 @@ Status Translator::alu64(const spirv::Inst& in, bool& handled) {
       }
       return finish();
     }
-    case Op::OpNot: return un([&](Pair a) { return Pair{x.op(IrOp::ixor, a.lo, Src::immediate(0xFFFFFFFFu)), x.op(IrOp::ixor, a.hi, Src::immediate(0xFFFFFFFFu))}; });
-    case Op::OpSNegate: return un([&](Pair a) { return x.neg(a); });
-    case Op::OpIEqual: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.differs(a, bb); }, true);
-    case Op::OpINotEqual: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.differs(a, bb); }, false);
-    case Op::OpULessThan: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(false, a, bb); }, false);
-    case Op::OpUGreaterThan: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(false, bb, a); }, false);
-    case Op::OpULessThanEqual: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(false, bb, a); }, true);
-    case Op::OpUGreaterThanEqual: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(false, a, bb); }, true);
-    case Op::OpSLessThan: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(true, a, bb); }, false);
-    case Op::OpSGreaterThan: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(true, bb, a); }, false);
-    case Op::OpSLessThanEqual: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(true, bb, a); }, true);
-    case Op::OpSGreaterThanEqual: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(true, a, bb); }, true);
+    case SpvOp::OpNot: return un([&](Pair a) { return Pair{x.op(IrOp::ixor, a.lo, Src::immediate(0xFFFFFFFFu)), x.op(IrOp::ixor, a.hi, Src::immediate(0xFFFFFFFFu))}; });
+    case SpvOp::OpSNegate: return un([&](Pair a) { return x.neg(a); });
+    case SpvOp::OpIEqual: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.differs(a, bb); }, true);
+    case SpvOp::OpINotEqual: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.differs(a, bb); }, false);
+    case SpvOp::OpULessThan: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(false, a, bb); }, false);
+    case SpvOp::OpUGreaterThan: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(false, bb, a); }, false);
+    case SpvOp::OpULessThanEqual: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(false, bb, a); }, true);
+    case SpvOp::OpUGreaterThanEqual: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(false, a, bb); }, true);
+    case SpvOp::OpSLessThan: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(true, a, bb); }, false);
+    case SpvOp::OpSGreaterThan: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(true, bb, a); }, false);
+    case SpvOp::OpSLessThanEqual: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(true, bb, a); }, true);
+    case SpvOp::OpSGreaterThanEqual: AGX_CHECK(need(4)); return compare([&](Pair a, Pair bb) { return x.less(true, a, bb); }, true);
     default: return alu64_convert(in, c, handled);
   }
 }
@@ -280,17 +279,17 @@ Status Translator::alu64_convert(const spirv::Inst& in, Int64Call& c, bool& hand
   const auto& w = in.w;
   const uint32_t rtype = w[0];
   switch (in.op) {
-    case Op::OpSConvert: case Op::OpUConvert: {
+    case SpvOp::OpSConvert: case SpvOp::OpUConvert: {
       for (unsigned i = 0; i < c.n; ++i) {
         AGX_TRY(auto s, scalar(w[2], in, i));
         if (!c.r64) { c.out.c.push_back(lo32(s)); continue; }   // 64 -> 32: the low word
         if (c.a64) { c.out.c.push_back(s); continue; }
-        Src hi = in.op == Op::OpSConvert ? c.x.op(IrOp::ishr, s, Src::immediate(31)) : Src::immediate(0);
+        Src hi = in.op == SpvOp::OpSConvert ? c.x.op(IrOp::ishr, s, Src::immediate(31)) : Src::immediate(0);
         c.out.c.push_back(pack64(s, hi));
       }
       return c.finish();
     }
-    case Op::OpBitcast: {
+    case SpvOp::OpBitcast: {
       // Regroup 32-bit words: u64 <-> uvec2, i64 <-> u64.
       AGX_TRY(auto v, get(w[2], in));
       if (v->kind != TVal::Kind::data) return unsupported(in, "bitcast of a non-data value");
@@ -304,7 +303,7 @@ Status Translator::alu64_convert(const spirv::Inst& in, Int64Call& c, bool& hand
       for (unsigned i = 0; i < c.n; ++i) c.out.c.push_back(pack64(words[2 * i], words[2 * i + 1]));
       return c.finish();
     }
-    case Op::OpSelect: {
+    case SpvOp::OpSelect: {
       AGX_CHECK(c.need(5));
       AGX_TRY(auto cv, get(w[2], in));
       for (unsigned i = 0; i < c.n; ++i) {
@@ -322,7 +321,7 @@ Status Translator::alu64_convert(const spirv::Inst& in, Int64Call& c, bool& hand
       }
       return c.finish();
     }
-    case Op::OpVectorExtractDynamic: {
+    case SpvOp::OpVectorExtractDynamic: {
       AGX_CHECK(c.need(4));
       AGX_TRY(auto v, get(w[2], in));
       AGX_TRY(auto idx, scalar(w[3], in));
@@ -336,9 +335,9 @@ Status Translator::alu64_convert(const spirv::Inst& in, Int64Call& c, bool& hand
       c.out.c.push_back(pack64(r.lo, r.hi));
       return c.finish();
     }
-    case Op::OpConvertUToF: case Op::OpConvertSToF: {
+    case SpvOp::OpConvertUToF: case SpvOp::OpConvertSToF: {
       if (type(scalar_type(rtype)).width != 32) return unsupported(in, "64-bit integer to 16-bit float conversion");
-      bool sign = in.op == Op::OpConvertSToF;
+      bool sign = in.op == SpvOp::OpConvertSToF;
       for (unsigned i = 0; i < c.n; ++i) {
         AGX_TRY(auto a, c.pair(w[2], i));
         Src neg = sign ? c.x.negative(a) : Src::immediate(0);
@@ -349,13 +348,13 @@ Status Translator::alu64_convert(const spirv::Inst& in, Int64Call& c, bool& hand
       }
       return c.finish();
     }
-    case Op::OpConvertFToU: case Op::OpConvertFToS: {
+    case SpvOp::OpConvertFToU: case SpvOp::OpConvertFToS: {
       AGX_TRY(auto sv, get(w[2], in));
       if (type(scalar_type(sv->type)).width != 32) return unsupported(in, "16-bit float to 64-bit integer conversion");
       for (unsigned i = 0; i < c.n; ++i) {
         AGX_TRY(auto f, scalar(w[2], in, i));
         Pair r = from_float(c.x, f);
-        if (in.op == Op::OpConvertFToS) {
+        if (in.op == SpvOp::OpConvertFToS) {
           Src negative = c.x.op(IrOp::ushr, f, Src::immediate(31));
           r = c.x.pick(negative, c.x.neg(r), r);
         }

@@ -7,7 +7,6 @@
 
 namespace agx::compiler::detail {
 
-using spv::Op;
 using IrOp = agx::compiler::Op;
 
 // 64-bit loads and stores: two 32-bit words per component, low word at
@@ -120,8 +119,8 @@ Status Translator::atomic64(const spirv::Inst& in, const Ptr& p) {
   Pair value{}, compare{};
   spv::Op op = in.op;
   switch (op) {
-    case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement: value = {Src::immediate(1), Src::immediate(0)}; break;
-    case Op::OpAtomicCompareExchange: {
+    case SpvOp::OpAtomicIIncrement: case SpvOp::OpAtomicIDecrement: value = {Src::immediate(1), Src::immediate(0)}; break;
+    case SpvOp::OpAtomicCompareExchange: {
       if (w.size() < 8) return Error::decode("{}: bad OpAtomicCompareExchange", o_.file_name);
       AGX_TRY(auto v, scalar(w[6], in));
       AGX_TRY(auto c, scalar(w[7], in));
@@ -155,17 +154,17 @@ Status Translator::atomic64(const spirv::Inst& in, const Ptr& p) {
   Pair o{Src::val(old, 32, 0), Src::val(old, 32, 1)};
   Pair r;
   switch (op) {
-    case Op::OpAtomicIAdd: case Op::OpAtomicIIncrement: r = x.add(o, value); break;
-    case Op::OpAtomicISub: case Op::OpAtomicIDecrement: r = x.sub(o, value); break;
-    case Op::OpAtomicExchange: r = value; break;
-    case Op::OpAtomicCompareExchange: r = x.pick(x.differs(o, compare), o, value); break;
-    case Op::OpAtomicUMin: r = x.pick(x.less(false, o, value), o, value); break;
-    case Op::OpAtomicSMin: r = x.pick(x.less(true, o, value), o, value); break;
-    case Op::OpAtomicUMax: r = x.pick(x.less(false, o, value), value, o); break;
-    case Op::OpAtomicSMax: r = x.pick(x.less(true, o, value), value, o); break;
-    case Op::OpAtomicAnd: r = x.bitwise(IrOp::iand, o, value); break;
-    case Op::OpAtomicOr: r = x.bitwise(IrOp::ior, o, value); break;
-    case Op::OpAtomicXor: r = x.bitwise(IrOp::ixor, o, value); break;
+    case SpvOp::OpAtomicIAdd: case SpvOp::OpAtomicIIncrement: r = x.add(o, value); break;
+    case SpvOp::OpAtomicISub: case SpvOp::OpAtomicIDecrement: r = x.sub(o, value); break;
+    case SpvOp::OpAtomicExchange: r = value; break;
+    case SpvOp::OpAtomicCompareExchange: r = x.pick(x.differs(o, compare), o, value); break;
+    case SpvOp::OpAtomicUMin: r = x.pick(x.less(false, o, value), o, value); break;
+    case SpvOp::OpAtomicSMin: r = x.pick(x.less(true, o, value), o, value); break;
+    case SpvOp::OpAtomicUMax: r = x.pick(x.less(false, o, value), value, o); break;
+    case SpvOp::OpAtomicSMax: r = x.pick(x.less(true, o, value), value, o); break;
+    case SpvOp::OpAtomicAnd: r = x.bitwise(IrOp::iand, o, value); break;
+    case SpvOp::OpAtomicOr: r = x.bitwise(IrOp::ior, o, value); break;
+    case SpvOp::OpAtomicXor: r = x.bitwise(IrOp::ixor, o, value); break;
     default: return unsupported(in, "64-bit atomic operation");
   }
   Src data = Src::val(b_.def(IrOp::collect, {r.lo, r.hi}, 32, 2));

@@ -19,7 +19,6 @@
 
 namespace agx::compiler::detail {
 
-using spv::Op;
 using IrOp = agx::compiler::Op;
 using Kind = spirv::Type::Kind;
 
@@ -226,7 +225,7 @@ Status Translator::matrix_op(const spirv::Inst& in, bool& handled) {
   TVal out;
   out.kind = TVal::Kind::data;
   switch (in.op) {
-    case Op::OpTranspose: {
+    case SpvOp::OpTranspose: {
       // R = M^T: R[r][c] = M[c][r]
       AGX_CHECK(operands(1));
       unsigned cols, rows;
@@ -237,14 +236,14 @@ Status Translator::matrix_op(const spirv::Inst& in, bool& handled) {
         for (unsigned c = 0; c < cols; ++c) out.c.push_back(m[c * rows + r]);
       break;
     }
-    case Op::OpMatrixTimesScalar: {
+    case SpvOp::OpMatrixTimesScalar: {
       AGX_CHECK(operands(2));
       AGX_TRY(auto m, data(w[2]));
       AGX_TRY(auto k, scalar(w[3], in));
       for (const Src& x : m) out.c.push_back(fmul(x, k));
       break;
     }
-    case Op::OpVectorTimesMatrix: {
+    case SpvOp::OpVectorTimesMatrix: {
       // v (rows) * M (cols x rows) = (dot(v, M[c]))_c
       AGX_CHECK(operands(2));
       unsigned cols, rows;
@@ -255,7 +254,7 @@ Status Translator::matrix_op(const spirv::Inst& in, bool& handled) {
       out.c = vector_times_matrix(v, m, cols, rows, dot);
       break;
     }
-    case Op::OpMatrixTimesVector: {
+    case SpvOp::OpMatrixTimesVector: {
       // M (cols x rows) * v (cols) = (sum_c M[c][r] v[c])_r
       AGX_CHECK(operands(2));
       unsigned cols, rows;
@@ -266,7 +265,7 @@ Status Translator::matrix_op(const spirv::Inst& in, bool& handled) {
       out.c = matrix_times_vector(m, v, cols, rows, dot);
       break;
     }
-    case Op::OpMatrixTimesMatrix: {
+    case SpvOp::OpMatrixTimesMatrix: {
       // A (k x rows) * B (cols x k): R[c][r] = sum_j A[j][r] B[c][j]
       AGX_CHECK(operands(2));
       unsigned ak, rows, cols, bk;
@@ -278,7 +277,7 @@ Status Translator::matrix_op(const spirv::Inst& in, bool& handled) {
       out.c = matrix_times_matrix(a, bm, ak, rows, cols, dot);
       break;
     }
-    case Op::OpOuterProduct: {
+    case SpvOp::OpOuterProduct: {
       // x (rows) outer y (cols): R[c][r] = x[r] y[c]
       AGX_CHECK(operands(2));
       AGX_TRY(auto x, data(w[2]));

@@ -23,7 +23,6 @@
 
 namespace agx::compiler::detail {
 
-using spv::Op;
 using IrOp = agx::compiler::Op;
 using Kind = spirv::Type::Kind;
 
@@ -34,33 +33,33 @@ uint32_t low_mask(unsigned bits) { return bits >= 32 ? 0xFFFFFFFFu : (1u << bits
 float f32_of(uint32_t bits) { return std::bit_cast<float>(bits); }
 
 // Value instructions whose operands are all ids from word 2 on.
-bool value_op(Op op) {
+bool value_op(SpvOp op) {
   switch (op) {
-    case Op::OpIAdd: case Op::OpISub: case Op::OpIMul: case Op::OpUDiv: case Op::OpSDiv: case Op::OpUMod:
-    case Op::OpSRem: case Op::OpSMod: case Op::OpShiftLeftLogical: case Op::OpShiftRightLogical:
-    case Op::OpShiftRightArithmetic: case Op::OpBitwiseAnd: case Op::OpBitwiseOr: case Op::OpBitwiseXor:
-    case Op::OpNot: case Op::OpSNegate: case Op::OpBitCount: case Op::OpBitReverse:
-    case Op::OpIEqual: case Op::OpINotEqual: case Op::OpULessThan: case Op::OpULessThanEqual:
-    case Op::OpUGreaterThan: case Op::OpUGreaterThanEqual: case Op::OpSLessThan: case Op::OpSLessThanEqual:
-    case Op::OpSGreaterThan: case Op::OpSGreaterThanEqual:
-    case Op::OpFAdd: case Op::OpFSub: case Op::OpFMul: case Op::OpFDiv: case Op::OpFMod: case Op::OpFRem:
-    case Op::OpFNegate: case Op::OpVectorTimesScalar: case Op::OpDot:
-    case Op::OpFOrdEqual: case Op::OpFUnordEqual: case Op::OpFOrdNotEqual: case Op::OpFUnordNotEqual:
-    case Op::OpFOrdLessThan: case Op::OpFUnordLessThan: case Op::OpFOrdGreaterThan: case Op::OpFUnordGreaterThan:
-    case Op::OpFOrdLessThanEqual: case Op::OpFUnordLessThanEqual: case Op::OpFOrdGreaterThanEqual:
-    case Op::OpFUnordGreaterThanEqual: case Op::OpIsNan: case Op::OpIsInf:
-    case Op::OpSConvert: case Op::OpUConvert: case Op::OpFConvert: case Op::OpConvertSToF: case Op::OpConvertUToF:
-    case Op::OpConvertFToS: case Op::OpConvertFToU: case Op::OpBitcast:
+    case SpvOp::OpIAdd: case SpvOp::OpISub: case SpvOp::OpIMul: case SpvOp::OpUDiv: case SpvOp::OpSDiv: case SpvOp::OpUMod:
+    case SpvOp::OpSRem: case SpvOp::OpSMod: case SpvOp::OpShiftLeftLogical: case SpvOp::OpShiftRightLogical:
+    case SpvOp::OpShiftRightArithmetic: case SpvOp::OpBitwiseAnd: case SpvOp::OpBitwiseOr: case SpvOp::OpBitwiseXor:
+    case SpvOp::OpNot: case SpvOp::OpSNegate: case SpvOp::OpBitCount: case SpvOp::OpBitReverse:
+    case SpvOp::OpIEqual: case SpvOp::OpINotEqual: case SpvOp::OpULessThan: case SpvOp::OpULessThanEqual:
+    case SpvOp::OpUGreaterThan: case SpvOp::OpUGreaterThanEqual: case SpvOp::OpSLessThan: case SpvOp::OpSLessThanEqual:
+    case SpvOp::OpSGreaterThan: case SpvOp::OpSGreaterThanEqual:
+    case SpvOp::OpFAdd: case SpvOp::OpFSub: case SpvOp::OpFMul: case SpvOp::OpFDiv: case SpvOp::OpFMod: case SpvOp::OpFRem:
+    case SpvOp::OpFNegate: case SpvOp::OpVectorTimesScalar: case SpvOp::OpDot:
+    case SpvOp::OpFOrdEqual: case SpvOp::OpFUnordEqual: case SpvOp::OpFOrdNotEqual: case SpvOp::OpFUnordNotEqual:
+    case SpvOp::OpFOrdLessThan: case SpvOp::OpFUnordLessThan: case SpvOp::OpFOrdGreaterThan: case SpvOp::OpFUnordGreaterThan:
+    case SpvOp::OpFOrdLessThanEqual: case SpvOp::OpFUnordLessThanEqual: case SpvOp::OpFOrdGreaterThanEqual:
+    case SpvOp::OpFUnordGreaterThanEqual: case SpvOp::OpIsNan: case SpvOp::OpIsInf:
+    case SpvOp::OpSConvert: case SpvOp::OpUConvert: case SpvOp::OpFConvert: case SpvOp::OpConvertSToF: case SpvOp::OpConvertUToF:
+    case SpvOp::OpConvertFToS: case SpvOp::OpConvertFToU: case SpvOp::OpBitcast:
       return true;
     default: return false;
   }
 }
 
-bool signed_op(Op op) {
+bool signed_op(SpvOp op) {
   switch (op) {
-    case Op::OpSDiv: case Op::OpSRem: case Op::OpSMod: case Op::OpShiftRightArithmetic: case Op::OpSLessThan:
-    case Op::OpSLessThanEqual: case Op::OpSGreaterThan: case Op::OpSGreaterThanEqual: case Op::OpSConvert:
-    case Op::OpConvertSToF:
+    case SpvOp::OpSDiv: case SpvOp::OpSRem: case SpvOp::OpSMod: case SpvOp::OpShiftRightArithmetic: case SpvOp::OpSLessThan:
+    case SpvOp::OpSLessThanEqual: case SpvOp::OpSGreaterThan: case SpvOp::OpSGreaterThanEqual: case SpvOp::OpSConvert:
+    case SpvOp::OpConvertSToF:
       return true;
     default: return false;
   }
@@ -76,20 +75,20 @@ bool signed_ext(GLSLstd450 f) {
 }
 
 // Results that stay in the canonical form (no mask / no rounding needed).
-bool int_result_canonical(Op op, int ext) {
+bool int_result_canonical(SpvOp op, int ext) {
   switch (op) {
-    case Op::OpBitwiseAnd: case Op::OpBitwiseOr: case Op::OpBitwiseXor: case Op::OpUDiv: case Op::OpUMod:
-    case Op::OpShiftRightLogical: case Op::OpBitCount:
+    case SpvOp::OpBitwiseAnd: case SpvOp::OpBitwiseOr: case SpvOp::OpBitwiseXor: case SpvOp::OpUDiv: case SpvOp::OpUMod:
+    case SpvOp::OpShiftRightLogical: case SpvOp::OpBitCount:
       return true;
-    case Op::OpExtInst:
+    case SpvOp::OpExtInst:
       return ext == GLSLstd450UMin || ext == GLSLstd450UMax || ext == GLSLstd450UClamp;
     default: return false;
   }
 }
 
-bool half_result_exact(Op op, int ext) {
-  if (op == Op::OpFNegate) return true;
-  if (op != Op::OpExtInst) return false;
+bool half_result_exact(SpvOp op, int ext) {
+  if (op == SpvOp::OpFNegate) return true;
+  if (op != SpvOp::OpExtInst) return false;
   switch (ext) {
     case GLSLstd450FAbs: case GLSLstd450FSign: case GLSLstd450FMin: case GLSLstd450FMax: case GLSLstd450NMin:
     case GLSLstd450NMax: case GLSLstd450FClamp: case GLSLstd450NClamp: case GLSLstd450Floor: case GLSLstd450Ceil:
@@ -264,11 +263,11 @@ Status Translator::small_instruction(const spirv::Inst& in, bool& handled) {
   handled = false;
   if (small_active_) return {};
   const auto& w = in.w;
-  bool ext = in.op == Op::OpExtInst;
+  bool ext = in.op == SpvOp::OpExtInst;
   if (!ext && !value_op(in.op)) {
     // Operations the widened form would get wrong without their own rules.
-    const bool all_equal = in.op == Op::OpGroupNonUniformAllEqual || in.op == Op::OpSubgroupAllEqualKHR;
-    if ((is_subgroup_op(in.op) || all_equal || (in.op >= Op::OpDPdx && in.op <= Op::OpFwidthCoarse)) && w.size() >= 3 &&
+    const bool all_equal = in.op == SpvOp::OpGroupNonUniformAllEqual || in.op == SpvOp::OpSubgroupAllEqualKHR;
+    if ((is_subgroup_op(in.op) || all_equal || (in.op >= SpvOp::OpDPdx && in.op <= SpvOp::OpFwidthCoarse)) && w.size() >= 3 &&
         (small_width(w[0]) || small_width(operand_type(w[w.size() - 1])))) {
       handled = true;
       return small_lanes(in);  // translate_small_lanes.cpp
@@ -289,11 +288,11 @@ Status Translator::small_instruction(const spirv::Inst& in, bool& handled) {
     ext_fn = static_cast<int>(w[3]);
   }
   switch (in.op) {
-    case Op::OpSConvert: case Op::OpUConvert: case Op::OpFConvert: case Op::OpConvertSToF: case Op::OpConvertUToF:
-    case Op::OpConvertFToS: case Op::OpConvertFToU:
+    case SpvOp::OpSConvert: case SpvOp::OpUConvert: case SpvOp::OpFConvert: case SpvOp::OpConvertSToF: case SpvOp::OpConvertUToF:
+    case SpvOp::OpConvertFToS: case SpvOp::OpConvertFToU:
       return small_convert(in);
-    case Op::OpBitcast: return small_bitcast(in);
-    case Op::OpIsInf: {
+    case SpvOp::OpBitcast: return small_bitcast(in);
+    case SpvOp::OpIsInf: {
       // |x| == inf on the widened float.
       TVal out = TVal::data(w[0]);
       unsigned n = components(w[0]);
@@ -307,7 +306,7 @@ Status Translator::small_instruction(const spirv::Inst& in, bool& handled) {
       vals_[w[1]] = std::move(out);
       return {};
     }
-    case Op::OpBitReverse: {
+    case SpvOp::OpBitReverse: {
       unsigned bits = small_width(w[0]);
       if (!bits) return unsupported(in, "OpBitReverse between different widths");
       TVal out = TVal::data(w[0]);

@@ -12,7 +12,6 @@
 
 namespace agx::compiler::detail {
 
-using spv::Op;
 using IrOp = agx::compiler::Op;
 using Kind = spirv::Type::Kind;
 
@@ -42,7 +41,7 @@ Status Translator::small_convert(const spirv::Inst& in) {
   const spirv::Type& rs = type(scalar_type(rt));
   const spirv::Type& ss = type(scalar_type(st));
   unsigned rw = rs.width, sw = ss.width, n = components(rt);
-  bool src_signed = in.op == Op::OpSConvert || in.op == Op::OpConvertSToF;
+  bool src_signed = in.op == SpvOp::OpSConvert || in.op == SpvOp::OpConvertSToF;
   TVal out = TVal::data(rt);
   auto finish = [&]() -> Status { vals_[w[1]] = std::move(out); return {}; };
   // The 32-bit or 64-bit code converts; results narrower than 32 bits are
@@ -68,7 +67,7 @@ Status Translator::small_convert(const spirv::Inst& in) {
     return {};
   };
   switch (in.op) {
-    case Op::OpSConvert: case Op::OpUConvert: {
+    case SpvOp::OpSConvert: case SpvOp::OpUConvert: {
       if (rw == 64) return delegate(src_signed);  // the int64 code extends a 32-bit value
       for (unsigned i = 0; i < n; ++i) {
         AGX_TRY(auto s, scalar(w[2], in, i));
@@ -78,7 +77,7 @@ Status Translator::small_convert(const spirv::Inst& in) {
       }
       return finish();
     }
-    case Op::OpFConvert: {
+    case SpvOp::OpFConvert: {
       Int64 x(b_);
       Fp64 fp(x);
       for (unsigned i = 0; i < n; ++i) {
@@ -96,7 +95,7 @@ Status Translator::small_convert(const spirv::Inst& in) {
       }
       return finish();
     }
-    case Op::OpConvertSToF: case Op::OpConvertUToF: {
+    case SpvOp::OpConvertSToF: case SpvOp::OpConvertUToF: {
       Int64 x(b_);
       Fp64 fp(x);
       for (unsigned i = 0; i < n; ++i) {
@@ -127,7 +126,7 @@ Status Translator::small_convert(const spirv::Inst& in) {
       }
       return finish();
     }
-    case Op::OpConvertFToS: case Op::OpConvertFToU:
+    case SpvOp::OpConvertFToS: case SpvOp::OpConvertFToU:
       // From a half (its f32) or to a small integer: the 32/64-bit
       // conversion (truncating; out of range is undefined in SPIR-V: the
       // low bits of the saturated 32-bit result).

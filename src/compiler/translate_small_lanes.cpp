@@ -23,16 +23,15 @@
 
 namespace agx::compiler::detail {
 
-using spv::Op;
 using IrOp = agx::compiler::Op;
 
 namespace {
 
-bool integer_reduction(Op op) {
+bool integer_reduction(SpvOp op) {
   switch (op) {
-    case Op::OpGroupNonUniformIAdd: case Op::OpGroupNonUniformIMul: case Op::OpGroupNonUniformSMin:
-    case Op::OpGroupNonUniformUMin: case Op::OpGroupNonUniformSMax: case Op::OpGroupNonUniformUMax:
-    case Op::OpGroupNonUniformBitwiseAnd: case Op::OpGroupNonUniformBitwiseOr: case Op::OpGroupNonUniformBitwiseXor:
+    case SpvOp::OpGroupNonUniformIAdd: case SpvOp::OpGroupNonUniformIMul: case SpvOp::OpGroupNonUniformSMin:
+    case SpvOp::OpGroupNonUniformUMin: case SpvOp::OpGroupNonUniformSMax: case SpvOp::OpGroupNonUniformUMax:
+    case SpvOp::OpGroupNonUniformBitwiseAnd: case SpvOp::OpGroupNonUniformBitwiseOr: case SpvOp::OpGroupNonUniformBitwiseXor:
       return true;
     default: return false;
   }
@@ -61,11 +60,11 @@ Status Translator::small_lanes(const spirv::Inst& in) {
   };
   const uint32_t sign = bits ? 1u << (bits - 1) : 0;
   bool flip_result = false, mask_result = false;
-  const bool trinary = in.op == Op::OpExtInst;
+  const bool trinary = in.op == SpvOp::OpExtInst;
   if (bits && !half && integer_reduction(in.op) && w.size() >= 5) {
     mask_result = true;
-    if (in.op == Op::OpGroupNonUniformSMin || in.op == Op::OpGroupNonUniformSMax) {
-      op.op = in.op == Op::OpGroupNonUniformSMin ? Op::OpGroupNonUniformUMin : Op::OpGroupNonUniformUMax;
+    if (in.op == SpvOp::OpGroupNonUniformSMin || in.op == SpvOp::OpGroupNonUniformSMax) {
+      op.op = in.op == SpvOp::OpGroupNonUniformSMin ? SpvOp::OpGroupNonUniformUMin : SpvOp::OpGroupNonUniformUMax;
       flip_result = true;
       AGX_CHECK(view(w[4], [&](Src s) { return b_.binary(IrOp::ixor, s, Src::immediate(sign)); }));
     }
@@ -78,7 +77,7 @@ Status Translator::small_lanes(const spirv::Inst& in) {
       for (size_t k = 4; k < w.size(); ++k) AGX_CHECK(view(w[k], [&](Src s) { return sext(s, bits); }));
     }
   }
-  round_half_lanes_ = half && (in.op == Op::OpGroupNonUniformFAdd || in.op == Op::OpGroupNonUniformFMul);
+  round_half_lanes_ = half && (in.op == SpvOp::OpGroupNonUniformFAdd || in.op == SpvOp::OpGroupNonUniformFMul);
   small_active_ = true;
   Status st = instruction(op);
   small_active_ = false;

@@ -32,7 +32,6 @@
 
 namespace agx::compiler::detail {
 
-using spv::Op;
 using namespace subgroup;
 
 namespace {
@@ -66,19 +65,19 @@ std::optional<Src> Translator::subgroup_builtin(int32_t builtin, unsigned comp) 
 
 bool Translator::is_subgroup_op(spv::Op op) {
   switch (op) {
-    case Op::OpGroupNonUniformElect: case Op::OpGroupNonUniformBroadcast: case Op::OpGroupNonUniformBroadcastFirst:
-    case Op::OpGroupNonUniformBallot: case Op::OpGroupNonUniformInverseBallot:
-    case Op::OpGroupNonUniformBallotBitExtract: case Op::OpGroupNonUniformBallotBitCount:
-    case Op::OpGroupNonUniformBallotFindLSB: case Op::OpGroupNonUniformBallotFindMSB:
-    case Op::OpGroupNonUniformShuffle: case Op::OpGroupNonUniformShuffleXor:
-    case Op::OpGroupNonUniformShuffleUp: case Op::OpGroupNonUniformShuffleDown:
-    case Op::OpGroupNonUniformIAdd: case Op::OpGroupNonUniformFAdd: case Op::OpGroupNonUniformIMul:
-    case Op::OpGroupNonUniformFMul: case Op::OpGroupNonUniformSMin: case Op::OpGroupNonUniformUMin:
-    case Op::OpGroupNonUniformFMin: case Op::OpGroupNonUniformSMax: case Op::OpGroupNonUniformUMax:
-    case Op::OpGroupNonUniformFMax: case Op::OpGroupNonUniformBitwiseAnd: case Op::OpGroupNonUniformBitwiseOr:
-    case Op::OpGroupNonUniformBitwiseXor: case Op::OpGroupNonUniformLogicalAnd: case Op::OpGroupNonUniformLogicalOr:
-    case Op::OpGroupNonUniformLogicalXor: case Op::OpGroupNonUniformQuadBroadcast: case Op::OpGroupNonUniformQuadSwap:
-    case Op::OpSubgroupBallotKHR: case Op::OpSubgroupFirstInvocationKHR: case Op::OpSubgroupReadInvocationKHR:
+    case SpvOp::OpGroupNonUniformElect: case SpvOp::OpGroupNonUniformBroadcast: case SpvOp::OpGroupNonUniformBroadcastFirst:
+    case SpvOp::OpGroupNonUniformBallot: case SpvOp::OpGroupNonUniformInverseBallot:
+    case SpvOp::OpGroupNonUniformBallotBitExtract: case SpvOp::OpGroupNonUniformBallotBitCount:
+    case SpvOp::OpGroupNonUniformBallotFindLSB: case SpvOp::OpGroupNonUniformBallotFindMSB:
+    case SpvOp::OpGroupNonUniformShuffle: case SpvOp::OpGroupNonUniformShuffleXor:
+    case SpvOp::OpGroupNonUniformShuffleUp: case SpvOp::OpGroupNonUniformShuffleDown:
+    case SpvOp::OpGroupNonUniformIAdd: case SpvOp::OpGroupNonUniformFAdd: case SpvOp::OpGroupNonUniformIMul:
+    case SpvOp::OpGroupNonUniformFMul: case SpvOp::OpGroupNonUniformSMin: case SpvOp::OpGroupNonUniformUMin:
+    case SpvOp::OpGroupNonUniformFMin: case SpvOp::OpGroupNonUniformSMax: case SpvOp::OpGroupNonUniformUMax:
+    case SpvOp::OpGroupNonUniformFMax: case SpvOp::OpGroupNonUniformBitwiseAnd: case SpvOp::OpGroupNonUniformBitwiseOr:
+    case SpvOp::OpGroupNonUniformBitwiseXor: case SpvOp::OpGroupNonUniformLogicalAnd: case SpvOp::OpGroupNonUniformLogicalOr:
+    case SpvOp::OpGroupNonUniformLogicalXor: case SpvOp::OpGroupNonUniformQuadBroadcast: case SpvOp::OpGroupNonUniformQuadSwap:
+    case SpvOp::OpSubgroupBallotKHR: case SpvOp::OpSubgroupFirstInvocationKHR: case SpvOp::OpSubgroupReadInvocationKHR:
       return true;
     default: return false;
   }
@@ -134,8 +133,8 @@ class Translator::SubgroupCall {
 
 Status Translator::subgroup(const spirv::Inst& in) {
   const auto& w = in.w;
-  bool khr = in.op == Op::OpSubgroupBallotKHR || in.op == Op::OpSubgroupFirstInvocationKHR ||
-             in.op == Op::OpSubgroupReadInvocationKHR;
+  bool khr = in.op == SpvOp::OpSubgroupBallotKHR || in.op == SpvOp::OpSubgroupFirstInvocationKHR ||
+             in.op == SpvOp::OpSubgroupReadInvocationKHR;
   size_t arg = khr ? 2 : 3;  // first operand after the scope
   if (w.size() < arg || w[1] >= m_.bound)
     return Error::decode("{}: SPIR-V word {}: too few operands or result id out of range", o_.file_name, in.word_offset);
@@ -168,14 +167,14 @@ Status Translator::subgroup_lanes(const spirv::Inst& in, SubgroupCall& call, boo
   // The ballot operand's first word (subgroup size 32: the others are 0).
   auto ballot_word = [&](uint32_t id) -> Result<Src> { return scalar(id, in, 0); };
   switch (in.op) {
-    case Op::OpGroupNonUniformElect: {
+    case SpvOp::OpGroupNonUniformElect: {
       // The lowest active lane: its bit alone is active & -active.
       Src act = L.active();
       Src low = b_.binary(IrOp::iand, act, b_.binary(IrOp::isub, zero, act));
       call.out.cmp = Cmp{Cond::ueq, false, L.lane(), Src::val(b_.def(IrOp::ffs, {low}))};
       return call.finish();
     }
-    case Op::OpGroupNonUniformBallot: case Op::OpSubgroupBallotKHR: {
+    case SpvOp::OpGroupNonUniformBallot: case SpvOp::OpSubgroupBallotKHR: {
       AGX_TRY(uint32_t id, call.operand(0));
       AGX_TRY(auto c, condition(id, in));
       if (cond_is_float(c.cond)) c = Cmp{Cond::ueq, true, materialize(c), zero};
@@ -183,14 +182,14 @@ Status Translator::subgroup_lanes(const spirv::Inst& in, SubgroupCall& call, boo
       for (unsigned i = 1; i < call.n; ++i) call.out.c.push_back(zero);
       return call.finish();
     }
-    case Op::OpGroupNonUniformInverseBallot: {
+    case SpvOp::OpGroupNonUniformInverseBallot: {
       AGX_TRY(uint32_t id, call.operand(0));
       AGX_TRY(auto v, ballot_word(id));
       Src bit = b_.binary(IrOp::iand, b_.binary(IrOp::ushr, v, L.lane()), Src::immediate(1));
       call.out.cmp = Cmp{Cond::ueq, true, bit, zero};
       return call.finish();
     }
-    case Op::OpGroupNonUniformBallotBitExtract: {
+    case SpvOp::OpGroupNonUniformBallotBitExtract: {
       AGX_TRY(uint32_t id, call.operand(0));
       AGX_TRY(uint32_t idx_id, call.operand(1));
       AGX_TRY(auto idx, scalar(idx_id, in));
@@ -206,7 +205,7 @@ Status Translator::subgroup_lanes(const spirv::Inst& in, SubgroupCall& call, boo
       call.out.cmp = Cmp{Cond::ueq, true, bit, zero};
       return call.finish();
     }
-    case Op::OpGroupNonUniformBallotBitCount: {
+    case SpvOp::OpGroupNonUniformBallotBitCount: {
       AGX_TRY(uint32_t gop, call.operand(0));
       AGX_TRY(uint32_t id, call.operand(1));
       AGX_TRY(auto v, ballot_word(id));
@@ -216,35 +215,35 @@ Status Translator::subgroup_lanes(const spirv::Inst& in, SubgroupCall& call, boo
       call.out.c.push_back(v.is_imm() ? Src::immediate(std::popcount(static_cast<uint32_t>(v.imm))) : Src::val(b_.def(IrOp::popcount, {v})));
       return call.finish();
     }
-    case Op::OpGroupNonUniformBallotFindLSB: case Op::OpGroupNonUniformBallotFindMSB: {
+    case SpvOp::OpGroupNonUniformBallotFindLSB: case SpvOp::OpGroupNonUniformBallotFindMSB: {
       AGX_TRY(uint32_t id, call.operand(0));
       AGX_TRY(auto v, ballot_word(id));
       // ffs gives the highest set bit; the lowest is the highest of v & -v.
-      if (in.op == Op::OpGroupNonUniformBallotFindLSB) v = b_.binary(IrOp::iand, v, b_.binary(IrOp::isub, zero, v));
+      if (in.op == SpvOp::OpGroupNonUniformBallotFindLSB) v = b_.binary(IrOp::iand, v, b_.binary(IrOp::isub, zero, v));
       if (!v.is_value()) v = Src::val(b_.def(IrOp::mov, {v}));
       call.out.c.push_back(Src::val(b_.def(IrOp::ffs, {v})));
       return call.finish();
     }
-    case Op::OpGroupNonUniformBroadcast: case Op::OpSubgroupReadInvocationKHR: {
+    case SpvOp::OpGroupNonUniformBroadcast: case SpvOp::OpSubgroupReadInvocationKHR: {
       AGX_TRY(uint32_t id, call.operand(0));
       AGX_TRY(uint32_t idx_id, call.operand(1));
       AGX_TRY(auto idx, scalar(idx_id, in));
       return call.per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, idx); });
     }
-    case Op::OpGroupNonUniformBroadcastFirst: case Op::OpSubgroupFirstInvocationKHR: {
+    case SpvOp::OpGroupNonUniformBroadcastFirst: case SpvOp::OpSubgroupFirstInvocationKHR: {
       AGX_TRY(uint32_t id, call.operand(0));
       Src act = L.active();
       Src first = Src::val(b_.def(IrOp::ffs, {b_.binary(IrOp::iand, act, b_.binary(IrOp::isub, zero, act))}));
       return call.per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, first); });
     }
-    case Op::OpGroupNonUniformShuffle: case Op::OpGroupNonUniformShuffleXor:
-    case Op::OpGroupNonUniformShuffleUp: case Op::OpGroupNonUniformShuffleDown: {
+    case SpvOp::OpGroupNonUniformShuffle: case SpvOp::OpGroupNonUniformShuffleXor:
+    case SpvOp::OpGroupNonUniformShuffleUp: case SpvOp::OpGroupNonUniformShuffleDown: {
       AGX_TRY(uint32_t id, call.operand(0));
       AGX_TRY(uint32_t k_id, call.operand(1));
       AGX_TRY(auto k, scalar(k_id, in));
-      if (in.op == Op::OpGroupNonUniformShuffle)
+      if (in.op == SpvOp::OpGroupNonUniformShuffle)
         return call.per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, k); });
-      uint64_t kind = in.op == Op::OpGroupNonUniformShuffleXor ? kXor : in.op == Op::OpGroupNonUniformShuffleUp ? kUp : kDown;
+      uint64_t kind = in.op == SpvOp::OpGroupNonUniformShuffleXor ? kXor : in.op == SpvOp::OpGroupNonUniformShuffleUp ? kUp : kDown;
       if (k.is_imm() && k.imm < kLanes)  // one shuffle with an immediate B
         return call.per_comp(id, [&](Src x) -> Result<Src> { return L.shuffle(x, kind, static_cast<uint32_t>(k.imm)); });
       // A computed delta/mask: the lane it names, read as a general shuffle.
@@ -253,7 +252,7 @@ Status Translator::subgroup_lanes(const spirv::Inst& in, SubgroupCall& call, boo
                  : kind == kUp ? b_.binary(IrOp::isub, lane, k) : b_.binary(IrOp::iadd, lane, k);
       return call.per_comp(id, [&](Src x) -> Result<Src> { return L.read_lane(x, target); });
     }
-    case Op::OpGroupNonUniformQuadSwap: {
+    case SpvOp::OpGroupNonUniformQuadSwap: {
       AGX_TRY(uint32_t id, call.operand(0));
       AGX_TRY(uint32_t dir_id, call.operand(1));
       AGX_TRY(auto dir, scalar(dir_id, in));
@@ -262,7 +261,7 @@ Status Translator::subgroup_lanes(const spirv::Inst& in, SubgroupCall& call, boo
       uint32_t m = static_cast<uint32_t>(dir.imm) + 1;
       return call.per_comp(id, [&](Src x) -> Result<Src> { return L.shuffle(x, kXor, m); });
     }
-    case Op::OpGroupNonUniformQuadBroadcast: {
+    case SpvOp::OpGroupNonUniformQuadBroadcast: {
       AGX_TRY(uint32_t id, call.operand(0));
       AGX_TRY(uint32_t idx_id, call.operand(1));
       AGX_TRY(auto idx, scalar(idx_id, in));
@@ -289,22 +288,22 @@ Status Translator::subgroup_reduce(const spirv::Inst& in, SubgroupCall& call, bo
   Red red{};
   bool logical = false;
   switch (in.op) {
-    case Op::OpGroupNonUniformIAdd: red = Red::iadd; break;
-    case Op::OpGroupNonUniformFAdd: red = Red::fadd; break;
-    case Op::OpGroupNonUniformIMul: red = Red::imul; break;
-    case Op::OpGroupNonUniformFMul: red = Red::fmul; break;
-    case Op::OpGroupNonUniformSMin: red = Red::smin; break;
-    case Op::OpGroupNonUniformUMin: red = Red::umin; break;
-    case Op::OpGroupNonUniformFMin: red = Red::fmin; break;
-    case Op::OpGroupNonUniformSMax: red = Red::smax; break;
-    case Op::OpGroupNonUniformUMax: red = Red::umax; break;
-    case Op::OpGroupNonUniformFMax: red = Red::fmax; break;
-    case Op::OpGroupNonUniformBitwiseAnd: red = Red::and_; break;
-    case Op::OpGroupNonUniformBitwiseOr: red = Red::or_; break;
-    case Op::OpGroupNonUniformBitwiseXor: red = Red::xor_; break;
-    case Op::OpGroupNonUniformLogicalAnd: red = Red::and_; logical = true; break;
-    case Op::OpGroupNonUniformLogicalOr: red = Red::or_; logical = true; break;
-    case Op::OpGroupNonUniformLogicalXor: red = Red::xor_; logical = true; break;
+    case SpvOp::OpGroupNonUniformIAdd: red = Red::iadd; break;
+    case SpvOp::OpGroupNonUniformFAdd: red = Red::fadd; break;
+    case SpvOp::OpGroupNonUniformIMul: red = Red::imul; break;
+    case SpvOp::OpGroupNonUniformFMul: red = Red::fmul; break;
+    case SpvOp::OpGroupNonUniformSMin: red = Red::smin; break;
+    case SpvOp::OpGroupNonUniformUMin: red = Red::umin; break;
+    case SpvOp::OpGroupNonUniformFMin: red = Red::fmin; break;
+    case SpvOp::OpGroupNonUniformSMax: red = Red::smax; break;
+    case SpvOp::OpGroupNonUniformUMax: red = Red::umax; break;
+    case SpvOp::OpGroupNonUniformFMax: red = Red::fmax; break;
+    case SpvOp::OpGroupNonUniformBitwiseAnd: red = Red::and_; break;
+    case SpvOp::OpGroupNonUniformBitwiseOr: red = Red::or_; break;
+    case SpvOp::OpGroupNonUniformBitwiseXor: red = Red::xor_; break;
+    case SpvOp::OpGroupNonUniformLogicalAnd: red = Red::and_; logical = true; break;
+    case SpvOp::OpGroupNonUniformLogicalOr: red = Red::or_; logical = true; break;
+    case SpvOp::OpGroupNonUniformLogicalXor: red = Red::xor_; logical = true; break;
     default: return unsupported(in, fmt::format("subgroup operation op {}", static_cast<unsigned>(in.op)));
   }
   AGX_TRY(uint32_t gop_word, call.operand(0));

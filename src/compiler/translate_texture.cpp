@@ -22,7 +22,6 @@
 
 namespace agx::compiler::detail {
 
-using spv::Op;
 using Kind = spirv::Type::Kind;
 using IrOp = agx::compiler::Op;
 using Group = spirv::Module::DerivativeGroup;
@@ -168,15 +167,15 @@ Result<Src> Translator::texture_layer(Src layer, ImageBinding& img, const spirv:
 Status Translator::texture_lookup(const spirv::Inst& in) {
   const auto& w = in.w;
   if (w.size() < 4) return Error::decode("{}: bad texture lookup", o_.file_name);
-  const bool proj = in.op == Op::OpImageSampleProjImplicitLod || in.op == Op::OpImageSampleProjExplicitLod ||
-                    in.op == Op::OpImageSampleProjDrefImplicitLod || in.op == Op::OpImageSampleProjDrefExplicitLod;
-  const bool dref = in.op == Op::OpImageSampleDrefImplicitLod || in.op == Op::OpImageSampleDrefExplicitLod ||
-                    in.op == Op::OpImageSampleProjDrefImplicitLod || in.op == Op::OpImageSampleProjDrefExplicitLod ||
-                    in.op == Op::OpImageDrefGather;
-  const bool gather = in.op == Op::OpImageGather || in.op == Op::OpImageDrefGather;
-  const bool query_lod = in.op == Op::OpImageQueryLod;
-  const bool implicit = in.op == Op::OpImageSampleImplicitLod || in.op == Op::OpImageSampleDrefImplicitLod ||
-                        in.op == Op::OpImageSampleProjImplicitLod || in.op == Op::OpImageSampleProjDrefImplicitLod;
+  const bool proj = in.op == SpvOp::OpImageSampleProjImplicitLod || in.op == SpvOp::OpImageSampleProjExplicitLod ||
+                    in.op == SpvOp::OpImageSampleProjDrefImplicitLod || in.op == SpvOp::OpImageSampleProjDrefExplicitLod;
+  const bool dref = in.op == SpvOp::OpImageSampleDrefImplicitLod || in.op == SpvOp::OpImageSampleDrefExplicitLod ||
+                    in.op == SpvOp::OpImageSampleProjDrefImplicitLod || in.op == SpvOp::OpImageSampleProjDrefExplicitLod ||
+                    in.op == SpvOp::OpImageDrefGather;
+  const bool gather = in.op == SpvOp::OpImageGather || in.op == SpvOp::OpImageDrefGather;
+  const bool query_lod = in.op == SpvOp::OpImageQueryLod;
+  const bool implicit = in.op == SpvOp::OpImageSampleImplicitLod || in.op == SpvOp::OpImageSampleDrefImplicitLod ||
+                        in.op == SpvOp::OpImageSampleProjImplicitLod || in.op == SpvOp::OpImageSampleProjDrefImplicitLod;
   AGX_TRY(auto iv, get(w[2], in));
   if (iv->kind != TVal::Kind::image || iv->image >= abi_.images.size()) return unsupported(in, "sampling a non-image");
   ImageBinding& img = abi_.images[iv->image];

@@ -16,13 +16,12 @@
 
 namespace agx::compiler::detail {
 
-using spv::Op;
 using IrOp = agx::compiler::Op;
 
 Status Translator::vote(const spirv::Inst& in) {
   const auto& w = in.w;
-  bool non_uniform = in.op == Op::OpGroupNonUniformAny || in.op == Op::OpGroupNonUniformAll ||
-                     in.op == Op::OpGroupNonUniformAllEqual;
+  bool non_uniform = in.op == SpvOp::OpGroupNonUniformAny || in.op == SpvOp::OpGroupNonUniformAll ||
+                     in.op == SpvOp::OpGroupNonUniformAllEqual;
   size_t arg = non_uniform ? 3 : 2;
   if (w.size() != arg + 1) return unsupported(in, "vote operand count");
   if (non_uniform) {
@@ -30,8 +29,8 @@ Status Translator::vote(const spirv::Inst& in) {
     if (w[2] >= m_.bound || !m_.is_constant[w[2]] || m_.constants[w[2]].bits != 3)
       return unsupported(in, "a group vote of a scope other than Subgroup");
   }
-  bool all_equal = in.op == Op::OpSubgroupAllEqualKHR || in.op == Op::OpGroupNonUniformAllEqual;
-  bool any = in.op == Op::OpSubgroupAnyKHR || in.op == Op::OpGroupNonUniformAny;
+  bool all_equal = in.op == SpvOp::OpSubgroupAllEqualKHR || in.op == SpvOp::OpGroupNonUniformAllEqual;
+  bool any = in.op == SpvOp::OpSubgroupAnyKHR || in.op == SpvOp::OpGroupNonUniformAny;
   AGX_TRY(auto v, get(w[arg], in));
   if (all_equal && !v->cmp && v->kind == TVal::Kind::data && v->c.size() > 1) {
     AGX_TRY(Src diff_mask, vote_all_equal_vector(in, w[arg], static_cast<unsigned>(v->c.size())));

@@ -1,5 +1,6 @@
 // ComputeSession: a thin compute session over the UAPI (see the header).
 #include "runtime/compute_session.h"
+#include "runtime/hardware.h"
 
 #include <fmt/format.h>
 
@@ -10,7 +11,7 @@ namespace agx::runtime {
 
 namespace {
 
-constexpr uint64_t kPage_B = 0x4000;
+using hw::kPage_B;
 constexpr uint64_t kKernelStart = 0x40'0000'0000, kKernelEnd = kKernelStart + 0x20000000;
 
 template <typename T>

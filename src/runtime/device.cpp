@@ -5,12 +5,13 @@
 
 #include "kmd/kmd.h"
 #include "runtime/runtime.h"
+#include "runtime/hardware.h"
 
 namespace agx::runtime {
 
 namespace {
 
-constexpr uint64_t kPage_B = 0x4000;  // the UAPI's 16 KiB pages
+using hw::kPage_B;
 constexpr uint64_t kUscWindow_B = uint64_t{1} << 32;
 
 uint64_t page_align(uint64_t v) { return (v + kPage_B - 1) & ~(kPage_B - 1); }

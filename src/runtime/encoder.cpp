@@ -1,4 +1,5 @@
 #include "runtime/encoder.h"
+#include "runtime/hardware.h"
 
 #include <cstring>
 
@@ -11,13 +12,13 @@ namespace cs = agx::cmdstream;
 
 namespace {
 
-constexpr uint32_t kMaxUniforms = 256;            // u0..u255
+using hw::kMaxUniforms;
 constexpr uint32_t kUniformsPerWord = 32;         // Size (halfs): 6 bits of groups of 1 half = 64 halves
 constexpr uint32_t kLowUniforms = 128;            // Uniform: halves 0..255; Uniform High: 256..511
 constexpr uint32_t kMaxThreads = kMaxThreadsPerThreadgroup;
-constexpr uint32_t kMaxRegisterHalves = 256;
-constexpr uint32_t kTextureState_B = 24;          // Texture / PBE descriptor
-constexpr uint32_t kSamplerState_B = 8;           // Sampler descriptor (compact states)
+using hw::kMaxRegisterHalves;
+using hw::kTextureState_B;
+using hw::kSamplerState_B;
 constexpr uint32_t kExtendedSamplerState_B = 24;  // Sampler + Border (extended states)
 constexpr uint32_t kMaxTextureStates = 256;       // Launch Word 0: 5 bits in groups of 8
 constexpr uint32_t kMaxSamplerStates = 16;        // Launch Word 0: "16 compact"

@@ -5,6 +5,7 @@
 // src/asahi/vulkan/hk_cmd_draw.c, src/asahi/lib/agx_ppp.h; fields:
 // src/asahi/genxml/cmdbuf.xml through the cmdstream tables).
 #include "runtime/graphics_pipeline.h"
+#include "runtime/hardware.h"
 
 #include <fmt/format.h>
 
@@ -18,7 +19,8 @@ namespace cs = agx::cmdstream;
 
 namespace {
 
-constexpr uint32_t kMaxRegisterHalves = 256, kMaxUniforms = 256;
+using hw::kMaxRegisterHalves;
+using hw::kMaxUniforms;
 
 Status check_program(const ProgramCode& p, const char* what) {
   if (p.code.empty()) return Error::invalid_argument("{}: no code", what);

@@ -1,4 +1,5 @@
 #include "runtime/image_binding.h"
+#include "runtime/hardware.h"
 
 #include <algorithm>
 #include <bit>
@@ -13,8 +14,8 @@ namespace agx::runtime {
 namespace cs = agx::cmdstream;
 
 namespace {
-constexpr uint32_t kTextureState_B = 24;
-constexpr uint32_t kSamplerState_B = 8;
+using hw::kSamplerState_B;
+using hw::kTextureState_B;
 
 void put(std::vector<uint8_t>& table, uint32_t index, uint32_t size_B, const void* bytes) {
   if (table.size() < uint64_t(index + 1) * size_B) table.resize(uint64_t(index + 1) * size_B, 0);

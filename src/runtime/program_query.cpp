@@ -65,7 +65,7 @@ void note_uses(spv::Op op, std::span<const uint32_t> w, std::set<uint32_t>& used
   }
 }
 
-Result<Scan> scan(std::span<const uint32_t> words) {
+Result<Scan> scan_program(std::span<const uint32_t> words) {
   Scan s;
   bool in_function = false;
   AGX_CHECK(compiler::spirv::for_each_instruction(words, [&](const compiler::spirv::SpirvInstruction& in) -> Status {
@@ -166,7 +166,7 @@ Result<uint64_t> enumerated_uncached(const Scan& s, uint32_t type, int depth, st
 }  // namespace
 
 Result<ProgramResources> program_resources(std::span<const uint32_t> spirv) {
-  AGX_TRY(auto s, scan(spirv));
+  AGX_TRY(auto s, scan_program(spirv));
   ProgramResources r;
   std::set<uint32_t> counter_bindings;
   std::map<uint32_t, uint64_t> memo;

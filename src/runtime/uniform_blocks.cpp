@@ -59,7 +59,7 @@ std::string literal_string(std::span<const uint32_t> w) {
   return s;
 }
 
-Result<Module> scan(std::span<const uint32_t> words) {
+Result<Module> scan_blocks(std::span<const uint32_t> words) {
   Module m;
   AGX_CHECK(compiler::spirv::for_each_instruction(words, [&](const compiler::spirv::SpirvInstruction& in) -> Status {
     const spv::Op op = in.op;
@@ -184,7 +184,7 @@ Status add_members(const Module& m, uint32_t type_id, const std::string& name, u
 }  // namespace
 
 Result<std::vector<UniformBlock>> uniform_blocks(std::span<const uint32_t> spirv) {
-  AGX_TRY(Module m, scan(spirv));
+  AGX_TRY(Module m, scan_blocks(spirv));
   std::vector<UniformBlock> blocks;
   for (const auto& [var, ptr] : m.uniform_vars) {
     auto p = m.types.find(ptr);
@@ -217,7 +217,7 @@ Result<std::vector<UniformBlock>> uniform_blocks(std::span<const uint32_t> spirv
 }
 
 Result<std::vector<uint32_t>> bind_uniform_blocks_by_index(std::span<const uint32_t> spirv) {
-  AGX_TRY(Module m, scan(spirv));
+  AGX_TRY(Module m, scan_blocks(spirv));
   std::map<uint32_t, uint32_t> index;  // uniform block variable -> its (first) block index
   uint32_t next = 0;
   for (const auto& [var, ptr] : m.uniform_vars) {

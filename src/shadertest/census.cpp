@@ -1,4 +1,5 @@
 #include "shadertest/census.h"
+#include "shadertest/command_words.h"
 
 #include <set>
 
@@ -100,7 +101,7 @@ std::string command_kind(const CommandBody& body) {
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+using words::starts_with;
 
 }  // namespace
 

@@ -1,4 +1,5 @@
 #include "shadertest/glsl_value.h"
+#include "shadertest/command_words.h"
 
 #include <cerrno>
 #include <cmath>
@@ -50,7 +51,7 @@ std::vector<std::string_view> split_words(std::string_view text) {
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+using words::starts_with;
 
 // Vector prefixes: vec, dvec, ivec, uvec, bvec, i64vec, u64vec.
 struct VectorPrefix {

@@ -1,5 +1,6 @@
 // The sections of a .shader_test file and its [require] lines.
 #include "shadertest/shader_test.h"
+#include "shadertest/command_words.h"
 
 #include <bit>
 #include <cerrno>
@@ -21,7 +22,7 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+using words::starts_with;
 
 // `uint ID VALUE` or `float ID VALUE`: the value's 32 bits for SpecId ID
 // (piglit's shader_runner.c process_specialization: strtoul/strtof-style

@@ -36,7 +36,7 @@ struct Mode {
   std::string_view layout;
 };
 
-constexpr Mode kModes[] = {
+constexpr Mode kBc6hModes[] = {
     {0x00, 2, true, 2, 10, {5, 5, 5},
      "gy[4] by[4] bz[4] rw[9:0] gw[9:0] bw[9:0] rx[4:0] gz[4] gy[3:0] gx[4:0] bz[0] gz[3:0] "
      "bx[4:0] bz[1] by[3:0] ry[4:0] bz[2] rz[4:0] bz[3]"},
@@ -124,14 +124,14 @@ constexpr ModeRuns parse(std::string_view s) {
   return m;
 }
 
-constexpr std::array<ModeRuns, std::size(kModes)> parse_all() {
-  std::array<ModeRuns, std::size(kModes)> out{};
-  for (size_t k = 0; k < std::size(kModes); ++k) {
-    out[k] = parse(kModes[k].layout);
+constexpr std::array<ModeRuns, std::size(kBc6hModes)> parse_all() {
+  std::array<ModeRuns, std::size(kBc6hModes)> out{};
+  for (size_t k = 0; k < std::size(kBc6hModes); ++k) {
+    out[k] = parse(kBc6hModes[k].layout);
     // Every mode's header fills 82 bits (two regions, then 5 partition
     // bits) or 65 bits (one region), mode bits included.
-    const unsigned want = kModes[k].regions == 2 ? 77 : 65;
-    if (out[k].bits + kModes[k].code_bits != want) throw "header length";
+    const unsigned want = kBc6hModes[k].regions == 2 ? 77 : 65;
+    if (out[k].bits + kBc6hModes[k].code_bits != want) throw "header length";
   }
   return out;
 }
@@ -174,9 +174,9 @@ void decode_bc6h(const uint8_t* block, bool is_signed,
   if (code >= 2) code = block[0] & 31;
   const Mode* mode = nullptr;
   size_t k = 0;
-  for (; k < std::size(kModes); ++k)
-    if (kModes[k].code == code && (kModes[k].code_bits == 2) == (code < 2)) {
-      mode = &kModes[k];
+  for (; k < std::size(kBc6hModes); ++k)
+    if (kBc6hModes[k].code == code && (kBc6hModes[k].code_bits == 2) == (code < 2)) {
+      mode = &kBc6hModes[k];
       break;
     }
   if (mode == nullptr) {  // reserved mode codes decode to zero

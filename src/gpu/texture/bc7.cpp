@@ -17,7 +17,7 @@ struct Bc7Mode {
   uint8_t subsets, partition_bits, rotation_bits, selection_bits, colour_bits, alpha_bits,
       endpoint_pbits, shared_pbits, index_bits, index2_bits;
 };
-constexpr Bc7Mode kModes[8] = {
+constexpr Bc7Mode kBc7Modes[8] = {
     {3, 4, 0, 0, 4, 0, 1, 0, 3, 0}, {2, 6, 0, 0, 6, 0, 0, 1, 3, 0},
     {3, 6, 0, 0, 5, 0, 0, 0, 2, 0}, {2, 6, 0, 0, 7, 0, 1, 0, 2, 0},
     {1, 0, 2, 1, 5, 6, 0, 0, 2, 3}, {1, 0, 2, 0, 7, 8, 0, 0, 2, 2},
@@ -118,7 +118,7 @@ void decode_bc7(const uint8_t* block, std::array<std::array<int, 4>, 16>& out) {
     for (auto& t : out) t = {0, 0, 0, 0};
     return;
   }
-  const Bc7Mode& m = kModes[mode];
+  const Bc7Mode& m = kBc7Modes[mode];
   Bits bits(block);
   bits.read(mode + 1);
   const uint32_t partition = bits.read(m.partition_bits);

@@ -21,8 +21,11 @@ namespace {
 constexpr unsigned kVertexIdRegister = 5;    // r5
 constexpr unsigned kInstanceIdRegister = 6;  // r6
 
+}  // namespace
+
 // The vertex fixed function the shader core sees: the UVS (vertex output
-// words) of the SIMD group's lanes.
+// words) of the SIMD group's lanes. Not file-local: VertexEngine::Worker
+// holds one.
 class VertexOutputs final : public usc::GraphicsHook {
  public:
   uint32_t* out = nullptr;  // the group's first item's words
@@ -52,8 +55,6 @@ class VertexOutputs final : public usc::GraphicsHook {
                               name(op));
   }
 };
-
-}  // namespace
 
 struct VertexEngine::Worker {
   usc::Core core;
