@@ -280,12 +280,7 @@ TEST_F(DrawTest, SeparableFragmentInputsBindTheirOwnRegisters) {
   ASSERT_EQ(p->varyings().bindings.bindings.size(), 2u);
   EXPECT_EQ(p->varyings().bindings.bindings[1].base_cf, 3u);
   EXPECT_EQ(p->varyings().bindings.num_cf, 7u);
-  auto pass = begin(rt);
-  ASSERT_TRUE(pass);
-  ASSERT_TRUE(pass->bind_pipeline(*p).ok());
-  ASSERT_TRUE(pass->draw(6).ok());
-  Status st = pass->end();
-  ASSERT_TRUE(st.ok()) << st.error().message();
+  ASSERT_NO_FATAL_FAILURE(draw_pass(rt, *p, 6));
   expect_pixels(pixels(*rt), [&](uint32_t x, uint32_t y) { return in_rect(x, y, 8, 8, 40, 24, {0, 255, 0, 255}); });
   // An entry naming no varying, and Z without separable inputs, are refused.
   GraphicsPipelineDesc e = d;
@@ -355,12 +350,7 @@ TEST_F(DrawTest, ClipDistancesCutTheDraw) {
   const GraphicsPipeline* p = pipeline(d);
   ASSERT_TRUE(rt && p);
   EXPECT_EQ(p->varyings().layout.output_count, 9u);
-  auto pass = begin(rt);
-  ASSERT_TRUE(pass);
-  ASSERT_TRUE(pass->bind_pipeline(*p).ok());
-  ASSERT_TRUE(pass->draw(6).ok());
-  Status st = pass->end();
-  ASSERT_TRUE(st.ok()) << st.error().message();
+  ASSERT_NO_FATAL_FAILURE(draw_pass(rt, *p, 6));
   expect_pixels(pixels(*rt), [&](uint32_t x, uint32_t y) { return in_rect(x, y, 32, 0, 64, 64, {255, 0, 0, 255}); });
 }
 
