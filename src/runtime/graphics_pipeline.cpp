@@ -47,8 +47,10 @@ Status check_state(const GraphicsPipelineDesc& d) {
   if (const DepthBias* b = d.depth_bias ? &*d.depth_bias : nullptr)
     if (!std::isfinite(b->constant) || !std::isfinite(b->slope) || !std::isfinite(b->clamp))
       return Error::invalid_argument("depth bias {}, slope {}, clamp {}: finite values", b->constant, b->slope, b->clamp);
-  if (d.outputs.point_size || d.outputs.layer_viewport || d.outputs.clip_distances)
-    return Error::unsupported("vertex outputs beyond position and varyings (point size, layer, clip distances)");
+  // Clip distances need nothing more than the layout's words: the Output
+  // Select plane bits make the hardware clip against them.
+  if (d.outputs.point_size || d.outputs.layer_viewport)
+    return Error::unsupported("vertex outputs beyond position, varyings and clip distances (point size, layer)");
   // Z reaches a fragment shader only through a binding it asks for.
   if (d.outputs.fragcoord_z && !d.fragment_inputs)
     return Error::unsupported("fragment Z without separable fragment inputs (the compile-time bindings have no Z)");

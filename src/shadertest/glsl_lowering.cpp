@@ -31,6 +31,7 @@ bool is_builtin_varying(std::string_view name) {
 
 std::optional<std::string> Lowerer::replacement(std::string_view id) {
   if (colour_builtin(id)) ++colour_uses_[std::string(id)];
+  if (id == "gl_ClipDistance") clip_distance_used_ = true;
   if (id == "main" && (stage_ == Stage::vertex || two_sided("gl_Color") || two_sided("gl_SecondaryColor")))
     return "piglit_main";  // kClipZMain (two_side_main) calls it
   if (id == "attribute" && stage_ == Stage::vertex) return "in";
@@ -286,8 +287,7 @@ std::string Lowerer::preamble() {
         p += fmt::format("layout(location = 0) out {}{} {}{};\n", prec, type, name, array);
         break;
       case Builtin::Kind::global:
-        p += fmt::format("{}{} {};\n", prec, type, name);
-        out.unsupported.emplace_back("gl_ClipVertex (user clip planes)");
+        p += fmt::format("{}{} {};\n", prec, type, name);  // gl_ClipVertex: clip_main reads it
         break;
       case Builtin::Kind::uniform:  // the matrices, declared above
         break;
@@ -382,7 +382,7 @@ Result<LoweredShader> lower_glsl(std::string_view text, Stage stage, unsigned ve
     ++line;
   }
   l.out.source = fmt::format("#version {}\n#line {}\n{}{}#line {}\n{}{}", out_version, first_line, body.substr(0, at),
-                             pre, line, body.substr(at), stage == Stage::vertex ? kClipZMain : l.two_side_main());
+                             pre, line, body.substr(at), stage == Stage::vertex ? l.clip_main(body) : l.two_side_main());
   l.finish_colours();
   if (stage == Stage::vertex)
     for (const auto& [name, qualifier] : l.out.colour_qualifiers) state.vertex_colours.insert(name);

@@ -33,6 +33,11 @@
 //   0 <= z <= w: a vertex shader's `main` is renamed `piglit_main` and a
 //   new `main` calls it, then stores z as (z + w) / 2 (kClipZMain), the
 //   rewrite Mesa's nir_lower_clip_halfz makes for GL on such hardware.
+// - user clip planes: that `main` first writes gl_ClipDistance from
+//   gl_ClipVertex (or gl_Position) and the runner's uniform planes
+//   piglit_ClipPlane[8], or zeroes the distances a shader writes for the
+//   planes the runner's piglit_ClipDistanceEnable leaves off
+//   (glsl_lowering_clip.cpp).
 #pragma once
 
 #include <map>
@@ -46,8 +51,11 @@
 
 namespace agx::shadertest {
 
+// GL's user clip planes (GL_MAX_CLIP_PLANES as shader_runner's GL gives 8).
+inline constexpr unsigned kClipPlanes = 8;
+
 // The `main` appended to every lowered vertex shader (after its own, renamed
-// piglit_main).
+// piglit_main) that has no user clip planes.
 inline constexpr const char* kClipZMain =
     "\nvoid main() { piglit_main(); gl_Position.z = (gl_Position.z + gl_Position.w) * 0.5; }\n";
 
@@ -71,6 +79,9 @@ struct LoweringState {
   // `shade model flat` in the file: the colours redeclared without an
   // interpolation qualifier are flat (GLSL 1.30 section 4.3.7).
   bool flat_colours = false;
+  // The file enables a user clip plane: a vertex shader that writes neither
+  // gl_ClipVertex nor gl_ClipDistance clips gl_Position against the planes.
+  bool user_clip_planes = false;
   uint32_t next_varying = 0;
 };
 
@@ -78,9 +89,6 @@ struct LoweredShader {
   std::string source;                   // what glslang is given
   std::vector<std::string> uniforms;    // the piglit_* matrices the runner writes
   std::vector<std::string> attributes;  // the built-in attributes read (gl_Vertex, ...)
-  // Features the lowering keeps compiling but a draw cannot honour yet
-  // (gl_ClipVertex: user clip planes).
-  std::vector<std::string> unsupported;
   // The colour built-ins the shader statically uses (gl_FrontColor,
   // gl_BackColor, gl_FrontSecondaryColor, gl_BackSecondaryColor in a vertex
   // shader, gl_Color, gl_SecondaryColor in a fragment shader) and the

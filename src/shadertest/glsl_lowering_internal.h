@@ -43,6 +43,11 @@ std::string without_comments(std::string_view s);
 // other lines keep their numbers).
 std::string drop_core_extensions(std::string text);
 
+// The size of a gl_ClipDistance the text never redeclares: its largest
+// constant index + 1 (at most kClipPlanes); nullopt when it is redeclared
+// with a size.
+std::optional<unsigned> implicit_clip_distances(std::string_view text);
+
 class Lowerer {
  public:
   Lowerer(Stage stage, bool es, LoweringState& state) : stage_(stage), es_(es), state_(state) {}
@@ -87,6 +92,11 @@ class Lowerer {
   }
   std::string two_sided_inputs(std::string_view fragment_colour, const std::string& qualifier, const char* prec);
   std::string two_side_main() const;
+  // The `main` appended to a vertex shader: kClipZMain, with the clip
+  // distances of user clip planes first when the shader or the file uses
+  // them (glsl_lowering_clip.cpp); `body`: the lowered text.
+  std::string clip_main(std::string_view body) const;
+  bool clip_distance_used_ = false;  // the text names gl_ClipDistance
   // The interpolation qualifier (with a space) of a colour built-in: its
   // redeclaration's, else flat under `shade model flat`.
   std::string colour_qualifier(std::string_view name) const;

@@ -16,11 +16,16 @@ std::variant<GraphicsProgram, ProgramError> build_graphics_program(const ShaderT
   LoweringState state;
   // `shade model flat` decides the colours' interpolation at link time here
   // (the lowering declares them).
+  // A file that enables a user clip plane clips gl_Position against it when
+  // the vertex shader writes no clip output (glsl_lowering_clip.cpp).
   for (const auto& c : test.commands)
     if (const auto* gc = std::get_if<CmdGraphics>(&c.body))
-      if (const auto* g = std::get_if<CmdGlState>(&gc->command))
-        state.flat_colours = state.flat_colours ||
-                           (g->kind == CmdGlState::Kind::shade_model && !g->args.empty() && g->args[0] == "flat");
+      if (const auto* g = std::get_if<CmdGlState>(&gc->command)) {
+        const std::string arg = g->args.empty() ? "" : g->args[0];
+        state.flat_colours = state.flat_colours || (g->kind == CmdGlState::Kind::shade_model && arg == "flat");
+        state.user_clip_planes =
+            state.user_clip_planes || (g->kind == CmdGlState::Kind::enable && clip_plane_enum(arg).has_value());
+      }
   unsigned version = test.require.glsl_num().value_or(110);
   bool es = test.require.glsl_es();
   for (ShaderKind kind : {ShaderKind::vertex_glsl, ShaderKind::vertex_passthrough, ShaderKind::fragment_glsl}) {
@@ -189,7 +194,6 @@ Verdict run_graphics_test(const ShaderTest& test, const RunOptions& options) {
     o.preamble = false;  // the runtime's graphics pipelines run no preamble
     auto shader = compiler::compile_spirv(stage.spirv, o);
     if (!shader.ok()) return {Outcome::skip, shader.error().message()};
-    if (!stage.lowered.unsupported.empty()) return {Outcome::skip, stage.lowered.unsupported.front() + " is not supported"};
     if (stage.stage == compiler::Stage::vertex) {
       compiled.vertex = std::move(*shader);
       StageInterface iface = stage_interface(stage.spirv);

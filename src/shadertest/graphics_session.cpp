@@ -161,18 +161,23 @@ Status GraphicsSession::write_compat_matrices() {
 // `uniform TYPE NAME VALUES` into every stage that has NAME (GL's program
 // has one uniform of that name); `NAME[i]` writes element i of an array at
 // the compiler's array stride (loose_uniforms.h).
-Status GraphicsSession::set_uniform(const CmdUniform& u) {
+Result<bool> GraphicsSession::write_uniform(std::string_view name, std::span<const uint8_t> data) {
   bool found = false;
   for (auto* stage : {&program_.vertex, &program_.fragment}) {
     auto& words = stage == &program_.vertex ? vertex_uniforms_ : fragment_uniforms_;
-    AGX_TRY(auto t, find_loose_uniform(stage->abi.loose_uniforms, u.name, u.data.size()));
+    AGX_TRY(auto t, find_loose_uniform(stage->abi.loose_uniforms, name, data.size()));
     if (!t) continue;
     const uint32_t first = t->uniform->uniform + t->offset_B / 4;
-    const size_t n = (u.data.size() + 3) / 4;
+    const size_t n = (data.size() + 3) / 4;
     if (words.size() < first + n) words.resize(first + n, 0);
-    std::memcpy(words.data() + first, u.data.data(), u.data.size());
+    std::memcpy(words.data() + first, data.data(), data.size());
     found = true;
   }
+  return found;
+}
+
+Status GraphicsSession::set_uniform(const CmdUniform& u) {
+  AGX_TRY(bool found, write_uniform(u.name, u.data));
   if (found || ignore_missing_uniforms_) return {};
   for (auto* stage : {&program_.vertex, &program_.fragment})
     for (const auto& img : stage->abi.images)
@@ -243,6 +248,7 @@ Status GraphicsSession::gl_state(const CmdGlState& s) {
     else if (arg == "GL_CULL_FACE") state_.cull_face = on;
     else if (arg == "GL_DEPTH_CLAMP") state_.depth_clamp = on;
     else if (arg == "GL_VERTEX_PROGRAM_TWO_SIDE") return two_side(on);
+    else if (auto plane = clip_plane_enum(arg)) return enable_clip_plane(*plane, on);
     // Blending with GL's default factors (ONE, ZERO) writes the source:
     // shader_runner has no command that changes them.
     else if (arg == "GL_BLEND" || arg == "GL_DITHER" || arg == "GL_MULTISAMPLE") return {};
@@ -263,6 +269,32 @@ Status GraphicsSession::gl_state(const CmdGlState& s) {
   // (the colours' interpolation, build_graphics_program).
   if (s.kind == K::hint || s.kind == K::shade_model) return {};
   return Error::unsupported("this GL state command is not supported by the runner");
+}
+
+std::optional<unsigned> clip_plane_enum(std::string_view gl) {
+  for (std::string_view prefix : {"GL_CLIP_PLANE", "GL_CLIP_DISTANCE"}) {
+    if (!gl.starts_with(prefix) || gl.size() != prefix.size() + 1) continue;
+    const char d = gl.back();
+    if (d >= '0' && d < char('0' + kClipPlanes)) return unsigned(d - '0');
+  }
+  return std::nullopt;
+}
+
+Status GraphicsSession::enable_clip_plane(unsigned plane, bool on) {
+  clip_enable_ = on ? clip_enable_ | 1u << plane : clip_enable_ & ~(1u << plane);
+  return write_clip_uniforms();
+}
+
+// The lowering's user clip plane uniforms (glsl_lowering_clip.cpp): each
+// enabled plane, zeros for the others, and the enable bits.
+Status GraphicsSession::write_clip_uniforms() {
+  for (unsigned i = 0; i < kClipPlanes; ++i) {
+    const std::array<float, 4> plane = clip_enable_ >> i & 1 ? clip_planes_[i] : std::array<float, 4>{};
+    AGX_CHECK(write_uniform(fmt::format("piglit_ClipPlane[{}]", i),
+                            {reinterpret_cast<const uint8_t*>(plane.data()), sizeof plane}));
+  }
+  AGX_CHECK(write_uniform("piglit_ClipDistanceEnable", {reinterpret_cast<const uint8_t*>(&clip_enable_), 4}));
+  return {};
 }
 
 // Two-sided colour: the lowering's piglit_TwoSide in the fragment shader
@@ -291,6 +323,15 @@ Status GraphicsSession::fixed_function(const CmdFixedFunction& f) {
       return Error::invalid_argument("frustum: GL_INVALID_VALUE (planes L R B T N F with N, F > 0 and distinct pairs)");
     projection_ = frustum_matrix(v[0], v[1], v[2], v[3], v[4], v[5]);
     return write_compat_matrices();
+  }
+  if (f.kind == K::clip_plane) {
+    // glClipPlane takes the plane to eye coordinates with the inverse of the
+    // modelview matrix, which is the identity here (compat_matrix): the
+    // plane is kept as written.
+    if (f.index < 0 || unsigned(f.index) >= kClipPlanes || f.values.size() != 4)
+      return Error::invalid_argument("clip plane {}: GL_INVALID_ENUM (planes 0 to {})", f.index, kClipPlanes - 1);
+    for (unsigned k = 0; k < 4; ++k) clip_planes_[size_t(f.index)][k] = float(f.values[k]);
+    return write_clip_uniforms();
   }
   if (f.kind == K::color) {
     // glColor: the current value of gl_Color (location 3, as the lowering places it).

@@ -18,7 +18,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiler/compiler.h"
@@ -28,6 +30,7 @@
 #include "runtime/render_pass.h"
 #include "runtime/runtime.h"
 #include "shadertest/framebuffer.h"
+#include "shadertest/glsl_lowering.h"
 #include "shadertest/shader_test.h"
 #include "util/png.h"
 
@@ -80,6 +83,10 @@ std::optional<std::vector<float>> compat_matrix(const std::string& name, const M
 Mat4 ortho_matrix(double l, double r, double b, double t);
 Mat4 frustum_matrix(double l, double r, double b, double t, double n, double f);
 
+// The user clip plane `enable`/`disable` names: GL_CLIP_PLANEi (or GL 3.0's
+// alias GL_CLIP_DISTANCEi), i < kClipPlanes; nullopt for another name.
+std::optional<unsigned> clip_plane_enum(std::string_view gl);
+
 class GraphicsSession {
  public:
   GraphicsSession(runtime::Device& device, const CompiledGraphics& program, const ShaderTest& test);
@@ -98,6 +105,11 @@ class GraphicsSession {
 
  private:
   Status set_uniform(const CmdUniform& u);
+  // Writes `data` to loose uniform `name` of every stage that has it;
+  // whether one had it.
+  Result<bool> write_uniform(std::string_view name, std::span<const uint8_t> data);
+  Status enable_clip_plane(unsigned plane, bool on);
+  Status write_clip_uniforms();
   Status write_compat_matrices();
   Status clear();
   Status graphics(const GraphicsCommand& g);
@@ -130,6 +142,8 @@ class GraphicsSession {
   Mat4 projection_{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
   std::map<uint32_t, std::array<float, 4>> current_attributes_;  // glVertexAttrib / `color` values by location
   GlDrawState state_;
+  std::array<std::array<float, 4>, kClipPlanes> clip_planes_{};  // `clip plane` (eye coordinates)
+  uint32_t clip_enable_ = 0;                                     // GL_CLIP_PLANEi enabled
   std::array<float, 4> clear_color_{};
   float clear_depth_ = 1.0f;
   std::array<float, 4> tolerance_{0.01f, 0.01f, 0.01f, 0.01f};

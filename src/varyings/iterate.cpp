@@ -98,12 +98,24 @@ Result<std::vector<Coefficients>> setup_coefficients(const Triangle& tri, const 
       regs[r] = point_coord(tri, c.component, x0, y0);
       continue;
     }
+    // A flat 32-bit word is the provoking vertex's bits, whatever they
+    // are: integers and the halves of doubles are flat, and a float round
+    // trip would quiet a signalling-NaN pattern.
+    const Slot& slot = slots.slots[c.slot];
+    if (is_flat(c.shade_model) && c.source == CoefficientSource::kVarying && slot.source == SlotSource::varying32) {
+      const std::span<const uint32_t> out = tri.outputs[provoking_vertex(c.shade_model)];
+      if (slot.vertex_output >= out.size())
+        return Error::invalid_argument("cf{}: the provoking vertex has {} vertex outputs, a slot reads output {}", r,
+                                       out.size(), slot.vertex_output);
+      regs[r] = {0.0f, 0.0f, std::bit_cast<float>(out[slot.vertex_output])};
+      continue;
+    }
     std::array<double, 3> f{};
     if (c.source == CoefficientSource::kFragcoordZ) {
       for (unsigned i = 0; i < 3; ++i) f[i] = tri.v[i].z;
     } else if (c.source == CoefficientSource::kVarying) {
       for (unsigned i = 0; i < 3; ++i) {
-        auto value = slot_value(tri, i, slots.slots[c.slot], c.half);
+        auto value = slot_value(tri, i, slot, c.half);
         if (!value.ok()) return std::move(value).error().context(fmt::format("cf{}", r));
         f[i] = *value;
       }

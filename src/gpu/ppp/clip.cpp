@@ -2,8 +2,9 @@
 // vertex on an edge is found from the edge's inside end toward its outside
 // end, so the two triangles sharing an edge get the same point. Its output
 // words follow the plan: 32-bit floats and the two halves of 16-bit pairs
-// interpolated linearly in clip space, flat words from the provoking
-// vertex (docs/gpu.md, "Clipping").
+// interpolated linearly in clip space (noperspective ones linearly in
+// window space), flat words from the provoking vertex (docs/gpu.md,
+// "Clipping").
 #include <cstring>
 
 #include "gpu/ppp/ppp_internal.h"
@@ -42,24 +43,44 @@ double distance(const ClipPlanes& planes, unsigned plane, std::span<const uint32
   }
 }
 
+// The parameter along a -> b of the window position of a + t (b - a):
+// x/w there is (1 - s) x_a/w_a + s x_b/w_b with s = t w_b / w(t). An edge
+// with an end at w <= 0 has no window-space line (it passes through
+// infinity): there s = t (a choice; GL leaves it undefined).
+double window_parameter(std::span<const uint32_t> a, std::span<const uint32_t> b, double t) {
+  const double wa = as_float(a[3]), wb = as_float(b[3]);
+  const double w = wa + t * (wb - wa);
+  if (!(wa > 0 && wb > 0 && w > 0)) return t;
+  return t * wb / w;
+}
+
+double mix(double p, double q, double t) { return p + t * (q - p); }
+
+uint32_t mix_pair(uint32_t a, uint32_t b, double t) {
+  uint32_t w = 0;
+  for (unsigned h = 0; h < 2; ++h) {
+    const double p = half_to_float(static_cast<uint16_t>(a >> (16 * h)));
+    const double q = half_to_float(static_cast<uint16_t>(b >> (16 * h)));
+    w |= uint32_t{double_to_half(mix(p, q, t))} << (16 * h);
+  }
+  return w;
+}
+
+uint32_t mix_word(uint32_t a, uint32_t b, double t) {
+  return as_word(static_cast<float>(mix(as_float(a), as_float(b), t)));
+}
+
 // Vertex a + t (b - a) by the plan's rules.
 std::vector<uint32_t> between(std::span<const uint32_t> a, std::span<const uint32_t> b, double t,
                               const OutputPlan& plan, std::span<const uint32_t> provoking) {
   std::vector<uint32_t> out(plan.count);
-  auto mix = [t](double p, double q) { return p + t * (q - p); };
+  const double s = window_parameter(a, b, t);
   for (uint32_t i = 0; i < plan.count; ++i) {
     switch (plan.rules[i]) {
-      case OutputRule::lerp32: out[i] = as_word(static_cast<float>(mix(as_float(a[i]), as_float(b[i])))); break;
-      case OutputRule::lerp16: {
-        uint32_t w = 0;
-        for (unsigned h = 0; h < 2; ++h) {
-          const double p = half_to_float(static_cast<uint16_t>(a[i] >> (16 * h)));
-          const double q = half_to_float(static_cast<uint16_t>(b[i] >> (16 * h)));
-          w |= uint32_t{double_to_half(mix(p, q))} << (16 * h);
-        }
-        out[i] = w;
-        break;
-      }
+      case OutputRule::lerp32: out[i] = mix_word(a[i], b[i], t); break;
+      case OutputRule::lerp16: out[i] = mix_pair(a[i], b[i], t); break;
+      case OutputRule::linear32: out[i] = mix_word(a[i], b[i], s); break;
+      case OutputRule::linear16: out[i] = mix_pair(a[i], b[i], s); break;
       case OutputRule::flat: out[i] = provoking[i]; break;
     }
   }

@@ -41,6 +41,8 @@ Result<OutputPlan> plan_draw_state(DrawState& state) {
       switch (r.kind) {
         case varyings::OutputKind::varying:
           if (r.interp == varyings::Interp::flat) plan.rules[w] = OutputRule::flat;
+          else if (r.interp == varyings::Interp::linear)
+            plan.rules[w] = w >= layout->first_16bit_index ? OutputRule::linear16 : OutputRule::linear32;
           else if (w >= layout->first_16bit_index) plan.rules[w] = OutputRule::lerp16;
           break;
         case varyings::OutputKind::point_size: plan.point_size = static_cast<int>(w); break;

@@ -30,9 +30,12 @@ Status apply_ppp_update(std::span<const uint8_t> record, GpuVa va, PppWords& wor
 
 // How clipping makes a new vertex's output word from the two it lies
 // between: 32-bit floats interpolated, 16-bit float pairs interpolated as
-// two halves, or the provoking vertex's word (flat varyings, layer and
-// viewport index).
-enum class OutputRule : uint8_t { lerp32, lerp16, flat };
+// two halves (lerp: at the edge's clip-space parameter; linear: the
+// noperspective varyings of Varying Counts' Linear groups, at the
+// parameter of the new vertex's window position along the edge, so they
+// stay linear in window space), or the provoking vertex's word (flat
+// varyings, layer and viewport index).
+enum class OutputRule : uint8_t { lerp32, lerp16, linear32, linear16, flat };
 
 // What the primitive stage needs to know of a draw state's vertex outputs.
 struct OutputPlan {

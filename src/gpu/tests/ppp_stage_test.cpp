@@ -125,6 +125,36 @@ TEST(PppStage, DepthClipCutsTrianglesAndInterpolatesOutputs) {
   }
 }
 
+TEST(PppStage, ClippedNoperspectiveVaryingsStayLinearInWindowSpace) {
+  // Outputs: position, a smooth 32-bit word, a linear (noperspective)
+  // 32-bit word, a linear 16-bit pair. v2 is behind z = 0 with w = 3.
+  PppWords w = base_words();
+  w.cull.depth_clip = true;
+  w.output_select.varyings = true;
+  w.varying_counts_32.smooth = 1;
+  w.varying_counts_32.linear = 1;
+  w.varying_counts_16.linear = 1;
+  StageRun s(w, 7);
+  auto pair = [](float lo, float hi) { return uint32_t{float_to_half(lo)} | uint32_t{float_to_half(hi)} << 16; };
+  const std::vector<uint32_t> out = {
+      bits(0), bits(0), bits(0.5f), bits(1), bits(0), bits(0), pair(1, 2),
+      bits(0.5f), bits(0), bits(0.5f), bits(1), bits(10), bits(10), pair(3, 4),
+      bits(0.6f), bits(0.9f), bits(-1.5f), bits(3), bits(20), bits(20), pair(5, 6),
+  };
+  ASSERT_EQ(s.draw(P::kTriangles, {0, 1, 2}, out).out, 2u);
+  // n20 = v0 + t (v2 - v0) at t = 0.5 / 2 = 0.25: w = 1.5, x = 0.15, so
+  // x/w = 0.1, halfway between v0's 0 and v2's 0.2 in window space.
+  EXPECT_EQ(as_float(s.word(1, 2, 3)), 1.5f);
+  EXPECT_NEAR(s.screen(1, 2).x_px, 55.0, 1e-5);  // x 0.15 in float
+  EXPECT_EQ(as_float(s.word(1, 2, 4)), 5.0f);   // smooth: at t
+  EXPECT_EQ(as_float(s.word(1, 2, 5)), 10.0f);  // linear: at s = t w2 / w = 0.5
+  EXPECT_EQ(s.word(1, 2, 6), pair(3, 4));
+  // n12 from v1 (d 0.5) toward v2 (d -1.5): t = 0.25 again, s = 0.5.
+  EXPECT_EQ(as_float(s.word(1, 1, 4)), 12.5f);
+  EXPECT_EQ(as_float(s.word(1, 1, 5)), 15.0f);
+  EXPECT_EQ(s.word(1, 1, 6), pair(4, 5));
+}
+
 TEST(PppStage, DepthClampWithoutDepthClip) {
   PppWords w = base_words();
   w.cull.depth_clamp = true;

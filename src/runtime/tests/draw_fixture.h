@@ -131,6 +131,15 @@ class DrawTest : public ::testing::Test {
     EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message());
     return p.ok() ? std::move(*p) : nullptr;
   }
+  // One pass over `rt` (cleared to black) drawing `vertices` with `p`.
+  void draw_pass(Image* rt, const GraphicsPipeline& p, uint32_t vertices) {
+    auto pass = begin(rt);
+    ASSERT_TRUE(pass);
+    ASSERT_TRUE(pass->bind_pipeline(p).ok());
+    ASSERT_TRUE(pass->draw(vertices).ok());
+    Status st = pass->end();
+    ASSERT_TRUE(st.ok()) << st.error().message();
+  }
   std::vector<uint8_t> pixels(const Image& img, uint32_t texel_B = 4) {
     std::vector<uint8_t> out(size_t(kW) * kH * texel_B);
     Status st = img.download(out, kW * texel_B);

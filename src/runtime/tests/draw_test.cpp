@@ -280,12 +280,7 @@ TEST_F(DrawTest, SeparableFragmentInputsBindTheirOwnRegisters) {
   ASSERT_EQ(p->varyings().bindings.bindings.size(), 2u);
   EXPECT_EQ(p->varyings().bindings.bindings[1].base_cf, 3u);
   EXPECT_EQ(p->varyings().bindings.num_cf, 7u);
-  auto pass = begin(rt);
-  ASSERT_TRUE(pass);
-  ASSERT_TRUE(pass->bind_pipeline(*p).ok());
-  ASSERT_TRUE(pass->draw(6).ok());
-  Status st = pass->end();
-  ASSERT_TRUE(st.ok()) << st.error().message();
+  ASSERT_NO_FATAL_FAILURE(draw_pass(rt, *p, 6));
   expect_pixels(pixels(*rt), [&](uint32_t x, uint32_t y) { return in_rect(x, y, 8, 8, 40, 24, {0, 255, 0, 255}); });
   // An entry naming no varying, and Z without separable inputs, are refused.
   GraphicsPipelineDesc e = d;
@@ -338,6 +333,25 @@ TEST_F(DrawTest, ScratchGivesItsStageAHelperProgram) {
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.error().message().find("fragment program: 524292 bytes of scratch per thread"), std::string::npos)
       << p.error().message();
+}
+
+TEST_F(DrawTest, ClipDistancesCutTheDraw) {
+  // A window-filling rectangle whose clip distance 0 is its clip-space x:
+  // the left half (x < 0) is clipped away.
+  Image* rt = image(format::Format::R8G8B8A8_UNORM);
+  GraphicsPipelineDesc d = desc(rect(0, 0, 64, 64, kRed));
+  d.vertex.code = assemble(vertex_code());
+  for (unsigned i = 0; i < 9; ++i) {
+    const auto w = st_var(i == 8 ? 8 : 8 + i, i, i == 8);  // output 8: the layout's clip distance 0
+    d.vertex.code.insert(d.vertex.code.end(), w.begin(), w.end());
+  }
+  d.vertex.code.insert(d.vertex.code.end(), {0x88, 0x00});  // stop
+  d.outputs.clip_distances = 1;
+  const GraphicsPipeline* p = pipeline(d);
+  ASSERT_TRUE(rt && p);
+  EXPECT_EQ(p->varyings().layout.output_count, 9u);
+  ASSERT_NO_FATAL_FAILURE(draw_pass(rt, *p, 6));
+  expect_pixels(pixels(*rt), [&](uint32_t x, uint32_t y) { return in_rect(x, y, 32, 0, 64, 64, {255, 0, 0, 255}); });
 }
 
 TEST_F(DrawTest, PipelineErrorsNameThePipeline) {

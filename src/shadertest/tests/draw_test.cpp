@@ -297,14 +297,14 @@ TEST(Draw, DepthTestKeepsTheNearerRect) {
 }
 
 TEST(Draw, WhatTheRunnerCannotDoSkipsNamingTheLine) {
-  auto v = run(kPassthrough + kUniformColour + "[test]\nuniform vec4 colour 1 1 1 1\nenable GL_CLIP_PLANE0\n");
+  auto v = run(kPassthrough + kUniformColour + "[test]\nuniform vec4 colour 1 1 1 1\nenable GL_POLYGON_OFFSET_FILL\n");
   EXPECT_EQ(v.outcome, Outcome::skip);
-  EXPECT_NE(v.detail.find("line 10: 'enable GL_CLIP_PLANE0'"), std::string::npos) << v.detail;
+  EXPECT_NE(v.detail.find("line 10: 'enable GL_POLYGON_OFFSET_FILL'"), std::string::npos) << v.detail;
   // After a failed probe it is a FAIL, both reasons given.
   v = run(kPassthrough + kUniformColour +
-          "[test]\nprobe all rgba 1 1 1 1\nenable GL_CLIP_PLANE0\n");
+          "[test]\nprobe all rgba 1 1 1 1\nenable GL_POLYGON_OFFSET_FILL\n");
   EXPECT_EQ(v.outcome, Outcome::fail);
-  EXPECT_NE(v.detail.find("GL_CLIP_PLANE0"), std::string::npos) << v.detail;
+  EXPECT_NE(v.detail.find("GL_POLYGON_OFFSET_FILL"), std::string::npos) << v.detail;
   // A uniform neither stage has.
   v = run(kPassthrough + kUniformColour + "[test]\nuniform vec4 nothere 1 1 1 1\n");
   EXPECT_EQ(v.outcome, Outcome::fail);

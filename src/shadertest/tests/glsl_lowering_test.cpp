@@ -4,6 +4,7 @@
 
 #include "compiler/compiler.h"
 #include "shadertest/glsl_lowering.h"
+#include "shadertest/glsl_lowering_internal.h"
 #include "shadertest/graphics_program.h"
 
 namespace agx::shadertest {
@@ -44,11 +45,16 @@ TEST(GlslLowering, CompatibilityVertexShader) {
   EXPECT_TRUE(has(v.source, "uniform mat4 piglit_ModelViewMatrixInverse;"));
   EXPECT_TRUE(has(v.source, "uniform mat3 piglit_NormalMatrix;"));
   EXPECT_TRUE(has(v.source, "piglit_ftransform()"));
-  EXPECT_EQ(v.unsupported, (std::vector<std::string>{"gl_ClipVertex (user clip planes)"}));
+  // gl_ClipVertex: the distances from the runner's planes (zero when off).
+  EXPECT_TRUE(has(v.source, "vec4 piglit_ClipVertex;\n")) << v.source;
+  EXPECT_TRUE(has(v.source, "uniform vec4 piglit_ClipPlane[8];\nvoid main() { piglit_main(); gl_ClipDistance[0] = "
+                            "dot(piglit_ClipPlane[0], piglit_ClipVertex);"))
+      << v.source;
+  EXPECT_TRUE(has(v.source, " gl_ClipDistance[7] = dot(piglit_ClipPlane[7], piglit_ClipVertex); gl_Position.z"));
   EXPECT_EQ(v.attributes.size(), 4u);
   // GL's clip volume: the shader's main runs first, then z = (z + w) / 2.
   EXPECT_TRUE(has(v.source, "void piglit_main() {")) << v.source;
-  EXPECT_TRUE(v.source.ends_with(kClipZMain)) << v.source;
+  EXPECT_TRUE(v.source.ends_with(" gl_Position.z = (gl_Position.z + gl_Position.w) * 0.5; }\n")) << v.source;
   compiles(v, Stage::vertex);
   // The fragment stage finds the varyings at the vertex stage's locations.
   auto f = lower("varying vec3 n;\nuniform sampler2D s;\nuniform sampler2DShadow z;\nvoid main() {\n"
@@ -197,6 +203,42 @@ TEST(GlslLowering, FlatShadingAndTwoSidedColours) {
   EXPECT_TRUE(has(f.source, "piglit_Color = piglit_TwoSide != 0 && !gl_FrontFacing ? piglit_BackColor : piglit_FrontColor;"))
       << f.source;
   compiles(f, Stage::fragment);
+}
+
+TEST(GlslLowering, ClipDistancesOfDisabledPlanesAreZeroed) {
+  // Implicitly sized: the largest constant index (comments do not count).
+  LoweringState state;
+  auto v = lower("void main() {\n  gl_Position = gl_Vertex;\n  gl_ClipDistance[0] = 1.0;\n"
+                 "  gl_ClipDistance[2] = -1.0; // gl_ClipDistance[7]\n}\n",
+                 Stage::vertex, state, 130);
+  EXPECT_TRUE(has(v.source, "uniform uint piglit_ClipDistanceEnable;\nvoid main() { piglit_main(); if "
+                            "((piglit_ClipDistanceEnable & (1u << 0)) == 0u) gl_ClipDistance[0] = 0.0;"))
+      << v.source;
+  EXPECT_TRUE(has(v.source, "gl_ClipDistance[2] = 0.0; gl_Position.z")) << v.source;
+  EXPECT_FALSE(has(v.source, "gl_ClipDistance[3] = 0.0;")) << v.source;
+  compiles(v, Stage::vertex);
+  // Redeclared with a size: every element, by the array's length.
+  LoweringState sized;
+  auto r = lower("out float gl_ClipDistance[gl_MaxClipDistances];\nuniform int n;\nvoid main() {\n"
+                 "  gl_Position = gl_Vertex;\n  for (int i = 0; i < n; ++i) gl_ClipDistance[i] = 1.0;\n}\n",
+                 Stage::vertex, sized, 130);
+  EXPECT_TRUE(has(r.source, "for (int i = 0; i < gl_ClipDistance.length(); ++i) if ((piglit_ClipDistanceEnable & "
+                            "(1u << uint(i))) == 0u) gl_ClipDistance[i] = 0.0;"))
+      << r.source;
+  compiles(r, Stage::vertex);
+  EXPECT_EQ(lowering::implicit_clip_distances("gl_ClipDistance[ 3u ] = 0.0;").value_or(0), 4u);
+  EXPECT_FALSE(lowering::implicit_clip_distances("out float gl_ClipDistance[2];").has_value());
+}
+
+TEST(GlslLowering, WithoutClipOutputsPositionIsTheClipVertex) {
+  LoweringState state;
+  state.user_clip_planes = true;
+  auto v = lower("void main() { gl_Position = gl_Vertex; }\n", Stage::vertex, state, 130);
+  EXPECT_TRUE(has(v.source, "gl_ClipDistance[5] = dot(piglit_ClipPlane[5], gl_Position);")) << v.source;
+  compiles(v, Stage::vertex);
+  // A file without clip planes keeps the plain main.
+  LoweringState plain;
+  EXPECT_TRUE(lower("void main() { gl_Position = gl_Vertex; }\n", Stage::vertex, plain, 130).source.ends_with(kClipZMain));
 }
 
 TEST(GlslLowering, FindVersion) {

@@ -230,6 +230,25 @@ TEST(Iterate, PlaneValueSitsAtTheTileCorner) {
   EXPECT_EQ((*regs)[0].c, 1.0f);  // W register: 1/w = 1 everywhere
 }
 
+TEST(Iterate, FlatWordsKeepTheirBits) {
+  // 0xffb7ffb8, the low word of a double (or an integer), reads as a
+  // signalling NaN: a flat binding hands it on unchanged from the
+  // provoking vertex (2 here).
+  Linkage s = make_setup(2);
+  Triangle t;
+  t.v = {ScreenVertex{0, 0, 0, 1}, ScreenVertex{100, 0, 0, 1}, ScreenVertex{0, 100, 0, 1}};
+  std::array<std::vector<uint32_t>, 3> out;
+  const unsigned f = s.layout.find_varying(2)->index;
+  for (uint32_t i = 0; i < 3; ++i) {
+    out[i].assign(s.layout.output_count, 0);
+    out[i][f] = i == 2 ? 0xffb7ffb8u : i;
+    t.outputs[i] = out[i];
+  }
+  auto regs = setup_coefficients(t, s.slots, s.b, 0, 0);
+  ASSERT_TRUE(regs.ok()) << regs.error().message();
+  EXPECT_EQ(std::bit_cast<uint32_t>(load_coefficients((*regs)[s.cf("f")]).c), 0xffb7ffb8u);
+}
+
 // Point coordinates and the primitive ID, bound with separable_bindings:
 // an 8-pixel sprite centred at (40, 20) in tile (1, 0). Pixel (37, 17)'s
 // centre is 2.5 left of and above the centre: s = t = 0.5 - 2.5 / 8 with
