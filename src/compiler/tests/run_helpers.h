@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -100,7 +101,10 @@ inline Status execute(const Shader& shader, Job& run) {
   AGX_TRY(runtime::Device * device, gpu_device());
   if (run.buffers.size() < shader.abi.resources.size())
     return Error::invalid_argument("the shader has {} resources, the test gives {}", shader.abi.resources.size(), run.buffers.size());
-  std::vector<uint32_t> u(std::max<uint32_t>(shader.abi.uniform_count, usc::kUniforms), 0);
+  // The list as if the block were pushed: a block in memory sits past the
+  // file, and the runtime moves it into a buffer (runtime/push_memory.h).
+  const uint32_t push_end = shader.abi.push_constants_uniform + static_cast<uint32_t>(run.push.size());
+  std::vector<uint32_t> u(std::max({shader.abi.uniform_count, usc::kUniforms, push_end}), 0);
   auto set64 = [&](uint32_t at, uint64_t va) {
     u[at] = static_cast<uint32_t>(va);
     u[at + 1] = static_cast<uint32_t>(va >> 32);
@@ -122,7 +126,8 @@ inline Status execute(const Shader& shader, Job& run) {
   }
   for (int i = 0; i < 3; ++i) u[shader.abi.workgroup_count_uniform + i] = run.groups[i];
   for (size_t i = 0; i < run.push.size(); ++i) u[shader.abi.push_constants_uniform + i] = run.push[i];
-  u.resize(std::max<uint32_t>(shader.abi.uniform_count, 1));
+  const bool in_memory = shader.abi.push_memory_uniform != Resource::kNoUniform;
+  u.resize(in_memory ? push_end : std::max<uint32_t>(shader.abi.uniform_count, 1));
   runtime::LaunchDesc l = runtime::shader_launch(shader, run.groups);
   l.uniforms = u;
   if (run.groups[0] && run.groups[1] && run.groups[2]) {
