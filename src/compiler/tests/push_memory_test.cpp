@@ -25,6 +25,25 @@ std::string push_words_kernel(uint32_t words) {
          "  o[t * 2u] = p.a[o[t * 2u]];\n  o[t * 2u + 1u] = p.a[" + std::to_string(words - 1) + "];\n}\n";
 }
 
+// Runs a kernel that reads o[2t] = x[o[2t]] and o[2t + 1] = x[count - 1]
+// from its push constants, with index t * step % wrap for thread t, and
+// checks what it read against element(i) (past `count`: element 0).
+template <class F>
+void expect_indexed_reads(const Shader& s, const std::vector<uint32_t>& push, uint32_t step, uint32_t wrap,
+                          uint32_t count, F&& element) {
+  std::vector<uint32_t> o(64);
+  for (uint32_t t = 0; t < 32; ++t) o[t * 2] = t * step % wrap;
+  Job r;
+  r.buffers = {o};
+  r.push = push;
+  ASSERT_OK(execute(s, r));
+  for (uint32_t t = 0; t < 32; ++t) {
+    const uint32_t i = o[t * 2];
+    EXPECT_EQ(r.buffers[0][t * 2], element(i < count ? i : 0)) << t;
+    EXPECT_EQ(r.buffers[0][t * 2 + 1], element(count - 1)) << t;
+  }
+}
+
 // The block stays pushed while P + words <= 256 and moves to memory at one
 // word more; both read the same values.
 TEST(PushMemory, BlockMovesToMemoryOnlyWhenItDoesNotFit) {
@@ -44,17 +63,7 @@ TEST(PushMemory, BlockMovesToMemoryOnlyWhenItDoesNotFit) {
     }
     EXPECT_EQ(s.abi.push_constants_size_B, words * 4);
     std::vector<uint32_t> push = random_words(words, words);
-    std::vector<uint32_t> o(64);
-    for (uint32_t t = 0; t < 32; ++t) o[t * 2] = (t * 37) % (words + 20);  // some past the end: element 0
-    Job r;
-    r.buffers = {o};
-    r.push = push;
-    ASSERT_OK(execute(s, r));
-    for (uint32_t t = 0; t < 32; ++t) {
-      const uint32_t i = o[t * 2];
-      EXPECT_EQ(r.buffers[0][t * 2], push[i < words ? i : 0]) << t;
-      EXPECT_EQ(r.buffers[0][t * 2 + 1], push[words - 1]) << t;
-    }
+    expect_indexed_reads(s, push, 37, words + 20, words, [&](uint32_t i) { return push[i]; });
   }
 }
 
@@ -101,15 +110,8 @@ void main() {
     for (int r = 0; r < 3; ++r) dm[c][r] = 1.0 / (2 + c * 3 + r);
   for (int e = 0; e < 5; ++e) da[e] = 1e200 / (e + 1);
   std::vector<uint32_t> push(s.abi.push_constants_size_B / 4, 0);
-  for (const LooseUniform& lu : s.abi.loose_uniforms) {
-    const void* src = lu.name == "big" ? static_cast<const void*>(big) : lu.name == "dm" ? static_cast<const void*>(dm)
-                    : lu.name == "da" ? static_cast<const void*>(da) : lu.name == "q" ? static_cast<const void*>(q)
-                                                                          : static_cast<const void*>(&last);
-    ASSERT_GE(lu.uniform, Abi::kPushMemoryFirstWord) << lu.name;
-    const uint32_t at_w = lu.uniform - s.abi.push_constants_uniform;
-    ASSERT_LE(at_w + lu.size_B / 4, push.size()) << lu.name;
-    std::memcpy(push.data() + at_w, src, lu.size_B);
-  }
+  for (const LooseUniform& lu : s.abi.loose_uniforms) ASSERT_GE(lu.uniform, Abi::kPushMemoryFirstWord) << lu.name;
+  ASSERT_NO_FATAL_FAILURE(fill_loose(s, {{"big", big}, {"dm", dm}, {"da", da}, {"q", q}, {"last", &last}}, push));
   std::vector<uint32_t> k(32);
   for (uint32_t t = 0; t < 16; ++t) { k[t] = t * 5; k[16 + t] = t % 7; }  // some past the end: element 0
   Job r;
@@ -150,17 +152,7 @@ void main() {
   ASSERT_NE(s.abi.push_memory_uniform, Resource::kNoUniform);
   std::vector<uint32_t> push = random_words(300, 5);
   auto half = [&](uint32_t i) { return (push[i / 2] >> (i % 2 * 16)) & 0xffffu; };
-  std::vector<uint32_t> o(64);
-  for (uint32_t t = 0; t < 32; ++t) o[t * 2] = t * 23;  // 598, 621, ...: some past the end
-  Job r;
-  r.buffers = {o};
-  r.push = push;
-  ASSERT_OK(execute(s, r));
-  for (uint32_t t = 0; t < 32; ++t) {
-    const uint32_t i = o[t * 2];
-    EXPECT_EQ(r.buffers[0][t * 2], half(i < 600 ? i : 0)) << t;
-    EXPECT_EQ(r.buffers[0][t * 2 + 1], half(599)) << t;
-  }
+  expect_indexed_reads(s, push, 23, UINT32_MAX, 600, half);  // 598, 621, ...: some past the end
 }
 
 // With resources filling the file, not even the address pair fits.

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -70,6 +71,19 @@ inline Shader must_compile(const std::string& src, TargetEnv env = TargetEnv::vu
   if (s.ok() && getenv("AGX_COMPILER_DUMP")) fprintf(stderr, "%s\n%s", s->ir_text.c_str(), disassemble(s->code).c_str());
   if (!s.ok()) return {};
   return std::move(*s);
+}
+
+// Each loose uniform's bytes (`values` by name) at the words the Abi gives
+// it in the push constant / loose uniform block `push`.
+inline void fill_loose(const Shader& shader, const std::map<std::string, const void*>& values,
+                       std::vector<uint32_t>& push) {
+  for (const LooseUniform& lu : shader.abi.loose_uniforms) {
+    auto it = values.find(lu.name);
+    ASSERT_NE(it, values.end()) << lu.name;
+    const uint32_t at_w = lu.uniform - shader.abi.push_constants_uniform;
+    ASSERT_LE(at_w + lu.size_B / 4, push.size()) << lu.name;
+    std::memcpy(push.data() + at_w, it->second, lu.size_B);
+  }
 }
 
 // The device every kernel of a test binary runs on: an in-process kmd
