@@ -136,6 +136,15 @@ struct Abi {
   std::vector<LooseUniform> loose_uniforms;
   uint32_t push_constants_uniform = 0;  // first uniform of the push constant / loose uniform block
   uint32_t push_constants_size_B = 0;
+  // u<N>_u<N+1>: the 64-bit address of the push constant / loose uniform
+  // block when it does not fit in the uniform file (kNoUniform: pushed).
+  // The whole block is then in memory, the same bytes, and its words are
+  // numbered from push_constants_uniform = kPushMemoryFirstWord, past the
+  // 256 uniform registers: the word index in the uniform list a runner
+  // builds, which the runtime moves into the buffer (docs/compiler.md,
+  // "Push constants in memory").
+  uint32_t push_memory_uniform = Resource::kNoUniform;
+  static constexpr uint32_t kPushMemoryFirstWord = 256;
   uint32_t workgroup_count_uniform = 0; // u<N..N+2>: gl_NumWorkGroups (always reserved)
   std::array<uint32_t, 3> workgroup_size{1, 1, 1};
   uint32_t threadgroup_memory_B = 0;    // shared variables

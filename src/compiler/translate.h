@@ -204,6 +204,7 @@ class Translator {
 
   // translate_memory.cpp
   Status setup_resources();
+  void place_push_block();
   Status access_chain(const spirv::Inst& in);
   Result<Ptr> variable_pointer(uint32_t var, const spirv::Inst& in);
   // A buffer pointer's 64-bit base: its uniform pair, or for a descriptor
@@ -223,6 +224,14 @@ class Translator {
   // translate_push_dynamic.cpp: a push constant / loose uniform word at
   // p + off_B, a select chain over the reachable words for run-time indices
   Result<Src> push_word(const Ptr& p, uint32_t off_B, const spirv::Inst& in);
+  // A pointer into the push constant / loose uniform block as a buffer
+  // pointer through the block's address when the block is in memory
+  // (Abi::push_memory_uniform; a run-time offset past the loose uniform
+  // reads its element 0, as push_word); any other pointer as it is.
+  Result<Ptr> memory_view(const Ptr& p, const spirv::Inst& in);
+  bool in_push_memory(const Ptr& p) const {
+    return p.space == Ptr::Space::push && abi_.push_memory_uniform != Resource::kNoUniform;
+  }
 
   // translate_local.cpp: Function/Private variables in registers or on the
   // thread's stack (docs/compiler.md, "Local arrays").

@@ -24,6 +24,10 @@ Result<MatrixLayout> Translator::double_matrix_layout(Ptr::Space space, uint32_t
 }
 
 Result<Src> Translator::load_double_at(const Ptr& q, const spirv::Inst& in) {
+  if (in_push_memory(q)) {  // the block in memory: as a buffer
+    AGX_TRY(const Ptr m, memory_view(q, in));
+    return load_double_at(m, in);
+  }
   switch (q.space) {
     case Ptr::Space::push: {
       if (q.const_B % 4) return unsupported(in, "unaligned uniform access");

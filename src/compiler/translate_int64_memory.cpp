@@ -12,6 +12,10 @@ using IrOp = agx::compiler::Op;
 // 64-bit loads and stores: two 32-bit words per component, low word at
 // the lower address (the buffers are little-endian, as piglit fills them).
 Status Translator::load64(const spirv::Inst& in, const Ptr& p) {
+  if (in_push_memory(p)) {  // the block in memory: as a buffer
+    AGX_TRY(const Ptr m, memory_view(p, in));
+    return load64(in, m);
+  }
   const auto& w = in.w;
   unsigned n = components(w[0]);
   if (!n) return unsupported(in, "load of a composite containing 64-bit integers");

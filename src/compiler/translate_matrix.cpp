@@ -74,6 +74,10 @@ Result<MatrixLayout> Translator::matrix_layout(Ptr::Space space, uint32_t matrix
 }
 
 Result<std::vector<Src>> Translator::load_vector_at(const Ptr& p, unsigned n, uint32_t comp_stride_B, const spirv::Inst& in) {
+  if (in_push_memory(p)) {  // the block in memory: as a buffer
+    AGX_TRY(const Ptr m, memory_view(p, in));
+    return load_vector_at(m, n, comp_stride_B, in);
+  }
   if (!comp_stride_B) comp_stride_B = 4;
   std::vector<Src> out;
   switch (p.space) {

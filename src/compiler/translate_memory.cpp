@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/regs.h"
 #include "compiler/translate.h"
 
 namespace agx::compiler::detail {
@@ -227,7 +228,7 @@ Status Translator::setup_resources() {
     const uint32_t size = loose_size_B(pointee);
     loose_B = (loose_B + 3) / 4 * 4;
     if (is_wide64(pointee)) loose_B = (loose_B + 7) / 8 * 8;  // an even u<N>: a uniform pair
-    loose_uniform_[v] = abi_.push_constants_uniform + loose_B / 4;
+    loose_uniform_[v] = loose_B / 4;  // a word of the block until the block is placed
     LooseUniform lu{m_.names[v], m_.decorations[v].location, loose_uniform_[v], size, {}};
     for (uint32_t a = pointee; type(a).kind == Kind::array; a = type(a).elem)
       lu.array_strides_B.push_back(loose_stride_B(type(a).elem));
@@ -235,12 +236,32 @@ Status Translator::setup_resources() {
     loose_B += size;
   }
   abi_.push_constants_size_B = loose_B;
-  abi_.uniform_count = abi_.push_constants_uniform + (loose_B + 3) / 4;
+  place_push_block();
   abi_.threadgroup_memory_B = shared_B;
   if (shared_B > 32 * 1024) return Error::unsupported("{}: {} bytes of shared variables (at most 32768)", o_.file_name, shared_B);
   abi_.workgroup_size = m_.local_size;
-  if (abi_.uniform_count > 256) return Error::unsupported("{}: needs {} uniform registers (at most 256)", o_.file_name, abi_.uniform_count);
+  if (abi_.uniform_count > kUniformRegisters)
+    return Error::unsupported("{}: needs {} uniform registers (at most {}) with the push constant / loose uniform block's address",
+                              o_.file_name, abi_.uniform_count, kUniformRegisters);
   return {};
+}
+
+// The block in uniform registers from push_constants_uniform when it fits,
+// else in memory: its address pair there, its words numbered from
+// Abi::kPushMemoryFirstWord (docs/compiler.md, "Push constants in memory").
+static_assert(Abi::kPushMemoryFirstWord >= kUniformRegisters, "the block's words in memory are past the uniform file");
+void Translator::place_push_block() {
+  const uint32_t words = (abi_.push_constants_size_B + 3) / 4;
+  if (abi_.push_constants_uniform + words > kUniformRegisters) {
+    abi_.push_memory_uniform = abi_.push_constants_uniform;  // 64-bit aligned (the padding word above)
+    abi_.uniform_count = abi_.push_memory_uniform + 2;
+    abi_.push_constants_uniform = Abi::kPushMemoryFirstWord;
+  } else {
+    abi_.uniform_count = abi_.push_constants_uniform + words;
+  }
+  for (uint32_t& u : loose_uniform_)
+    if (u != UINT32_MAX) u += abi_.push_constants_uniform;
+  for (LooseUniform& lu : abi_.loose_uniforms) lu.uniform += abi_.push_constants_uniform;
 }
 
 
@@ -461,7 +482,7 @@ Status Translator::load(const spirv::Inst& in) {
   const auto& w = in.w;
   AGX_TRY(auto pv, get(w[2], in));
   if (pv->kind != TVal::Kind::ptr) return unsupported(in, "load through a non-pointer");
-  const Ptr p = pv->ptr;
+  Ptr p = pv->ptr;
   uint32_t rtype = w[0];
   TVal out = TVal::data(rtype);
   unsigned n = components(rtype);
@@ -540,6 +561,7 @@ Status Translator::load(const spirv::Inst& in) {
   if (small_width(rtype)) return load_small(in, p);  // translate_small_memory.cpp
   if (type(scalar_type(rtype)).kind != Kind::bool_ && type(scalar_type(rtype)).width != 32)
     return unsupported(in, fmt::format("{}-bit load (32-bit only)", type(scalar_type(rtype)).width));
+  AGX_TRY(p, memory_view(p, in));  // a block in memory: a buffer load
   switch (p.space) {
     case Ptr::Space::push:
       for (unsigned i = 0; i < n; ++i) {  // translate_push_dynamic.cpp: select chains for run-time indices

@@ -6,6 +6,9 @@
 // An index past the end reads element 0's word, or another word of the
 // same uniform when only an inner index is out of range: never another
 // uniform (robust buffer access lets a read land anywhere in the resource).
+// A block too big for the uniform file is in memory (memory_view): the
+// same offsets from its address, loaded with device_load.
+#include <bit>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -19,6 +22,13 @@ using IrOp = agx::compiler::Op;
 Result<Src> Translator::push_word(const Ptr& p, uint32_t off_B, const spirv::Inst& in) {
   const uint32_t at_B = p.const_B + off_B;
   if (at_B % 4) return unsupported(in, "unaligned uniform access");
+  if (in_push_memory(p)) {
+    Ptr q = p;
+    q.const_B = at_B;
+    AGX_TRY(const Ptr m, memory_view(q, in));
+    AGX_TRY(auto idx, buffer_index(m, 4, in));
+    return Src::val(b_.def(IrOp::device_load, {buffer_base(m), idx}));
+  }
   if (p.terms.empty()) return Src::uniform(p.uniform + at_B / 4);
   AGX_TRY(auto end_B, push_end_B(p, in));
   if (at_B + 4 > end_B) return unsupported(in, "dynamic index into push constants / loose uniforms out of range");
@@ -29,6 +39,32 @@ Result<Src> Translator::push_word(const Ptr& p, uint32_t off_B, const spirv::Ins
   for (uint32_t d = step; step && at_B + d + 4 <= end_B; d += step)
     r = b_.select(Cond::ueq, false, dyn, Src::immediate(d), Src::uniform(p.uniform + (at_B + d) / 4), r);
   return r;
+}
+
+// The block in memory (Abi::push_memory_uniform): the same byte offset
+// from the block's address. A run-time offset d reads there when the
+// pointer's first byte at d is inside the loose uniform (the block for
+// Vulkan), else at d = 0, as the select chains above: an element is in
+// range as a whole or not at all, so no read leaves the loose uniform.
+Result<Ptr> Translator::memory_view(const Ptr& p, const spirv::Inst& in) {
+  if (!in_push_memory(p)) return p;
+  Ptr q = p;
+  q.space = Ptr::Space::buffer;
+  q.uniform = abi_.push_memory_uniform;
+  q.const_B = (p.uniform - abi_.push_constants_uniform) * 4 + p.const_B;
+  q.terms.clear();
+  if (p.terms.empty()) return q;
+  AGX_TRY(auto end_B, push_end_B(p, in));
+  if (p.const_B >= end_B) return unsupported(in, "dynamic index into push constants / loose uniforms out of range");
+  uint32_t step = 0;
+  Src dyn = push_dynamic_offset(p, &step);
+  dyn = b_.select(Cond::ult, false, dyn, Src::immediate(end_B - p.const_B), dyn, Src::immediate(0));
+  // The offset in units of the largest power of two dividing every stride,
+  // so buffer_index scales it back without a multiply.
+  const uint32_t unit = step ? step & (~step + 1) : 1;
+  if (unit > 1) dyn = b_.binary(IrOp::ushr, dyn, Src::immediate(std::countr_zero(unit)));
+  q.terms.push_back({dyn, unit});
+  return q;
 }
 
 // The end of the loose uniform holding the pointer's first element, else

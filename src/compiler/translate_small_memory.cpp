@@ -43,6 +43,10 @@ Result<std::vector<Src>> Translator::load_small_values(const spirv::Inst& in, co
   unsigned n = count ? count : components(rtype), bits = small_width(rtype), elem_B = bits / 8;
   bool half = is_half(rtype);
   if (!n) return unsupported(in, "an 8/16-bit scalar load of a composite (composites go through translate_struct_copy.cpp)");
+  if (in_push_memory(p)) {  // the block in memory: as a buffer
+    AGX_TRY(const Ptr m, memory_view(p, in));
+    return load_small_values(in, m, rtype, count);
+  }
   if (p.comp_stride_B && p.comp_stride_B != elem_B) {
     // A column of a row-major f16mat (or of a local one): scalar by scalar.
     std::vector<Src> c;

@@ -26,6 +26,8 @@ constexpr uint32_t kStatesPerWord = 127;          // USC Texture / Sampler Count
 
 Status check(const LaunchDesc& l) {
   if (l.code.empty()) return Error::invalid_argument("launch: no code");
+  if (l.push_memory)
+    return Error::invalid_argument("launch: a push constant block in memory is placed by encode_launch (it makes the buffer)");
   if (l.uniforms.size() > kMaxUniforms)
     return Error::limit("launch: {} uniform registers (at most {})", l.uniforms.size(), kMaxUniforms);
   uint64_t threads = uint64_t(l.local[0]) * l.local[1] * l.local[2];
@@ -97,6 +99,7 @@ LaunchDesc shader_launch(const compiler::Shader& shader, std::array<uint32_t, 3>
   l.threadgroup_memory_B = shader.abi.threadgroup_memory_B;
   l.groups = groups;
   l.local = shader.abi.workgroup_size;
+  l.push_memory = push_memory(shader.abi);
   return l;
 }
 
@@ -254,6 +257,17 @@ Result<std::vector<uint8_t>> pack_cdm_launch(const LaunchDesc& l, uint64_t pipel
 }
 
 Result<EncodedLaunch> encode_launch(Device& device, const LaunchDesc& l) {
+  if (l.push_memory) {  // the block in a buffer, the uniform file alone
+    std::unique_ptr<Buffer> block;
+    AGX_TRY(std::vector<uint32_t> file,
+            place_push_memory(device, l.uniforms, *l.push_memory, &block, "launch: push constant block"));
+    LaunchDesc placed = l;
+    placed.uniforms = file;
+    placed.push_memory.reset();
+    AGX_TRY(EncodedLaunch e, encode_launch(device, placed));
+    e.push_block = std::move(block);
+    return e;
+  }
   AGX_CHECK(check(l));
   EncodedLaunch e;
   // The Pipeline field holds a USC offset in 64-byte units; buffers are

@@ -19,6 +19,7 @@
 
 #include "cmdstream/typed.h"
 #include "compiler/compiler.h"
+#include "runtime/push_memory.h"
 #include "runtime/runtime.h"
 #include "util/result.h"
 
@@ -98,11 +99,16 @@ struct LaunchDesc {
   // (local arrays and spill slots). Nonzero: the Registers word's spill
   // size bucket and a helper program with its header (docs/runtime.md).
   uint32_t scratch_B = 0;
+  // The push constant / loose uniform block in memory (push_memory.h):
+  // `uniforms` holds it past the file; encode_launch moves it into a
+  // buffer and loads the file alone.
+  std::optional<PushMemory> push_memory;
 };
 
 // The launch of a compiled shader (its code, registers, preamble, scratch,
-// threadgroup memory and workgroup size) of `groups` threadgroups; the
-// caller gives the uniform file and any texture and sampler states.
+// threadgroup memory, workgroup size and where its push constant block
+// lives) of `groups` threadgroups; the caller gives the uniforms (the
+// block at Abi::push_constants_uniform) and any texture and sampler states.
 LaunchDesc shader_launch(const compiler::Shader& shader, std::array<uint32_t, 3> groups);
 
 // A launch ready to submit; keeps its buffers alive until destroyed.
@@ -110,6 +116,7 @@ struct EncodedLaunch {
   drm_asahi_cmd_compute command{};
   std::unique_ptr<Buffer> code, preamble, uniforms, textures, samplers, usc_words, stream;
   std::unique_ptr<Buffer> helper_code, helper_data;  // when scratch_B > 0
+  std::unique_ptr<Buffer> push_block;                 // with push_memory
 };
 
 // Scratch: at most kMaxScratch_B bytes per thread, the largest spill size

@@ -138,7 +138,9 @@ Result<std::unique_ptr<GraphicsPipeline>> GraphicsPipeline::create(Device& devic
   if (desc.label.empty()) desc.label = "graphics pipeline";
   std::unique_ptr<GraphicsPipeline> p(new GraphicsPipeline(device, std::move(desc)));
   const GraphicsPipelineDesc& d = p->desc_;
-  Status st = check_program(d.vertex, "vertex program");
+  Status st = p->place_push_memory(p->desc_.vertex, "vertex program");
+  if (st.ok()) st = p->place_push_memory(p->desc_.fragment, "fragment program");
+  if (st.ok()) st = check_program(d.vertex, "vertex program");
   if (st.ok() && !d.fragment.code.empty()) st = check_program(d.fragment, "fragment program");
   if (st.ok()) st = check_state(d);
   if (!st.ok()) return st.error().context(d.label);
@@ -171,6 +173,22 @@ Result<uint32_t> GraphicsPipeline::upload_usc(std::span<const uint8_t> bytes, co
   const uint64_t at = b->gpu_va() - device_.va_layout().usc_base;
   buffers_.push_back(std::move(b));
   return uint32_t(at);
+}
+
+// A block in memory: its buffer made and kept, the program's uniforms
+// the file alone (render_draw.cpp counts them).
+Status GraphicsPipeline::place_push_memory(ProgramCode& program, const char* what) {
+  if (!program.push_memory) return {};
+  std::unique_ptr<Buffer> block;
+  AGX_TRY(program.uniforms, runtime::place_push_memory(device_, program.uniforms, *program.push_memory, &block,
+                                                       fmt::format("{}: push constant block", what)));
+  program.push_memory.reset();
+  buffers_.push_back(std::move(block));
+  return {};
+}
+
+ProgramCode program_code(const compiler::Shader& shader, std::vector<uint32_t> uniforms) {
+  return ProgramCode{shader.code, shader.stats.gprs, std::move(uniforms), shader.stats.scratch_B, push_memory(shader.abi)};
 }
 
 // The code in the USC window, the uniforms in a buffer of their own.

@@ -59,7 +59,15 @@ struct ProgramCode {
   // Nonzero: the Registers word's spill size bucket, and the render pass
   // names a helper program for the stage (docs/runtime.md, "Scratch").
   uint32_t scratch_B = 0;
+  // The push constant / loose uniform block in memory (push_memory.h):
+  // `uniforms` holds it past the file; create() moves it into a buffer
+  // and loads the file alone.
+  std::optional<PushMemory> push_memory;
 };
+// A compiled (linked) shader's program: its code, registers, scratch and
+// where its push constant block lives, with `uniforms` as its Abi lays
+// them out.
+ProgramCode program_code(const compiler::Shader& shader, std::vector<uint32_t> uniforms);
 
 // The vertex program writes the position to vertex outputs 0-3 and the
 // varyings of `outputs` where varyings::layout_vertex_outputs puts them
@@ -103,7 +111,7 @@ struct GraphicsPipelineDesc {
 class GraphicsPipeline {
  public:
   // Checks the programs (code, at most 256 register halves and 256
-  // uniforms each), the interface, the line width and the viewport; lays
+  // uniforms each, after a push constant block in memory leaves them), the interface, the line width and the viewport; lays
   // out the vertex outputs and packs the CF bindings; uploads code,
   // uniforms and word lists. Errors name the pipeline.
   static Result<std::unique_ptr<GraphicsPipeline>> create(Device& device, GraphicsPipelineDesc desc);
@@ -123,6 +131,7 @@ class GraphicsPipeline {
   GraphicsPipeline(Device& device, GraphicsPipelineDesc desc) : device_(device), desc_(std::move(desc)) {}
   Result<uint32_t> upload_usc(std::span<const uint8_t> bytes, const char* what);
   Result<UscWordList> place(const ProgramCode& program, const char* what);
+  Status place_push_memory(ProgramCode& program, const char* what);
 
   Device& device_;
   GraphicsPipelineDesc desc_;

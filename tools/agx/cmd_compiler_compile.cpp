@@ -137,6 +137,7 @@ nlohmann::json abi_json_full(const agx::compiler::Abi& abi) {
   nlohmann::json j = abi_json(abi);
   if (!abi.vertex.layout.outputs.empty()) j["vertex"] = vertex_json(abi.vertex);
   if (abi.atomic_lock_uniform != UINT32_MAX) j["atomic_lock_uniform"] = abi.atomic_lock_uniform;
+  if (abi.push_memory_uniform != agx::compiler::Resource::kNoUniform) j["push_memory_uniform"] = abi.push_memory_uniform;
   if (abi.preamble_uniform_count) {
     j["preamble_uniform"] = abi.preamble_uniform;
     j["preamble_uniform_count"] = abi.preamble_uniform_count;

@@ -49,14 +49,7 @@ void main() {
   for (int e = 0; e < 4; ++e) { va[e][0] = -1.0f * e; va[e][1] = 10.0f + e; }
   for (int e = 0; e < 3; ++e) da[e] = 1e300 / (e + 1);
   std::vector<uint32_t> push(64, 0);
-  for (const LooseUniform& lu : s.abi.loose_uniforms) {
-    const void* src = lu.name == "m" ? static_cast<const void*>(m) : lu.name == "dm" ? static_cast<const void*>(dm)
-                    : lu.name == "da" ? static_cast<const void*>(da) : lu.name == "qa" ? static_cast<const void*>(qa)
-                                                                                       : static_cast<const void*>(va);
-    const uint32_t at_w = lu.uniform - s.abi.push_constants_uniform;
-    ASSERT_LE(at_w + lu.size_B / 4, push.size()) << lu.name;
-    std::memcpy(push.data() + at_w, src, lu.size_B);
-  }
+  ASSERT_NO_FATAL_FAILURE(fill_loose(s, {{"m", m}, {"dm", dm}, {"da", da}, {"qa", qa}, {"va", va}}, push));
   std::vector<uint32_t> k(32);
   for (uint32_t t = 0; t < 16; ++t) { k[t] = t % 5; k[16 + t] = t * 7; }  // 3, 4: past the end of some
   Job r;

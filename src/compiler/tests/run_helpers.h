@@ -8,10 +8,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,6 +73,19 @@ inline Shader must_compile(const std::string& src, TargetEnv env = TargetEnv::vu
   return std::move(*s);
 }
 
+// Each loose uniform's bytes (`values` by name) at the words the Abi gives
+// it in the push constant / loose uniform block `push`.
+inline void fill_loose(const Shader& shader, const std::map<std::string, const void*>& values,
+                       std::vector<uint32_t>& push) {
+  for (const LooseUniform& lu : shader.abi.loose_uniforms) {
+    auto it = values.find(lu.name);
+    ASSERT_NE(it, values.end()) << lu.name;
+    const uint32_t at_w = lu.uniform - shader.abi.push_constants_uniform;
+    ASSERT_LE(at_w + lu.size_B / 4, push.size()) << lu.name;
+    std::memcpy(push.data() + at_w, it->second, lu.size_B);
+  }
+}
+
 // The device every kernel of a test binary runs on: an in-process kmd
 // Device whose executor is the CDM with the texture unit attached (as the
 // default executor; a step limit that ends runaway loops), opened by the
@@ -100,7 +115,10 @@ inline Status execute(const Shader& shader, Job& run) {
   AGX_TRY(runtime::Device * device, gpu_device());
   if (run.buffers.size() < shader.abi.resources.size())
     return Error::invalid_argument("the shader has {} resources, the test gives {}", shader.abi.resources.size(), run.buffers.size());
-  std::vector<uint32_t> u(std::max<uint32_t>(shader.abi.uniform_count, usc::kUniforms), 0);
+  // The list as if the block were pushed: a block in memory sits past the
+  // file, and the runtime moves it into a buffer (runtime/push_memory.h).
+  const uint32_t push_end = shader.abi.push_constants_uniform + static_cast<uint32_t>(run.push.size());
+  std::vector<uint32_t> u(std::max({shader.abi.uniform_count, usc::kUniforms, push_end}), 0);
   auto set64 = [&](uint32_t at, uint64_t va) {
     u[at] = static_cast<uint32_t>(va);
     u[at + 1] = static_cast<uint32_t>(va >> 32);
@@ -122,7 +140,8 @@ inline Status execute(const Shader& shader, Job& run) {
   }
   for (int i = 0; i < 3; ++i) u[shader.abi.workgroup_count_uniform + i] = run.groups[i];
   for (size_t i = 0; i < run.push.size(); ++i) u[shader.abi.push_constants_uniform + i] = run.push[i];
-  u.resize(std::max<uint32_t>(shader.abi.uniform_count, 1));
+  const bool in_memory = shader.abi.push_memory_uniform != Resource::kNoUniform;
+  u.resize(in_memory ? push_end : std::max<uint32_t>(shader.abi.uniform_count, 1));
   runtime::LaunchDesc l = runtime::shader_launch(shader, run.groups);
   l.uniforms = u;
   if (run.groups[0] && run.groups[1] && run.groups[2]) {
