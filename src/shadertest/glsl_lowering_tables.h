@@ -73,7 +73,7 @@ inline constexpr std::pair<std::string_view, std::string_view> kSampling[] = {
     {"texture2DProjGradARB", "textureProjGrad"}, {"texture1DArray", "texture"}, {"texture2DArray", "texture"},
     {"texture1DArrayLod", "textureLod"}, {"texture2DArrayLod", "textureLod"},
 };
-// shadow*: vec4(texture(...)), the comparison result in every channel.
+// shadow*: (r, r, r, 1) of the comparison result r (GL_LUMINANCE depth mode).
 inline constexpr std::string_view kShadow[] = {"shadow1D",     "shadow2D",      "shadow2DRect", "shadow1DProj",
                                         "shadow2DProj", "shadow2DRectProj", "shadow1DLod", "shadow2DLod",
                                         "shadow1DArray", "shadow2DArray", "shadow2DGradARB", "shadow1DArrayLod"};

@@ -118,7 +118,13 @@ Result<runtime::ProgramCode> GraphicsSession::vertex_program(const std::map<uint
   }
   AGX_TRY(auto prolog, compiler::compile_vertex_prolog(key));
   AGX_TRY(compiler::Shader linked, compiler::link_vertex(prolog, vs));
-  return runtime::ProgramCode{std::move(linked.code), linked.stats.gprs, std::move(u), linked.stats.scratch_B};
+  runtime::ProgramCode program;
+  program.code = std::move(linked.code);
+  program.register_halves = linked.stats.gprs;
+  program.uniforms = std::move(u);
+  program.scratch_B = linked.stats.scratch_B;
+  AGX_CHECK(bind_stage(vs, program, "vertex"));
+  return program;
 }
 
 // The main fragment shader and its epilog for the pass's tilebuffer.
@@ -130,7 +136,13 @@ Result<runtime::ProgramCode> GraphicsSession::fragment_program(const tilebuffer:
   key.write_depth = fs.abi.fragment.writes_depth && depth_;
   AGX_TRY(auto epilog, compiler::compile_fragment_epilog(key));
   AGX_TRY(compiler::Shader linked, compiler::link_fragment(fs, epilog));
-  return runtime::ProgramCode{std::move(linked.code), linked.stats.gprs, fragment_uniforms_, linked.stats.scratch_B};
+  runtime::ProgramCode program;
+  program.code = std::move(linked.code);
+  program.register_halves = linked.stats.gprs;
+  program.uniforms = fragment_uniforms_;
+  program.scratch_B = linked.stats.scratch_B;
+  AGX_CHECK(bind_stage(fs, program, "fragment"));
+  return program;
 }
 
 Result<std::unique_ptr<runtime::GraphicsPipeline>> GraphicsSession::pipeline(
