@@ -103,11 +103,14 @@ inline constexpr std::array<std::array<std::string_view, 4>, 12> kShadowForms = 
 // precision of section 4.7.1; MESA_shader_integer_functions adds GLSL 4.00's
 // integer functions (section 8.8: uaddCarry, usubBorrow, umulExtended,
 // imulExtended, bitfield*, bitCount, findLSB, findMSB), frexp/ldexp and the
-// implicit int -> uint conversion of section 4.1.10.
+// implicit int -> uint conversion of section 4.1.10;
+// ARB_texture_query_levels adds textureQueryLevels (GLSL 4.30 section
+// 8.9.1).
 inline constexpr std::string_view kCoreExtensions[] = {
     "GL_ARB_arrays_of_arrays",
     "GL_ARB_shader_precision",
     "GL_MESA_shader_integer_functions",
+    "GL_ARB_texture_query_levels",  // textureQueryLevels: GLSL 4.30 core
 };
 
 }  // namespace agx::shadertest::lowering

@@ -58,6 +58,8 @@ const Capabilities& Capabilities::stack() {
                                    "GL_ARB_derivative_control",
                                    // `texture storage` (glTexStorage*) makes its textures.
                                    "GL_ARB_texture_storage",
+                                   // textureQueryLevels (ImageBinding::levels_uniform).
+                                   "GL_ARB_texture_query_levels",
                                    // Explicit varying locations; one program object per file.
                                    "GL_ARB_separate_shader_objects"}};
   return caps;

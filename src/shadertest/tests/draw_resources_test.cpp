@@ -4,20 +4,11 @@
 // both stages.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "shadertest/runner.h"
+#include "command_helpers.h"
 
 namespace agx::shadertest {
 namespace AGX_UNITY_ID {
-
-std::string read(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const size_t at = text.find(from);
@@ -29,7 +20,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 const std::string kPassthrough = "[require]\nGLSL >= 4.30\nSIZE 16 16\n[vertex shader passthrough]\n";
 
 TEST(DrawResources, TextureAndStorageBufferFile) {
-  const std::string text = read("tests/data/draw-texture-ssbo.shader_test");
+  const std::string text = test::read_file("tests/data/draw-texture-ssbo.shader_test");
   ASSERT_FALSE(text.empty());
   auto v = run_shader_test(text, {});
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
@@ -105,6 +96,33 @@ TEST(DrawResources, UniformBlockInBothStages) {
       "probe rect rgb (8, 0, 8, 16) (1.0, 0.0, 1.0)\nprobe rect rgb (0, 0, 8, 16) (0.0, 0.0, 0.0)\n",
       {});
   EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
+// GL_ARB_texture_query_levels (core in the GLSL the lowering compiles):
+// piglit's miptree has 4 levels.
+TEST(DrawResources, TextureQueryLevels) {
+  auto v = run_shader_test(
+      "[require]\nGLSL >= 1.30\nGL_ARB_texture_query_levels\nSIZE 16 16\n[vertex shader passthrough]\n"
+      "[fragment shader]\n#version 130\n#extension GL_ARB_texture_query_levels : require\nuniform sampler2D t;\n"
+      "void main() { gl_FragColor = vec4(0.0, textureQueryLevels(t) == 4 ? 1.0 : 0.0, 0.0, 1.0); }\n"
+      "[test]\ntexture miptree 2\nuniform int t 2\ndraw rect -1 -1 2 2\nprobe all rgb 0.0 1.0 0.0\n",
+      {});
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
+// An array of arrays of samplers: glslang loads it level by level, which
+// the compiler does not take; the file SKIPs saying so.
+TEST(DrawResources, ArraysOfArraysOfSamplersSkip) {
+  auto v = run_shader_test(
+      "[require]\nGLSL >= 1.30\nSIZE 16 16\n"
+      "[vertex shader]\n#version 130\n#extension GL_ARB_arrays_of_arrays : require\nin vec4 piglit_vertex;\n"
+      "uniform sampler2D t[2][2];\nout vec4 c;\n"
+      "void main() {\n  gl_Position = piglit_vertex;\n  c = textureLod(t[1][0], vec2(0.5), 0.0);\n}\n"
+      "[fragment shader]\n#version 130\nin vec4 c;\nvoid main() { gl_FragColor = c; }\n"
+      "[test]\ntexture rgbw 0 (2, 2)\nuniform int t[1][0] 0\ndraw rect -1 -1 2 2\n",
+      {});
+  EXPECT_EQ(v.outcome, Outcome::skip) << v.detail;
+  EXPECT_NE(v.detail.find("an array of samplers or images loaded whole"), std::string::npos) << v.detail;
 }
 
 }  // namespace AGX_UNITY_ID
