@@ -108,7 +108,6 @@ GraphicsSession::GraphicsSession(runtime::Device& device, const CompiledGraphics
   if (test.require.window_px) window_px_ = *test.require.window_px;
   ignore_missing_uniforms_ = test.require.ignore_missing_uniforms;
   resources_.set_ignore_missing_uniforms(ignore_missing_uniforms_);
-  resources_.set_window_size(window_px_[0], window_px_[1]);
   resources_.set_uniform_blocks(program.uniform_blocks);
 }
 
