@@ -83,6 +83,18 @@ TEST(DrawResources, AtomicCountersInAFragmentShader) {
   EXPECT_NE(v.detail.find("Observed:  128"), std::string::npos) << v.detail;
 }
 
+// A counter at binding 5 (glslang's default resources allow binding 0
+// only; the front end declares the 8 binding points the runtime binds).
+TEST(DrawResources, AtomicCounterBufferAtAnotherBinding) {
+  auto v = run_shader_test(kPassthrough +
+                               "[fragment shader]\n#version 430\nlayout(binding = 5) uniform atomic_uint n;\n"
+                               "out vec4 c;\nvoid main() { atomicCounterIncrement(n); c = vec4(1.0); }\n"
+                               "[test]\natomic counter buffer 5 1\ndraw rect -1 -1 2 1\n"
+                               "probe atomic counter buffer 5 0 == 128\n",
+                           {});
+  EXPECT_EQ(v.outcome, Outcome::pass) << v.detail;
+}
+
 // Uniform blocks: `uniform` of a member writes the block's buffer, bound
 // to every stage that reads it.
 TEST(DrawResources, UniformBlockInBothStages) {
