@@ -73,6 +73,10 @@ Result<Shader> compile_spirv(std::span<const uint32_t> words, const Options& opt
 
 Status compile_function(Function& f, const Options& options, Shader& shader) {
   AGX_CHECK(checked(f, options, "translation"));
+  if (options.stage == Stage::fragment) {
+    lower_helper_writes(f);
+    AGX_CHECK(checked(f, options, "lower_helper_writes"));
+  }
   opt_demote_variables(f);
   AGX_CHECK(checked(f, options, "opt_demote_variables"));
   for (int round = 0; round < 4; ++round) {

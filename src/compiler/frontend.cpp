@@ -194,7 +194,17 @@ Result<std::vector<uint32_t>> glsl_to_spirv(std::string_view source, const Optio
     shader.setAutoMapLocations(true);
     shader.setAutoMapBindings(true);
   }
-  if (!shader.parse(GetDefaultResources(), 450, false, messages))
+  // glslang's defaults allow one atomic counter binding and buffer per
+  // stage; the runtime binds the 8 binding points of piglit's
+  // shader_runner to every stage (runtime/limits.cpp, glsl_frontend.cpp
+  // for compute programs).
+  TBuiltInResource resources = *GetDefaultResources();
+  resources.maxAtomicCounterBindings = 8;
+  resources.maxVertexAtomicCounterBuffers = resources.maxFragmentAtomicCounterBuffers = 8;
+  resources.maxComputeAtomicCounterBuffers = resources.maxCombinedAtomicCounterBuffers = 8;
+  resources.maxVertexAtomicCounters = resources.maxFragmentAtomicCounters = 64;
+  resources.maxComputeAtomicCounters = resources.maxCombinedAtomicCounters = 64;
+  if (!shader.parse(&resources, 450, false, messages))
     return Error::parse("{}", glslang_log(shader.getInfoLog(), options.file_name));
   glslang::TProgram program;
   program.addShader(&shader);

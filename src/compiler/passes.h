@@ -63,6 +63,9 @@ bool opt_break_if(Function& f);
 // masks; other divisors become a float reciprocal estimate and two
 // integer corrections.
 Status lower_idiv(Function& f);
+// lower_helper_writes.cpp (fragment shaders): device stores, atomics and
+// image writes run only in lanes covering a sample (not helper lanes).
+void lower_helper_writes(Function& f);
 // lower_immediates.cpp: immediates an instruction cannot encode (8-bit
 // integer ALU sources, 8-bit float codes, 16-bit memory offsets) and
 // uniforms where only registers are allowed move into registers.

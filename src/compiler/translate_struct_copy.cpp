@@ -75,6 +75,11 @@ Result<std::vector<MemoryLeaf>> Translator::composite_leaves(const Ptr& p, const
       return {};
     }
     if (ty.kind == Kind::other) return unsupported(in, "a composite containing an opaque type in a load or store");
+    // glslang loads a sampler array of arrays level by level (OpLoad of
+    // tex[1][0] before its [1]): images are not values of a composite here.
+    if (ty.kind == Kind::image || ty.kind == Kind::sampled_image || ty.kind == Kind::sampler)
+      return unsupported(in, "an array of samplers or images loaded whole (an array of arrays of samplers "
+                             "indexed one level at a time) is not supported");
     return unsupported(in, fmt::format("a composite containing {}-bit members in a load or store", ty.width));
   };
   AGX_CHECK(walk(p.type, 0, p.matrix_stride_B, p.row_major, p.comp_stride_B));

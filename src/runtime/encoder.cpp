@@ -49,30 +49,11 @@ Status check(const LaunchDesc& l) {
   if (l.scratch_B > kMaxScratch_B)
     return Error::limit("launch: {} bytes of scratch per thread (at most {}, the largest spill size bucket)", l.scratch_B,
                         kMaxScratch_B);
-  if (l.texture_states.size() % kTextureState_B || l.texture_states.size() / kTextureState_B > kMaxTextureStates)
-    return Error::limit("launch: {} bytes of texture state descriptors (24-byte descriptors, at most {})",
-                        l.texture_states.size(), kMaxTextureStates);
-  const uint32_t sampler_B = l.extended_samplers ? kExtendedSamplerState_B : kSamplerState_B;
-  if (l.sampler_states.size() % sampler_B || l.sampler_states.size() / sampler_B > kMaxSamplerStates)
-    return Error::limit("launch: {} bytes of sampler state descriptors ({}-byte descriptors, at most {})",
-                        l.sampler_states.size(), sampler_B, kMaxSamplerStates);
-  return {};
+  return check_state_descriptors(l.texture_states, l.sampler_states, l.extended_samplers, "launch");
 }
 
-uint32_t texture_states(const LaunchDesc& l) { return uint32_t(l.texture_states.size() / kTextureState_B); }
-uint32_t sampler_state_B(const LaunchDesc& l) { return l.extended_samplers ? kExtendedSamplerState_B : kSamplerState_B; }
-uint32_t sampler_states(const LaunchDesc& l) { return uint32_t(l.sampler_states.size() / sampler_state_B(l)); }
-
-// Launch Word 0's count (bminor/mesa-mesa src/asahi/lib/agx_helpers.h
-// agx_translate_sampler_state_count).
-cs::SamplerStates sampler_state_count(uint32_t n, bool extended) {
-  if (n == 0) return cs::SamplerStates::k0;
-  if (extended) return n <= 8 ? cs::SamplerStates::k8Extended : cs::SamplerStates::k16Extended;
-  if (n <= 4) return cs::SamplerStates::k4Compact;
-  if (n <= 8) return cs::SamplerStates::k8Compact;
-  if (n <= 12) return cs::SamplerStates::k12Compact;
-  return cs::SamplerStates::k16Compact;
-}
+uint32_t texture_states(const LaunchDesc& l) { return texture_state_count(l.texture_states); }
+uint32_t sampler_states(const LaunchDesc& l) { return sampler_state_count(l.sampler_states, l.extended_samplers); }
 
 // USC Texture / USC Sampler words loading `n` state registers from `va`.
 template <class Word>
@@ -88,6 +69,33 @@ Status push_states(std::vector<uint8_t>& out, uint32_t n, uint64_t va, uint32_t 
 }
 
 }  // namespace
+
+Status check_state_descriptors(std::span<const uint8_t> textures, std::span<const uint8_t> samplers, bool extended,
+                               std::string_view what) {
+  if (textures.size() % kTextureState_B || textures.size() / kTextureState_B > kMaxTextureStates)
+    return Error::limit("{}: {} bytes of texture state descriptors (24-byte descriptors, at most {})", what,
+                        textures.size(), kMaxTextureStates);
+  const uint32_t sampler_B = extended ? kExtendedSamplerState_B : kSamplerState_B;
+  if (samplers.size() % sampler_B || samplers.size() / sampler_B > kMaxSamplerStates)
+    return Error::limit("{}: {} bytes of sampler state descriptors ({}-byte descriptors, at most {})", what,
+                        samplers.size(), sampler_B, kMaxSamplerStates);
+  return {};
+}
+
+uint32_t texture_state_count(std::span<const uint8_t> textures) { return uint32_t(textures.size() / kTextureState_B); }
+uint32_t sampler_state_count(std::span<const uint8_t> samplers, bool extended) {
+  return uint32_t(samplers.size() / (extended ? kExtendedSamplerState_B : kSamplerState_B));
+}
+
+// bminor/mesa-mesa src/asahi/lib/agx_helpers.h agx_translate_sampler_state_count.
+cs::SamplerStates sampler_state_count(uint32_t n, bool extended) {
+  if (n == 0) return cs::SamplerStates::k0;
+  if (extended) return n <= 8 ? cs::SamplerStates::k8Extended : cs::SamplerStates::k16Extended;
+  if (n <= 4) return cs::SamplerStates::k4Compact;
+  if (n <= 8) return cs::SamplerStates::k8Compact;
+  if (n <= 12) return cs::SamplerStates::k12Compact;
+  return cs::SamplerStates::k16Compact;
+}
 
 LaunchDesc shader_launch(const compiler::Shader& shader, std::array<uint32_t, 3> groups) {
   LaunchDesc l;

@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cmdstream/typed.h"
@@ -72,6 +73,17 @@ struct CdmLaunch {
   std::array<uint32_t, 3> local{1, 1, 1};
 };
 Status push_cdm_launch(std::vector<uint8_t>& stream, const CdmLaunch& launch);
+// The sampler state register count of Launch Word 0, Vertex Shader Word 0
+// and Fragment Shader Word 0 for `n` states (compact, or extended).
+cmdstream::SamplerStates sampler_state_count(uint32_t n, bool extended);
+// State descriptor tables (24-byte Texture / PBE descriptors; 8-byte
+// Samplers, or 24 when extended): whole descriptors within the limits
+// (256 texture, 16 sampler states); errors start with `what`. The count
+// of descriptors in each.
+Status check_state_descriptors(std::span<const uint8_t> textures, std::span<const uint8_t> samplers, bool extended,
+                               std::string_view what);
+uint32_t texture_state_count(std::span<const uint8_t> textures);
+uint32_t sampler_state_count(std::span<const uint8_t> samplers, bool extended);
 // The Barrier Mesa puts after each launch on G13 (libagx_dgc.h agx_cdm_barrier).
 Status push_cdm_barrier(std::vector<uint8_t>& stream);
 Status push_cdm_terminate(std::vector<uint8_t>& stream);

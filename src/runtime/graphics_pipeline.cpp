@@ -28,6 +28,7 @@ Status check_program(const ProgramCode& p, const char* what) {
     return Error::invalid_argument("{}: {} register halves (1 to {})", what, p.register_halves, kMaxRegisterHalves);
   if (p.uniforms.size() > kMaxUniforms)
     return Error::invalid_argument("{}: {} uniforms (at most {})", what, p.uniforms.size(), kMaxUniforms);
+  AGX_CHECK(check_state_descriptors(p.texture_states, p.sampler_states, p.extended_samplers, what));
   if (p.scratch_B > kMaxScratch_B)
     return Error::limit("{}: {} bytes of scratch per thread (at most {}, the largest spill size bucket)", what,
                         p.scratch_B, kMaxScratch_B);
@@ -153,8 +154,8 @@ Result<std::unique_ptr<GraphicsPipeline>> GraphicsPipeline::create(Device& devic
     AGX_TRY(p->report_.binding_words, varyings::pack_bindings(*b));
     p->report_.bindings = std::move(*b);
   }
-  AGX_TRY(UscWordList vertex, p->place(d.vertex, "vertex program"));
-  AGX_TRY(auto words, pack_usc_words(vertex));
+  AGX_TRY(p->vertex_, p->place(d.vertex, "vertex program"));
+  AGX_TRY(auto words, pack_usc_words(p->vertex_));
   AGX_TRY(p->vertex_words_, p->upload_usc(words, "vertex USC word list"));
   if (p->has_fragment()) {
     AGX_TRY(p->fragment_, p->place(d.fragment, "fragment program"));
@@ -191,9 +192,22 @@ ProgramCode program_code(const compiler::Shader& shader, std::vector<uint32_t> u
   return ProgramCode{shader.code, shader.stats.gprs, std::move(uniforms), shader.stats.scratch_B, push_memory(shader.abi)};
 }
 
-// The code in the USC window, the uniforms in a buffer of their own.
+// The code in the USC window; the uniforms and the state descriptors in
+// buffers of their own.
 Result<UscWordList> GraphicsPipeline::place(const ProgramCode& program, const char* what) {
   UscWordList w;
+  auto upload_states = [&](std::span<const uint8_t> bytes, const char* kind) -> Result<uint64_t> {
+    if (bytes.empty()) return uint64_t(0);
+    AGX_TRY(auto b, device_.create_buffer(bytes.size(), fmt::format("{}: {} {}", desc_.label, what, kind)));
+    std::memcpy(b->host().data(), bytes.data(), bytes.size());
+    buffers_.push_back(std::move(b));
+    return buffers_.back()->gpu_va();
+  };
+  w.texture_count = texture_state_count(program.texture_states);
+  AGX_TRY(w.textures_va, upload_states(program.texture_states, "texture states"));
+  w.extended_samplers = program.extended_samplers;
+  w.sampler_count = sampler_state_count(program.sampler_states, program.extended_samplers);
+  AGX_TRY(w.samplers_va, upload_states(program.sampler_states, "sampler states"));
   AGX_TRY(w.code_usc, upload_usc(program.code, what));
   w.register_halves = program.register_halves;
   w.spill_bucket = spill_size_bucket(program.scratch_B);

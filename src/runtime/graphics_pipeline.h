@@ -50,11 +50,16 @@ struct DepthBias {
 };
 
 // A program: machine code ending in stop, the 16-bit register halves it
-// uses and the 32-bit uniforms u0.. it starts with.
+// uses, the 32-bit uniforms u0.. it starts with and its texture and
+// sampler state registers (ts0.., ss0..: as LaunchDesc has them; a
+// compiled stage's from bind_resources, runtime/resource_binding.h).
 struct ProgramCode {
   std::vector<uint8_t> code;
   uint32_t register_halves = 0;
   std::vector<uint32_t> uniforms;
+  std::vector<uint8_t> texture_states;  // 24-byte Texture / PBE descriptors
+  std::vector<uint8_t> sampler_states;  // 8-byte Samplers, or 24 (Sampler + Border) when extended
+  bool extended_samplers = false;
   // Stack (scratch) bytes per thread: the compiler's Stats::scratch_B.
   // Nonzero: the Registers word's spill size bucket, and the render pass
   // names a helper program for the stage (docs/runtime.md, "Scratch").
@@ -124,6 +129,8 @@ class GraphicsPipeline {
   // (the render pass adds it); the CF bindings' USC offset.
   uint32_t vertex_words_usc() const { return vertex_words_; }
   const UscWordList& fragment_words() const { return fragment_; }
+  // The vertex program's word list as placed (its counts for VDM State).
+  const UscWordList& vertex_words() const { return vertex_; }
   bool has_fragment() const { return !desc_.fragment.code.empty(); }
   uint32_t cf_bindings_usc() const { return cf_bindings_; }
 
@@ -137,7 +144,7 @@ class GraphicsPipeline {
   GraphicsPipelineDesc desc_;
   varyings::Report report_;
   uint32_t vertex_words_ = 0, cf_bindings_ = 0;
-  UscWordList fragment_;
+  UscWordList vertex_, fragment_;
   std::vector<std::unique_ptr<Buffer>> buffers_;
 };
 

@@ -19,6 +19,12 @@ constexpr Limit kLimits[] = {
     {"GL_MAX_COMPUTE_SHARED_MEMORY_SIZE", kMaxThreadgroupMemory_B},        // encode_launch
     {"GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS", 32},                          // `ssbo N`: 0..31
     {"GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", 8},                           // `atomic counter buffer B`: 0..7
+    // Every binding point reaches each graphics stage (bind_resources);
+    // the counters the GLSL front ends declare (glslang's resources).
+    {"GL_MAX_VERTEX_ATOMIC_COUNTER_BUFFERS", 8},
+    {"GL_MAX_FRAGMENT_ATOMIC_COUNTER_BUFFERS", 8},
+    {"GL_MAX_VERTEX_ATOMIC_COUNTERS", 64},
+    {"GL_MAX_FRAGMENT_ATOMIC_COUNTERS", 64},
     {"GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS", 32},                            // `texture ... UNIT`: 0..31
     {"GL_MAX_IMAGE_UNITS", 32},                                             // `image texture UNIT`: 0..31
     // The graphics stages: attribute locations 0-15 (compiler

@@ -176,6 +176,9 @@ Status RenderPass::draw_state() {
   if (p.has_fragment()) {
     h.fragment_shader = true;
     u.fs0.uniform_register_count = p.fragment_words().uniform_count * 2;
+    u.fs0.texture_state_register_count = p.fragment_words().texture_count;
+    u.fs0.sampler_state_register_count =
+        sampler_state_count(p.fragment_words().sampler_count, p.fragment_words().extended_samplers);
     u.fs0.cf_binding_count = uint32_t(p.varyings().bindings.bindings.size());
     AGX_TRY(u.fs1.pipeline, fragment_words(p));
     u.fs2.cf_bindings = p.cf_bindings_usc();
@@ -198,6 +201,8 @@ Status RenderPass::draw_state() {
   AGX_CHECK(push(stream_, restart));
   cs::VdmStateVertexShaderWord0 w0{};
   w0.uniform_register_count = uint32_t(d.vertex.uniforms.size() * 2);
+  w0.texture_state_register_count = p.vertex_words().texture_count;
+  w0.sampler_state_register_count = sampler_state_count(p.vertex_words().sampler_count, p.vertex_words().extended_samplers);
   AGX_CHECK(push(stream_, w0));
   cs::VdmStateVertexShaderWord1 w1{};
   w1.pipeline = p.vertex_words_usc();

@@ -304,8 +304,8 @@ std::string Lowerer::preamble() {
     std::string params = f[3] == "textureLod" ? ", float l" : f[3] == "textureGrad" ? ", vec2 dx, vec2 dy" : "";
     std::string args = f[3] == "textureLod" ? ", l" : f[3] == "textureGrad" ? ", dx, dy" : "";
     auto wrapper = [&](const std::string& ps, const std::string& as) {
-      p += fmt::format("{}vec4 {}({}{} s, {}{} c{}) {{ return vec4({}(s, c{})); }}\n", prec, piglit_name(f[0]), prec,
-                       f[1], prec, f[2], ps, f[3], as);
+      p += fmt::format("{}vec4 {}({}{} s, {}{} c{}) {{ float r = {}(s, c{}); return vec4(r, r, r, 1.0); }}\n", prec,
+                       piglit_name(f[0]), prec, f[1], prec, f[2], ps, f[3], as);
     };
     wrapper(params, args);
     if (params.empty() && stage_ == Stage::fragment && f[0] != "shadow2DArray") wrapper(", float b", ", b");

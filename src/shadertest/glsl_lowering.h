@@ -25,7 +25,9 @@
 // - the GLSL 1.10 sampling functions (texture2D, texture2DProj,
 //   texture2DLod, textureCube, texture1D/3D, texture2DRect, ...) -> the
 //   GLSL 1.30 overloaded ones; shadow1D/2D/2DRect (+Proj, +Lod) return
-//   vec4(texture(...)) as GLSL 1.20 section 8.7 defines them.
+//   (r, r, r, 1) of the comparison result r, as GLSL 1.20 section 8.7
+//   defines them for GL's default GL_DEPTH_TEXTURE_MODE, GL_LUMINANCE
+//   (GL 2.1 section 3.8.14; `texparameter ... depth_mode luminance` only).
 // - every vertex input and varying gets an explicit location: varyings by
 //   name, the same in both stages (GL links them by name; SPIR-V by
 //   location), vertex inputs the lowest locations the built-ins leave free.

@@ -73,7 +73,7 @@ inline constexpr std::pair<std::string_view, std::string_view> kSampling[] = {
     {"texture2DProjGradARB", "textureProjGrad"}, {"texture1DArray", "texture"}, {"texture2DArray", "texture"},
     {"texture1DArrayLod", "textureLod"}, {"texture2DArrayLod", "textureLod"},
 };
-// shadow*: vec4(texture(...)), the comparison result in every channel.
+// shadow*: (r, r, r, 1) of the comparison result r (GL_LUMINANCE depth mode).
 inline constexpr std::string_view kShadow[] = {"shadow1D",     "shadow2D",      "shadow2DRect", "shadow1DProj",
                                         "shadow2DProj", "shadow2DRectProj", "shadow1DLod", "shadow2DLod",
                                         "shadow1DArray", "shadow2DArray", "shadow2DGradARB", "shadow1DArrayLod"};
@@ -103,11 +103,14 @@ inline constexpr std::array<std::array<std::string_view, 4>, 12> kShadowForms = 
 // precision of section 4.7.1; MESA_shader_integer_functions adds GLSL 4.00's
 // integer functions (section 8.8: uaddCarry, usubBorrow, umulExtended,
 // imulExtended, bitfield*, bitCount, findLSB, findMSB), frexp/ldexp and the
-// implicit int -> uint conversion of section 4.1.10.
+// implicit int -> uint conversion of section 4.1.10;
+// ARB_texture_query_levels adds textureQueryLevels (GLSL 4.30 section
+// 8.9.1).
 inline constexpr std::string_view kCoreExtensions[] = {
     "GL_ARB_arrays_of_arrays",
     "GL_ARB_shader_precision",
     "GL_MESA_shader_integer_functions",
+    "GL_ARB_texture_query_levels",  // textureQueryLevels: GLSL 4.30 core
 };
 
 }  // namespace agx::shadertest::lowering

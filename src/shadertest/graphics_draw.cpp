@@ -118,7 +118,9 @@ Result<runtime::ProgramCode> GraphicsSession::vertex_program(const std::map<uint
   }
   AGX_TRY(auto prolog, compiler::compile_vertex_prolog(key));
   AGX_TRY(compiler::Shader linked, compiler::link_vertex(prolog, vs));
-  return runtime::program_code(linked, std::move(u));
+  runtime::ProgramCode program = runtime::program_code(linked, std::move(u));
+  AGX_CHECK(bind_stage(vs, program, "vertex"));
+  return program;
 }
 
 // The main fragment shader and its epilog for the pass's tilebuffer.
@@ -130,7 +132,9 @@ Result<runtime::ProgramCode> GraphicsSession::fragment_program(const tilebuffer:
   key.write_depth = fs.abi.fragment.writes_depth && depth_;
   AGX_TRY(auto epilog, compiler::compile_fragment_epilog(key));
   AGX_TRY(compiler::Shader linked, compiler::link_fragment(fs, epilog));
-  return runtime::program_code(linked, fragment_uniforms_);
+  runtime::ProgramCode program = runtime::program_code(linked, fragment_uniforms_);
+  AGX_CHECK(bind_stage(fs, program, "fragment"));
+  return program;
 }
 
 Result<std::unique_ptr<runtime::GraphicsPipeline>> GraphicsSession::pipeline(

@@ -6,6 +6,7 @@
 
 #include "compiler/compiler.h"
 #include "runtime/runtime.h"
+#include "runtime/uniform_blocks.h"
 #include "shadertest/graphics_session.h"
 #include "util/png.h"
 
@@ -130,6 +131,23 @@ StageInterface stage_interface(std::span<const uint32_t> spirv) {
 
 namespace {
 
+// A stage's uniform blocks (its SPIR-V's, each bound at its index) joined
+// to the program's: a block both stages declare is one block of GL's
+// program, at one binding point; each stage numbering its own blocks from
+// 0 cannot give blocks that only one stage has a binding of their own.
+Status add_uniform_blocks(std::span<const uint32_t> spirv, std::vector<runtime::UniformBlock>& blocks) {
+  AGX_TRY(auto stage_blocks, runtime::uniform_blocks(spirv));
+  for (auto& b : stage_blocks) {
+    auto same = std::find_if(blocks.begin(), blocks.end(), [&](const auto& o) { return o.binding == b.binding; });
+    if (same == blocks.end()) blocks.push_back(std::move(b));
+    else if (same->name != b.name)
+      return Error::unsupported("uniform blocks '{}' and '{}' of different stages at binding {}: the runner numbers "
+                                "each stage's blocks from 0, GL numbers them across the program",
+                                same->name, b.name, b.binding);
+  }
+  return {};
+}
+
 // The verdict when glslang rejected the program.
 Verdict program_error_verdict(const ProgramError& e, bool link_error) {
   if (e.kind == ProgramError::Kind::several_units) return {Outcome::skip, e.message};
@@ -192,7 +210,12 @@ Verdict run_graphics_test(const ShaderTest& test, const RunOptions& options) {
     o.stage = stage.stage;
     o.file_name = compiler::stage_name(stage.stage);
     o.preamble = false;  // the runtime's graphics pipelines run no preamble
-    auto shader = compiler::compile_spirv(stage.spirv, o);
+    // shader_runner binds uniform block i at binding point i.
+    auto spirv = runtime::bind_uniform_blocks_by_index(stage.spirv);
+    if (!spirv.ok()) return {Outcome::skip, "uniform blocks: " + spirv.error().message()};
+    if (auto st = add_uniform_blocks(*spirv, compiled.uniform_blocks); !st.ok())
+      return {Outcome::skip, st.error().message()};
+    auto shader = compiler::compile_spirv(*spirv, o);
     if (!shader.ok()) return {Outcome::skip, shader.error().message()};
     if (stage.stage == compiler::Stage::vertex) {
       compiled.vertex = std::move(*shader);
@@ -210,14 +233,6 @@ Verdict run_graphics_test(const ShaderTest& test, const RunOptions& options) {
   if (!has_vertex || !has_fragment)
     return {Outcome::skip, fmt::format("a program without a {} shader (fixed-function processing) is not supported",
                                        has_vertex ? "fragment" : "vertex")};
-  for (const auto* s : {&compiled.vertex, &compiled.fragment}) {
-    if (!s->abi.resources.empty())
-      return {Outcome::skip, fmt::format("buffers in vertex/fragment shaders ('{}') are not supported yet",
-                                         s->abi.resources[0].name)};
-    if (!s->abi.images.empty())
-      return {Outcome::skip, fmt::format("textures in vertex/fragment shaders ('{}') are not supported yet",
-                                         s->abi.images[0].name)};
-  }
   return run_draws(test, compiled, options);
 }
 

@@ -104,9 +104,37 @@ std::optional<std::vector<float>> compat_matrix(const std::string& name, const M
 }
 
 GraphicsSession::GraphicsSession(runtime::Device& device, const CompiledGraphics& program, const ShaderTest& test)
-    : device_(device), program_(program), test_(test) {
+    : device_(device), program_(program), test_(test), resources_(device, no_compute_) {
   if (test.require.window_px) window_px_ = *test.require.window_px;
   ignore_missing_uniforms_ = test.require.ignore_missing_uniforms;
+  resources_.set_ignore_missing_uniforms(ignore_missing_uniforms_);
+  resources_.set_uniform_blocks(program.uniform_blocks);
+}
+
+// A texture or buffer command, run by the resource session; its failed
+// probes (probe ssbo, probe atomic counter) become this session's.
+Status GraphicsSession::resource_command(const Command& command) {
+  const size_t before = resources_.failures().size();
+  AGX_CHECK(resources_.run(command));
+  for (size_t i = before; i < resources_.failures().size(); ++i) {
+    ProbeFailure f;
+    f.text = resources_.failures()[i];
+    f.line = command.line;
+    failures_.push_back(f.text);
+    probe_failures_.push_back(std::move(f));
+  }
+  return {};
+}
+
+// A stage's buffers, textures and samplers into its program (its uniforms
+// and state registers), by the rule compute dispatches bind with.
+Status GraphicsSession::bind_stage(const compiler::Shader& shader, runtime::ProgramCode& program, const char* stage) {
+  auto states = runtime::bind_resources(shader.abi, resources_.resource_lookup(), program.uniforms);
+  if (!states.ok()) return std::move(states).error().context(fmt::format("{} shader", stage));
+  program.texture_states = std::move(states->textures);
+  program.sampler_states = std::move(states->samplers);
+  program.extended_samplers = states->extended_samplers;
+  return {};
 }
 
 Status GraphicsSession::begin() {
@@ -178,13 +206,10 @@ Result<bool> GraphicsSession::write_uniform(std::string_view name, std::span<con
 
 Status GraphicsSession::set_uniform(const CmdUniform& u) {
   AGX_TRY(bool found, write_uniform(u.name, u.data));
-  if (found || ignore_missing_uniforms_) return {};
-  for (auto* stage : {&program_.vertex, &program_.fragment})
-    for (const auto& img : stage->abi.images)
-      if (img.name == u.name || img.name.starts_with(u.name.substr(0, u.name.find('[')) + "["))
-        return Error::unsupported("sampler/image uniform '{}': textures in vertex/fragment files are not supported yet",
-                                  u.name);
-  return Error::not_found("uniform '{}' is not an active uniform of the program", u.name);
+  if (found) return {};
+  // Sampler and image units (`uniform int tex 0`) and uniform block
+  // members: the resource session's, as in compute files.
+  return resources_.run(*current_);
 }
 
 Status GraphicsSession::clear() {
@@ -391,8 +416,13 @@ Status GraphicsSession::run(const Command& command) {
             return {};
           },
           [&](const CmdLinkSuccess&) -> Status { return {}; },
-          [&](const CmdGraphics& g) { return graphics(g.command); },
-          [&](const auto&) -> Status { return Error::unsupported("not supported in vertex/fragment files yet"); },
+          [&](const CmdGraphics& g) {
+            return Session::is_resource_command(command) ? resource_command(command) : graphics(g.command);
+          },
+          [&](const auto&) -> Status {
+            if (Session::is_resource_command(command)) return resource_command(command);
+            return Error::unsupported("not supported in vertex/fragment files yet");
+          },
       },
       command.body);
 }

@@ -31,6 +31,7 @@
 #include "runtime/runtime.h"
 #include "shadertest/framebuffer.h"
 #include "shadertest/glsl_lowering.h"
+#include "shadertest/session.h"
 #include "shadertest/shader_test.h"
 #include "util/png.h"
 
@@ -39,6 +40,9 @@ namespace agx::shadertest {
 // The compiled program of a vertex/fragment file.
 struct CompiledGraphics {
   compiler::Shader vertex, fragment;       // main shaders (no preamble)
+  // Both stages' uniform blocks (each block at the binding point of its
+  // index in the program, as shader_runner binds them).
+  std::vector<runtime::UniformBlock> uniform_blocks;
   std::map<std::string, uint32_t> inputs;  // vertex input name -> location (glGetAttribLocation)
   // Initialized loose uniforms of each stage: name -> words (stage_interface).
   std::map<std::string, std::vector<uint32_t>> vertex_initializers, fragment_initializers;
@@ -117,6 +121,8 @@ class GraphicsSession {
   Status two_side(bool on);
   Status fixed_function(const CmdFixedFunction& f);
   Status probe_failed(ProbeFailure failure);  // records it; returns ok
+  Status resource_command(const Command& command);
+  Status bind_stage(const compiler::Shader& shader, runtime::ProgramCode& program, const char* stage);
   Result<Framebuffer> framebuffer() const;
   Status probe_depth(const CmdProbeDepth& p);
   // graphics_draw.cpp
@@ -135,6 +141,12 @@ class GraphicsSession {
   runtime::Device& device_;
   const CompiledGraphics& program_;
   const ShaderTest& test_;
+  // The file's textures, samplers, buffers and atomic counters, kept and
+  // probed by the compute session's commands (session.h), which has no
+  // compute shader here (an empty one: no loose uniforms, no dispatch);
+  // each draw binds them to both stages (runtime/resource_binding.h).
+  compiler::Shader no_compute_;
+  Session resources_;
   std::array<uint32_t, 2> window_px_{kDefaultWindowWidth, kDefaultWindowHeight};
   bool ignore_missing_uniforms_ = false;
   std::unique_ptr<runtime::Image> window_, depth_;

@@ -56,6 +56,10 @@ const Capabilities& Capabilities::stack() {
                                    "GL_ARB_explicit_attrib_location", "GL_ARB_explicit_uniform_location",
                                    "GL_ARB_shader_bit_encoding", "GL_EXT_shader_integer_mix",
                                    "GL_ARB_derivative_control",
+                                   // `texture storage` (glTexStorage*) makes its textures.
+                                   "GL_ARB_texture_storage",
+                                   // textureQueryLevels (ImageBinding::levels_uniform).
+                                   "GL_ARB_texture_query_levels",
                                    // Explicit varying locations; one program object per file.
                                    "GL_ARB_separate_shader_objects"}};
   return caps;

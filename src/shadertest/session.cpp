@@ -6,6 +6,7 @@
 
 #include "runtime/encoder.h"
 #include "runtime/image_binding.h"
+#include "runtime/resource_binding.h"
 
 #include <cfloat>
 #include <cmath>
@@ -164,75 +165,66 @@ Status Session::set_uniform(const CmdUniform& u) {
 
 Status Session::launch(const compiler::Shader& shader, std::array<uint32_t, 3> groups, const Command& at) {
   ++dispatches_;
-  // Every resource the ABI names must have its buffer (piglit binds by index).
-  for (const auto& r : shader.abi.resources) {
-    switch (r.kind) {
-      case compiler::Resource::Kind::storage_buffer:
-        if (!ssbos_.count(int(r.binding)))
-          return Error::not_found("the shader's buffer '{}' (binding {}) has no 'ssbo {} SIZE'", r.name, r.binding,
-                                  r.binding);
-        break;
-      case compiler::Resource::Kind::atomic_counter:
-        if (!atomic_buffers_.count(r.binding))
-          return Error::not_found("the shader's atomic counters (binding {}) have no buffer ('atomic counters N')",
-                                  r.binding);
-        break;
-      case compiler::Resource::Kind::uniform_buffer: {
-        auto b = std::find_if(uniform_blocks_.begin(), uniform_blocks_.end(),
-                              [&](const runtime::UniformBlock& ub) { return ub.binding == r.binding; });
-        if (b == uniform_blocks_.end())
-          return Error::not_found("uniform block '{}' (binding {}): no block at that binding in the program{}", r.name,
-                                  r.binding, uniform_blocks_error_.empty() ? "" : " (" + uniform_blocks_error_ + ")");
-        AGX_TRY(runtime::Buffer* ubo, uniform_buffer(*b));
-        (void)ubo;
-        break;
-      }
-    }
-  }
   const compiler::Abi& abi = shader.abi;
   // The uniform file by the compiler's compute ABI (docs/compiler.md):
   // resource addresses, gl_NumWorkGroups, then the loose uniforms.
   std::vector<uint32_t> u(std::max<uint32_t>(abi.uniform_count, abi.push_constants_uniform + uint32_t(uniform_words_.size())), 0);
-  auto put64 = [&](uint32_t at, uint64_t va) {
-    if (at + 1 >= u.size()) u.resize(at + 2, 0);
-    u[at] = uint32_t(va);
-    u[at + 1] = uint32_t(va >> 32);
-  };
-  for (const auto& r : abi.resources) {
-    if (r.kind == compiler::Resource::Kind::storage_buffer) put64(r.uniform, ssbos_.at(int(r.binding))->gpu_va());
-    if (r.kind == compiler::Resource::Kind::atomic_counter) put64(r.uniform, atomic_buffers_.at(r.binding)->gpu_va());
-    if (r.kind == compiler::Resource::Kind::uniform_buffer) put64(r.uniform, ubos_.at(r.binding)->gpu_va());
-    // Runtime array lengths (OpArrayLength) come from the bound size.
-    if (r.size_uniform != compiler::Resource::kNoUniform && r.kind == compiler::Resource::Kind::storage_buffer) {
-      if (r.size_uniform >= u.size()) u.resize(r.size_uniform + 1, 0);
-      u[r.size_uniform] = uint32_t(std::min<uint64_t>(ssbos_.at(int(r.binding))->size_B(), UINT32_MAX));
-    }
-  }
-  if (abi.atomic_lock_uniform != UINT32_MAX) {
-    // Zeroed once; every lock holder gives it back before its dispatch ends.
-    if (!atomic_lock_) {
-      AGX_TRY(atomic_lock_, device_.create_buffer(4, "64-bit atomics lock"));
-    }
-    put64(abi.atomic_lock_uniform, atomic_lock_->gpu_va());
-  }
+  AGX_TRY(runtime::StateDescriptors states, runtime::bind_resources(abi, resource_lookup(), u));
   if (abi.workgroup_count_uniform + 3 > u.size()) u.resize(abi.workgroup_count_uniform + 3, 0);
   for (int i = 0; i < 3; ++i) u[abi.workgroup_count_uniform + i] = groups[i];
   for (size_t i = 0; i < uniform_words_.size(); ++i) u[abi.push_constants_uniform + i] = uniform_words_[i];
 
   runtime::LaunchDesc launch = runtime::shader_launch(shader, groups);
-  AGX_TRY(runtime::StateDescriptors states, runtime::bind_images(abi, [&](const compiler::ImageBinding& b) { return bound_image(b); }));
   launch.texture_states = states.textures;
   launch.sampler_states = states.samplers;
   launch.extended_samplers = states.extended_samplers;
-  for (const auto& [first, words] : states.uniforms) {
-    if (first + words.size() > u.size()) u.resize(first + words.size(), 0);
-    std::copy(words.begin(), words.end(), u.begin() + first);
-  }
   launch.uniforms = u;
   std::string what = fmt::format("dispatch {} ('{}' at line {})", dispatches_, at.text, at.line);
   if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return {};  // an empty grid runs nothing
   AGX_TRY(runtime::EncodedLaunch encoded, runtime::encode_launch(device_, launch));
   return device_.submit_compute(encoded.command, what);
+}
+
+// Every resource the ABI names has its buffer (piglit binds by index):
+// storage buffers and atomic counters from their commands, uniform blocks
+// from the program's blocks at their binding.
+runtime::ResourceLookup Session::resource_lookup() {
+  runtime::ResourceLookup l;
+  l.buffer_for = [this](const compiler::Resource& r) -> Result<const runtime::Buffer*> {
+    switch (r.kind) {
+      case compiler::Resource::Kind::storage_buffer: {
+        auto it = ssbos_.find(int(r.binding));
+        if (it == ssbos_.end())
+          return Error::not_found("the shader's buffer '{}' (binding {}) has no 'ssbo {} SIZE'", r.name, r.binding,
+                                  r.binding);
+        return it->second.get();
+      }
+      case compiler::Resource::Kind::atomic_counter: {
+        auto it = atomic_buffers_.find(r.binding);
+        if (it == atomic_buffers_.end())
+          return Error::not_found("the shader's atomic counters (binding {}) have no buffer ('atomic counters N')",
+                                  r.binding);
+        return it->second.get();
+      }
+      case compiler::Resource::Kind::uniform_buffer: break;
+    }
+    auto b = std::find_if(uniform_blocks_.begin(), uniform_blocks_.end(),
+                          [&](const runtime::UniformBlock& ub) { return ub.binding == r.binding; });
+    if (b == uniform_blocks_.end())
+      return Error::not_found("uniform block '{}' (binding {}): no block at that binding in the program{}", r.name,
+                              r.binding, uniform_blocks_error_.empty() ? "" : " (" + uniform_blocks_error_ + ")");
+    AGX_TRY(runtime::Buffer * ubo, uniform_buffer(*b));
+    return ubo;
+  };
+  l.image_for = [this](const compiler::ImageBinding& b) { return bound_image(b); };
+  l.atomic_lock = [this]() -> Result<const runtime::Buffer*> {
+    // Zeroed once; every lock holder gives it back before its dispatch ends.
+    if (!atomic_lock_) {
+      AGX_TRY(atomic_lock_, device_.create_buffer(4, "64-bit atomics lock"));
+    }
+    return atomic_lock_.get();
+  };
+  return l;
 }
 
 // The image a shader's image uniform reaches: the unit is the uniform's
@@ -339,6 +331,21 @@ Status Session::probe_all(const CmdProbeAll& p) {
   return report ? probe_failed(report->text) : Status{};
 }
 
+bool Session::is_resource_command(const Command& c) {
+  if (const auto* g = std::get_if<CmdGraphics>(&c.body)) return std::holds_alternative<CmdTexturePattern>(g->command);
+  return std::visit(Overloaded{
+                        [](const CmdSsbo&) { return true; }, [](const CmdSsboSubdata&) { return true; },
+                        [](const CmdAtomicCounters&) { return true; }, [](const CmdAtomicCounterBuffer&) { return true; },
+                        [](const CmdAtomicCounterSet&) { return true; }, [](const CmdProbeSsbo&) { return true; },
+                        [](const CmdProbeAtomicCounter&) { return true; }, [](const CmdTextureRgbw&) { return true; },
+                        [](const CmdTextureInteger&) { return true; }, [](const CmdTextureMiptree&) { return true; },
+                        [](const CmdTextureShaped&) { return true; }, [](const CmdTexParameter&) { return true; },
+                        [](const CmdImageTexture&) { return true; }, [](const CmdMemoryBarrier&) { return true; },
+                        [](const CmdBlockIndex&) { return true; }, [](const auto&) { return false; },
+                    },
+                    c.body);
+}
+
 Status Session::run(const Command& command) {
   current_ = &command;
   return std::visit(
@@ -413,6 +420,13 @@ Status Session::run(const Command& command) {
               return Error::unsupported("texparameter {}: the target is not supported", t.target);
             if (!textures_.count(active_unit_))
               return Error::not_found("texparameter: no texture on unit {}", active_unit_);
+            // GL_DEPTH_TEXTURE_MODE: the GLSL lowering's shadow* functions
+            // return GL_LUMINANCE's (r, r, r, 1), GL's default.
+            if (t.name == "depth_mode") {
+              if (t.values.size() == 1 && t.values[0] == "luminance") return {};
+              return Error::unsupported("texparameter depth_mode {}: the shadow* functions return GL_LUMINANCE's "
+                                        "(r, r, r, 1) only", t.values.empty() ? "" : t.values[0]);
+            }
             return runtime::apply_texparameter(sampler_params_[active_unit_], t.name, t.values);
           },
           [&](const CmdImageTexture& i) -> Status {
@@ -452,6 +466,7 @@ Status Session::run(const Command& command) {
           },
           // A compute session has no draws, window depth or fixed-function state.
           [&](const CmdGraphics& g) -> Status {
+            if (const auto* t = std::get_if<CmdTexturePattern>(&g.command)) return texture_pattern(*t);
             return Error::unsupported("'{}' is a graphics command, which a compute program cannot run",
                                       graphics_kind(g.command));
           },

@@ -17,6 +17,7 @@
 #include "runtime/image.h"
 #include "runtime/image_binding.h"
 #include "runtime/program_query.h"
+#include "runtime/resource_binding.h"
 #include "runtime/runtime.h"
 #include "runtime/uniform_blocks.h"
 #include "shadertest/framebuffer.h"
@@ -105,6 +106,16 @@ class Session {
   };
   const BlockData& block_data() const { return block_data_; }
 
+  // The buffers, images and samplers bound for a stage's resources
+  // (runtime/resource_binding.h): what the dispatches bind, and what a
+  // vertex/fragment file's draws bind (GraphicsSession keeps its textures
+  // and buffers in a Session).
+  runtime::ResourceLookup resource_lookup();
+  // Whether `command` is one a Session runs for a vertex/fragment file:
+  // textures, texture parameters, buffers, atomic counters and their
+  // probes, block state.
+  static bool is_resource_command(const Command& command);
+
   // The failed probes so far, each as shader_runner prints it (its message
   // lines, then "Test failure on line N").
   const std::vector<std::string>& failures() const { return failures_; }
@@ -120,6 +131,7 @@ class Session {
   Status probe_ssbo(const CmdProbeSsbo& p);
   Status texture_miptree(const CmdTextureMiptree& t);
   Status texture_shaped(const CmdTextureShaped& t);
+  Status texture_pattern(const CmdTexturePattern& t);
   Status probe_atomic_counter(const CmdProbeAtomicCounter& p);
   Status probe_all(const CmdProbeAll& p);
   Result<Framebuffer> framebuffer_model();  // the read framebuffer, downloaded

@@ -3,6 +3,8 @@
 // tests/util/piglit-util-gl.c): 8x8 RGBA with 4 levels, each level one solid
 // colour of red, green, blue, white; and the shaped textures of
 // shader_runner.c (1D, 3D, arrays, cubes, depth, `texture storage`).
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "shadertest/session.h"
@@ -158,6 +160,37 @@ Status Session::texture_shaped(const CmdTextureShaped& t) {
       break;
   }
   textures_[t.unit] = std::move(img);
+  sampler_params_[t.unit] = p;
+  active_unit_ = t.unit;
+  return {};
+}
+
+// `texture checkerboard UNIT LEVEL (W, H) (C0) (C1)`: shader_runner's
+// piglit_checkerboard_texture(0, level, w, h, w / 2, h / 2, c0, c1)
+// (X11Libre/mirror.fdo.piglit tests/shaders/shader_runner.c,
+// tests/util/piglit-util-gl.c): squares of w/2 x h/2 texels, C1 where the
+// square's row and column differ in parity, else C0, as GL_RGBA (RGBA8
+// unorm); nearest filters, clamp to a (1, 0, 0, 1) border.
+Status Session::texture_pattern(const CmdTexturePattern& t) {
+  if (t.quads) return Error::unsupported("texture quads is not supported (texture checkerboard is)");
+  if (t.level != 0)
+    return Error::unsupported("texture checkerboard of level {}: a texture with only that level is incomplete in GL, "
+                              "and the runner makes level 0 only", t.level);
+  if (t.colors.size() != 2) return Error::invalid_argument("texture checkerboard: two colours");
+  AGX_TRY(auto img, make_image(fmt::format("texture {}", t.unit), t.width_px, t.height_px));
+  const uint32_t sq_w = std::max(t.width_px / 2, 1u), sq_h = std::max(t.height_px / 2, 1u);
+  std::vector<uint8_t> texels;
+  texels.reserve(size_t(t.width_px) * t.height_px * 4);
+  for (uint32_t y = 0; y < t.height_px; ++y)
+    for (uint32_t x = 0; x < t.width_px; ++x) {
+      const std::array<float, 4>& c = t.colors[((y / sq_h) ^ (x / sq_w)) & 1];
+      for (float v : c) texels.push_back(uint8_t(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)));
+    }
+  AGX_CHECK(img->upload(texels, uint64_t(t.width_px) * 4));
+  textures_[t.unit] = std::move(img);
+  runtime::SamplerParams p;
+  p.wrap_s = p.wrap_t = cmdstream::Wrap::kClampToBorder;
+  p.border = std::array<float, 4>{1, 0, 0, 1};
   sampler_params_[t.unit] = p;
   active_unit_ = t.unit;
   return {};

@@ -66,7 +66,7 @@ TEST(GlslLowering, CompatibilityVertexShader) {
                                         state.varying_locations.at("piglit_FrontColor"))));
   EXPECT_TRUE(has(f.source, "layout(location = 0) out vec4 piglit_FragColor;"));
   EXPECT_TRUE(has(f.source, "texture(s, n.xy)"));
-  EXPECT_TRUE(has(f.source, "vec4 piglit_shadow2D(sampler2DShadow s, vec3 c) { return vec4(texture(s, c)); }"));
+  EXPECT_TRUE(has(f.source, "vec4 piglit_shadow2D(sampler2DShadow s, vec3 c) { float r = texture(s, c); return vec4(r, r, r, 1.0); }"));
   compiles(f, Stage::fragment);
 }
 

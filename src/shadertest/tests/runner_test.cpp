@@ -114,6 +114,10 @@ TEST(Runner, LimitRequirements) {
   EXPECT_EQ(*req("INT GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 131072"),
             "Test requires GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 131072.  The driver supports 65536.");
   EXPECT_EQ(*req("INT GL_MAX_TESS_GEN_LEVEL >= 64"), "GL_MAX_TESS_GEN_LEVEL: the stack reports no such integer");
+  // Atomic counter buffers of the graphics stages: the 8 binding points.
+  EXPECT_FALSE(req("INT GL_MAX_FRAGMENT_ATOMIC_COUNTER_BUFFERS >= 8"));
+  EXPECT_EQ(*req("INT GL_MAX_VERTEX_ATOMIC_COUNTER_BUFFERS >= 9"),
+            "Test requires GL_MAX_VERTEX_ATOMIC_COUNTER_BUFFERS >= 9.  The driver supports 8.");
   // The limits shader_runner reads itself: the graphics stages' (16 attributes).
   EXPECT_FALSE(req("GL_MAX_VERTEX_ATTRIBS >= 16"));
   EXPECT_EQ(*req("GL_MAX_VERTEX_ATTRIBS >= 17"), "Test requires vertex attribs >= 17.  The driver supports 16.");

@@ -3,23 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "shadertest/shader_test.h"
+#include "command_helpers.h"
 
 namespace agx::shadertest {
 namespace AGX_UNITY_ID {
 
-std::string read(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 ShaderTest parse_file(const std::string& name) {
-  auto t = parse_shader_test(read("tests/data/piglit/" + name));
+  auto t = parse_shader_test(test::read_file("tests/data/piglit/" + name));
   EXPECT_TRUE(t.ok()) << name << ": " << (t.ok() ? "" : t.error().message());
   return t.ok() ? std::move(t).value() : ShaderTest{};
 }
