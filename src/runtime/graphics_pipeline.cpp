@@ -189,7 +189,13 @@ Status GraphicsPipeline::place_push_memory(ProgramCode& program, const char* wha
 }
 
 ProgramCode program_code(const compiler::Shader& shader, std::vector<uint32_t> uniforms) {
-  return ProgramCode{shader.code, shader.stats.gprs, std::move(uniforms), shader.stats.scratch_B, push_memory(shader.abi)};
+  ProgramCode program;
+  program.code = shader.code;
+  program.register_halves = shader.stats.gprs;
+  program.uniforms = std::move(uniforms);
+  program.scratch_B = shader.stats.scratch_B;
+  program.push_memory = push_memory(shader.abi);
+  return program;
 }
 
 // The code in the USC window; the uniforms and the state descriptors in
