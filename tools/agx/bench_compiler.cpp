@@ -14,7 +14,7 @@
 #include "compiler/compiler.h"
 #include "compiler/kernels.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 using agx::cli::best_seconds;
 using agx::compiler::Kernel;
@@ -129,4 +129,4 @@ agx::cli::Bench kBench{"compiler",
                        "Shaders compiled per second and instruction counts of fixed compute, vertex and fragment sets",
                        run};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

@@ -15,7 +15,7 @@
 #include "gpu/gpu.h"
 #include "runtime/compute_session.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -162,4 +162,4 @@ int run(bool json) {
 
 agx::cli::Bench kBench{"compute", "SAXPY through SUBMIT on the CDM executor vs native C++; empty dispatches/s", run};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

@@ -25,7 +25,7 @@
 #include "runtime/compute_session.h"
 #include "tilebuffer/tilebuffer.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 namespace cs = agx::cmdstream;
 
@@ -393,4 +393,4 @@ int run(bool json) {
 
 agx::cli::Bench kBench{"render", "a fixed scene through SUBMIT on the GPU executor vs a native C++ rasterizer", run};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

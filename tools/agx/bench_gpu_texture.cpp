@@ -19,7 +19,7 @@
 #include "layout/layout.h"
 #include "usc/usc.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 using namespace agx;
 using namespace agx::gpu;
@@ -171,4 +171,4 @@ cli::Bench kTextureBench{"texture",
                          "Texture unit bilinear samples/s and texel loads/s vs a native loop",
                          run_texture_bench};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

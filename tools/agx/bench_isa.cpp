@@ -9,7 +9,7 @@
 #include "command.h"
 #include "isa/isa.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 using agx::cli::best_seconds;
 
@@ -63,4 +63,4 @@ int run(bool json) {
 
 agx::cli::Bench kBench{"isa", "Decode throughput of random AGX code vs a byte-sum pass", run};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

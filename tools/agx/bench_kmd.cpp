@@ -17,7 +17,7 @@
 #include "kmd/kmd.h"
 #include "mem/mem.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -229,4 +229,4 @@ int run(bool json) {
 
 agx::cli::Bench kBench{"kmd", "Submits/s on 1 and 4 queues and bind ops/s vs the same work done natively", run};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

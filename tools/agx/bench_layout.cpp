@@ -13,7 +13,7 @@
 #include "command.h"
 #include "layout/layout.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 using agx::layout::Layout;
 constexpr uint32_t kSide_px = 4096;
@@ -85,4 +85,4 @@ int run_tiling_bench(bool json) {
 agx::cli::Bench kTilingBench{"tiling", "Tile/detile 4096x4096 images (4 and 16 B texels) vs memcpy",
                              run_tiling_bench};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

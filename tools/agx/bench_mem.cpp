@@ -14,7 +14,7 @@
 #include "command.h"
 #include "mem/mem.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 using Clock = std::chrono::steady_clock;
 
@@ -95,4 +95,4 @@ int run(bool json) {
 
 agx::cli::Bench kBench{"mem", "Translated GPU read/write GB/s vs memcpy", run};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

@@ -21,7 +21,7 @@
 #include "shadertest/isolated.h"
 #include "shadertest/runner.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -144,4 +144,4 @@ int run(bool json) {
 agx::cli::Bench kBench{"shader-test",
                        "Wall time of the fixed piglit compute and render lists, agx vs llvmpipe's shader_runner", run};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

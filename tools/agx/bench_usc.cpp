@@ -17,7 +17,7 @@
 #include "isa/isa.h"
 #include "usc/usc.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 using namespace agx;
 using isa::Opcode;
@@ -370,4 +370,4 @@ int run_bench(bool json) {
 
 agx::cli::Bench kBench{"usc", "USC emulator lane-instructions/s vs native C++ (ALU loop, memory kernel)", run_bench};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

@@ -9,7 +9,7 @@
 #include "cmdstream/trace_file.h"
 #include "command.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 using namespace agx::cmdstream;
 
@@ -49,4 +49,4 @@ void setup(agx::cli::Args& sub) {
 agx::cli::Command kCrashdec{"crashdec", "Decode a GPU crash dump (AGX_CRASH_DIR) with its estimated crash location",
                             setup};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

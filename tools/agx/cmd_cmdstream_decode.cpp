@@ -12,7 +12,7 @@
 #include "cmdstream/trace_file.h"
 #include "command.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 using namespace agx::cmdstream;
 
@@ -138,4 +138,4 @@ void setup(agx::cli::Args& sub) {
 
 agx::cli::Command kDecode{"decode", "Decode captured submits or a raw control stream (CDM, VDM, USC words)", setup};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

@@ -10,7 +10,7 @@
 #include "command.h"
 #include "util/hex.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 namespace cs = agx::cmdstream;
 
@@ -49,4 +49,4 @@ void setup_pack(agx::cli::Args& sub) {
 
 agx::cli::Command kPack{"pack", "Pack a cmdbuf.xml struct from JSON field values into hex", setup_pack};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

@@ -5,7 +5,7 @@
 #include "cmdstream/cmdstream.h"
 #include "command.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 namespace cs = agx::cmdstream;
 
@@ -44,4 +44,4 @@ void setup_structs(agx::cli::Args& sub) {
 agx::cli::Command kStructs{"structs", "List every cmdbuf.xml struct with its size and fields",
                            setup_structs};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

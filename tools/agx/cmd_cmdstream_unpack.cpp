@@ -10,7 +10,7 @@
 #include "command.h"
 #include "util/hex.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 namespace cs = agx::cmdstream;
 
@@ -59,4 +59,4 @@ void setup_unpack(agx::cli::Args& sub) {
 agx::cli::Command kUnpack{"unpack", "Print every field of a cmdbuf.xml struct given as hex",
                           setup_unpack};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

@@ -16,7 +16,7 @@
 #include "command.h"
 #include "compiler/compiler.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 struct Options {
   std::string input, out, entry = "main", target = "vulkan";
@@ -234,4 +234,4 @@ void setup(agx::cli::Args& sub) {
 
 agx::cli::Command kCompile{"compile", "Compile a compute, vertex or fragment shader (GLSL or SPIR-V) to AGX machine code", setup};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

@@ -11,7 +11,7 @@
 #include "command.h"
 #include "render_replay.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 struct Options {
   std::string trace, png;
@@ -78,4 +78,4 @@ void setup(agx::cli::Args& sub) {
 agx::cli::Command kRenderReplay{"render-replay",
                                 "Run a trace's render commands again and write their render targets as PNG", setup};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

@@ -8,7 +8,7 @@
 #include "isa/isa.h"
 #include "util/hex.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 struct Options {
   std::string text, file, out;
@@ -51,4 +51,4 @@ void setup(agx::cli::Args& sub) {
 
 agx::cli::Command kAsm{"asm", "Assemble AGX instructions written as applegpu prints them", setup};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

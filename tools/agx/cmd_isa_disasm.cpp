@@ -15,7 +15,7 @@
 #include "isa/isa.h"
 #include "util/hex.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 using agx::isa::decode;
 
@@ -116,4 +116,4 @@ void setup(agx::cli::Args& sub) {
 
 agx::cli::Command kDisasm{"disasm", "Disassemble AGX machine code (applegpu's text format)", setup};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

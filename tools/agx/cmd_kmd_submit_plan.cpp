@@ -7,7 +7,7 @@
 #include "command.h"
 #include "kmd/plan.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 struct Options {
   std::string path = "-";
@@ -56,4 +56,4 @@ void setup(agx::cli::Args& sub) {
 agx::cli::Command kSubmitPlan{"submit-plan", "Print the firmware queue view (compute/vertex/fragment) of a submission",
                               setup};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

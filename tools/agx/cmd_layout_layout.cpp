@@ -10,7 +10,7 @@
 #include "command.h"
 #include "layout/layout.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 using agx::Error;
 using agx::Result;
@@ -116,4 +116,4 @@ void setup_layout(agx::cli::Args& sub) {
 agx::cli::Command kLayout{"layout", "Print an AGX image layout (sizes, offsets, tiles, metadata)",
                           setup_layout};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

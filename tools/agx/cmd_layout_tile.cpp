@@ -15,7 +15,7 @@
 #include "util/printable.h"
 #include "layout/layout.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 using agx::layout::Layout;
 
@@ -143,4 +143,4 @@ agx::cli::Command kTile{"tile",
                         "the Morton order inside a tile",
                         setup_tile};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

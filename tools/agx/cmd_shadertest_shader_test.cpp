@@ -15,7 +15,7 @@
 #include "shadertest/report.h"
 #include "shadertest/runner.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 namespace fs = std::filesystem;
 using agx::shadertest::Outcome;
@@ -255,4 +255,4 @@ agx::cli::Command kShaderTest{"shader-test",
                               "the UAPI",
                               setup_shader_test};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

@@ -5,7 +5,7 @@
 #include "command.h"
 #include "tilebuffer/report.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 // The render targets named on the command line, slot by slot ("none"
 // leaves a slot empty).
@@ -44,4 +44,4 @@ agx::cli::Command kTilebuffer{"tilebuffer",
                               "tile size, USC Shared word",
                               setup_tilebuffer};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

@@ -13,7 +13,7 @@
 #include "usc/usc.h"
 #include "util/hex.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 using namespace agx;
 
@@ -132,4 +132,4 @@ void setup_emu(agx::cli::Args& sub) {
 
 agx::cli::Command kEmu{"emu", "Run AGX machine code on an emulated SIMD group (JSON state in/out)", setup_emu};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

@@ -3,7 +3,7 @@
 
 #include "command.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 void setup_version(agx::cli::Args& sub) {
   sub.callback([] { fmt::print("agx 0.1 (G13 / M1 profile)\n"); });
@@ -11,4 +11,4 @@ void setup_version(agx::cli::Args& sub) {
 
 agx::cli::Command kVersion{"version", "Print the tool's version and GPU profile", setup_version};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID

@@ -6,7 +6,7 @@
 #include "command.h"
 #include "varyings/varyings.h"
 
-namespace {
+namespace AGX_UNITY_ID {
 
 void setup_varyings(agx::cli::Args& sub) {
   auto path = std::make_shared<std::string>();
@@ -30,4 +30,4 @@ agx::cli::Command kVaryings{"varyings",
                             "shader interface",
                             setup_varyings};
 
-}  // namespace
+}  // namespace AGX_UNITY_ID
