@@ -61,7 +61,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
   ctest --test-dir build-asan --output-on-failure -j"$jobs" | tee "$log/asan" || status=1
 
 step "fuzzers"
-scripts/fuzz.sh build-asan "${AGX_FUZZ_BUDGET:-120}" | tee "$log/fuzz" || status=1
+scripts/fuzz.sh build-asan "${AGX_FUZZ_BUDGET:-60}" | tee "$log/fuzz" || status=1
 fuzz_total=$(grep -c '^-- ' "$log/fuzz" || true)
 fuzz_failed=$(grep -c '^FUZZER FAILED' "$log/fuzz" || true)
 
